@@ -1,0 +1,24 @@
+//! # baffle-client: the director's console
+//!
+//! The library behind the `baffle` command: connecting to a server and presenting what it
+//! says to people.
+//!
+//! - [`connect`]: finding and dialling the server.
+//! - [`presets`]: the time-control presets as a table.
+//! - [`cli`]: the command line.
+
+pub mod cli;
+pub mod connect;
+pub mod presets;
+
+/// Exit codes of `baffle`, so scripts can tell failures apart.
+pub mod exit {
+    /// Success.
+    pub const OK: i32 = 0;
+    /// The command line was wrong (clap's own code).
+    pub const USAGE: i32 = 2;
+    /// The server could not be reached.
+    pub const CONNECTION: i32 = 3;
+    /// The server refused the request.
+    pub const REFUSED: i32 = 4;
+}

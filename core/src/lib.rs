@@ -1,0 +1,17 @@
+//! # baffle-core: the rules as a pure library
+//!
+//! Everything baffle enforces lives here, with no async runtime, no I/O and no system
+//! clock: callers pass the time in, and every operation either changes a value or
+//! returns an error that names the rule and changes nothing.
+//!
+//! - [`clock`]: one two-sided clock for backgammon and chess, with every timing method a
+//!   tournament clock has.
+//! - [`time`]: integer milliseconds and instants.
+//! - [`side`]: the two players.
+
+pub mod clock;
+pub mod side;
+pub mod time;
+
+pub use side::Side;
+pub use time::{Millis, Timestamp};

@@ -1,0 +1,39 @@
+//! `baffle.v1.TimeControls`: the preset time controls a director can choose from.
+
+use baffle_core::clock::presets;
+use baffle_proto::v1::time_controls_server::TimeControls;
+use baffle_proto::v1::{ListPresetsRequest, ListPresetsResponse};
+use tonic::{Request, Response, Status};
+
+/// Match length used for the backgammon preset when the request leaves it at 0.
+pub const DEFAULT_MATCH_LENGTH: u32 = 7;
+
+/// Longest match the backgammon preset is offered for: far beyond any real match, and
+/// small enough that length × time per point cannot overflow.
+pub const MAX_MATCH_LENGTH: u32 = 999;
+
+/// Serves `TimeControls`. Stateless.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TimeControlsService;
+
+#[tonic::async_trait]
+impl TimeControls for TimeControlsService {
+    async fn list_presets(
+        &self,
+        request: Request<ListPresetsRequest>,
+    ) -> Result<Response<ListPresetsResponse>, Status> {
+        let length = match request.into_inner().match_length {
+            0 => DEFAULT_MATCH_LENGTH,
+            n if n > MAX_MATCH_LENGTH => {
+                return Err(Status::invalid_argument(format!(
+                    "match_length {n} is above the maximum of {MAX_MATCH_LENGTH} points"
+                )));
+            }
+            n => n,
+        };
+        let presets = presets(length).map_err(|e| Status::invalid_argument(e.to_string()))?;
+        Ok(Response::new(ListPresetsResponse {
+            presets: presets.iter().map(Into::into).collect(),
+        }))
+    }
+}
