@@ -1,15 +1,18 @@
 //! The `baffle` command line.
 
+use std::path::PathBuf;
+
 use clap::{Parser, Subcommand};
 
 use crate::connect::DEFAULT_SERVER;
+use crate::dice::StreamFormat;
 
 /// baffle: the director's console for the baffle tournament clock and dice server.
 #[derive(Debug, Parser)]
 #[command(
     name = "baffle",
     version,
-    after_help = "Examples:\n  baffle presets\n  baffle presets --length 11\n  baffle --server http://10.0.0.5:50051 presets"
+    after_help = "Examples:\n  baffle presets --length 11\n  baffle audit verify match-7.jsonl --head 66a3b9f8…\n  baffle dice stream --key 01b604a9… --count 10000000 --format dice > dice.bin"
 )]
 pub struct Cli {
     /// The server's URL.
@@ -30,6 +33,58 @@ pub enum Command {
         #[arg(long, default_value_t = 7)]
         length: u32,
     },
+    /// Offline tools for the audited dice (no server needed).
+    #[command(subcommand)]
+    Dice(DiceCommand),
+    /// Offline verification of exported match logs (no server needed).
+    #[command(subcommand)]
+    Audit(AuditCommand),
+}
+
+/// `baffle dice …`
+#[derive(Debug, Subcommand)]
+pub enum DiceCommand {
+    /// Print the dice key of a match from its revealed seed and the player seeds.
+    Key {
+        /// The match id.
+        #[arg(long)]
+        match_id: String,
+        /// The revealed server seed, 64 hex digits.
+        #[arg(long)]
+        server_seed: String,
+        /// Player A's seed, hex (empty if none).
+        #[arg(long, default_value = "")]
+        seed_a: String,
+        /// Player B's seed, hex (empty if none).
+        #[arg(long, default_value = "")]
+        seed_b: String,
+    },
+    /// Write the stream of a dice key to standard output, for ent or dieharder.
+    Stream {
+        /// The dice key, 64 hex digits.
+        #[arg(long)]
+        key: String,
+        /// How many dice (or raw words with --format raw).
+        #[arg(long, default_value_t = 1_000_000)]
+        count: u64,
+        /// What to write.
+        #[arg(long, value_enum, default_value_t = StreamFormat::Dice)]
+        format: StreamFormat,
+    },
+}
+
+/// `baffle audit …`
+#[derive(Debug, Subcommand)]
+pub enum AuditCommand {
+    /// Verify an exported match log: chain, commitment and every server roll.
+    /// Exit status 0 when it verifies, 1 when it does not.
+    Verify {
+        /// The JSON Lines export.
+        file: PathBuf,
+        /// A head hash a follower witnessed: the log must end there.
+        #[arg(long)]
+        head: Option<String>,
+    },
 }
 
 #[cfg(test)]
@@ -43,5 +98,10 @@ mod tests {
         let cli = Cli::try_parse_from(["baffle", "presets", "--length", "11"]).unwrap();
         assert!(matches!(cli.command, Command::Presets { length: 11 }));
         assert_eq!(cli.server, DEFAULT_SERVER);
+        let cli = Cli::try_parse_from(["baffle", "audit", "verify", "x.jsonl"]).unwrap();
+        assert!(matches!(
+            cli.command,
+            Command::Audit(AuditCommand::Verify { head: None, .. })
+        ));
     }
 }

@@ -5,10 +5,14 @@
 //!
 //! - [`connect`]: finding and dialling the server.
 //! - [`presets`]: the time-control presets as a table.
+//! - [`dice`]: offline dice tools (keys, streams for statistical suites).
+//! - [`audit`]: offline verification of exported match logs.
 //! - [`cli`]: the command line.
 
+pub mod audit;
 pub mod cli;
 pub mod connect;
+pub mod dice;
 pub mod presets;
 
 /// Exit codes of `baffle`, so scripts can tell failures apart.
@@ -21,4 +25,6 @@ pub mod exit {
     pub const CONNECTION: i32 = 3;
     /// The server refused the request.
     pub const REFUSED: i32 = 4;
+    /// A verification found a problem (`baffle audit verify`).
+    pub const INVALID: i32 = 1;
 }

@@ -9,7 +9,10 @@
 //! - [`time`]: integer milliseconds and instants.
 //! - [`side`]: the two players.
 
+pub mod audit;
 pub mod clock;
+pub mod dice;
+pub mod dice_check;
 pub mod side;
 pub mod time;
 

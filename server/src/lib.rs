@@ -7,8 +7,10 @@
 //!
 //! - [`time_controls`]: the `TimeControls` service (preset time controls).
 //! - [`config`]: command line and environment settings of `baffled`.
+//! - [`seeds`]: secret per-match server seeds from the OS RNG.
 
 pub mod config;
+pub mod seeds;
 pub mod time_controls;
 
 use std::future::Future;

@@ -1,0 +1,207 @@
+//! A tamper-evident audit chain.
+//!
+//! Each match is an append-only list of [`Record`]s. A record holds its sequence number,
+//! the hash of the record before it, and a body: the exact bytes of the event, stored as
+//! they were hashed (protobuf encodings are not canonical, so the hash is never computed
+//! over a re-encoding). The hash of the newest record — the *head* — goes out with every
+//! update, so each follower is a witness: changing, dropping, reordering or inserting a
+//! record changes every hash after it.
+//!
+//! Bodies are compact JSON objects with a `kind` field. The kinds this module knows are
+//! the dice entries of [`Entry`]; games add their own kinds, which the chain hashes like
+//! any other. [`export`] writes the chain as JSON Lines and [`verify`] checks such a file
+//! offline: the chain, the commitment and every server roll. `docs/audit-log.md` is the
+//! specification.
+//!
+//! ```
+//! use baffle_core::audit::{Chain, Entry};
+//! use baffle_core::dice::{MatchDice, ServerSeed};
+//!
+//! let mut dice = MatchDice::new("m1", ServerSeed::from_bytes([3; 32]));
+//! let mut chain = Chain::new();
+//! chain.append(Entry::MatchOpened { match_id: "m1".into(), commitment: dice.commitment().to_string() }.body());
+//! let roll = dice.roll().unwrap();
+//! chain.append(Entry::Roll { side: "A".into(), dice: roll }.body());
+//! chain.append(Entry::Reveal { server_seed: hex::encode(dice.reveal().as_bytes()) }.body());
+//!
+//! let file = baffle_core::audit::export::to_jsonl(chain.records());
+//! let report = baffle_core::audit::verify::verify_jsonl(&file, None);
+//! assert!(report.problem.is_none(), "{report}");
+//! assert_eq!(report.dice_verified, 1);
+//! ```
+
+pub mod export;
+pub mod verify;
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// Domain label hashed in front of every record.
+pub const RECORD_LABEL: &[u8] = b"baffle-audit-v1";
+
+/// A SHA-256 hash, shown as lowercase hex.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Hash(pub [u8; 32]);
+
+impl Hash {
+    /// The `prev` of the first record: 32 zero bytes.
+    pub const GENESIS: Hash = Hash([0; 32]);
+
+    /// Parses 64 lowercase hex digits: one spelling per hash, so a file cannot be
+    /// changed without changing what it says.
+    pub fn from_hex(s: &str) -> Option<Hash> {
+        if !s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+            return None;
+        }
+        let mut out = [0u8; 32];
+        hex::decode_to_slice(s, &mut out).ok()?;
+        Some(Hash(out))
+    }
+}
+
+impl fmt::Display for Hash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&hex::encode(self.0))
+    }
+}
+
+impl fmt::Debug for Hash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Hash({self})")
+    }
+}
+
+/// One stored event with its place in the chain.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// Position in the match log, from 0.
+    pub seq: u64,
+    /// Hash of the record before ([`Hash::GENESIS`] for the first).
+    pub prev: Hash,
+    /// The exact bytes that were hashed: a compact JSON object with a `kind` field.
+    pub body: String,
+    /// `record_hash(seq, prev, body)`.
+    pub hash: Hash,
+}
+
+/// SHA-256 over the label, `seq` (8 bytes big-endian), `prev` (32 bytes), the body's length
+/// (8 bytes big-endian) and the body's bytes.
+pub fn record_hash(seq: u64, prev: &Hash, body: &[u8]) -> Hash {
+    let mut h = Sha256::new();
+    h.update(RECORD_LABEL);
+    h.update(seq.to_be_bytes());
+    h.update(prev.0);
+    h.update((body.len() as u64).to_be_bytes());
+    h.update(body);
+    Hash(h.finalize().into())
+}
+
+impl Record {
+    /// The record that follows `prev_record` (or starts a chain) with `body`.
+    pub fn next(prev_record: Option<&Record>, body: String) -> Record {
+        let (seq, prev) = prev_record.map_or((0, Hash::GENESIS), |r| (r.seq + 1, r.hash));
+        let hash = record_hash(seq, &prev, body.as_bytes());
+        Record {
+            seq,
+            prev,
+            body,
+            hash,
+        }
+    }
+}
+
+/// An in-memory chain: records in order and the head.
+#[derive(Clone, Debug, Default)]
+pub struct Chain {
+    records: Vec<Record>,
+}
+
+impl Chain {
+    /// An empty chain.
+    pub fn new() -> Chain {
+        Chain::default()
+    }
+
+    /// Appends `body` and returns the new record.
+    pub fn append(&mut self, body: String) -> &Record {
+        let record = Record::next(self.records.last(), body);
+        self.records.push(record);
+        self.records.last().expect("just pushed")
+    }
+
+    /// The records, oldest first.
+    pub fn records(&self) -> &[Record] {
+        &self.records
+    }
+
+    /// The hash of the newest record, or [`Hash::GENESIS`] when empty.
+    pub fn head(&self) -> Hash {
+        self.records.last().map_or(Hash::GENESIS, |r| r.hash)
+    }
+}
+
+/// The audit entries about dice. Each is a record body with its `kind`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind")]
+pub enum Entry {
+    /// The first record of every match: its id and the dice commitment.
+    #[serde(rename = "match.opened")]
+    MatchOpened {
+        /// The match id, hashed into the dice key.
+        match_id: String,
+        /// SHA-256 of the server seed, hex.
+        commitment: String,
+    },
+    /// A player's seed, hex; only before the first server draw.
+    #[serde(rename = "dice.player_seed")]
+    PlayerSeed {
+        /// "A" or "B".
+        side: String,
+        /// The seed's bytes, hex.
+        seed: String,
+    },
+    /// Two server dice for `side`.
+    #[serde(rename = "dice.roll")]
+    Roll {
+        /// "A" or "B".
+        side: String,
+        /// The dice.
+        dice: [u8; 2],
+    },
+    /// A server opening roll: `[A, B]` throws until they differ.
+    #[serde(rename = "dice.opening")]
+    Opening {
+        /// Every throw, the last one deciding.
+        throws: Vec<[u8; 2]>,
+    },
+    /// A server-drawn Chess960 position number.
+    #[serde(rename = "dice.chess960")]
+    Chess960 {
+        /// 0 to 959.
+        sp: u16,
+    },
+    /// Physically rolled dice reported to the server (not recomputable; checked for
+    /// range and turn, and watched statistically).
+    #[serde(rename = "dice.reported")]
+    Reported {
+        /// "A" or "B".
+        side: String,
+        /// The dice as reported.
+        dice: [u8; 2],
+    },
+    /// The server seed, revealed after the match.
+    #[serde(rename = "dice.reveal")]
+    Reveal {
+        /// The 32 seed bytes, hex.
+        server_seed: String,
+    },
+}
+
+impl Entry {
+    /// The entry as a record body: compact JSON, fields in declaration order.
+    pub fn body(&self) -> String {
+        serde_json::to_string(self).expect("entries always serialize")
+    }
+}

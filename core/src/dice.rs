@@ -1,0 +1,438 @@
+//! Dice nobody can choose: commit–reveal with player seeds.
+//!
+//! Per match the server draws a secret 32-byte [`ServerSeed`] (from the OS RNG — the
+//! server does that; this crate does no I/O) and publishes its SHA-256 [`Commitment`]
+//! before the first roll. Each player may add a seed of his own until the first roll.
+//! The [`dice_key`] hashes a version label, the match id, the server seed and both player
+//! seeds, each length-prefixed so no two inputs collide. The dice come from
+//! `rand_chacha::ChaCha20Rng` seeded with that key ([`DiceStream`]): one die per
+//! `next_u32`, values ≥ 4294967292 rejected, die = x % 6 + 1. After the match the server
+//! seed is revealed and anyone can recompute every roll. `docs/dice.md` is the byte-level
+//! specification with test vectors.
+//!
+//! ```
+//! use baffle_core::dice::{MatchDice, ServerSeed};
+//! use baffle_core::Side;
+//!
+//! let mut dice = MatchDice::new("open-r1-t7", ServerSeed::from_bytes([7; 32]));
+//! let commitment = dice.commitment(); // published before the first roll
+//! dice.add_player_seed(Side::A, b"anna's lucky words").unwrap();
+//! let opening = dice.opening().unwrap();
+//! assert!(opening.first_player().is_some());
+//! assert!(dice.add_player_seed(Side::B, b"too late").is_err());
+//! let seed = dice.reveal(); // after the match
+//! assert_eq!(seed.commitment(), commitment);
+//! ```
+
+use std::fmt;
+
+use rand_chacha::ChaCha20Rng;
+use rand_core::{RngCore, SeedableRng};
+use sha2::{Digest, Sha256};
+
+use crate::side::Side;
+
+/// The version label hashed into every dice key. A new construction gets a new label.
+pub const DICE_KEY_LABEL: &[u8] = b"baffle-dice-v1";
+
+/// The longest player seed accepted, in bytes.
+pub const MAX_PLAYER_SEED: usize = 64;
+
+/// The server's secret per-match seed. Its `Debug` output does not show the bytes.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ServerSeed([u8; 32]);
+
+impl ServerSeed {
+    /// A seed from 32 bytes (the server takes them from the OS RNG).
+    pub const fn from_bytes(bytes: [u8; 32]) -> ServerSeed {
+        ServerSeed(bytes)
+    }
+
+    /// The seed's bytes: reveal them only after the match.
+    pub const fn as_bytes(&self) -> &[u8; 32] {
+        &self.0
+    }
+
+    /// SHA-256 of the 32 seed bytes: what is published before the first roll.
+    pub fn commitment(&self) -> Commitment {
+        Commitment(Sha256::digest(self.0).into())
+    }
+}
+
+impl fmt::Debug for ServerSeed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ServerSeed(<secret>)")
+    }
+}
+
+/// SHA-256 of a server seed, published before the first roll.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Commitment(pub [u8; 32]);
+
+impl fmt::Display for Commitment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&hex::encode(self.0))
+    }
+}
+
+impl fmt::Debug for Commitment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Commitment({self})")
+    }
+}
+
+/// Appends `bytes` with a 4-byte big-endian length prefix.
+fn length_prefixed(hasher: &mut Sha256, bytes: &[u8]) {
+    let len = u32::try_from(bytes.len()).expect("inputs are far below 4 GiB");
+    hasher.update(len.to_be_bytes());
+    hasher.update(bytes);
+}
+
+/// The dice key: SHA-256 over the length-prefixed label, match id, server seed and the
+/// two player seeds (empty when a player added none).
+pub fn dice_key(match_id: &str, server: &ServerSeed, seed_a: &[u8], seed_b: &[u8]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    for part in [
+        DICE_KEY_LABEL,
+        match_id.as_bytes(),
+        &server.0,
+        seed_a,
+        seed_b,
+    ] {
+        length_prefixed(&mut h, part);
+    }
+    h.finalize().into()
+}
+
+/// Two dice, as rolled.
+pub type Roll = [u8; 2];
+
+/// An opening roll: one die each, thrown again while equal (backgammon §3).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct OpeningRoll {
+    /// Every throw, `[A's die, B's die]`; all but the last are ties.
+    pub throws: Vec<Roll>,
+}
+
+impl OpeningRoll {
+    /// The deciding throw.
+    pub fn last(&self) -> Option<Roll> {
+        self.throws.last().copied()
+    }
+
+    /// Who plays first (the higher die), if the throws ended in a decision.
+    pub fn first_player(&self) -> Option<Side> {
+        let [a, b] = self.last()?;
+        match a.cmp(&b) {
+            std::cmp::Ordering::Greater => Some(Side::A),
+            std::cmp::Ordering::Less => Some(Side::B),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+}
+
+/// The stream of draws from a dice key. Every draw is defined on the sequence of
+/// `next_u32` outputs, so an independent verifier needs only ChaCha20.
+#[derive(Clone, Debug)]
+pub struct DiceStream {
+    rng: ChaCha20Rng,
+    words: u64,
+}
+
+impl DiceStream {
+    /// The stream of `key`: ChaCha20 (20 rounds), stream 0, starting at block 0.
+    pub fn new(key: [u8; 32]) -> DiceStream {
+        DiceStream {
+            rng: ChaCha20Rng::from_seed(key),
+            words: 0,
+        }
+    }
+
+    /// The next raw 32-bit output.
+    pub fn next_word(&mut self) -> u32 {
+        self.words += 1;
+        self.rng.next_u32()
+    }
+
+    /// How many raw outputs were used so far (rejected ones included).
+    pub fn words_used(&self) -> u64 {
+        self.words
+    }
+
+    /// A uniform value in `0..n` by rejection: outputs at or above the largest multiple
+    /// of `n` that fits in 2^32 are thrown away, the rest are taken modulo `n`.
+    /// (`rand`'s range sampling is deliberately not used: its algorithm may change.)
+    pub fn uniform(&mut self, n: u32) -> u32 {
+        assert!(n > 0, "uniform(0) has no values");
+        let limit = (1u64 << 32) - (1u64 << 32) % u64::from(n);
+        loop {
+            let x = self.next_word();
+            if u64::from(x) < limit {
+                return x % n;
+            }
+        }
+    }
+
+    /// One die, 1 to 6 (outputs ≥ 4294967292 rejected).
+    pub fn die(&mut self) -> u8 {
+        self.uniform(6) as u8 + 1
+    }
+
+    /// Two dice.
+    pub fn roll(&mut self) -> Roll {
+        [self.die(), self.die()]
+    }
+
+    /// An opening roll: a die for A, then for B, again while they are equal.
+    pub fn opening(&mut self) -> OpeningRoll {
+        let mut throws = Vec::new();
+        loop {
+            let throw = [self.die(), self.die()];
+            throws.push(throw);
+            if throw[0] != throw[1] {
+                return OpeningRoll { throws };
+            }
+        }
+    }
+
+    /// A Chess960 starting position number, 0 to 959 (SP 518 is the classical position).
+    pub fn chess960(&mut self) -> u16 {
+        self.uniform(960) as u16
+    }
+}
+
+/// White's back rank, files a to h, of Chess960 position `sp` in the standard numbering
+/// (Scharnagl): SP 518 is `RNBQKBNR`. Black mirrors it.
+pub fn chess960_back_rank(sp: u16) -> Option<[char; 8]> {
+    if sp >= 960 {
+        return None;
+    }
+    let mut rank = [' '; 8];
+    let mut n = usize::from(sp);
+    rank[2 * (n % 4) + 1] = 'B'; // light-squared bishop: b, d, f or h
+    n /= 4;
+    rank[2 * (n % 4)] = 'B'; // dark-squared bishop: a, c, e or g
+    n /= 4;
+    let place = |rank: &mut [char; 8], nth_empty: usize, piece: char| {
+        let file = (0..8)
+            .filter(|&f| rank[f] == ' ')
+            .nth(nth_empty)
+            .expect("enough empty squares");
+        rank[file] = piece;
+    };
+    place(&mut rank, n % 6, 'Q');
+    n /= 6;
+    // The ten ways to put two knights on the five empty squares, in the standard order.
+    const KNIGHTS: [(usize, usize); 10] = [
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (0, 4),
+        (1, 2),
+        (1, 3),
+        (1, 4),
+        (2, 3),
+        (2, 4),
+        (3, 4),
+    ];
+    let (k1, k2) = KNIGHTS[n];
+    place(&mut rank, k2, 'N');
+    place(&mut rank, k1, 'N');
+    for piece in ['R', 'K', 'R'] {
+        place(&mut rank, 0, piece);
+    }
+    Some(rank)
+}
+
+/// Why a dice operation was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DiceError {
+    /// The first roll was made: seeds are closed.
+    SeedsClosed,
+    /// The player already added a seed.
+    SeedAlreadyAdded(Side),
+    /// The seed is empty or longer than [`MAX_PLAYER_SEED`].
+    SeedLength(usize),
+    /// The server seed was revealed: its dice are public now.
+    Revealed,
+}
+
+impl fmt::Display for DiceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DiceError::SeedsClosed => {
+                write!(
+                    f,
+                    "player seeds are accepted only until the first roll of the match"
+                )
+            }
+            DiceError::SeedAlreadyAdded(side) => write!(f, "player {side} already added a seed"),
+            DiceError::SeedLength(n) => {
+                write!(f, "a player seed has 1 to {MAX_PLAYER_SEED} bytes, not {n}")
+            }
+            DiceError::Revealed => write!(
+                f,
+                "the server seed was revealed, so its dice are public: no more server dice for this match"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DiceError {}
+
+/// The server dice of one match: seeds, commitment, draws in order, reveal.
+#[derive(Clone, Debug)]
+pub struct MatchDice {
+    match_id: String,
+    server: ServerSeed,
+    player_seeds: [Vec<u8>; 2],
+    stream: Option<DiceStream>,
+    revealed: bool,
+}
+
+impl MatchDice {
+    /// Dice for `match_id` with the server's secret seed.
+    pub fn new(match_id: impl Into<String>, server: ServerSeed) -> MatchDice {
+        MatchDice {
+            match_id: match_id.into(),
+            server,
+            player_seeds: [Vec::new(), Vec::new()],
+            stream: None,
+            revealed: false,
+        }
+    }
+
+    /// The commitment to publish before the first roll.
+    pub fn commitment(&self) -> Commitment {
+        self.server.commitment()
+    }
+
+    /// The seed `side` added, empty if none.
+    pub fn player_seed(&self, side: Side) -> &[u8] {
+        &self.player_seeds[side.index()]
+    }
+
+    /// True once the first draw was made (seeds are closed).
+    pub fn started(&self) -> bool {
+        self.stream.is_some()
+    }
+
+    /// Adds `side`'s seed: 1 to [`MAX_PLAYER_SEED`] bytes, once, before the first roll.
+    pub fn add_player_seed(&mut self, side: Side, seed: &[u8]) -> Result<(), DiceError> {
+        if self.started() || self.revealed {
+            return Err(DiceError::SeedsClosed);
+        }
+        if seed.is_empty() || seed.len() > MAX_PLAYER_SEED {
+            return Err(DiceError::SeedLength(seed.len()));
+        }
+        if !self.player_seeds[side.index()].is_empty() {
+            return Err(DiceError::SeedAlreadyAdded(side));
+        }
+        self.player_seeds[side.index()] = seed.to_vec();
+        Ok(())
+    }
+
+    fn stream(&mut self) -> Result<&mut DiceStream, DiceError> {
+        if self.revealed {
+            return Err(DiceError::Revealed);
+        }
+        let key = dice_key(
+            &self.match_id,
+            &self.server,
+            &self.player_seeds[0],
+            &self.player_seeds[1],
+        );
+        Ok(self.stream.get_or_insert_with(|| DiceStream::new(key)))
+    }
+
+    /// The next roll of two dice.
+    pub fn roll(&mut self) -> Result<Roll, DiceError> {
+        Ok(self.stream()?.roll())
+    }
+
+    /// The next opening roll.
+    pub fn opening(&mut self) -> Result<OpeningRoll, DiceError> {
+        Ok(self.stream()?.opening())
+    }
+
+    /// The next Chess960 position number.
+    pub fn chess960(&mut self) -> Result<u16, DiceError> {
+        Ok(self.stream()?.chess960())
+    }
+
+    /// Reveals the server seed; no server dice can be drawn afterwards.
+    pub fn reveal(&mut self) -> ServerSeed {
+        self.revealed = true;
+        self.server.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chess960_numbering_matches_the_standard() {
+        let rank = |sp| chess960_back_rank(sp).unwrap().iter().collect::<String>();
+        assert_eq!(rank(518), "RNBQKBNR");
+        assert_eq!(rank(0), "BBQNNRKR");
+        assert_eq!(rank(959), "RKRNNQBB");
+        assert_eq!(chess960_back_rank(960), None);
+        // Every position is legal: bishops on opposite colours, king between the rooks.
+        for sp in 0..960 {
+            let r = chess960_back_rank(sp).unwrap();
+            let files = |p: char| (0..8).filter(|&f| r[f] == p).collect::<Vec<_>>();
+            let (b, rooks, k) = (files('B'), files('R'), files('K'));
+            assert_eq!(b.len(), 2);
+            assert_ne!(b[0] % 2, b[1] % 2, "SP {sp}");
+            assert!(rooks[0] < k[0] && k[0] < rooks[1], "SP {sp}");
+            assert_eq!((files('Q').len(), files('N').len()), (1, 2));
+        }
+    }
+
+    #[test]
+    fn rejection_thresholds() {
+        // 2^32 mod 6 = 4, so the dice reject x >= 4294967292; 2^32 mod 960 = 256.
+        assert_eq!((1u64 << 32) - (1u64 << 32) % 6, 4_294_967_292);
+        assert_eq!((1u64 << 32) - (1u64 << 32) % 960, 4_294_967_040);
+    }
+
+    #[test]
+    fn the_key_separates_its_inputs() {
+        let s = ServerSeed::from_bytes([1; 32]);
+        // Moving a byte from one seed to the other changes the key (length prefixes).
+        assert_ne!(
+            dice_key("m", &s, b"ab", b"c"),
+            dice_key("m", &s, b"a", b"bc")
+        );
+        assert_ne!(dice_key("m", &s, b"", b"x"), dice_key("m", &s, b"x", b""));
+        assert_ne!(dice_key("m1", &s, b"", b""), dice_key("m2", &s, b"", b""));
+    }
+
+    #[test]
+    fn seeds_close_at_the_first_roll_and_draws_stop_at_the_reveal() {
+        let mut d = MatchDice::new("m", ServerSeed::from_bytes([2; 32]));
+        assert_eq!(
+            d.add_player_seed(Side::A, b""),
+            Err(DiceError::SeedLength(0))
+        );
+        assert_eq!(
+            d.add_player_seed(Side::A, &[0; 65]),
+            Err(DiceError::SeedLength(65))
+        );
+        d.add_player_seed(Side::A, b"x").unwrap();
+        assert_eq!(
+            d.add_player_seed(Side::A, b"y"),
+            Err(DiceError::SeedAlreadyAdded(Side::A))
+        );
+        d.roll().unwrap();
+        assert_eq!(
+            d.add_player_seed(Side::B, b"z"),
+            Err(DiceError::SeedsClosed)
+        );
+        assert_eq!(d.player_seed(Side::B), b"");
+        d.reveal();
+        assert_eq!(d.roll(), Err(DiceError::Revealed));
+        assert!(format!("{:?}", ServerSeed::from_bytes([9; 32])).contains("secret"));
+    }
+}
