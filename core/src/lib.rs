@@ -10,6 +10,7 @@
 //! - [`side`]: the two players.
 
 pub mod audit;
+pub mod backgammon;
 pub mod clock;
 pub mod dice;
 pub mod dice_check;

@@ -7,7 +7,9 @@ use std::fmt;
 /// In backgammon `A` and `B` are the players in the order the match was set up. In chess
 /// the chess module maps White and Black onto them per game (colours alternate in a
 /// match of several games).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Side {
     /// The first player.
     A,

@@ -6,7 +6,8 @@
 use std::fmt;
 
 /// The reason a running clock was paused, with the article that allows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum PauseReason {
     /// A game is over and the next has not started (backgammon 4.3 (ii)(a)).
     GameOver,

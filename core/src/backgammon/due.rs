@@ -1,0 +1,111 @@
+//! What is due next, so the server can set one timer without knowing any rule.
+
+use super::event::{Change, Event, Expiry, MatchEnd};
+use super::setup::{LATENESS_STEP, TimeoutPolicy};
+use super::{Match, RuleError};
+use crate::side::Side;
+use crate::time::Timestamp;
+
+/// Something that falls due at an instant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Due {
+    /// A player's reserve runs out (4.3 (iv)).
+    Flag(Side),
+    /// The break ends (2.2).
+    BreakEnd,
+    /// A lateness penalty point against a player who is not there (2.2).
+    Lateness(Side),
+}
+
+impl Match {
+    /// The next thing due and when, if anything is. The server sets a timer for that
+    /// instant and then sends [`super::Command::Tick`].
+    pub fn next_due(&self) -> Option<(Timestamp, Due)> {
+        if self.result.is_some() {
+            return None;
+        }
+        let mut due: Vec<(Timestamp, Due)> = Vec::new();
+        if let Some(clock) = &self.clock {
+            if let Some(at) = clock.next_flag_at() {
+                due.push((
+                    at,
+                    Due::Flag(clock.running().expect("a flag falls on the running side")),
+                ));
+            }
+            for side in Side::BOTH {
+                // A flag that fell (e.g. a time deduction) and has not been dealt with yet.
+                if let Some(at) = clock.view(side, clock.last_operation()).flagged_at {
+                    due.push((at, Due::Flag(side)));
+                }
+            }
+        }
+        if let Some(until) = self.break_until {
+            due.push((until, Due::BreakEnd));
+        }
+        if let Some(from) = self.lateness_from {
+            for side in Side::BOTH.into_iter().filter(|s| !self.present[s.index()]) {
+                let step = i64::from(self.lateness_charged[side.index()]) + 1;
+                due.push((from + LATENESS_STEP * step, Due::Lateness(side)));
+            }
+        }
+        due.into_iter().min_by_key(|(at, _)| *at)
+    }
+
+    /// Emits everything due by `now`, each at its own instant (a time-out at `now`, when
+    /// it is dealt with).
+    pub(super) fn catch_up(
+        &mut self,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        while let Some((at, due)) = self.next_due().filter(|(at, _)| *at <= now) {
+            match due {
+                Due::BreakEnd => self.emit(out, at, Change::BreakEnded)?,
+                Due::Lateness(late) => self.emit(out, at, Change::LatenessPoint { late })?,
+                Due::Flag(side) => self.expire(side, at, now, out)?,
+            }
+        }
+        Ok(())
+    }
+
+    fn expire(
+        &mut self,
+        side: Side,
+        flagged_at: Timestamp,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        let expiry = match self.setup.timeout {
+            TimeoutPolicy::LoseMatch => Expiry::LoseMatch,
+            TimeoutPolicy::UsbgfOvertime { overtime } if self.expiries[side.index()] == 0 => {
+                Expiry::Overtime { time: overtime }
+            }
+            TimeoutPolicy::UsbgfOvertime { .. } => Expiry::LoseMatch,
+            TimeoutPolicy::PenaltyPoints { points } => Expiry::PenaltyPoints {
+                points,
+                // Half the initial reserve; never zero, or the flag would fall again at once.
+                reserve: crate::time::Millis((self.clock_initial.as_ms() / 2).max(1_000)),
+            },
+        };
+        self.emit(
+            out,
+            now,
+            Change::TimeExpired {
+                side,
+                flagged_at,
+                expiry,
+            },
+        )?;
+        if expiry == Expiry::LoseMatch && self.result.is_none() {
+            self.emit(
+                out,
+                now,
+                Change::MatchEnded {
+                    winner: side.other(),
+                    how: MatchEnd::Timeout,
+                },
+            )?;
+        }
+        Ok(())
+    }
+}

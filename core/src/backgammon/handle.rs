@@ -1,0 +1,495 @@
+//! Turning commands into events: every rule check lives here. Each event is applied to a
+//! working copy as it is emitted, so later checks see its effect and the copy becomes the
+//! new state only if the whole command is accepted.
+
+use super::command::{Command, DirectorAction, GameKind};
+use super::event::{Change, Event, GameEnd, MatchEnd};
+use super::setup::{BREAK_LENGTH, DiceSource, break_allowance};
+use super::{Game, Match, RuleError, Turn};
+use crate::dice_check::validate_roll;
+use crate::side::Side;
+use crate::time::Timestamp;
+
+impl Match {
+    pub(super) fn step(
+        &self,
+        command: &Command,
+        now: Timestamp,
+    ) -> Result<(Match, Vec<Event>), RuleError> {
+        if now < self.now {
+            return Err(RuleError::state(format!(
+                "time went backwards: {now} is before the match's last event at {}",
+                self.now
+            )));
+        }
+        let mut next = self.clone();
+        let mut out = Vec::new();
+        next.catch_up(now, &mut out)?;
+        next.command(command, now, &mut out)?;
+        // Time moves only with events, so the state stays exactly the fold of its log.
+        Ok((next, out))
+    }
+
+    /// Applies `change` at `at`, records it, and follows it with what it implies: the end
+    /// of the match, or its resumption after a correction.
+    pub(super) fn emit(
+        &mut self,
+        out: &mut Vec<Event>,
+        at: Timestamp,
+        change: Change,
+    ) -> Result<(), RuleError> {
+        let event = Event { at, change };
+        self.apply(&event)?;
+        out.push(event);
+        let over = |s: u32| s >= self.length;
+        match self.result {
+            None => {
+                let leader = if self.score[0] >= self.score[1] {
+                    Side::A
+                } else {
+                    Side::B
+                };
+                let how = if over(self.score(leader)) {
+                    Some((leader, MatchEnd::Points))
+                } else {
+                    Side::BOTH
+                        .into_iter()
+                        .find(|s| self.penalty_received[s.index()] * 2 > self.length)
+                        .map(|s| (s, MatchEnd::PenaltyPoints))
+                };
+                if let Some((winner, how)) = how {
+                    self.emit(out, at, Change::MatchEnded { winner, how })?;
+                    if let Some(requested) = self.pending_length {
+                        let why = "the match ended with the game in progress (4.8)".to_string();
+                        self.emit(out, at, Change::LengthKept { requested, why })?;
+                    }
+                }
+            }
+            Some(r) if r.how == MatchEnd::Points && !over(self.score(r.winner)) => {
+                self.emit(out, at, Change::MatchResumed)?;
+            }
+            Some(_) => {}
+        }
+        Ok(())
+    }
+
+    fn command(
+        &mut self,
+        command: &Command,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        if let Some(r) = self.result {
+            let allowed = match command {
+                Command::Tick => true,
+                Command::Director { action, .. } => matches!(
+                    action,
+                    DirectorAction::Warning { .. }
+                        | DirectorAction::VoidDouble { .. }
+                        | DirectorAction::CorrectScore { .. }
+                        | DirectorAction::ConfirmResult
+                        | DirectorAction::CorrectResult { .. }
+                ),
+                _ => false,
+            };
+            if !allowed {
+                return Err(RuleError::rule(
+                    "4.6",
+                    format!(
+                        "the match is over: player {} won; only the director's corrections remain",
+                        r.winner
+                    ),
+                ));
+            }
+        }
+        match command {
+            Command::Tick => Ok(()),
+            Command::CheckIn { side } => {
+                if self.present[side.index()] {
+                    return Err(RuleError::state(format!(
+                        "player {side} is already checked in"
+                    )));
+                }
+                self.emit(out, now, Change::CheckedIn { side: *side })
+            }
+            Command::StartGame => self.start_game(now, out),
+            Command::OpeningThrow { throw, source } => {
+                self.check_dice(*throw, *source)?;
+                if self.game.is_none() {
+                    self.start_game(now, out)?;
+                }
+                if self.current()?.turn != Turn::Opening {
+                    return Err(RuleError::state("the opening roll is over"));
+                }
+                self.emit(
+                    out,
+                    now,
+                    Change::OpeningThrow {
+                        throw: *throw,
+                        source: *source,
+                    },
+                )
+            }
+            Command::Roll { side, dice, source } => {
+                self.check_dice(*dice, *source)?;
+                let game = self.current()?;
+                let premature = match game.turn {
+                    Turn::OnRoll { side: s, .. } if s == *side => false,
+                    // A roll made before the opponent finished his move stands (4.1 (v)(a)).
+                    Turn::Moving { side: mover, .. }
+                        if mover == side.other() && game.premature_roll.is_none() =>
+                    {
+                        if game.premature_double == Some(*side) {
+                            return Err(RuleError::rule(
+                                "4.4",
+                                "a double is offered: the opponent decides first",
+                            ));
+                        }
+                        true
+                    }
+                    turn => return Err(not_your_turn(*side, turn)),
+                };
+                self.emit(
+                    out,
+                    now,
+                    Change::Rolled {
+                        side: *side,
+                        dice: *dice,
+                        source: *source,
+                        premature,
+                    },
+                )
+            }
+            Command::InvalidRoll { side } => match self.current()?.turn {
+                Turn::Moving { side: s, .. } if s == *side => {
+                    self.emit(out, now, Change::RollInvalid { side: *side })
+                }
+                _ => Err(RuleError::rule(
+                    "4.1 (iv)",
+                    format!("player {side} has no roll in play to call invalid"),
+                )),
+            },
+            Command::Double { side } => self.double(*side, now, out),
+            Command::Beaver { .. } => Err(RuleError::rule(
+                "4.4 (viii)",
+                "beavers, automatic doubles and the Jacoby rule are money-game rules, not allowed in tournaments",
+            )),
+            Command::Take { side } => {
+                self.check_decision(*side)?;
+                self.emit(out, now, Change::Taken { side: *side })
+            }
+            Command::Pass { side } => {
+                self.check_decision(*side)?;
+                let value = self.current()?.cube_value();
+                self.emit(out, now, Change::Passed { side: *side })?;
+                let ended = Change::GameEnded {
+                    winner: side.other(),
+                    result: GameKind::Single,
+                    cube: value,
+                    points: value,
+                    how: GameEnd::Pass,
+                };
+                self.emit(out, now, ended)
+            }
+            Command::Press { side } => {
+                let game = self.current()?;
+                match game.turn {
+                    Turn::Moving { side: s, .. } if s == *side => {}
+                    Turn::OnRoll { side: s, .. } if s == *side => {
+                        return Err(RuleError::rule(
+                            "4.2 (i)",
+                            format!("player {side} has not rolled yet"),
+                        ));
+                    }
+                    turn => return Err(not_your_turn(*side, turn)),
+                }
+                let pending_double = game.premature_double;
+                self.emit(out, now, Change::Pressed { side: *side })?;
+                if let Some(doubler) = pending_double {
+                    // The premature double now takes effect (4.4 (v)): the doubler presses.
+                    let value = self.current()?.cube_value() * 2;
+                    self.emit(
+                        out,
+                        now,
+                        Change::Doubled {
+                            side: doubler,
+                            value,
+                            premature: false,
+                        },
+                    )?;
+                }
+                Ok(())
+            }
+            Command::EndGame { winner, kind } => {
+                self.end_game(*winner, *kind, GameEnd::Declared, now, out)
+            }
+            Command::Concede { side, kind } => {
+                self.end_game(side.other(), *kind, GameEnd::Concession, now, out)
+            }
+            Command::Pause { reason } => {
+                self.clock_required()?;
+                self.emit(out, now, Change::Paused { reason: *reason })
+            }
+            Command::Resume => {
+                self.clock_required()?;
+                self.emit(out, now, Change::Resumed)
+            }
+            Command::RestartDelay => {
+                self.clock_required()?;
+                self.emit(out, now, Change::DelayRestarted)
+            }
+            Command::DicePickedUpEarly { offender } => {
+                self.clock_required()?;
+                match self.current()?.turn {
+                    Turn::Moving { side, .. } if side == offender.other() => {
+                        self.emit(out, now, Change::WaitOutDelay { side: *offender })
+                    }
+                    _ => Err(RuleError::rule(
+                        "4.1 (v)(b)",
+                        format!(
+                            "player {offender} can pick up his dice early only while the opponent is moving"
+                        ),
+                    )),
+                }
+            }
+            Command::ReplayIllegalMove { offender } => {
+                self.clock_required()?;
+                let game = self.current()?;
+                match (game.turn, game.last_move) {
+                    (Turn::OnRoll { side, .. }, Some((mover, _)))
+                        if side == offender.other() && mover == *offender =>
+                    {
+                        self.emit(
+                            out,
+                            now,
+                            Change::TurnReplayed {
+                                offender: *offender,
+                            },
+                        )
+                    }
+                    _ => Err(RuleError::rule(
+                        "4.2 (iii)(c)",
+                        format!(
+                            "player {offender}'s last move can be replayed only before the opponent rolls"
+                        ),
+                    )),
+                }
+            }
+            Command::TakeBreak { side } => self.take_break(*side, now, out),
+            Command::Director { action, ruling } => self.director(action, ruling, now, out),
+        }
+    }
+
+    pub(super) fn current(&self) -> Result<&Game, RuleError> {
+        self.game
+            .as_ref()
+            .ok_or_else(|| RuleError::state("no game is in progress"))
+    }
+
+    pub(super) fn clock_required(&self) -> Result<(), RuleError> {
+        match self.clock {
+            Some(_) => Ok(()),
+            None => Err(RuleError::state("this match is played without a clock")),
+        }
+    }
+
+    fn check_dice(&self, dice: [u8; 2], source: DiceSource) -> Result<(), RuleError> {
+        if source != self.setup.dice {
+            let used = match self.setup.dice {
+                DiceSource::Server => "the server's dice",
+                DiceSource::Physical => "physically rolled dice",
+            };
+            return Err(RuleError::state(format!("this match uses {used}")));
+        }
+        validate_roll(dice).map_err(|e| RuleError::rule("4.1 (i)", e.to_string()))
+    }
+
+    fn start_game(&mut self, now: Timestamp, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        if self.game.is_some() {
+            return Err(RuleError::state("a game is in progress"));
+        }
+        if let Some(until) = self.break_until {
+            return Err(RuleError::rule(
+                "2.2",
+                format!("a break runs until {until}"),
+            ));
+        }
+        if let Some(absent) = Side::BOTH.into_iter().find(|s| !self.present[s.index()]) {
+            return Err(RuleError::rule(
+                "2.2",
+                format!("player {absent} is not at the table"),
+            ));
+        }
+        if let Some(length) = self.pending_length {
+            self.correct_length(length, now, out)?;
+        }
+        let number = self.games.len() as u32 + 1;
+        let crawford = self.next_game_is_crawford();
+        self.emit(out, now, Change::GameStarted { number, crawford })
+    }
+
+    /// A length correction between games: made unless the correct length is shorter and
+    /// would end the match (4.8).
+    pub(super) fn correct_length(
+        &mut self,
+        length: u32,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        if length < self.length && self.score.iter().any(|&s| s >= length) {
+            let why = format!(
+                "the correct length {length} is shorter and would end the match: it continues at {} (4.8)",
+                self.length
+            );
+            return self.emit(
+                out,
+                now,
+                Change::LengthKept {
+                    requested: length,
+                    why,
+                },
+            );
+        }
+        self.emit(out, now, Change::LengthCorrected { length })
+    }
+
+    fn double(
+        &mut self,
+        side: Side,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        let game = self.current()?;
+        if game.crawford {
+            return Err(RuleError::rule(
+                "4.4 (iv)",
+                "Crawford game: the cube may not be used",
+            ));
+        }
+        let cube = game
+            .cube
+            .ok_or_else(|| RuleError::rule("4.4", "the cube is off the board in this game"))?;
+        let premature = match game.turn {
+            Turn::OnRoll {
+                side: s,
+                may_double,
+            } if s == side => {
+                if !may_double {
+                    return Err(RuleError::rule(
+                        "4.4 (ii)",
+                        "the cube must be used before any attempt to roll: no double after an invalid roll",
+                    ));
+                }
+                false
+            }
+            // A double before the opponent finished his move is valid if otherwise valid (4.4 (v)).
+            Turn::Moving { side: mover, .. }
+                if mover == side.other()
+                    && game.premature_double.is_none()
+                    && game.premature_roll.is_none() =>
+            {
+                true
+            }
+            _ => {
+                return Err(RuleError::rule(
+                    "4.4",
+                    format!("player {side} may double only on his own turn, before rolling"),
+                ));
+            }
+        };
+        cube.check_double(side, self.points_needed(side))?;
+        self.emit(
+            out,
+            now,
+            Change::Doubled {
+                side,
+                value: cube.value * 2,
+                premature,
+            },
+        )
+    }
+
+    fn check_decision(&self, side: Side) -> Result<(), RuleError> {
+        match self.current()?.turn {
+            Turn::DoubleOffered { by } if by == side.other() => Ok(()),
+            _ => Err(RuleError::rule(
+                "4.4",
+                format!("no double is offered to player {side}"),
+            )),
+        }
+    }
+
+    fn end_game(
+        &mut self,
+        winner: Side,
+        kind: GameKind,
+        how: GameEnd,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        let game = self.current()?;
+        match game.turn {
+            Turn::Opening => {
+                return Err(RuleError::state(
+                    "the game has not begun: the opening roll comes first",
+                ));
+            }
+            Turn::DoubleOffered { .. } => {
+                return Err(RuleError::rule(
+                    "4.4",
+                    "a double is offered: take or pass first",
+                ));
+            }
+            _ => {}
+        }
+        let cube = game.cube_value();
+        let ended = Change::GameEnded {
+            winner,
+            result: kind,
+            cube,
+            points: kind.multiplier() * cube,
+            how,
+        };
+        self.emit(out, now, ended)
+    }
+
+    fn take_break(
+        &mut self,
+        side: Side,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        if self.game.is_some() || self.games.is_empty() {
+            return Err(RuleError::rule(
+                "2.2",
+                "breaks are taken only between games",
+            ));
+        }
+        if self.breaks_left(side) == 0 {
+            let n = break_allowance(self.length);
+            return Err(RuleError::rule(
+                "2.2",
+                format!(
+                    "player {side} has had his {n} break(s) in a {}-point match",
+                    self.length
+                ),
+            ));
+        }
+        // Consecutive breaks follow one another.
+        let until = self.break_until.unwrap_or(now).max(now) + BREAK_LENGTH;
+        self.emit(out, now, Change::BreakStarted { side, until })
+    }
+}
+
+fn not_your_turn(side: Side, turn: Turn) -> RuleError {
+    match turn {
+        Turn::Opening => RuleError::rule("§3", "the opening roll decides who plays first"),
+        Turn::DoubleOffered { .. } => {
+            RuleError::rule("4.4", "a double is offered: take or pass first")
+        }
+        Turn::OnRoll { side: s, .. } | Turn::Moving { side: s, .. } => RuleError::rule(
+            "4.2 (i)",
+            format!("it is player {s}'s turn, not player {side}'s"),
+        ),
+    }
+}

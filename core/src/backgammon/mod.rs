@@ -1,0 +1,305 @@
+//! Backgammon match rules as a pure state machine (`shared/rules/backgammon.md`).
+//!
+//! A [`Match`] is the state of one match. Commands come in ([`Command`]), are checked
+//! against the rules at a given time, and become events ([`Event`]); the state is the
+//! fold of its events ([`Match::apply`]). Nothing here reads a clock or does I/O. The
+//! engine also says when something is next due ([`Match::next_due`]: a flag, a lateness
+//! penalty point, the end of a break) so the server can set a timer and send
+//! [`Command::Tick`] without knowing any rule.
+//!
+//! ```
+//! use baffle_core::backgammon::{Command, GameKind, Match, MatchSetup};
+//! use baffle_core::backgammon::setup::DiceSource;
+//! use baffle_core::{Side, Timestamp};
+//!
+//! let t = Timestamp;
+//! let mut m = Match::new(MatchSetup::new(["Anna", "Ben"], 5, t(0)));
+//! m.execute(&Command::CheckIn { side: Side::A }, t(0)).unwrap();
+//! m.execute(&Command::CheckIn { side: Side::B }, t(0)).unwrap();
+//! // Opening roll: A 5, B 3 — A plays first with 5-3 and his clock runs.
+//! m.execute(&Command::OpeningThrow { throw: [5, 3], source: DiceSource::Server }, t(1_000)).unwrap();
+//! m.execute(&Command::Press { side: Side::A }, t(9_000)).unwrap();
+//! // B doubles; A passes: B wins one point.
+//! m.execute(&Command::Double { side: Side::B }, t(12_000)).unwrap();
+//! let events = m.execute(&Command::Pass { side: Side::A }, t(20_000)).unwrap();
+//! assert_eq!(m.score(Side::B), 1);
+//! assert_eq!(events.len(), 2); // passed, game ended
+//! // A refused command names its rule and changes nothing.
+//! let err = m.execute(&Command::Double { side: Side::A }, t(21_000)).unwrap_err();
+//! assert!(err.to_string().contains("no game"));
+//! ```
+
+mod apply;
+pub mod command;
+pub mod cube;
+mod director;
+mod due;
+pub mod error;
+pub mod event;
+mod handle;
+pub mod setup;
+
+pub use command::{Command, DirectorAction, GameKind, Ruling, VoidReason};
+pub use cube::{Cube, CubeTurn};
+pub use due::Due;
+pub use error::RuleError;
+pub use event::{Change, Event, Expiry, GameEnd, MatchEnd};
+pub use setup::{ClockSetup, DiceSource, MatchSetup, TimeoutPolicy};
+
+use crate::clock::{Clock, TimeControl};
+use crate::dice::Roll;
+use crate::side::Side;
+use crate::time::{Millis, Timestamp};
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Turn {
+    /// Opening throws until the dice differ.
+    Opening,
+    /// `side` is on roll: he may double (if `may_double` and the cube allows) or roll.
+    OnRoll {
+        /// Who.
+        side: Side,
+        /// False after an invalid roll: no double after an attempt to roll (4.4 (ii)).
+        may_double: bool,
+    },
+    /// `side` is moving with `dice`; his press ends the turn.
+    Moving {
+        /// Who.
+        side: Side,
+        /// His dice.
+        dice: Roll,
+    },
+    /// `by` doubled; the opponent takes or passes on his own time.
+    DoubleOffered {
+        /// The doubler.
+        by: Side,
+    },
+}
+
+/// The game in progress.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Game {
+    /// 1 for the first game of the match.
+    pub number: u32,
+    /// The Crawford game: no cube (4.4).
+    pub crawford: bool,
+    /// The cube; `None` when removed (Crawford game).
+    pub cube: Option<Cube>,
+    /// Every turn of the cube in this game, oldest first.
+    pub cube_turns: Vec<CubeTurn>,
+    /// Where the game stands.
+    pub turn: Turn,
+    /// The score when the game began.
+    pub score_at_start: [u32; 2],
+    /// The last completed move: who, with which dice (for replaying an illegal move).
+    pub last_move: Option<(Side, Roll)>,
+    /// A roll made before the opponent pressed (4.1 (v)(a)).
+    pub premature_roll: Option<(Side, Roll)>,
+    /// A double offered before the opponent pressed (4.4 (v)).
+    pub premature_double: Option<Side>,
+}
+
+impl Game {
+    /// The value the game is played for now (1 without a cube).
+    pub fn cube_value(&self) -> u32 {
+        self.cube.map_or(1, |c| c.value)
+    }
+}
+
+/// A finished game, as recorded.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FinishedGame {
+    /// Its number.
+    pub number: u32,
+    /// Whether it was the Crawford game.
+    pub crawford: bool,
+    /// Who won.
+    pub winner: Side,
+    /// Single, gammon or backgammon.
+    pub kind: GameKind,
+    /// The cube value played for.
+    pub cube: u32,
+    /// Points scored.
+    pub points: u32,
+    /// How it ended.
+    pub how: GameEnd,
+    /// The cube's turns in the game.
+    pub cube_turns: Vec<CubeTurn>,
+    /// The score when it began.
+    pub score_at_start: [u32; 2],
+}
+
+/// The result of a finished match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MatchResult {
+    /// Who won.
+    pub winner: Side,
+    /// How.
+    pub how: MatchEnd,
+    /// Whether the director confirmed it (4.6).
+    pub confirmed: bool,
+}
+
+/// The state of one backgammon match. See the [module documentation](self).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Match {
+    setup: MatchSetup,
+    length: u32,
+    score: [u32; 2],
+    penalty_received: [u32; 2],
+    present: [bool; 2],
+    lateness_from: Option<Timestamp>,
+    lateness_charged: [u32; 2],
+    break_until: Option<Timestamp>,
+    breaks_taken: [u32; 2],
+    clock: Option<Clock>,
+    clock_initial: Millis,
+    expiries: [u32; 2],
+    game: Option<Game>,
+    games: Vec<FinishedGame>,
+    pending_length: Option<u32>,
+    result: Option<MatchResult>,
+    now: Timestamp,
+}
+
+impl Match {
+    /// A match that has not started; lateness counts from the scheduled start.
+    pub fn new(setup: MatchSetup) -> Match {
+        let length = setup.length.clamp(1, setup::MAX_LENGTH);
+        let clock = setup.clock.map(|c| {
+            let control = TimeControl::backgammon(length, c.per_point, c.delay.max(Millis::ZERO))
+                .expect("length is at least 1 and the delay is not negative");
+            Clock::new(control, setup.scheduled_start)
+        });
+        let clock_initial = clock.as_ref().map_or(Millis::ZERO, |c| {
+            c.view(Side::A, setup.scheduled_start).main
+        });
+        Match {
+            length,
+            score: [0; 2],
+            penalty_received: [0; 2],
+            present: [false; 2],
+            lateness_from: Some(setup.scheduled_start),
+            lateness_charged: [0; 2],
+            break_until: None,
+            breaks_taken: [0; 2],
+            clock,
+            clock_initial,
+            expiries: [0; 2],
+            game: None,
+            games: Vec::new(),
+            pending_length: None,
+            result: None,
+            now: setup.scheduled_start,
+            setup,
+        }
+    }
+
+    /// Checks `command` at `now` and returns the events it produces, without changing the
+    /// match. Anything due by `now` (a flag, a lateness point, a break's end) comes first.
+    pub fn handle(&self, command: &Command, now: Timestamp) -> Result<Vec<Event>, RuleError> {
+        Ok(self.step(command, now)?.1)
+    }
+
+    /// Handles `command` at `now` and applies its events. On error nothing changes.
+    pub fn execute(&mut self, command: &Command, now: Timestamp) -> Result<Vec<Event>, RuleError> {
+        let (next, events) = self.step(command, now)?;
+        *self = next;
+        Ok(events)
+    }
+
+    // ---- queries ----
+
+    /// The set-up.
+    pub fn setup(&self) -> &MatchSetup {
+        &self.setup
+    }
+
+    /// The match length in force (it may have been corrected, 4.8).
+    pub fn length(&self) -> u32 {
+        self.length
+    }
+
+    /// A player's score, penalty points included.
+    pub fn score(&self, side: Side) -> u32 {
+        self.score[side.index()]
+    }
+
+    /// Points a player still needs.
+    pub fn points_needed(&self, side: Side) -> u32 {
+        self.length.saturating_sub(self.score(side))
+    }
+
+    /// Penalty points a player has received (lateness and director awards, 2.2).
+    pub fn penalty_points_received(&self, side: Side) -> u32 {
+        self.penalty_received[side.index()]
+    }
+
+    /// Whether a player is checked in.
+    pub fn is_present(&self, side: Side) -> bool {
+        self.present[side.index()]
+    }
+
+    /// Breaks a player may still take (2.2).
+    pub fn breaks_left(&self, side: Side) -> u32 {
+        setup::break_allowance(self.length).saturating_sub(self.breaks_taken[side.index()])
+    }
+
+    /// The end of the break in progress, if any.
+    pub fn break_until(&self) -> Option<Timestamp> {
+        self.break_until
+    }
+
+    /// The game in progress.
+    pub fn game(&self) -> Option<&Game> {
+        self.game.as_ref()
+    }
+
+    /// The finished games, oldest first.
+    pub fn games(&self) -> &[FinishedGame] {
+        &self.games
+    }
+
+    /// The clock, if the match is clocked.
+    pub fn clock(&self) -> Option<&Clock> {
+        self.clock.as_ref()
+    }
+
+    /// The match result, once it is over.
+    pub fn result(&self) -> Option<MatchResult> {
+        self.result
+    }
+
+    /// True once a Crawford game has been played: doubling is allowed again.
+    pub fn is_post_crawford(&self) -> bool {
+        self.games.iter().any(|g| g.crawford) && !self.game.as_ref().is_some_and(|g| g.crawford)
+    }
+
+    /// A match-length correction waiting for the next game (4.8).
+    pub fn pending_length(&self) -> Option<u32> {
+        self.pending_length
+    }
+
+    /// The time of the latest event: commands dated earlier are refused.
+    pub fn now(&self) -> Timestamp {
+        self.now
+    }
+
+    /// Whether the next game would be the Crawford game: no Crawford game yet and a
+    /// player exactly one point from winning (4.4), whatever brought him there.
+    fn next_game_is_crawford(&self) -> bool {
+        !self.games.iter().any(|g| g.crawford)
+            && self.score.iter().any(|&s| s + 1 == self.length)
+            && self.score.iter().all(|&s| s < self.length)
+    }
+
+    /// The side whose clock should run in the game as it stands.
+    fn clock_side(&self) -> Option<Side> {
+        match self.game.as_ref()?.turn {
+            Turn::Opening => None,
+            Turn::OnRoll { side, .. } | Turn::Moving { side, .. } => Some(side),
+            Turn::DoubleOffered { by } => Some(by.other()),
+        }
+    }
+}

@@ -1,0 +1,276 @@
+//! Property tests of the backgammon engine over random command sequences: the state is
+//! the fold of its events, and the invariants of the cube, the Crawford game, the score
+//! and the end of the match hold after every single event.
+
+use baffle_core::backgammon::setup::DiceSource;
+use baffle_core::backgammon::{
+    Change, ClockSetup, Command, DirectorAction, Event, GameKind, Match, MatchSetup, Ruling,
+    TimeoutPolicy, Turn, VoidReason,
+};
+use baffle_core::clock::PauseReason;
+use baffle_core::{Millis, Side, Timestamp};
+use proptest::prelude::*;
+
+#[derive(Clone, Debug)]
+enum Op {
+    /// The natural next step of the game, chosen by `pick`.
+    Play(u8, [u8; 2]),
+    /// Any command at all, most of them refused.
+    Raw(Command),
+}
+
+fn side() -> impl Strategy<Value = Side> {
+    prop_oneof![Just(Side::A), Just(Side::B)]
+}
+
+fn kind() -> impl Strategy<Value = GameKind> {
+    prop_oneof![
+        Just(GameKind::Single),
+        Just(GameKind::Gammon),
+        Just(GameKind::Backgammon)
+    ]
+}
+
+fn dice() -> impl Strategy<Value = [u8; 2]> {
+    [1u8..=6, 1u8..=6]
+}
+
+fn director() -> impl Strategy<Value = DirectorAction> {
+    prop_oneof![
+        (side(), 1u32..3).prop_map(|(to, points)| DirectorAction::AwardPoints { to, points }),
+        (side(), 1u32..3).prop_map(|(from, points)| DirectorAction::DeductPoints { from, points }),
+        (0u32..8, 0u32..8).prop_map(|(a, b)| DirectorAction::CorrectScore { a, b }),
+        prop_oneof![Just(VoidReason::Crawford), Just(VoidReason::DeadCube)]
+            .prop_map(|reason| DirectorAction::VoidDouble { reason }),
+        (0u32..7, proptest::option::of(side())).prop_map(|(e, owner)| {
+            DirectorAction::CorrectCube {
+                value: 1 << e,
+                owner,
+            }
+        }),
+        (1u32..12).prop_map(|length| DirectorAction::CorrectLength { length }),
+        Just(DirectorAction::ConfirmResult),
+        (1u32..6, side(), kind()).prop_map(|(game, winner, kind)| DirectorAction::CorrectResult {
+            game,
+            winner,
+            kind
+        }),
+        (side(), kind()).prop_map(|(loser, kind)| DirectorAction::ForfeitGame { loser, kind }),
+        (side(), -60_000i64..60_000).prop_map(|(side, d)| DirectorAction::AdjustTime {
+            side,
+            delta: Millis(d)
+        }),
+        Just(DirectorAction::ImposeClock {
+            per_point: Millis::mins(1),
+            delay: Millis::secs(8)
+        }),
+    ]
+}
+
+fn raw() -> impl Strategy<Value = Command> {
+    prop_oneof![
+        side().prop_map(|side| Command::CheckIn { side }),
+        Just(Command::StartGame),
+        dice().prop_map(|throw| Command::OpeningThrow {
+            throw,
+            source: DiceSource::Server
+        }),
+        (side(), dice()).prop_map(|(side, dice)| Command::Roll {
+            side,
+            dice,
+            source: DiceSource::Server
+        }),
+        side().prop_map(|side| Command::Double { side }),
+        side().prop_map(|side| Command::Take { side }),
+        side().prop_map(|side| Command::Pass { side }),
+        side().prop_map(|side| Command::Press { side }),
+        (side(), kind()).prop_map(|(winner, kind)| Command::EndGame { winner, kind }),
+        (side(), kind()).prop_map(|(side, kind)| Command::Concede { side, kind }),
+        proptest::sample::select(PauseReason::ALL.to_vec())
+            .prop_map(|reason| Command::Pause { reason }),
+        Just(Command::Resume),
+        side().prop_map(|side| Command::TakeBreak { side }),
+        side().prop_map(|side| Command::InvalidRoll { side }),
+        side().prop_map(|offender| Command::ReplayIllegalMove { offender }),
+        Just(Command::Tick),
+        director().prop_map(|action| Command::Director {
+            action,
+            ruling: Ruling::new("prop", "test")
+        }),
+    ]
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![4 => (any::<u8>(), dice()).prop_map(|(c, d)| Op::Play(c, d)), 1 => raw().prop_map(Op::Raw)]
+}
+
+fn setup() -> impl Strategy<Value = MatchSetup> {
+    let timeout = prop_oneof![
+        Just(TimeoutPolicy::LoseMatch),
+        Just(TimeoutPolicy::UsbgfOvertime {
+            overtime: Millis::mins(1)
+        }),
+        (1u32..3).prop_map(|points| TimeoutPolicy::PenaltyPoints { points }),
+    ];
+    (1u32..=9, any::<bool>(), timeout).prop_map(|(length, clocked, timeout)| {
+        let mut s = MatchSetup::new(["a", "b"], length, Timestamp(0));
+        s.clock = clocked.then_some(ClockSetup {
+            per_point: Millis::secs(20),
+            ..ClockSetup::default()
+        });
+        s.timeout = timeout;
+        s
+    })
+}
+
+/// The natural next command for the state.
+fn pick(m: &Match, choice: u8, dice: [u8; 2]) -> Command {
+    let absent = Side::BOTH.into_iter().find(|s| !m.is_present(*s));
+    let Some(game) = m.game() else {
+        return match absent {
+            Some(side) => Command::CheckIn { side },
+            None => Command::OpeningThrow {
+                throw: dice,
+                source: DiceSource::Server,
+            },
+        };
+    };
+    let kind = [GameKind::Single, GameKind::Gammon, GameKind::Backgammon][usize::from(choice % 3)];
+    match game.turn {
+        Turn::Opening => Command::OpeningThrow {
+            throw: dice,
+            source: DiceSource::Server,
+        },
+        Turn::OnRoll { side, .. } if choice.is_multiple_of(4) => Command::Double { side },
+        Turn::OnRoll { side, .. } => Command::Roll {
+            side,
+            dice,
+            source: DiceSource::Server,
+        },
+        Turn::Moving { side, .. } if choice.is_multiple_of(9) => {
+            Command::EndGame { winner: side, kind }
+        }
+        Turn::Moving { side, .. } => Command::Press { side },
+        Turn::DoubleOffered { by } if choice.is_multiple_of(3) => {
+            Command::Pass { side: by.other() }
+        }
+        Turn::DoubleOffered { by } => Command::Take { side: by.other() },
+    }
+}
+
+fn score_may_change(change: &Change) -> bool {
+    match change {
+        Change::GameEnded { .. } | Change::LatenessPoint { .. } | Change::TimeExpired { .. } => {
+            true
+        }
+        Change::Ruled { action, .. } => matches!(
+            action,
+            DirectorAction::AwardPoints { .. }
+                | DirectorAction::DeductPoints { .. }
+                | DirectorAction::CorrectScore { .. }
+                | DirectorAction::VoidDouble { .. }
+                | DirectorAction::CorrectResult { .. }
+        ),
+        _ => false,
+    }
+}
+
+/// Checks the invariants across one event, from `before` to `after`.
+fn check_event(
+    before: &Match,
+    e: &Event,
+    after: &Match,
+    previous: Option<&Event>,
+) -> Result<(), TestCaseError> {
+    if let Some(cube) = after.game().and_then(|g| g.cube) {
+        prop_assert!(
+            cube.value.is_power_of_two() && cube.value <= 64,
+            "cube {cube:?}"
+        );
+    }
+    if let Change::Doubled {
+        side,
+        premature: false,
+        ..
+    } = e.change
+    {
+        let game = before.game().expect("doubles happen in games");
+        prop_assert!(!game.crawford, "a double in the Crawford game");
+        let owner = game.cube.expect("a cube to turn").owner;
+        prop_assert!(
+            owner.is_none() || owner == Some(side),
+            "{side} doubled a cube owned by {owner:?}"
+        );
+    }
+    if let (Some(b), Some(a)) = (before.game(), after.game())
+        && b.crawford
+        && a.number == b.number
+    {
+        prop_assert_eq!(b.cube, a.cube, "the cube changed in the Crawford game");
+    }
+    let scores = |m: &Match| [m.score(Side::A), m.score(Side::B)];
+    if scores(before) != scores(after) {
+        prop_assert!(
+            score_may_change(&e.change),
+            "{:?} changed the score",
+            e.change
+        );
+    }
+    if before.result().is_some() {
+        let allowed = matches!(
+            e.change,
+            Change::Ruled { .. } | Change::MatchResumed | Change::LengthKept { .. }
+        );
+        prop_assert!(allowed, "{:?} after the match ended", e.change);
+        if after.result().is_none() {
+            prop_assert!(matches!(e.change, Change::MatchResumed));
+            prop_assert!(
+                matches!(previous.map(|p| &p.change), Some(Change::Ruled { .. })),
+                "resumed without a ruling"
+            );
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn the_state_is_the_fold_of_its_events_and_invariants_hold(
+        setup in setup(),
+        ops in prop::collection::vec((0i64..90_000, op()), 1..150),
+    ) {
+        let mut live = Match::new(setup.clone());
+        let mut folded = Match::new(setup.clone());
+        let mut now = 0;
+        let mut log: Vec<Event> = Vec::new();
+        for (dt, op) in ops {
+            now += dt;
+            let command = match op {
+                Op::Play(choice, dice) => pick(&live, choice, dice),
+                Op::Raw(c) => c,
+            };
+            let before = live.clone();
+            match live.execute(&command, Timestamp(now)) {
+                Err(_) => prop_assert_eq!(&live, &before, "a refusal changed the match"),
+                Ok(events) => {
+                    for e in &events {
+                        let pre = folded.clone();
+                        folded.apply(e).unwrap();
+                        check_event(&pre, e, &folded, log.last())?;
+                        log.push(e.clone());
+                    }
+                    prop_assert_eq!(&folded, &live, "the fold differs after {:?}", command);
+                }
+            }
+        }
+        // The log round-trips through its audit bodies.
+        let mut replayed = Match::new(setup);
+        for e in &log {
+            let back: Event = serde_json::from_str(&e.body()).unwrap();
+            replayed.apply(&back).unwrap();
+        }
+        prop_assert_eq!(replayed, live);
+    }
+}
