@@ -9,6 +9,8 @@
 //! - [`time`]: integer milliseconds and instants.
 //! - [`side`]: the two players.
 
+#![warn(missing_docs)]
+
 pub mod audit;
 pub mod backgammon;
 pub mod clock;

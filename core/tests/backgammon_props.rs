@@ -241,8 +241,8 @@ proptest! {
         setup in setup(),
         ops in prop::collection::vec((0i64..90_000, op()), 1..150),
     ) {
-        let mut live = Match::new(setup.clone());
-        let mut folded = Match::new(setup.clone());
+        let mut live = Match::new(setup.clone()).unwrap();
+        let mut folded = Match::new(setup.clone()).unwrap();
         let mut now = 0;
         let mut log: Vec<Event> = Vec::new();
         for (dt, op) in ops {
@@ -266,7 +266,7 @@ proptest! {
             }
         }
         // The log round-trips through its audit bodies.
-        let mut replayed = Match::new(setup);
+        let mut replayed = Match::new(setup).unwrap();
         for e in &log {
             let back: Event = serde_json::from_str(&e.body()).unwrap();
             replayed.apply(&back).unwrap();

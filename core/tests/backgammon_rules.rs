@@ -1012,3 +1012,71 @@ fn event_bodies_are_audit_entries_with_a_kind() {
     let back: baffle_core::backgammon::Event = serde_json::from_str(&body).unwrap();
     assert_eq!(back, events[1]);
 }
+
+#[test]
+fn rule_3_7_a_defective_clock_is_replaced_and_the_director_sets_its_times() {
+    let mut t = Table::seated(7);
+    t.at(0).opening([6, 1]);
+    t.at(60_000).ok(Command::Pause {
+        reason: PauseReason::DirectorCalled,
+    });
+    t.director(DirectorAction::SetTime {
+        side: A,
+        time: Millis::mins(12),
+    });
+    t.director(DirectorAction::SetTime {
+        side: B,
+        time: Millis::mins(13),
+    });
+    let clock = t.m.clock().unwrap();
+    assert_eq!(clock.view(A, Timestamp(60_000)).main, Millis::mins(12));
+    assert_eq!(clock.view(B, Timestamp(60_000)).main, Millis::mins(13));
+    assert_eq!(
+        t.director_err(DirectorAction::SetTime {
+            side: A,
+            time: Millis(-1)
+        })
+        .article,
+        "3.7"
+    );
+}
+
+#[test]
+fn match_setup_is_validated_with_a_clear_error() {
+    use baffle_core::backgammon::Match;
+    let base = MatchSetup::new(["Anna", "Ben"], 7, Timestamp(0));
+    let with = |f: &dyn Fn(&mut MatchSetup)| {
+        let mut s = base.clone();
+        f(&mut s);
+        Match::new(s).map(|_| ()).map_err(|e| e.to_string())
+    };
+    assert!(with(&|_| ()).is_ok());
+    assert!(with(&|s| s.length = 0).unwrap_err().contains("1 to 999"));
+    assert!(
+        with(&|s| s.players[1] = " ".into())
+            .unwrap_err()
+            .contains("name")
+    );
+    assert!(
+        with(&|s| s.timeout = TimeoutPolicy::UsbgfOvertime {
+            overtime: Millis::mins(5)
+        })
+        .unwrap_err()
+        .contains("1 or 2 minutes")
+    );
+    assert!(
+        with(&|s| s.timeout = TimeoutPolicy::UsbgfOvertime {
+            overtime: Millis::mins(2)
+        })
+        .is_ok()
+    );
+    assert!(with(&|s| s.timeout = TimeoutPolicy::PenaltyPoints { points: 0 }).is_err());
+    assert!(
+        with(&|s| s.clock = Some(ClockSetup {
+            per_point: Millis::ZERO,
+            ..ClockSetup::default()
+        }))
+        .unwrap_err()
+        .contains("3.5")
+    );
+}

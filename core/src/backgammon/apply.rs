@@ -246,6 +246,7 @@ impl Match {
             DirectorAction::AdjustTime { side, delta } => {
                 self.clock_mut()?.adjust(side, delta, at)?
             }
+            DirectorAction::SetTime { side, time } => self.clock_mut()?.set_time(side, time, at)?,
             DirectorAction::ImposeClock { per_point, delay } => {
                 let needed: u32 = Side::BOTH.iter().map(|s| self.points_needed(*s)).sum();
                 // ((PA + PB) / 2) × T, exactly: (PA + PB) × T / 2.

@@ -91,6 +91,13 @@ pub enum DirectorAction {
         /// How much.
         delta: Millis,
     },
+    /// A side's time is set: a defective clock replaced (3.7), or times corrected.
+    SetTime {
+        /// Whose clock.
+        side: Side,
+        /// The time it shows from now on.
+        time: Millis,
+    },
     /// The current game is forfeited: the opponent wins it at the cube's value.
     ForfeitGame {
         /// Who forfeits.

@@ -26,6 +26,15 @@ impl Match {
                     return Err(RuleError::state("an adjustment of zero changes nothing"));
                 }
             }
+            DirectorAction::SetTime { time, .. } => {
+                self.clock_required()?;
+                if time.as_ms() < 0 {
+                    return Err(RuleError::rule(
+                        "3.7",
+                        "a clock cannot be set to a negative time",
+                    ));
+                }
+            }
             DirectorAction::ForfeitGame { .. } => {
                 self.current()?;
             }

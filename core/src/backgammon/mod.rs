@@ -13,7 +13,7 @@
 //! use baffle_core::{Side, Timestamp};
 //!
 //! let t = Timestamp;
-//! let mut m = Match::new(MatchSetup::new(["Anna", "Ben"], 5, t(0)));
+//! let mut m = Match::new(MatchSetup::new(["Anna", "Ben"], 5, t(0))).unwrap();
 //! m.execute(&Command::CheckIn { side: Side::A }, t(0)).unwrap();
 //! m.execute(&Command::CheckIn { side: Side::B }, t(0)).unwrap();
 //! // Opening roll: A 5, B 3 — A plays first with 5-3 and his clock runs.
@@ -164,18 +164,23 @@ pub struct Match {
 }
 
 impl Match {
-    /// A match that has not started; lateness counts from the scheduled start.
-    pub fn new(setup: MatchSetup) -> Match {
-        let length = setup.length.clamp(1, setup::MAX_LENGTH);
-        let clock = setup.clock.map(|c| {
-            let control = TimeControl::backgammon(length, c.per_point, c.delay.max(Millis::ZERO))
-                .expect("length is at least 1 and the delay is not negative");
-            Clock::new(control, setup.scheduled_start)
-        });
+    /// A match that has not started; lateness counts from the scheduled start. The
+    /// set-up is checked first ([`MatchSetup::validate`]).
+    pub fn new(setup: MatchSetup) -> Result<Match, RuleError> {
+        setup.validate()?;
+        let length = setup.length;
+        let clock = match setup.clock {
+            Some(c) => {
+                let control = TimeControl::backgammon(length, c.per_point, c.delay)
+                    .map_err(|e| RuleError::rule("3.5", e.to_string()))?;
+                Some(Clock::new(control, setup.scheduled_start))
+            }
+            None => None,
+        };
         let clock_initial = clock.as_ref().map_or(Millis::ZERO, |c| {
             c.view(Side::A, setup.scheduled_start).main
         });
-        Match {
+        Ok(Match {
             length,
             score: [0; 2],
             penalty_received: [0; 2],
@@ -193,7 +198,7 @@ impl Match {
             result: None,
             now: setup.scheduled_start,
             setup,
-        }
+        })
     }
 
     /// Checks `command` at `now` and returns the events it produces, without changing the

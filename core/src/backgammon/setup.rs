@@ -90,6 +90,47 @@ impl MatchSetup {
     }
 }
 
+impl MatchSetup {
+    /// Checks the set-up: a length of 1 to [`MAX_LENGTH`], two named players, a positive
+    /// time per point and a delay that is not negative, USBGF overtime of 1 or 2 minutes,
+    /// and at least one point per penalty-point time-out.
+    pub fn validate(&self) -> Result<(), super::RuleError> {
+        use super::RuleError;
+        if !(1..=MAX_LENGTH).contains(&self.length) {
+            return Err(RuleError::state(format!(
+                "a match length is 1 to {MAX_LENGTH} points, not {}",
+                self.length
+            )));
+        }
+        if self.players.iter().any(|p| p.trim().is_empty()) {
+            return Err(RuleError::state("both players need a name"));
+        }
+        let bad_clock = self
+            .clock
+            .is_some_and(|c| c.per_point <= Millis::ZERO || c.delay < Millis::ZERO);
+        if bad_clock {
+            return Err(RuleError::rule(
+                "3.5",
+                "the time per point must be positive and the delay not negative",
+            ));
+        }
+        match self.timeout {
+            TimeoutPolicy::UsbgfOvertime { overtime }
+                if overtime != Millis::mins(1) && overtime != Millis::mins(2) =>
+            {
+                Err(RuleError::rule(
+                    "4.3 (iv)",
+                    format!("USBGF overtime is 1 or 2 minutes, not {overtime}"),
+                ))
+            }
+            TimeoutPolicy::PenaltyPoints { points: 0 } => Err(RuleError::state(
+                "a penalty-point time-out awards at least one point",
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
 /// Length of a permitted break (2.2).
 pub const BREAK_LENGTH: Millis = Millis::mins(5);
 

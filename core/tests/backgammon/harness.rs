@@ -22,7 +22,7 @@ pub struct Table {
 impl Table {
     pub fn new(setup: MatchSetup) -> Table {
         Table {
-            m: Match::new(setup.clone()),
+            m: Match::new(setup.clone()).unwrap(),
             now: 0,
             log: Vec::new(),
             setup,
@@ -83,7 +83,7 @@ impl Table {
 
     /// The state equals the fold of every event so far.
     pub fn check_fold(&self) {
-        let mut folded = Match::new(self.setup.clone());
+        let mut folded = Match::new(self.setup.clone()).unwrap();
         for e in &self.log {
             folded.apply(e).unwrap();
         }
