@@ -293,8 +293,7 @@ fn rule_4_4_iv_b_a_crawford_double_voided_between_games_corrects_the_score() {
     t.quick_game(A, GameKind::Gammon); // recorded 2-0, really 4-0
     t.wait(1_000).opening([6, 1]);
     t.wait(5_000).press(A);
-    t.wait(1_000).ok(Command::Double { side: B });
-    t.wait(1_000).ok(Command::Take { side: A });
+    t.double_take(B);
     t.wait(1_000).ok(Command::EndGame {
         winner: B,
         kind: GameKind::Single,
@@ -321,8 +320,7 @@ fn rule_4_4_iv_c_a_crawford_double_in_the_last_game_the_match_continues() {
     t.quick_game(B, GameKind::Backgammon); // 0-3 recorded; really A had 4 too
     t.wait(1_000).opening([6, 1]);
     t.wait(5_000).press(A);
-    t.wait(1_000).ok(Command::Double { side: B });
-    t.wait(1_000).ok(Command::Take { side: A });
+    t.double_take(B);
     t.wait(1_000).ok(Command::EndGame {
         winner: B,
         kind: GameKind::Single,
@@ -380,14 +378,10 @@ fn rule_4_4_vii_a_dead_cube_may_not_be_turned() {
     let mut t = Table::seated(3);
     t.at(0).opening([6, 1]);
     t.wait(5_000).press(A);
-    t.wait(1_000).ok(Command::Double { side: B });
-    t.wait(1_000).ok(Command::Take { side: A }); // A owns 2; needs 3
-    t.roll(B, [1, 2]);
-    t.wait(1_000).press(B);
-    t.wait(1_000).ok(Command::Double { side: A });
-    t.wait(1_000).ok(Command::Take { side: B }); // B owns 4 and needs 3: dead for B
-    t.roll(A, [1, 2]);
-    t.wait(1_000).press(A);
+    t.double_take(B); // A owns 2; needs 3
+    t.turn(B, [1, 2]);
+    t.double_take(A); // B owns 4 and needs 3: dead for B
+    t.turn(A, [1, 2]);
     let e = t.err(Command::Double { side: B });
     assert_eq!(e.article, "4.4 (vii)");
 }
@@ -397,14 +391,10 @@ fn three_cube_turns() -> Table {
     let mut t = Table::seated(7);
     t.at(0).opening([6, 1]);
     t.wait(5_000).press(A);
-    t.wait(1_000).ok(Command::Double { side: B });
-    t.wait(1_000).ok(Command::Take { side: A });
-    t.roll(B, [1, 2]);
-    t.wait(1_000).press(B);
-    t.wait(1_000).ok(Command::Double { side: A });
-    t.wait(1_000).ok(Command::Take { side: B });
-    t.roll(A, [1, 2]);
-    t.wait(1_000).press(A);
+    t.double_take(B);
+    t.turn(B, [1, 2]);
+    t.double_take(A);
+    t.turn(A, [1, 2]);
     t.wait(1_000).ok(Command::Double { side: B }); // B redoubles his 4: dead if he needed ≤ 4
     t.wait(1_000).ok(Command::Take { side: A });
     t
@@ -516,8 +506,7 @@ fn rule_4_5_concession_and_game_values() {
     let mut t = Table::seated(15);
     t.at(0).opening([6, 1]);
     t.wait(5_000).press(A);
-    t.wait(1_000).ok(Command::Double { side: B });
-    t.wait(1_000).ok(Command::Take { side: A });
+    t.double_take(B);
     t.wait(1_000).ok(Command::Concede {
         side: A,
         kind: GameKind::Backgammon,

@@ -115,6 +115,20 @@ impl Table {
         self.ok(Command::Press { side })
     }
 
+    /// `doubler` doubles a second later and the opponent takes a second after that.
+    pub fn double_take(&mut self, doubler: Side) {
+        self.wait(1_000).ok(Command::Double { side: doubler });
+        self.wait(1_000).ok(Command::Take {
+            side: doubler.other(),
+        });
+    }
+
+    /// `side` rolls `dice`, moves and presses a second later.
+    pub fn turn(&mut self, side: Side, dice: [u8; 2]) {
+        self.roll(side, dice);
+        self.wait(1_000).press(side);
+    }
+
     /// Plays a game from the opening roll to `winner`'s declared `kind`, A moving first.
     pub fn quick_game(&mut self, winner: Side, kind: baffle_core::backgammon::GameKind) {
         self.wait(1_000).opening([6, 1]);
