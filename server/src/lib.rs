@@ -8,9 +8,11 @@
 //! - [`time_controls`]: the `TimeControls` service (preset time controls).
 //! - [`config`]: command line and environment settings of `baffled`.
 //! - [`seeds`]: secret per-match server seeds from the OS RNG.
+//! - [`store`]: the event store trait and its sled implementation with group commit.
 
 pub mod config;
 pub mod seeds;
+pub mod store;
 pub mod time_controls;
 
 use std::future::Future;

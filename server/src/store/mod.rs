@@ -1,0 +1,61 @@
+//! The event store: each match is an append-only stream of records.
+//!
+//! The trait is deliberately small — append a batch at an expected position, read a
+//! range, list the streams — so that a distributed log (NATS JetStream, FoundationDB,
+//! with matches sharded by id) can replace the embedded [`SledStore`] when one machine is
+//! outgrown (design principle 10). An append returns only once its records are durable.
+
+mod sled_store;
+
+pub use sled_store::SledStore;
+
+use std::fmt;
+use std::future::Future;
+
+/// Why the store refused or failed.
+#[derive(Debug)]
+pub enum StoreError {
+    /// The stream is not at the expected length: someone else appended first.
+    Conflict {
+        /// The length the caller expected.
+        expected: u64,
+        /// The stream's actual length.
+        actual: u64,
+    },
+    /// The storage engine or the disk failed.
+    Io(String),
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StoreError::Conflict { expected, actual } => {
+                write!(f, "stream is at {actual}, not at the expected {expected}")
+            }
+            StoreError::Io(e) => write!(f, "storage failed: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+/// Append-only streams of records, one per match.
+pub trait EventStore: Send + Sync + 'static {
+    /// Appends `records` to `stream` if it holds exactly `expected` records, and returns
+    /// the new length once the records are durable.
+    fn append(
+        &self,
+        stream: &str,
+        expected: u64,
+        records: Vec<Vec<u8>>,
+    ) -> impl Future<Output = Result<u64, StoreError>> + Send;
+
+    /// The records of `stream` from position `from` (0-based) on, at most `limit` of them.
+    fn read(&self, stream: &str, from: u64, limit: usize) -> Result<Vec<Vec<u8>>, StoreError>;
+
+    /// The number of records in `stream` (0 if it does not exist).
+    fn len(&self, stream: &str) -> Result<u64, StoreError>;
+
+    /// Every stream, in name order.
+    fn streams(&self) -> Result<Vec<String>, StoreError>;
+}
