@@ -2,7 +2,14 @@
 
 use std::path::PathBuf;
 
-const PROTOS: &[&str] = &["baffle/v1/clock.proto", "baffle/v1/time_controls.proto"];
+const PROTOS: &[&str] = &[
+    "baffle/v1/clock.proto",
+    "baffle/v1/time_controls.proto",
+    "baffle/v1/tournaments.proto",
+    "baffle/v1/matches.proto",
+    "baffle/v1/devices.proto",
+    "baffle/v1/audit.proto",
+];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     for p in PROTOS {
@@ -15,6 +22,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         out.join("baffle_v1_descriptor.bin"),
         prost::Message::encode_to_vec(&fds),
     )?;
-    tonic_prost_build::configure().compile_fds(fds)?;
+    // No generated `Client::connect` helpers: they would clash with the Devices.Connect
+    // RPC, and clients dial with `Endpoint` and call `Client::new(channel)` anyway.
+    tonic_prost_build::configure()
+        .build_transport(false)
+        .compile_fds(fds)?;
     Ok(())
 }

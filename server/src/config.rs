@@ -1,30 +1,66 @@
-//! Settings of `baffled`, from flags or environment, with defaults that run out of the box.
+//! Settings of `baffled`: flags with environment fallbacks, and defaults that run out of
+//! the box.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 
-use clap::Parser;
+use clap::{Parser, ValueEnum};
 
 /// Default address: loopback only, so a fresh server is not exposed to the network.
-pub const DEFAULT_LISTEN: &str = "127.0.0.1:50051";
+pub const DEFAULT_ADDR: &str = "127.0.0.1:50051";
+
+/// Default data directory.
+pub const DEFAULT_DATA_DIR: &str = "./baffle-data";
+
+/// How log lines are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
 
 /// baffled: the baffle tournament clock and fair-dice server.
 ///
 /// Serves the baffle.v1 gRPC API with grpc.health.v1 health checks and server reflection.
-/// With no flags it listens on 127.0.0.1:50051.
+/// With no flags it listens on 127.0.0.1:50051 and keeps its data in ./baffle-data.
 #[derive(Debug, Parser)]
 #[command(
     name = "baffled",
     version,
-    after_help = "Example:\n  baffled --listen 0.0.0.0:50051\n  grpcurl -plaintext 127.0.0.1:50051 list"
+    after_help = "Example:\n  baffled --addr 0.0.0.0:50051 --data-dir /var/lib/baffle\n  grpcurl -plaintext 127.0.0.1:50051 list"
 )]
 pub struct Config {
     /// Address to listen on.
-    #[arg(long, env = "BAFFLE_LISTEN", default_value = DEFAULT_LISTEN)]
-    pub listen: SocketAddr,
+    #[arg(long, visible_alias = "listen", env = "BAFFLE_ADDR", default_value = DEFAULT_ADDR)]
+    pub addr: SocketAddr,
+
+    /// Where matches, the registry and the director token are kept.
+    #[arg(long, env = "BAFFLE_DATA_DIR", default_value = DEFAULT_DATA_DIR)]
+    pub data_dir: PathBuf,
+
+    /// The director token file (created with mode 0600 on first start).
+    /// Default: <data-dir>/director.token.
+    #[arg(long, env = "BAFFLE_TOKEN_FILE")]
+    pub token_file: Option<PathBuf>,
 
     /// Log filter in tracing-subscriber's EnvFilter syntax (e.g. `info`, `baffle_server=debug`).
     #[arg(long, env = "BAFFLE_LOG", default_value = "info")]
     pub log: String,
+
+    /// Log format.
+    #[arg(long, env = "BAFFLE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+}
+
+impl Config {
+    /// The director token file in force.
+    pub fn token_path(&self) -> PathBuf {
+        self.token_file
+            .clone()
+            .unwrap_or_else(|| self.data_dir.join("director.token"))
+    }
 }
 
 #[cfg(test)]
@@ -36,7 +72,15 @@ mod tests {
     fn the_command_line_is_well_formed() {
         Config::command().debug_assert();
         let c = Config::try_parse_from(["baffled"]).unwrap();
-        assert_eq!(c.listen.to_string(), DEFAULT_LISTEN);
-        assert!(Config::try_parse_from(["baffled", "--listen", "not-an-address"]).is_err());
+        assert_eq!(c.addr.to_string(), DEFAULT_ADDR);
+        assert_eq!(
+            c.token_path(),
+            PathBuf::from("./baffle-data/director.token")
+        );
+        assert!(Config::try_parse_from(["baffled", "--addr", "not-an-address"]).is_err());
+        let c =
+            Config::try_parse_from(["baffled", "--listen", "127.0.0.1:1", "--log-format", "json"])
+                .unwrap();
+        assert_eq!((c.addr.port(), c.log_format), (1, LogFormat::Json));
     }
 }

@@ -1,36 +1,75 @@
 //! # baffle-server: the gRPC server behind `baffled`
 //!
-//! Assembles the services of `baffle.v1` with the standard `grpc.health.v1` health
-//! service and server reflection, so `grpcurl` and any generated client work without the
-//! proto files at hand. The rules live in `baffle-core`; this crate is the I/O around
-//! them.
+//! The I/O around `baffle-core`: gRPC services, one actor per live match, the durable
+//! event store, timers and roles. The rules live in the core only.
 //!
-//! - [`time_controls`]: the `TimeControls` service (preset time controls).
-//! - [`config`]: command line and environment settings of `baffled`.
-//! - [`seeds`]: secret per-match server seeds from the OS RNG.
+//! - [`config`]: the settings of `baffled` (flags with environment fallbacks).
+//! - [`hub`]: tournaments, matches and devices; recovery on start.
+//! - [`actor`]: one task per match: commands in order, durable before acknowledged.
+//! - [`services`]: `Tournaments`, `Matches`, `Devices`, `Audit`; [`time_controls`].
 //! - [`store`]: the event store trait and its sled implementation with group commit.
+//! - [`wire`]: between the wire types and the engine.
+//! - [`auth`]: director token, device credentials, spectators.
+//! - [`time`]: the system clock, or a hand-turned one for tests.
+//! - [`seeds`]: secret per-match server seeds from the OS RNG.
 
+pub mod actor;
+pub mod auth;
 pub mod config;
+pub mod hub;
 pub mod seeds;
+pub mod services;
 pub mod store;
+pub mod time;
 pub mod time_controls;
+pub mod wire;
 
 use std::future::Future;
+use std::sync::Arc;
 
+use baffle_proto::v1::audit_server::AuditServer;
+use baffle_proto::v1::devices_server::DevicesServer;
+use baffle_proto::v1::matches_server::MatchesServer;
 use baffle_proto::v1::time_controls_server::TimeControlsServer;
+use baffle_proto::v1::tournaments_server::TournamentsServer;
 use tokio::net::TcpListener;
 use tokio_stream::wrappers::TcpListenerStream;
 use tonic::transport::Server;
 
+use crate::hub::Hub;
+use crate::services::audit::AuditService;
+use crate::services::devices::DevicesService;
+use crate::services::matches::MatchesService;
+use crate::services::tournaments::TournamentsService;
+use crate::store::EventStore;
+use crate::time::TimeSource;
+
 /// Why the server could not start or stopped with an error.
 pub type ServeError = Box<dyn std::error::Error + Send + Sync>;
 
-/// Serves every baffled service on `listener` until `shutdown` completes.
-pub async fn serve(
+/// Largest request accepted: commands are small; this keeps hostile ones cheap.
+pub const MAX_MESSAGE_BYTES: usize = 64 * 1024;
+
+/// How long open connections may take to close after a shutdown signal before the server
+/// stops anyway. Every acknowledged event is already durable, so nothing is lost.
+pub const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Most concurrent streams per HTTP/2 connection.
+pub const MAX_STREAMS_PER_CONNECTION: u32 = 256;
+
+/// Serves every baffled service for `hub` on `listener` until `shutdown` completes; then
+/// stops accepting, ends open streams, lets requests in flight finish (each already durable
+/// when answered) and returns — after at most [`SHUTDOWN_GRACE`] if clients keep idle
+/// connections open.
+pub async fn serve<S: EventStore + Clone, T: TimeSource>(
+    hub: Arc<Hub<S, T>>,
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), ServeError> {
     let (health, health_service) = tonic_health::server::health_reporter();
+    health
+        .set_serving::<MatchesServer<MatchesService<S, T>>>()
+        .await;
     health
         .set_serving::<TimeControlsServer<time_controls::TimeControlsService>>()
         .await;
@@ -38,11 +77,46 @@ pub async fn serve(
         .register_encoded_file_descriptor_set(baffle_proto::FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
         .build_v1()?;
-    Server::builder()
+    let (signalled, on_signal) = tokio::sync::oneshot::channel::<()>();
+    let server = Server::builder()
+        .max_concurrent_streams(Some(MAX_STREAMS_PER_CONNECTION))
         .add_service(health_service)
         .add_service(reflection)
-        .add_service(TimeControlsServer::new(time_controls::TimeControlsService))
-        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
-        .await?;
+        .add_service(
+            TimeControlsServer::new(time_controls::TimeControlsService)
+                .max_decoding_message_size(MAX_MESSAGE_BYTES),
+        )
+        .add_service(
+            TournamentsServer::new(TournamentsService { hub: hub.clone() })
+                .max_decoding_message_size(MAX_MESSAGE_BYTES),
+        )
+        .add_service(
+            MatchesServer::new(MatchesService { hub: hub.clone() })
+                .max_decoding_message_size(MAX_MESSAGE_BYTES),
+        )
+        .add_service(
+            DevicesServer::new(DevicesService { hub: hub.clone() })
+                .max_decoding_message_size(MAX_MESSAGE_BYTES),
+        )
+        .add_service(
+            AuditServer::new(AuditService { hub: hub.clone() })
+                .max_decoding_message_size(MAX_MESSAGE_BYTES),
+        )
+        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), async move {
+            shutdown.await;
+            // End the open streams so that their connections close and shutdown completes.
+            hub.close();
+            let _ = signalled.send(());
+        });
+    tokio::select! {
+        result = server => result?,
+        () = async {
+            if on_signal.await.is_ok() {
+                tokio::time::sleep(SHUTDOWN_GRACE).await;
+            } else {
+                std::future::pending::<()>().await;
+            }
+        } => tracing::warn!("connections still open {SHUTDOWN_GRACE:?} after the shutdown signal: stopping anyway"),
+    }
     Ok(())
 }

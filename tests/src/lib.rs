@@ -1,34 +1,83 @@
 //! # baffle-tests: end-to-end tests
 //!
-//! Helpers to run a real `baffled` in-process on a free loopback port; the tests
-//! themselves are in `tests/tests/`.
+//! Helpers to run a real `baffled` in-process on a free loopback port, with its own data
+//! directory and a hand-turned clock; the tests themselves are in `tests/tests/`.
+
+pub mod api;
 
 use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
+use baffle_core::Timestamp;
+use baffle_server::hub::Hub;
+use baffle_server::store::SledStore;
+use baffle_server::time::ManualTime;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
+use tonic::Request;
+use tonic::transport::{Channel, Endpoint};
 
-/// A server running in this process. Dropping it does not stop it; call [`TestServer::stop`].
+/// Where test clocks start: 2026-01-15 00:00 UTC.
+pub const EPOCH: Timestamp = Timestamp(1_768_435_200_000);
+
+/// A server running in this process.
 pub struct TestServer {
     /// Where it listens.
     pub addr: SocketAddr,
+    /// The director token.
+    pub token: String,
+    /// The clock it runs on.
+    pub time: ManualTime,
+    /// Its data directory.
+    pub dir: Arc<tempfile::TempDir>,
     stop: oneshot::Sender<()>,
     task: JoinHandle<Result<(), baffle_server::ServeError>>,
 }
 
+/// Opens the store, waiting for a previous server in this process to let go of it.
+async fn open_store(dir: &Path) -> SledStore {
+    for _ in 0..20_000 {
+        if let Ok(store) = SledStore::open(dir) {
+            return store;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+    }
+    panic!("the store at {} stays locked", dir.display());
+}
+
 impl TestServer {
-    /// Starts a server on a free port of 127.0.0.1.
+    /// Starts a server with a fresh data directory, its clock at [`EPOCH`].
     pub async fn start() -> TestServer {
+        let dir = Arc::new(tempfile::tempdir().expect("temp dir"));
+        TestServer::start_in(dir, ManualTime::new(EPOCH)).await
+    }
+
+    /// Starts a server on an existing data directory and clock (a restart).
+    pub async fn start_in(dir: Arc<tempfile::TempDir>, time: ManualTime) -> TestServer {
+        let token =
+            baffle_server::auth::director_token(&dir.path().join("director.token")).expect("token");
+        let store = open_store(&dir.path().join("store")).await;
+        let hub = Hub::open(store, time.clone(), token.clone())
+            .await
+            .expect("hub opens");
         let listener = TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind loopback");
         let addr = listener.local_addr().expect("local address");
         let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(baffle_server::serve(listener, async {
+        let task = tokio::spawn(baffle_server::serve(hub, listener, async {
             let _ = stopped.await;
         }));
-        TestServer { addr, stop, task }
+        TestServer {
+            addr,
+            token,
+            time,
+            dir,
+            stop,
+            task,
+        }
     }
 
     /// The server's URL, as `baffle --server` takes it.
@@ -36,12 +85,42 @@ impl TestServer {
         format!("http://{}", self.addr)
     }
 
-    /// Stops the server and waits until it has.
-    pub async fn stop(self) {
+    /// A channel to the server.
+    pub async fn channel(&self) -> Channel {
+        Endpoint::from_shared(self.url())
+            .expect("url")
+            .connect()
+            .await
+            .expect("connect")
+    }
+
+    /// `message` as a request carrying the director token.
+    pub fn director<T>(&self, message: T) -> Request<T> {
+        with_token(message, &self.token)
+    }
+
+    /// The data directory's path.
+    pub fn data_dir(&self) -> PathBuf {
+        self.dir.path().to_path_buf()
+    }
+
+    /// Stops the server and waits until it has; returns its data directory and clock for a restart.
+    pub async fn stop(self) -> (Arc<tempfile::TempDir>, ManualTime) {
         let _ = self.stop.send(());
         self.task
             .await
             .expect("server task")
             .expect("server ran cleanly");
+        (self.dir, self.time)
     }
+}
+
+/// `message` as a request with `authorization: Bearer <token>`.
+pub fn with_token<T>(message: T, token: &str) -> Request<T> {
+    let mut r = Request::new(message);
+    r.metadata_mut().insert(
+        "authorization",
+        format!("Bearer {token}").parse().expect("ascii token"),
+    );
+    r
 }

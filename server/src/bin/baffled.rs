@@ -1,18 +1,36 @@
 //! `baffled`: runs the baffle server until Ctrl-C or SIGTERM.
 
-use baffle_server::config::Config;
+use baffle_server::config::{Config, LogFormat};
+use baffle_server::hub::Hub;
+use baffle_server::store::SledStore;
+use baffle_server::time::SystemTime_;
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
 async fn main() -> Result<(), baffle_server::ServeError> {
     let config = Config::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(EnvFilter::try_new(&config.log)?)
-        .init();
-    let listener = tokio::net::TcpListener::bind(config.listen).await?;
-    tracing::info!(address = %listener.local_addr()?, "baffled listening (gRPC, health, reflection)");
-    baffle_server::serve(listener, shutdown_signal()).await?;
+    let filter = EnvFilter::try_new(&config.log)?;
+    match config.log_format {
+        LogFormat::Text => tracing_subscriber::fmt().with_env_filter(filter).init(),
+        LogFormat::Json => tracing_subscriber::fmt()
+            .json()
+            .with_env_filter(filter)
+            .init(),
+    }
+    std::fs::create_dir_all(&config.data_dir)?;
+    let token_path = config.token_path();
+    let token = baffle_server::auth::director_token(&token_path)?;
+    let store = SledStore::open(&config.data_dir.join("store"))?;
+    let hub = Hub::open(store, SystemTime_, token).await?;
+    let listener = tokio::net::TcpListener::bind(config.addr).await?;
+    tracing::info!(
+        address = %listener.local_addr()?,
+        data_dir = %config.data_dir.display(),
+        director_token = %token_path.display(),
+        "baffled listening (gRPC, health, reflection)"
+    );
+    baffle_server::serve(hub, listener, shutdown_signal()).await?;
     tracing::info!("stopped");
     Ok(())
 }

@@ -1,0 +1,269 @@
+//! The durable state of one match: its engine state, dice, dice watch and the last
+//! record of its chain. Created with its first records, rebuilt from its stored log on
+//! start (checking the chain and the dice as it goes), and asked to *plan* a command: the
+//! records a command would add, computed on a copy.
+
+use baffle_core::audit::export::{Line, parse_line};
+use baffle_core::audit::{Entry, Hash, Record};
+use baffle_core::backgammon::{Command, DiceSource, Event, Match, MatchSetup};
+use baffle_core::dice::{MatchDice, ServerSeed};
+use baffle_core::dice_check::DiceMonitor;
+use baffle_core::{Side, Timestamp};
+use baffle_proto::v1;
+use tonic::Status;
+
+use crate::wire::{self, MatchInfo, Planned, StateContext};
+
+/// The state an actor owns; also what recovery rebuilds.
+#[derive(Clone)]
+pub struct MatchLog {
+    pub(super) info: MatchInfo,
+    pub(super) m: Match,
+    pub(super) dice: MatchDice,
+    pub(super) monitor: DiceMonitor,
+    pub(super) last: Option<Record>,
+    pub(super) revealed: bool,
+}
+
+fn json_kind(body: &str) -> Option<String> {
+    serde_json::from_str::<serde_json::Value>(body)
+        .ok()?
+        .get("kind")?
+        .as_str()
+        .map(str::to_string)
+}
+
+impl MatchLog {
+    /// A new match: its first two records (the commitment, then the set-up) and its state.
+    pub fn create(
+        info: MatchInfo,
+        setup: MatchSetup,
+        seed: ServerSeed,
+    ) -> Result<(MatchLog, Vec<Record>), Status> {
+        let m = Match::new(setup.clone()).map_err(|e| Status::invalid_argument(e.to_string()))?;
+        let dice = MatchDice::new(info.id.clone(), seed);
+        let opened = Entry::MatchOpened {
+            match_id: info.id.clone(),
+            commitment: dice.commitment().to_string(),
+        }
+        .body();
+        let setup_body =
+            serde_json::json!({ "kind": "match.setup", "info": info, "setup": setup }).to_string();
+        let first = Record::next(None, opened);
+        let second = Record::next(Some(&first), setup_body);
+        let log = MatchLog {
+            info,
+            m,
+            dice,
+            monitor: DiceMonitor::default(),
+            last: Some(second.clone()),
+            revealed: false,
+        };
+        Ok((log, vec![first, second]))
+    }
+
+    /// Rebuilds a match from its stored log, checking the chain as it goes.
+    pub fn recover(
+        info: MatchInfo,
+        seed: ServerSeed,
+        lines: &[Vec<u8>],
+    ) -> Result<MatchLog, String> {
+        let mut dice = MatchDice::new(info.id.clone(), seed);
+        let mut monitor = DiceMonitor::default();
+        let mut m: Option<Match> = None;
+        let mut last: Option<Record> = None;
+        let mut revealed = false;
+        for (i, line) in lines.iter().enumerate() {
+            let text = std::str::from_utf8(line).map_err(|_| format!("record {i} is not UTF-8"))?;
+            let Ok(Line::Record(r)) = parse_line(text) else {
+                return Err(format!("record {i} does not parse"));
+            };
+            let expected = Record::next(last.as_ref(), r.body.clone());
+            if expected != r {
+                return Err(format!("record {i} does not continue the chain"));
+            }
+            let kind = json_kind(&r.body).unwrap_or_default();
+            let fail = |e: &dyn std::fmt::Display| format!("record {i} ({kind}): {e}");
+            match kind.as_str() {
+                "match.opened" if i == 0 => {
+                    let entry: Entry = serde_json::from_str(&r.body).map_err(|e| fail(&e))?;
+                    if let Entry::MatchOpened { commitment, .. } = entry
+                        && commitment != dice.commitment().to_string()
+                    {
+                        return Err(fail(&"the stored seed does not match the commitment"));
+                    }
+                }
+                "match.setup" => {
+                    let v: serde_json::Value =
+                        serde_json::from_str(&r.body).map_err(|e| fail(&e))?;
+                    let setup: MatchSetup =
+                        serde_json::from_value(v["setup"].clone()).map_err(|e| fail(&e))?;
+                    m = Some(Match::new(setup).map_err(|e| fail(&e))?);
+                }
+                k if k.starts_with("dice.") => {
+                    let entry: Option<Entry> = serde_json::from_str(&r.body).ok();
+                    match entry {
+                        Some(Entry::PlayerSeed { side, seed }) => {
+                            let side = if side == "A" { Side::A } else { Side::B };
+                            let bytes = hex::decode(seed).map_err(|e| fail(&e))?;
+                            dice.add_player_seed(side, &bytes).map_err(|e| fail(&e))?;
+                        }
+                        Some(Entry::Roll { dice: rolled, .. })
+                            if dice.roll().map_err(|e| fail(&e))? != rolled =>
+                        {
+                            return Err(fail(&"the roll is not the seed's"));
+                        }
+                        Some(Entry::Roll { .. }) => {}
+                        Some(Entry::Opening { throws })
+                            if dice.opening().map_err(|e| fail(&e))?.throws != throws =>
+                        {
+                            return Err(fail(&"the opening roll is not the seed's"));
+                        }
+                        Some(Entry::Opening { .. }) => {}
+                        Some(Entry::Chess960 { .. }) => {
+                            dice.chess960().map_err(|e| fail(&e))?;
+                        }
+                        Some(Entry::Reported { side, dice: d }) => {
+                            monitor.observe_roll(if side == "A" { Side::A } else { Side::B }, d);
+                        }
+                        Some(Entry::Reveal { .. }) => {
+                            dice.reveal();
+                            revealed = true;
+                        }
+                        _ => {}
+                    }
+                }
+                k if k.starts_with("bg.") => {
+                    let event: Event = serde_json::from_str(&r.body).map_err(|e| fail(&e))?;
+                    m.as_mut()
+                        .ok_or_else(|| fail(&"an event before the set-up"))?
+                        .apply(&event)
+                        .map_err(|e| fail(&e))?;
+                }
+                _ => {}
+            }
+            last = Some(r);
+        }
+        let m = m.ok_or("the log has no set-up")?;
+        Ok(MatchLog {
+            info,
+            m,
+            dice,
+            monitor,
+            last,
+            revealed,
+        })
+    }
+
+    pub(super) fn seq(&self) -> u64 {
+        self.last.as_ref().map_or(0, |r| r.seq + 1)
+    }
+
+    pub(super) fn head(&self) -> Hash {
+        self.last.as_ref().map_or(Hash::GENESIS, |r| r.hash)
+    }
+
+    pub(super) fn state(&self, now: Timestamp) -> v1::MatchState {
+        let cx = StateContext {
+            info: &self.info,
+            commitment: self.dice.commitment(),
+            seq: self.seq(),
+            head: self.head(),
+            now,
+        };
+        wire::match_state(&self.m, &cx)
+    }
+
+    /// The bodies a command adds, computed on a copy of the state (returned with them).
+    pub(super) fn plan(
+        &self,
+        planned: &Planned,
+        now: Timestamp,
+    ) -> Result<(MatchLog, Vec<String>), Status> {
+        let mut next = self.clone();
+        let mut bodies = Vec::new();
+        let rule =
+            |e: baffle_core::backgammon::RuleError| Status::failed_precondition(e.to_string());
+        let dice_err = |e: baffle_core::dice::DiceError| Status::failed_precondition(e.to_string());
+        let run = |next: &mut MatchLog,
+                   bodies: &mut Vec<String>,
+                   command: &Command|
+         -> Result<(), Status> {
+            let events = next.m.execute(command, now).map_err(rule)?;
+            bodies.extend(events.iter().map(Event::body));
+            Ok(())
+        };
+        match planned {
+            Planned::Engine(command) => {
+                run(&mut next, &mut bodies, command)?;
+                if let Command::Roll {
+                    side,
+                    dice,
+                    source: DiceSource::Physical,
+                } = command
+                {
+                    bodies.push(
+                        Entry::Reported {
+                            side: side.to_string(),
+                            dice: *dice,
+                        }
+                        .body(),
+                    );
+                    for a in next.monitor.observe_roll(*side, *dice) {
+                        bodies.push(serde_json::json!({ "kind": "dice.anomaly", "message": a.to_string(), "p_value": a.p_value }).to_string());
+                    }
+                }
+            }
+            Planned::ServerOpening => {
+                let opening = next.dice.opening().map_err(dice_err)?;
+                bodies.push(
+                    Entry::Opening {
+                        throws: opening.throws.clone(),
+                    }
+                    .body(),
+                );
+                for throw in opening.throws {
+                    run(
+                        &mut next,
+                        &mut bodies,
+                        &Command::OpeningThrow {
+                            throw,
+                            source: DiceSource::Server,
+                        },
+                    )?;
+                }
+            }
+            Planned::ServerRoll(side) => {
+                // Checked first, so that a roll out of turn draws no dice.
+                next.m
+                    .handle(
+                        &Command::Roll {
+                            side: *side,
+                            dice: [1, 1],
+                            source: DiceSource::Server,
+                        },
+                        now,
+                    )
+                    .map_err(rule)?;
+                let roll = next.dice.roll().map_err(dice_err)?;
+                bodies.push(
+                    Entry::Roll {
+                        side: side.to_string(),
+                        dice: roll,
+                    }
+                    .body(),
+                );
+                run(
+                    &mut next,
+                    &mut bodies,
+                    &Command::Roll {
+                        side: *side,
+                        dice: roll,
+                        source: DiceSource::Server,
+                    },
+                )?;
+            }
+        }
+        Ok((next, bodies))
+    }
+}

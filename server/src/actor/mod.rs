@@ -1,0 +1,351 @@
+//! One task per live match (design principle 4). The actor owns the match's state and
+//! applies commands in order: decode → draw server dice (on a copy) → the engine's
+//! events → audit records chained to the log → durable append → only then the new state,
+//! the reply and the broadcast to watchers. A refused command, or a failed append, leaves
+//! everything as it was — the dice stream included. Timers come from the engine's
+//! `next_due`; when one fires the actor sends itself a `Tick`.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+mod log;
+
+pub use log::MatchLog;
+
+use baffle_core::audit::export::record_line;
+use baffle_core::audit::{Entry, Record};
+use baffle_core::backgammon::{Command, DiceSource};
+use baffle_core::{Side, Timestamp};
+use baffle_proto::v1;
+use tokio::sync::{broadcast, mpsc, oneshot};
+use tonic::Status;
+
+use crate::store::{EventStore, StoreError};
+use crate::time::TimeSource;
+use crate::wire::{self, MatchInfo, Planned};
+
+/// Most commands per match per second before RESOURCE_EXHAUSTED: far above any real
+/// table, low enough that one client cannot monopolise the store.
+pub const COMMANDS_PER_SECOND: u32 = 50;
+
+/// Replies kept per match for answering retried request ids.
+const REMEMBERED_REPLIES: usize = 256;
+
+/// The name of a match's stream in the event store.
+pub fn stream(match_id: &str) -> String {
+    format!("m/{match_id}")
+}
+
+/// Messages to a match actor.
+enum Msg {
+    Execute {
+        planned: Planned,
+        request_id: String,
+        expected_seq: Option<u64>,
+        reply: oneshot::Sender<Result<v1::ExecuteReply, Status>>,
+    },
+    Seed {
+        side: Side,
+        seed: Vec<u8>,
+        reply: oneshot::Sender<Result<u64, Status>>,
+    },
+    Reveal {
+        reply: oneshot::Sender<Result<String, Status>>,
+    },
+    Subscribe {
+        reply: oneshot::Sender<(v1::MatchState, broadcast::Receiver<Arc<v1::MatchUpdate>>)>,
+    },
+    State {
+        reply: oneshot::Sender<v1::MatchState>,
+    },
+}
+
+/// A handle to a running match actor. Cheap to clone.
+#[derive(Clone)]
+pub struct MatchHandle {
+    tx: mpsc::Sender<Msg>,
+    /// Where the match sits.
+    pub info: MatchInfo,
+    /// Where its dice come from.
+    pub dice: DiceSource,
+}
+
+fn gone() -> Status {
+    Status::unavailable("the match is shutting down")
+}
+
+impl MatchHandle {
+    async fn ask<R>(&self, msg: impl FnOnce(oneshot::Sender<R>) -> Msg) -> Result<R, Status> {
+        let (reply, answer) = oneshot::channel();
+        self.tx.send(msg(reply)).await.map_err(|_| gone())?;
+        answer.await.map_err(|_| gone())
+    }
+
+    /// Applies a decoded command.
+    pub async fn execute(
+        &self,
+        planned: Planned,
+        request_id: String,
+        expected_seq: Option<u64>,
+    ) -> Result<v1::ExecuteReply, Status> {
+        self.ask(|reply| Msg::Execute {
+            planned,
+            request_id,
+            expected_seq,
+            reply,
+        })
+        .await?
+    }
+
+    /// Records a player's seed.
+    pub async fn add_seed(&self, side: Side, seed: Vec<u8>) -> Result<u64, Status> {
+        self.ask(|reply| Msg::Seed { side, seed, reply }).await?
+    }
+
+    /// Reveals the server seed (after the match).
+    pub async fn reveal(&self) -> Result<String, Status> {
+        self.ask(|reply| Msg::Reveal { reply }).await?
+    }
+
+    /// The current state and a receiver of every later update.
+    pub async fn subscribe(
+        &self,
+    ) -> Result<(v1::MatchState, broadcast::Receiver<Arc<v1::MatchUpdate>>), Status> {
+        self.ask(|reply| Msg::Subscribe { reply }).await
+    }
+
+    /// The current state.
+    pub async fn state(&self) -> Result<v1::MatchState, Status> {
+        self.ask(|reply| Msg::State { reply }).await
+    }
+}
+
+/// The running actor.
+pub struct MatchActor<S: EventStore, T: TimeSource> {
+    log: MatchLog,
+    store: S,
+    time: T,
+    updates: broadcast::Sender<Arc<v1::MatchUpdate>>,
+    summaries: broadcast::Sender<v1::MatchState>,
+    replies: VecDeque<(String, v1::ExecuteReply)>,
+    window: (i64, u32),
+}
+
+impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
+    /// Starts the actor for `log` and returns its handle. `summaries` receives the state
+    /// after every change (the tournament feed).
+    pub fn spawn(
+        log: MatchLog,
+        store: S,
+        time: T,
+        summaries: broadcast::Sender<v1::MatchState>,
+    ) -> MatchHandle {
+        let (tx, rx) = mpsc::channel(256);
+        let handle = MatchHandle {
+            tx,
+            info: log.info.clone(),
+            dice: log.m.setup().dice,
+        };
+        let actor = MatchActor {
+            log,
+            store,
+            time,
+            updates: broadcast::channel(1024).0,
+            summaries,
+            replies: VecDeque::new(),
+            window: (0, 0),
+        };
+        tokio::spawn(actor.run(rx));
+        handle
+    }
+
+    async fn run(mut self, mut rx: mpsc::Receiver<Msg>) {
+        loop {
+            let due = self.log.m.next_due().map(|(at, _)| at);
+            let timer = {
+                let time = self.time.clone();
+                async move {
+                    match due {
+                        Some(at) => time.sleep_until(at).await,
+                        None => std::future::pending().await,
+                    }
+                }
+            };
+            tokio::select! {
+                msg = rx.recv() => match msg {
+                    Some(msg) => self.handle(msg).await,
+                    None => return,
+                },
+                () = timer => {
+                    if let Err(e) = self.commit(&Planned::Engine(Command::Tick)).await {
+                        tracing::warn!(match_id = %self.log.info.id, error = %e.message(), "a due event could not be stored");
+                    }
+                }
+            }
+        }
+    }
+
+    fn now(&self) -> Timestamp {
+        // Never before the last event: a system clock stepped back must not refuse play.
+        self.time.now().max(self.log.m.now())
+    }
+
+    async fn handle(&mut self, msg: Msg) {
+        match msg {
+            Msg::Execute {
+                planned,
+                request_id,
+                expected_seq,
+                reply,
+            } => {
+                let _ = reply.send(self.execute(planned, request_id, expected_seq).await);
+            }
+            Msg::Seed { side, seed, reply } => {
+                let _ = reply.send(self.seed(side, seed).await);
+            }
+            Msg::Reveal { reply } => {
+                let _ = reply.send(self.reveal().await);
+            }
+            Msg::Subscribe { reply } => {
+                let _ = reply.send((self.log.state(self.now()), self.updates.subscribe()));
+            }
+            Msg::State { reply } => {
+                let _ = reply.send(self.log.state(self.now()));
+            }
+        }
+    }
+
+    async fn execute(
+        &mut self,
+        planned: Planned,
+        request_id: String,
+        expected_seq: Option<u64>,
+    ) -> Result<v1::ExecuteReply, Status> {
+        if let Some((_, reply)) = self
+            .replies
+            .iter()
+            .find(|(id, _)| !request_id.is_empty() && *id == request_id)
+        {
+            return Ok(reply.clone());
+        }
+        if let Some(expected) = expected_seq.filter(|e| *e != self.log.seq()) {
+            return Err(Status::aborted(format!(
+                "the match log has {} events, not the expected {expected}: reload the state and retry",
+                self.log.seq()
+            )));
+        }
+        let second = self.time.now().as_ms().div_euclid(1_000);
+        if self.window.0 != second {
+            self.window = (second, 0);
+        }
+        if self.window.1 >= COMMANDS_PER_SECOND {
+            return Err(Status::resource_exhausted(format!(
+                "more than {COMMANDS_PER_SECOND} commands per second for one match"
+            )));
+        }
+        self.window.1 += 1;
+        let records = self.commit(&planned).await?;
+        let reply = v1::ExecuteReply {
+            events: records.iter().map(wire::event).collect(),
+            state: Some(self.log.state(self.now())),
+        };
+        if !request_id.is_empty() {
+            if self.replies.len() == REMEMBERED_REPLIES {
+                self.replies.pop_front();
+            }
+            self.replies.push_back((request_id, reply.clone()));
+        }
+        Ok(reply)
+    }
+
+    /// Plans, stores durably, then applies and announces. Returns the records added.
+    async fn commit(&mut self, planned: &Planned) -> Result<Vec<Record>, Status> {
+        let now = self.now();
+        let (next, bodies) = self.log.plan(planned, now)?;
+        self.append(next, bodies).await
+    }
+
+    async fn append(
+        &mut self,
+        mut next: MatchLog,
+        bodies: Vec<String>,
+    ) -> Result<Vec<Record>, Status> {
+        if bodies.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut records: Vec<Record> = Vec::with_capacity(bodies.len());
+        for body in bodies {
+            let record = Record::next(records.last().or(self.log.last.as_ref()), body);
+            records.push(record);
+        }
+        let lines = records
+            .iter()
+            .map(|r| record_line(r).into_bytes())
+            .collect();
+        match self
+            .store
+            .append(&stream(&self.log.info.id), self.log.seq(), lines)
+            .await
+        {
+            Ok(_) => {}
+            Err(StoreError::Conflict { expected, actual }) => {
+                return Err(Status::internal(format!(
+                    "the match log moved under us ({actual}, expected {expected})"
+                )));
+            }
+            Err(e) => {
+                return Err(Status::unavailable(format!(
+                    "the event could not be stored: {e}"
+                )));
+            }
+        }
+        next.last = records.last().cloned();
+        self.log = next;
+        let state = self.log.state(self.now());
+        let update = v1::MatchUpdate {
+            events: records.iter().map(wire::event).collect(),
+            state: Some(state.clone()),
+        };
+        let _ = self.updates.send(Arc::new(update));
+        let _ = self.summaries.send(state);
+        Ok(records)
+    }
+
+    async fn seed(&mut self, side: Side, seed: Vec<u8>) -> Result<u64, Status> {
+        let mut next = self.log.clone();
+        next.dice
+            .add_player_seed(side, &seed)
+            .map_err(|e| Status::failed_precondition(e.to_string()))?;
+        let body = Entry::PlayerSeed {
+            side: side.to_string(),
+            seed: hex::encode(&seed),
+        }
+        .body();
+        self.append(next, vec![body]).await?;
+        Ok(self.log.seq())
+    }
+
+    async fn reveal(&mut self) -> Result<String, Status> {
+        if self.log.m.result().is_none() {
+            return Err(Status::failed_precondition(
+                "the server seed is revealed only after the match",
+            ));
+        }
+        let mut next = self.log.clone();
+        let seed = hex::encode(next.dice.reveal().as_bytes());
+        if !self.log.revealed {
+            next.revealed = true;
+            self.append(
+                next,
+                vec![
+                    Entry::Reveal {
+                        server_seed: seed.clone(),
+                    }
+                    .body(),
+                ],
+            )
+            .await?;
+        }
+        Ok(seed)
+    }
+}

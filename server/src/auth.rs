@@ -1,0 +1,158 @@
+//! Roles (design principle 8): the director (a token generated on first start and kept
+//! with mode 0600 in the data dir), devices (credentials issued when the director
+//! registers them; a device acts only on the match it is bound to) and spectators (no
+//! token, read only).
+//!
+//! Credentials travel as `authorization: Bearer <token>`. A device credential is
+//! `dev.<device id>.<secret>`; the server keeps only the secret's SHA-256.
+
+use std::io::Write;
+use std::path::Path;
+
+use sha2::{Digest, Sha256};
+use tonic::Status;
+use tonic::metadata::MetadataMap;
+
+/// Who is calling.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Caller {
+    /// The director: may do everything.
+    Director,
+    /// A registered device, by id (its credential checked).
+    Device(String),
+    /// Anyone without a token: may read.
+    Spectator,
+}
+
+/// A credential as presented, before it is checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Presented {
+    /// No authorization header.
+    None,
+    /// A token that is not a device credential: the director's, or wrong.
+    Token(String),
+    /// A device credential.
+    Device {
+        /// The device id.
+        id: String,
+        /// The secret.
+        secret: String,
+    },
+}
+
+/// Reads the credential from request metadata.
+pub fn presented(metadata: &MetadataMap) -> Result<Presented, Status> {
+    let Some(value) = metadata.get("authorization") else {
+        return Ok(Presented::None);
+    };
+    let value = value
+        .to_str()
+        .map_err(|_| Status::unauthenticated("the authorization header is not text"))?;
+    let token = value
+        .strip_prefix("Bearer ")
+        .ok_or_else(|| Status::unauthenticated("authorization must be `Bearer <token>`"))?
+        .trim();
+    Ok(parse_token(token))
+}
+
+/// Splits a token into a device credential or a plain token.
+pub fn parse_token(token: &str) -> Presented {
+    match token
+        .strip_prefix("dev.")
+        .and_then(|rest| rest.rsplit_once('.'))
+    {
+        Some((id, secret)) => Presented::Device {
+            id: id.to_string(),
+            secret: secret.to_string(),
+        },
+        None => Presented::Token(token.to_string()),
+    }
+}
+
+/// The device credential for `id` with `secret`.
+pub fn device_credential(id: &str, secret: &str) -> String {
+    format!("dev.{id}.{secret}")
+}
+
+/// SHA-256 of a device secret, hex: what the server stores.
+pub fn secret_hash(secret: &str) -> String {
+    hex::encode(Sha256::digest(secret.as_bytes()))
+}
+
+/// Compares two strings in time independent of where they differ.
+pub fn same_secret(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+/// 32 random bytes from the OS, hex.
+pub fn random_secret() -> Result<String, getrandom::Error> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes)?;
+    Ok(hex::encode(bytes))
+}
+
+/// Reads the director token at `path`, creating it (mode 0600) on first start.
+pub fn director_token(path: &Path) -> std::io::Result<String> {
+    if let Ok(token) = std::fs::read_to_string(path) {
+        let token = token.trim().to_string();
+        if !token.is_empty() {
+            return Ok(token);
+        }
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let token = random_secret().map_err(|e| std::io::Error::other(e.to_string()))?;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options.open(path)?;
+    file.write_all(token.as_bytes())?;
+    file.write_all(b"\n")?;
+    file.sync_all()?;
+    Ok(token)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_and_credentials() {
+        assert_eq!(parse_token("abc"), Presented::Token("abc".into()));
+        assert_eq!(
+            parse_token(&device_credential("table-7", "s3cr3t")),
+            Presented::Device {
+                id: "table-7".into(),
+                secret: "s3cr3t".into()
+            }
+        );
+        assert!(same_secret("abc", "abc"));
+        assert!(!same_secret("abc", "abd"));
+        assert!(!same_secret("abc", "abcd"));
+        assert_eq!(secret_hash("x").len(), 64);
+    }
+
+    #[test]
+    fn the_director_token_is_created_once_with_mode_0600() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub/director.token");
+        let first = director_token(&path).unwrap();
+        assert_eq!(first.len(), 64);
+        assert_eq!(director_token(&path).unwrap(), first);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+    }
+}

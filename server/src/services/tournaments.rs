@@ -1,0 +1,109 @@
+//! `baffle.v1.Tournaments`.
+
+use std::sync::Arc;
+
+use baffle_proto::v1;
+use baffle_proto::v1::tournaments_server::Tournaments;
+use tonic::{Request, Response, Status};
+
+use crate::hub::Hub;
+use crate::store::EventStore;
+use crate::time::TimeSource;
+
+/// Serves `Tournaments`.
+pub struct TournamentsService<S: EventStore, T: TimeSource> {
+    /// The shared state.
+    pub hub: Arc<Hub<S, T>>,
+}
+
+#[tonic::async_trait]
+impl<S: EventStore + Clone, T: TimeSource> Tournaments for TournamentsService<S, T> {
+    async fn create_tournament(
+        &self,
+        r: Request<v1::CreateTournamentRequest>,
+    ) -> Result<Response<v1::Tournament>, Status> {
+        self.hub.director(r.metadata()).await?;
+        let t = r
+            .into_inner()
+            .tournament
+            .ok_or_else(|| Status::invalid_argument("tournament is required"))?;
+        Ok(Response::new(self.hub.create_tournament(t).await?))
+    }
+
+    async fn get_tournament(
+        &self,
+        r: Request<v1::GetTournamentRequest>,
+    ) -> Result<Response<v1::Tournament>, Status> {
+        Ok(Response::new(
+            self.hub.tournament(&r.into_inner().id).await?,
+        ))
+    }
+
+    async fn list_tournaments(
+        &self,
+        _: Request<v1::ListTournamentsRequest>,
+    ) -> Result<Response<v1::ListTournamentsResponse>, Status> {
+        Ok(Response::new(v1::ListTournamentsResponse {
+            tournaments: self.hub.tournaments().await,
+        }))
+    }
+
+    async fn create_match(
+        &self,
+        r: Request<v1::CreateMatchRequest>,
+    ) -> Result<Response<v1::MatchState>, Status> {
+        self.hub.director(r.metadata()).await?;
+        let r = r.into_inner();
+        if r.player_a.trim().is_empty() || r.player_b.trim().is_empty() {
+            return Err(Status::invalid_argument(
+                "player_a and player_b are required",
+            ));
+        }
+        if !(1..=999).contains(&r.length) {
+            return Err(Status::invalid_argument(format!(
+                "length: 1 to 999 points, not {}",
+                r.length
+            )));
+        }
+        let handle = self.hub.create_match(r).await?;
+        Ok(Response::new(handle.state().await?))
+    }
+
+    async fn get_match(
+        &self,
+        r: Request<v1::GetMatchRequest>,
+    ) -> Result<Response<v1::MatchState>, Status> {
+        let handle = self.hub.match_handle(&r.into_inner().match_id).await?;
+        Ok(Response::new(handle.state().await?))
+    }
+
+    async fn list_matches(
+        &self,
+        r: Request<v1::ListMatchesRequest>,
+    ) -> Result<Response<v1::ListMatchesResponse>, Status> {
+        let f = r.into_inner();
+        let mut matches = Vec::new();
+        for h in self.hub.match_handles().await {
+            let i = &h.info;
+            let wanted = (f.tournament_id.is_empty() || i.tournament == f.tournament_id)
+                && (f.round == 0 || i.round == f.round)
+                && (f.table.is_empty() || i.table == f.table);
+            if !wanted {
+                continue;
+            }
+            let state = h.state().await?;
+            if f.phase == 0 || state.phase == f.phase {
+                matches.push(state);
+            }
+        }
+        matches.sort_by(|a, b| {
+            (&a.tournament_id, a.round, &a.table, &a.match_id).cmp(&(
+                &b.tournament_id,
+                b.round,
+                &b.table,
+                &b.match_id,
+            ))
+        });
+        Ok(Response::new(v1::ListMatchesResponse { matches }))
+    }
+}

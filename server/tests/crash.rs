@@ -1,0 +1,204 @@
+//! A real `baffled` killed with SIGKILL while commands stream in: after a restart on the
+//! same data directory every acknowledged event is there and the chain verifies.
+
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use baffle_core::audit::verify::verify_jsonl;
+use baffle_proto::v1;
+use baffle_proto::v1::audit_client::AuditClient;
+use baffle_proto::v1::command::Action;
+use baffle_proto::v1::matches_client::MatchesClient;
+use baffle_proto::v1::tournaments_client::TournamentsClient;
+use tokio_stream::StreamExt;
+use tonic::Request;
+use tonic::transport::{Channel, Endpoint};
+
+struct Baffled {
+    child: Child,
+    channel: Channel,
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+async fn start(dir: &std::path::Path) -> Baffled {
+    let port = free_port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_baffled"))
+        .args(["--addr", &format!("127.0.0.1:{port}"), "--log", "warn"])
+        .arg("--data-dir")
+        .arg(dir)
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("baffled starts");
+    let endpoint = Endpoint::from_shared(format!("http://127.0.0.1:{port}")).unwrap();
+    for _ in 0..500 {
+        if let Ok(channel) = endpoint.connect().await {
+            return Baffled { child, channel };
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    panic!("baffled did not come up");
+}
+
+fn director<T>(dir: &std::path::Path, message: T) -> Request<T> {
+    let token = std::fs::read_to_string(dir.join("director.token")).unwrap();
+    let mut r = Request::new(message);
+    r.metadata_mut().insert(
+        "authorization",
+        format!("Bearer {}", token.trim()).parse().unwrap(),
+    );
+    r
+}
+
+fn command(action: Action) -> v1::ExecuteRequest {
+    v1::ExecuteRequest {
+        match_id: "m".into(),
+        command: Some(v1::Command {
+            action: Some(action),
+        }),
+        ruling: None,
+        request_id: String::new(),
+        expected_seq: None,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_acknowledged_event_survives_sigkill() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = start(dir.path()).await;
+    let mut t = TournamentsClient::new(server.channel.clone());
+    let defaults = v1::TournamentDefaults {
+        dice: v1::DiceSource::Physical as i32,
+        ..Default::default()
+    };
+    let tournament = v1::Tournament {
+        id: "open".into(),
+        name: "Open".into(),
+        defaults: Some(defaults),
+    };
+    t.create_tournament(director(
+        dir.path(),
+        v1::CreateTournamentRequest {
+            tournament: Some(tournament),
+        },
+    ))
+    .await
+    .unwrap();
+    let m = v1::CreateMatchRequest {
+        tournament_id: "open".into(),
+        match_id: "m".into(),
+        player_a: "a".into(),
+        player_b: "b".into(),
+        length: 7,
+        ..Default::default()
+    };
+    t.create_match(director(dir.path(), m)).await.unwrap();
+    let mut c = MatchesClient::new(server.channel.clone());
+    for side in [v1::Side::A, v1::Side::B] {
+        c.execute(director(dir.path(), command(Action::CheckIn(side as i32))))
+            .await
+            .unwrap();
+    }
+    c.execute(director(
+        dir.path(),
+        command(Action::OpeningRoll(v1::Roll {
+            side: 0,
+            dice: vec![6, 1],
+        })),
+    ))
+    .await
+    .unwrap();
+
+    let mut acknowledged = 0;
+    for round in 0..3u64 {
+        // Pause and resume as fast as acknowledgements come, and kill at a moment that
+        // depends on the round, mid-stream.
+        let sender = {
+            let mut c = MatchesClient::new(server.channel.clone());
+            let dir = dir.path().to_path_buf();
+            tokio::spawn(async move {
+                let mut last = 0;
+                for i in 0.. {
+                    let action = if i % 2 == 0 {
+                        Action::Pause(v1::PauseReason::DirectorCalled as i32)
+                    } else {
+                        Action::Resume(v1::Empty {})
+                    };
+                    match c.execute(director(&dir, command(action))).await {
+                        Ok(reply) => last = reply.into_inner().state.unwrap().seq,
+                        Err(e) if e.code() == tonic::Code::FailedPrecondition => {} // paused twice after a kill
+                        Err(_) => return last,
+                    }
+                }
+                last
+            })
+        };
+        tokio::time::sleep(Duration::from_millis(150 + 70 * round)).await;
+        server.child.kill().unwrap(); // SIGKILL
+        server.child.wait().unwrap();
+        acknowledged = acknowledged.max(sender.await.unwrap());
+        server = start(dir.path()).await;
+        let state = TournamentsClient::new(server.channel.clone())
+            .get_match(v1::GetMatchRequest {
+                match_id: "m".into(),
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(
+            state.seq >= acknowledged,
+            "round {round}: {} events after restart, {acknowledged} acknowledged",
+            state.seq
+        );
+        let mut lines = AuditClient::new(server.channel.clone())
+            .export_log(v1::ExportLogRequest {
+                match_id: "m".into(),
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        let mut text = String::new();
+        while let Some(line) = lines.next().await {
+            text.push_str(&line.unwrap().line);
+            text.push('\n');
+        }
+        let report = verify_jsonl(&text, None);
+        assert!(report.is_ok(), "round {round}: {report}");
+        eprintln!(
+            "round {round}: {acknowledged} acknowledged, {} stored, chain verifies",
+            state.seq
+        );
+    }
+    assert!(
+        acknowledged > 10,
+        "commands were streaming when the server was killed"
+    );
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+}
+
+#[tokio::test]
+async fn sigterm_stops_gracefully_with_exit_status_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = start(dir.path()).await;
+    let mode = std::fs::metadata(dir.path().join("director.token")).unwrap();
+    assert_eq!(
+        std::os::unix::fs::PermissionsExt::mode(&mode.permissions()) & 0o777,
+        0o600
+    );
+    let status = Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let exit = server.child.wait().unwrap();
+    assert_eq!(exit.code(), Some(0), "{exit:?}");
+}

@@ -1,0 +1,195 @@
+//! A director at a table: drives one match through the real gRPC API.
+
+use baffle_proto::v1;
+use baffle_proto::v1::command::Action;
+use baffle_proto::v1::matches_client::MatchesClient;
+use baffle_proto::v1::tournaments_client::TournamentsClient;
+use tonic::transport::Channel;
+use tonic::{Code, Status};
+
+use crate::{TestServer, with_token};
+
+/// Side A on the wire.
+pub const A: i32 = v1::Side::A as i32;
+/// Side B on the wire.
+pub const B: i32 = v1::Side::B as i32;
+
+/// A tournament with the given defaults, and clients as the director.
+pub struct Director {
+    /// Matches client.
+    pub matches: MatchesClient<Channel>,
+    /// Tournaments client.
+    pub tournaments: TournamentsClient<Channel>,
+    token: String,
+}
+
+impl Director {
+    /// Connects as the director of `server`.
+    pub async fn connect(server: &TestServer) -> Director {
+        let channel = server.channel().await;
+        Director {
+            matches: MatchesClient::new(channel.clone()),
+            tournaments: TournamentsClient::new(channel),
+            token: server.token.clone(),
+        }
+    }
+
+    /// Creates tournament `id` with `defaults`.
+    pub async fn tournament(&mut self, id: &str, defaults: v1::TournamentDefaults) {
+        let t = v1::Tournament {
+            id: id.into(),
+            name: format!("{id} open"),
+            defaults: Some(defaults),
+        };
+        let r = with_token(
+            v1::CreateTournamentRequest {
+                tournament: Some(t),
+            },
+            &self.token,
+        );
+        self.tournaments
+            .create_tournament(r)
+            .await
+            .expect("tournament created");
+    }
+
+    /// Creates a match and returns its state.
+    pub async fn create_match(
+        &mut self,
+        tournament: &str,
+        id: &str,
+        length: u32,
+        start_ms: i64,
+    ) -> v1::MatchState {
+        let r = v1::CreateMatchRequest {
+            tournament_id: tournament.into(),
+            match_id: id.into(),
+            round: 1,
+            table: "7".into(),
+            player_a: "Anna".into(),
+            player_b: "Ben".into(),
+            length,
+            scheduled_start_ms: start_ms,
+            unclocked: false,
+        };
+        self.tournaments
+            .create_match(with_token(r, &self.token))
+            .await
+            .expect("match created")
+            .into_inner()
+    }
+
+    /// Sends `action` (with a ruling, for director actions) and returns the reply.
+    pub async fn try_act(
+        &mut self,
+        match_id: &str,
+        action: Action,
+    ) -> Result<v1::ExecuteReply, Status> {
+        let request = v1::ExecuteRequest {
+            match_id: match_id.into(),
+            command: Some(v1::Command {
+                action: Some(action),
+            }),
+            ruling: Some(v1::Ruling {
+                reason: "test".into(),
+                article: "test".into(),
+            }),
+            request_id: String::new(),
+            expected_seq: None,
+        };
+        self.matches
+            .execute(with_token(request, &self.token))
+            .await
+            .map(tonic::Response::into_inner)
+    }
+
+    /// Sends `action`; it must be accepted. Returns the state after it.
+    pub async fn act(&mut self, match_id: &str, action: Action) -> v1::MatchState {
+        let reply = self.try_act(match_id, action.clone()).await;
+        reply
+            .unwrap_or_else(|e| panic!("{action:?} refused: {e:?}"))
+            .state
+            .expect("state")
+    }
+
+    /// Sends `action`; it must be refused with `code`. Returns the message.
+    pub async fn refused(&mut self, match_id: &str, action: Action, code: Code) -> String {
+        let e = self
+            .try_act(match_id, action.clone())
+            .await
+            .expect_err("should be refused");
+        assert_eq!(e.code(), code, "{action:?}: {}", e.message());
+        e.message().to_string()
+    }
+
+    /// The match's current state.
+    pub async fn state(&mut self, match_id: &str) -> v1::MatchState {
+        self.tournaments
+            .get_match(v1::GetMatchRequest {
+                match_id: match_id.into(),
+            })
+            .await
+            .expect("get")
+            .into_inner()
+    }
+
+    /// Waits (bounded, without moving time) until the match's timers have caught up with
+    /// the test clock and `ready` holds.
+    pub async fn until(
+        &mut self,
+        match_id: &str,
+        ready: impl Fn(&v1::MatchState) -> bool,
+    ) -> v1::MatchState {
+        for _ in 0..5_000 {
+            let s = self.state(match_id).await;
+            if ready(&s) {
+                return s;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+        }
+        panic!(
+            "match {match_id} never reached the expected state: {:?}",
+            self.state(match_id).await
+        );
+    }
+}
+
+/// `Action::Roll` for reported physical dice.
+pub fn roll(side: i32, a: u32, b: u32) -> Action {
+    Action::Roll(v1::Roll {
+        side,
+        dice: vec![a, b],
+    })
+}
+
+/// `Action::OpeningRoll` for a reported throw.
+pub fn opening(a: u32, b: u32) -> Action {
+    Action::OpeningRoll(v1::Roll {
+        side: 0,
+        dice: vec![a, b],
+    })
+}
+
+/// A game result.
+pub fn result(side: i32, kind: v1::GameKind) -> v1::GameResult {
+    v1::GameResult {
+        side,
+        kind: kind as i32,
+    }
+}
+
+/// Defaults for a physical-dice tournament with the given clock and policy.
+pub fn defaults(
+    per_point_ms: i64,
+    timeout: Option<v1::timeout_policy::Policy>,
+    dice: v1::DiceSource,
+) -> v1::TournamentDefaults {
+    v1::TournamentDefaults {
+        per_point_ms,
+        delay_ms: Some(12_000),
+        timeout: timeout.map(|p| v1::TimeoutPolicy { policy: Some(p) }),
+        clocks: v1::ClockPolicy::Required as i32,
+        dice: dice as i32,
+        breaks_in_match_time: false,
+    }
+}

@@ -1,0 +1,117 @@
+//! A device's connection and the tournament feed.
+
+use baffle_proto::v1;
+use baffle_proto::v1::command::Action;
+use baffle_proto::v1::devices_client::DevicesClient;
+use baffle_proto::v1::matches_client::MatchesClient;
+use baffle_tests::api::{A, B, Director, defaults};
+use baffle_tests::{EPOCH, TestServer};
+use tokio_stream::StreamExt;
+use tonic::Code;
+
+fn hello(device_id: &str, credential: &str) -> v1::DeviceMessage {
+    v1::DeviceMessage {
+        message: Some(v1::device_message::Message::Hello(v1::Hello {
+            device_id: device_id.into(),
+            credential: credential.into(),
+            firmware: "sim-0.1".into(),
+        })),
+    }
+}
+
+#[tokio::test]
+async fn a_bound_device_connects_and_receives_every_update() {
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    d.tournament("open", defaults(0, None, v1::DiceSource::Physical))
+        .await;
+    d.create_match("open", "m", 5, EPOCH.as_ms()).await;
+    let mut devices = DevicesClient::new(server.channel().await);
+    let credential = devices
+        .register_device(server.director(v1::RegisterDeviceRequest {
+            device_id: "t7".into(),
+        }))
+        .await
+        .unwrap()
+        .into_inner()
+        .credential;
+
+    // Unbound: refused. Wrong credential: refused.
+    let e = devices
+        .connect(tokio_stream::iter([hello("t7", &credential)]))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::FailedPrecondition);
+    devices
+        .bind_device(server.director(v1::BindDeviceRequest {
+            device_id: "t7".into(),
+            match_id: "m".into(),
+        }))
+        .await
+        .unwrap();
+    let e = devices
+        .connect(tokio_stream::iter([hello("t7", "dev.t7.wrong")]))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::Unauthenticated);
+    let e = devices
+        .connect(tokio_stream::iter([hello("other", &credential)]))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::Unauthenticated);
+
+    let (_keep_open, outbound) = tokio::sync::mpsc::channel::<v1::DeviceMessage>(1);
+    let first = tokio_stream::iter([hello("t7", &credential)])
+        .chain(tokio_stream::wrappers::ReceiverStream::new(outbound));
+    let mut inbound = devices.connect(first).await.unwrap().into_inner();
+    let snapshot = inbound.next().await.unwrap().unwrap();
+    let Some(v1::server_message::Message::Update(u)) = snapshot.message else {
+        panic!("an update first")
+    };
+    assert_eq!(u.state.unwrap().match_id, "m");
+    d.act("m", Action::CheckIn(A)).await;
+    let next = inbound.next().await.unwrap().unwrap();
+    let Some(v1::server_message::Message::Update(u)) = next.message else {
+        panic!("an update")
+    };
+    assert_eq!(u.events[0].kind, "bg.checked_in");
+    assert_eq!(u.state.unwrap().present, [true, false]);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_tournament_feed_sends_every_match_then_each_change() {
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    d.tournament("open", defaults(0, None, v1::DiceSource::Physical))
+        .await;
+    d.create_match("open", "m1", 5, EPOCH.as_ms()).await;
+    d.create_match("open", "m2", 5, EPOCH.as_ms()).await;
+    let mut c = MatchesClient::new(server.channel().await);
+    let mut feed = c
+        .watch_tournament(v1::WatchTournamentRequest {
+            tournament_id: "open".into(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let ids: Vec<String> = vec![
+        feed.next().await.unwrap().unwrap().match_id,
+        feed.next().await.unwrap().unwrap().match_id,
+    ];
+    assert_eq!(ids, ["m1", "m2"]);
+    d.act("m2", Action::CheckIn(B)).await;
+    let change = feed.next().await.unwrap().unwrap();
+    assert_eq!(
+        (change.match_id.as_str(), change.present.as_slice()),
+        ("m2", [false, true].as_slice())
+    );
+    let missing = c
+        .watch_tournament(v1::WatchTournamentRequest {
+            tournament_id: "none".into(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(missing.code(), Code::NotFound);
+    server.stop().await;
+}
