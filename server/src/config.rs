@@ -45,6 +45,14 @@ pub struct Config {
     #[arg(long, env = "BAFFLE_TOKEN_FILE")]
     pub token_file: Option<PathBuf>,
 
+    /// TLS certificate chain (PEM). With --tls-key, the server speaks TLS only.
+    #[arg(long, env = "BAFFLE_TLS_CERT", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+
+    /// TLS private key (PEM), for --tls-cert.
+    #[arg(long, env = "BAFFLE_TLS_KEY", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+
     /// Log filter in tracing-subscriber's EnvFilter syntax (e.g. `info`, `baffle_server=debug`).
     #[arg(long, env = "BAFFLE_LOG", default_value = "info")]
     pub log: String,
@@ -55,6 +63,17 @@ pub struct Config {
 }
 
 impl Config {
+    /// The TLS identity (certificate chain and key, PEM) if TLS is configured.
+    pub fn tls_identity(&self) -> std::io::Result<Option<tonic::transport::Identity>> {
+        match (&self.tls_cert, &self.tls_key) {
+            (Some(cert), Some(key)) => Ok(Some(tonic::transport::Identity::from_pem(
+                std::fs::read(cert)?,
+                std::fs::read(key)?,
+            ))),
+            _ => Ok(None),
+        }
+    }
+
     /// The director token file in force.
     pub fn token_path(&self) -> PathBuf {
         self.token_file
@@ -82,5 +101,9 @@ mod tests {
             Config::try_parse_from(["baffled", "--listen", "127.0.0.1:1", "--log-format", "json"])
                 .unwrap();
         assert_eq!((c.addr.port(), c.log_format), (1, LogFormat::Json));
+        assert!(
+            Config::try_parse_from(["baffled", "--tls-cert", "c.pem"]).is_err(),
+            "a certificate needs its key"
+        );
     }
 }

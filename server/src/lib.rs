@@ -66,6 +66,16 @@ pub async fn serve<S: EventStore + Clone, T: TimeSource>(
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), ServeError> {
+    serve_with_tls(hub, listener, None, shutdown).await
+}
+
+/// [`serve`], speaking TLS with `identity` (certificate chain and key) when it is given.
+pub async fn serve_with_tls<S: EventStore + Clone, T: TimeSource>(
+    hub: Arc<Hub<S, T>>,
+    listener: TcpListener,
+    identity: Option<tonic::transport::Identity>,
+    shutdown: impl Future<Output = ()> + Send,
+) -> Result<(), ServeError> {
     let (health, health_service) = tonic_health::server::health_reporter();
     health
         .set_serving::<MatchesServer<MatchesService<S, T>>>()
@@ -78,7 +88,12 @@ pub async fn serve<S: EventStore + Clone, T: TimeSource>(
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
         .build_v1()?;
     let (signalled, on_signal) = tokio::sync::oneshot::channel::<()>();
-    let server = Server::builder()
+    let mut builder = Server::builder();
+    if let Some(identity) = identity {
+        builder =
+            builder.tls_config(tonic::transport::ServerTlsConfig::new().identity(identity))?;
+    }
+    let server = builder
         .max_concurrent_streams(Some(MAX_STREAMS_PER_CONNECTION))
         .add_service(health_service)
         .add_service(reflection)

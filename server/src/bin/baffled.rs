@@ -23,14 +23,16 @@ async fn main() -> Result<(), baffle_server::ServeError> {
     let token = baffle_server::auth::director_token(&token_path)?;
     let store = SledStore::open(&config.data_dir.join("store"))?;
     let hub = Hub::open(store, SystemTime_, token).await?;
+    let tls = config.tls_identity()?;
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     tracing::info!(
         address = %listener.local_addr()?,
         data_dir = %config.data_dir.display(),
         director_token = %token_path.display(),
+        tls = tls.is_some(),
         "baffled listening (gRPC, health, reflection)"
     );
-    baffle_server::serve(hub, listener, shutdown_signal()).await?;
+    baffle_server::serve_with_tls(hub, listener, tls, shutdown_signal()).await?;
     tracing::info!("stopped");
     Ok(())
 }

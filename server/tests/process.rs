@@ -1,5 +1,6 @@
-//! A real `baffled` killed with SIGKILL while commands stream in: after a restart on the
-//! same data directory every acknowledged event is there and the chain verifies.
+//! A real `baffled` as a child process: killed with SIGKILL while commands stream in
+//! (after a restart on the same data directory every acknowledged event is there and the
+//! chain verifies), stopped with SIGTERM, and serving TLS.
 
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -17,6 +18,7 @@ use tonic::transport::{Channel, Endpoint};
 struct Baffled {
     child: Child,
     channel: Channel,
+    channel_port: u16,
 }
 
 fn free_port() -> u16 {
@@ -28,18 +30,38 @@ fn free_port() -> u16 {
 }
 
 async fn start(dir: &std::path::Path) -> Baffled {
+    start_with(dir, &[], None).await
+}
+
+/// Starts baffled with extra arguments; with `tls`, the client trusts that CA certificate.
+async fn start_with(dir: &std::path::Path, args: &[&str], tls: Option<&[u8]>) -> Baffled {
     let port = free_port();
     let mut child = Command::new(env!("CARGO_BIN_EXE_baffled"))
         .args(["--addr", &format!("127.0.0.1:{port}"), "--log", "warn"])
+        .args(args)
         .arg("--data-dir")
         .arg(dir)
         .stdout(Stdio::null())
         .spawn()
         .expect("baffled starts");
-    let endpoint = Endpoint::from_shared(format!("http://127.0.0.1:{port}")).unwrap();
+    let endpoint = match tls {
+        None => Endpoint::from_shared(format!("http://127.0.0.1:{port}")).unwrap(),
+        Some(cert) => Endpoint::from_shared(format!("https://127.0.0.1:{port}"))
+            .unwrap()
+            .tls_config(
+                tonic::transport::ClientTlsConfig::new()
+                    .ca_certificate(tonic::transport::Certificate::from_pem(cert))
+                    .domain_name("localhost"),
+            )
+            .unwrap(),
+    };
     for _ in 0..500 {
         if let Ok(channel) = endpoint.connect().await {
-            return Baffled { child, channel };
+            return Baffled {
+                child,
+                channel,
+                channel_port: port,
+            };
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
@@ -201,4 +223,45 @@ async fn sigterm_stops_gracefully_with_exit_status_0() {
     assert!(status.success());
     let exit = server.child.wait().unwrap();
     assert_eq!(exit.code(), Some(0), "{exit:?}");
+}
+
+#[tokio::test]
+async fn with_a_certificate_and_key_the_server_speaks_tls_only() {
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
+    let (cert, key) = (fixtures.join("test-tls.crt"), fixtures.join("test-tls.key"));
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "--tls-cert",
+        cert.to_str().unwrap(),
+        "--tls-key",
+        key.to_str().unwrap(),
+    ];
+    let pem = std::fs::read(fixtures.join("test-ca.crt")).unwrap();
+    let mut server = start_with(dir.path(), &args, Some(&pem)).await;
+    let reply = tonic_health::pb::health_client::HealthClient::new(server.channel.clone())
+        .check(tonic_health::pb::HealthCheckRequest {
+            service: String::new(),
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        reply.into_inner().status(),
+        tonic_health::pb::health_check_response::ServingStatus::Serving
+    );
+    // Plaintext gets nowhere.
+    let port = server.channel_port;
+    let plain = Endpoint::from_shared(format!("http://127.0.0.1:{port}"))
+        .unwrap()
+        .connect()
+        .await;
+    if let Ok(channel) = plain {
+        let r = tonic_health::pb::health_client::HealthClient::new(channel)
+            .check(tonic_health::pb::HealthCheckRequest {
+                service: String::new(),
+            })
+            .await;
+        assert!(r.is_err(), "a plaintext call was answered");
+    }
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
 }
