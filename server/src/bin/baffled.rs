@@ -10,6 +10,9 @@ use tracing_subscriber::EnvFilter;
 #[tokio::main]
 async fn main() -> Result<(), baffle_server::ServeError> {
     let config = Config::parse();
+    // Installed first: a signal that arrives while the server starts must still stop it
+    // gracefully rather than kill it.
+    let shutdown = shutdown_signal()?;
     let filter = EnvFilter::try_new(&config.log)?;
     match config.log_format {
         LogFormat::Text => tracing_subscriber::fmt().with_env_filter(filter).init(),
@@ -32,23 +35,32 @@ async fn main() -> Result<(), baffle_server::ServeError> {
         tls = tls.is_some(),
         "baffled listening (gRPC, health, reflection)"
     );
-    baffle_server::serve_with_tls(hub, listener, tls, shutdown_signal()).await?;
+    baffle_server::serve_with_tls(hub, listener, tls, shutdown).await?;
     tracing::info!("stopped");
     Ok(())
 }
 
-/// Completes on Ctrl-C or, on Unix, SIGTERM (what service managers send).
-async fn shutdown_signal() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        let mut term = signal(SignalKind::terminate()).expect("install SIGTERM handler");
+/// Installs the handlers now and returns a future that completes on SIGINT (Ctrl-C) or,
+/// on Unix, SIGTERM (what service managers send).
+#[cfg(unix)]
+fn shutdown_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = signal(SignalKind::terminate())?;
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    Ok(async move {
         tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
+            _ = interrupt.recv() => {}
             _ = term.recv() => {}
         }
-    }
-    #[cfg(not(unix))]
-    let _ = tokio::signal::ctrl_c().await;
-    tracing::info!("shutting down");
+        tracing::info!("shutting down");
+    })
+}
+
+/// Returns a future that completes on Ctrl-C.
+#[cfg(not(unix))]
+fn shutdown_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
+        tracing::info!("shutting down");
+    })
 }
