@@ -344,10 +344,18 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             .iter()
             .map(|r| baffle_core::audit::export::record_line(r).into_bytes())
             .collect();
+        // The log first, then the registry entry: a crash between the two leaves an unused
+        // log (its id stays taken), never a registered match without a log.
         self.store
             .append(&actor::stream(&info.id), 0, lines)
             .await
-            .map_err(|e| Status::unavailable(format!("the match could not be stored: {e}")))?;
+            .map_err(|e| match e {
+                crate::store::StoreError::Conflict { .. } => Status::already_exists(format!(
+                    "a log for match {} exists already: choose another id",
+                    info.id
+                )),
+                e => Status::unavailable(format!("the match could not be stored: {e}")),
+            })?;
         self.record(
             &mut reg,
             &Entry::Match {

@@ -346,3 +346,87 @@ async fn limits_answer_resource_exhausted_and_the_server_stays_up() {
     d.act("m1", Action::CheckIn(A)).await;
     server.stop().await;
 }
+
+#[tokio::test]
+async fn matches_are_listed_by_tournament_round_table_and_phase() {
+    let (server, mut d) = room().await;
+    d.tournament("other", defaults(0, None, v1::DiceSource::Physical))
+        .await;
+    d.create_match("other", "x1", 3, EPOCH.as_ms()).await;
+    d.act("m2", Action::CheckIn(A)).await;
+    d.act("m2", Action::CheckIn(B)).await;
+    d.act("m2", opening(6, 1)).await;
+    let mut t = TournamentsClient::new(server.channel().await);
+    let list = |f: v1::ListMatchesRequest| {
+        let mut t = t.clone();
+        async move {
+            t.list_matches(f)
+                .await
+                .unwrap()
+                .into_inner()
+                .matches
+                .into_iter()
+                .map(|m| m.match_id)
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(
+        list(v1::ListMatchesRequest::default()).await,
+        ["m1", "m2", "x1"]
+    );
+    assert_eq!(
+        list(v1::ListMatchesRequest {
+            tournament_id: "open".into(),
+            ..Default::default()
+        })
+        .await,
+        ["m1", "m2"]
+    );
+    assert_eq!(
+        list(v1::ListMatchesRequest {
+            round: 2,
+            ..Default::default()
+        })
+        .await,
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        list(v1::ListMatchesRequest {
+            table: "7".into(),
+            round: 1,
+            ..Default::default()
+        })
+        .await
+        .len(),
+        3
+    );
+    let playing = v1::ListMatchesRequest {
+        phase: v1::MatchPhase::Playing as i32,
+        ..Default::default()
+    };
+    assert_eq!(list(playing).await, ["m2"]);
+    let tournaments = t
+        .list_tournaments(v1::ListTournamentsRequest {})
+        .await
+        .unwrap()
+        .into_inner()
+        .tournaments;
+    assert_eq!(
+        tournaments
+            .iter()
+            .map(|t| t.id.as_str())
+            .collect::<Vec<_>>(),
+        ["open", "other"]
+    );
+    let open = t
+        .get_tournament(v1::GetTournamentRequest { id: "open".into() })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        open.defaults.unwrap().per_point_ms,
+        120_000,
+        "0 means the default of 2 minutes"
+    );
+    server.stop().await;
+}
