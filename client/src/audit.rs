@@ -1,9 +1,32 @@
-//! `baffle audit verify`: offline verification of an exported match log.
+//! The audit log: `baffle audit export` fetches a match's log from the server as JSON
+//! Lines, and `baffle audit verify` checks such a file offline.
 
 use std::path::Path;
 
 use baffle_core::audit::Hash;
 use baffle_core::audit::verify::{Report, verify_jsonl};
+use baffle_proto::v1;
+use baffle_proto::v1::audit_client::AuditClient;
+use tokio_stream::StreamExt;
+use tonic::transport::Channel;
+
+/// Streams a match's log from the server into the JSON Lines export (docs/audit-log.md),
+/// each line ending in a newline. No token needed.
+pub async fn export_log(channel: Channel, match_id: &str) -> Result<String, tonic::Status> {
+    let request = v1::ExportLogRequest {
+        match_id: match_id.to_string(),
+    };
+    let mut lines = AuditClient::new(channel)
+        .export_log(request)
+        .await?
+        .into_inner();
+    let mut text = String::new();
+    while let Some(line) = lines.next().await {
+        text.push_str(&line?.line);
+        text.push('\n');
+    }
+    Ok(text)
+}
 
 /// Reads and verifies the export at `path`; `head` is a head hash a follower witnessed.
 pub fn verify_file(path: &Path, head: Option<&str>) -> Result<Report, String> {

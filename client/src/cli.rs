@@ -12,7 +12,7 @@ use crate::dice::StreamFormat;
 #[command(
     name = "baffle",
     version,
-    after_help = "Examples:\n  baffle presets --length 11\n  baffle audit verify match-7.jsonl --head 66a3b9f8…\n  baffle dice stream --key 01b604a9… --count 10000000 --format dice > dice.bin"
+    after_help = "Examples:\n  baffle presets --length 11\n  baffle audit export r1-t7 -o r1-t7.jsonl\n  baffle audit verify r1-t7.jsonl --head 66a3b9f8…\n  baffle dice stream --key 01b604a9… --count 10000000 --format dice > dice.bin"
 )]
 pub struct Cli {
     /// The server's URL.
@@ -76,6 +76,14 @@ pub enum DiceCommand {
 /// `baffle audit …`
 #[derive(Debug, Subcommand)]
 pub enum AuditCommand {
+    /// Fetch a match's log from the server as JSON Lines (no token needed).
+    Export {
+        /// The match id.
+        match_id: String,
+        /// Write to this file instead of standard output.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
     /// Verify an exported match log: chain, commitment and every server roll.
     /// Exit status 0 when it verifies, 1 when it does not.
     Verify {

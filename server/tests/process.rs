@@ -7,11 +7,9 @@ use std::time::Duration;
 
 use baffle_core::audit::verify::verify_jsonl;
 use baffle_proto::v1;
-use baffle_proto::v1::audit_client::AuditClient;
 use baffle_proto::v1::command::Action;
 use baffle_proto::v1::matches_client::MatchesClient;
 use baffle_proto::v1::tournaments_client::TournamentsClient;
-use tokio_stream::StreamExt;
 use tonic::Request;
 use tonic::transport::{Channel, Endpoint};
 
@@ -180,18 +178,9 @@ async fn every_acknowledged_event_survives_sigkill() {
             "round {round}: {} events after restart, {acknowledged} acknowledged",
             state.seq
         );
-        let mut lines = AuditClient::new(server.channel.clone())
-            .export_log(v1::ExportLogRequest {
-                match_id: "m".into(),
-            })
+        let text = baffle_client::audit::export_log(server.channel.clone(), "m")
             .await
-            .unwrap()
-            .into_inner();
-        let mut text = String::new();
-        while let Some(line) = lines.next().await {
-            text.push_str(&line.unwrap().line);
-            text.push('\n');
-        }
+            .unwrap();
         let report = verify_jsonl(&text, None);
         assert!(report.is_ok(), "round {round}: {report}");
         eprintln!(

@@ -10,20 +10,9 @@ use baffle_tests::{EPOCH, TestServer};
 use tokio_stream::StreamExt;
 
 async fn export(server: &TestServer, match_id: &str) -> String {
-    let mut audit = AuditClient::new(server.channel().await);
-    let mut lines = audit
-        .export_log(v1::ExportLogRequest {
-            match_id: match_id.into(),
-        })
+    baffle_client::audit::export_log(server.channel().await, match_id)
         .await
         .unwrap()
-        .into_inner();
-    let mut text = String::new();
-    while let Some(line) = lines.next().await {
-        text.push_str(&line.unwrap().line);
-        text.push('\n');
-    }
-    text
 }
 
 #[tokio::test]

@@ -12,6 +12,9 @@ async fn main() {
     let code = match cli.command {
         Command::Presets { length } => list_presets(&cli.server, length).await,
         Command::Dice(command) => run_dice(command),
+        Command::Audit(AuditCommand::Export { match_id, output }) => {
+            export(&cli.server, &match_id, output).await
+        }
         Command::Audit(AuditCommand::Verify { file, head }) => {
             match audit::verify_file(&file, head.as_deref()) {
                 Ok(report) => {
@@ -27,6 +30,41 @@ async fn main() {
         }
     };
     std::process::exit(code);
+}
+
+async fn export(server: &str, match_id: &str, output: Option<std::path::PathBuf>) -> i32 {
+    let channel = match connect::connect(server).await {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("baffle: cannot reach the server at {server}: {e}");
+            return exit::CONNECTION;
+        }
+    };
+    let text = match audit::export_log(channel, match_id).await {
+        Ok(text) => text,
+        Err(status) => {
+            eprintln!("baffle: refused: {}", status.message());
+            return exit::REFUSED;
+        }
+    };
+    let written = match output {
+        Some(path) => {
+            std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        }
+        None => {
+            use std::io::Write;
+            std::io::stdout()
+                .write_all(text.as_bytes())
+                .map_err(|e| e.to_string())
+        }
+    };
+    match written {
+        Ok(()) => exit::OK,
+        Err(e) => {
+            eprintln!("baffle: {e}");
+            1
+        }
+    }
 }
 
 fn usage(message: &str) -> i32 {
