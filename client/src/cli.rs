@@ -1,8 +1,8 @@
-//! The `baffle` command line.
+//! The `baffle` command line: every director action and query of the API.
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::connect::DEFAULT_SERVER;
 use crate::dice::StreamFormat;
@@ -12,16 +12,89 @@ use crate::dice::StreamFormat;
 #[command(
     name = "baffle",
     version,
-    after_help = "Examples:\n  baffle presets --length 11\n  baffle audit export r1-t7 -o r1-t7.jsonl\n  baffle audit verify r1-t7.jsonl --head 66a3b9f8…\n  baffle dice stream --key 01b604a9… --count 10000000 --format dice > dice.bin"
+    after_help = "Examples:
+  baffle tournament create open --name \"Club open\"
+  baffle match create --tournament open --round 1 --table 7 --length 7 --players \"Anna,Ben\"
+  baffle play r1-t7 check-in A
+  baffle play r1-t7 opening
+  baffle rule r1-t7 --reason \"6 minutes late\" --article 2.2 award A 1
+  baffle console open
+  baffle follow r1-t7
+  baffle audit export r1-t7 -o r1-t7.jsonl && baffle audit verify r1-t7.jsonl
+
+The server and the director token are found by themselves: --server / BAFFLE_SERVER
+(default http://127.0.0.1:50051); --token / BAFFLE_TOKEN, else the token file in
+BAFFLE_DATA_DIR (default ./baffle-data/director.token).
+Exit status: 0 done, 1 a verification failed, 2 usage, 3 server unreachable, 4 refused."
 )]
 pub struct Cli {
     /// The server's URL.
     #[arg(long, global = true, env = "BAFFLE_SERVER", default_value = DEFAULT_SERVER)]
     pub server: String,
 
+    /// The director token (or a device credential). Default: read from the data dir.
+    #[arg(long, global = true, env = "BAFFLE_TOKEN", hide_env_values = true)]
+    pub token: Option<String>,
+
+    /// The server's data directory, where the director token file is.
+    #[arg(
+        long,
+        global = true,
+        env = "BAFFLE_DATA_DIR",
+        default_value = "./baffle-data"
+    )]
+    pub data_dir: PathBuf,
+
+    /// Print JSON instead of tables, for scripts.
+    #[arg(long, global = true)]
+    pub json: bool,
+
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// A player: A or B.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SideArg {
+    /// Player A.
+    A,
+    /// Player B.
+    B,
+}
+
+/// A game result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum KindArg {
+    /// 1 × the cube.
+    Single,
+    /// 2 × the cube.
+    Gammon,
+    /// 3 × the cube.
+    Backgammon,
+}
+
+/// Why the clock is paused (backgammon 4.3 (ii), 4.3 (vi); chess 6.12).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PauseArg {
+    /// 4.3 (ii)(a).
+    GameOver,
+    /// 4.3 (ii)(b).
+    Break,
+    /// 4.3 (ii)(c).
+    DirectorCalled,
+    /// Chess 6.12.
+    DirectorStopped,
+    /// 4.3 (ii)(d).
+    DicePickedUpEarly,
+    /// 4.3 (ii)(f).
+    IllegalMoveReplay,
+    /// 4.3 (ii)(g).
+    ResultSettled,
+    /// 4.3 (vi).
+    InvalidRoll,
+    /// 4.3 (vi).
+    RollDisputed,
 }
 
 /// The commands of `baffle`.
@@ -33,12 +106,320 @@ pub enum Command {
         #[arg(long, default_value_t = 7)]
         length: u32,
     },
+    /// Tournaments.
+    #[command(subcommand)]
+    Tournament(TournamentCommand),
+    /// Matches.
+    #[command(subcommand, name = "match")]
+    Match(MatchCommand),
+    /// A player's or a device's action in a match.
+    Play(PlayArgs),
+    /// A director's ruling in a match, with its reason and article.
+    Rule(RuleArgs),
+    /// Clock devices.
+    #[command(subcommand)]
+    Device(DeviceCommand),
+    /// Dice commitment, player seeds, log export, reveal and offline verification.
+    #[command(subcommand)]
+    Audit(AuditCommand),
     /// Offline tools for the audited dice (no server needed).
     #[command(subcommand)]
     Dice(DiceCommand),
-    /// Offline verification of exported match logs (no server needed).
+    /// A live scoreboard of one match (no token needed).
+    Follow {
+        /// The match.
+        match_id: String,
+    },
+    /// The live dashboard of a tournament's matches.
+    Console {
+        /// The tournament.
+        tournament: String,
+    },
+    /// Print a shell completion script.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+}
+
+/// `baffle tournament …`
+#[derive(Debug, Subcommand)]
+pub enum TournamentCommand {
+    /// Create a tournament and its defaults.
+    Create {
+        /// Its id (letters, digits, '-', '_').
+        id: String,
+        /// Its name.
+        #[arg(long, default_value = "")]
+        name: String,
+        /// Match time per point.
+        #[arg(long, default_value = "2m")]
+        per_point: String,
+        /// Simple delay per turn.
+        #[arg(long, default_value = "12s")]
+        delay: String,
+        /// Time-out policy: lose, overtime-1m, overtime-2m, or points:K.
+        #[arg(long, default_value = "lose")]
+        timeout: String,
+        /// Clocks: required, allowed or off.
+        #[arg(long, default_value = "required")]
+        clocks: String,
+        /// Dice: server or physical.
+        #[arg(long, default_value = "server")]
+        dice: String,
+        /// Breaks count in match time.
+        #[arg(long)]
+        breaks_in_match_time: bool,
+    },
+    /// List tournaments.
+    List,
+    /// Show one tournament.
+    Show {
+        /// Its id.
+        id: String,
+    },
+}
+
+/// `baffle match …`
+#[derive(Debug, Subcommand)]
+pub enum MatchCommand {
+    /// Create a match.
+    Create {
+        /// The tournament.
+        #[arg(long)]
+        tournament: String,
+        /// The match id; default: r<round>-t<table>.
+        #[arg(long)]
+        id: Option<String>,
+        /// The round.
+        #[arg(long, default_value_t = 1)]
+        round: u32,
+        /// The table label.
+        #[arg(long)]
+        table: String,
+        /// Match length in points.
+        #[arg(long)]
+        length: u32,
+        /// The players, "A,B".
+        #[arg(long)]
+        players: String,
+        /// Scheduled start: in this long from now (e.g. 10m); default now.
+        #[arg(long)]
+        start_in: Option<String>,
+        /// Play without a clock (where the tournament allows it).
+        #[arg(long)]
+        unclocked: bool,
+    },
+    /// List matches.
+    List {
+        /// Only this tournament's.
+        #[arg(long)]
+        tournament: Option<String>,
+        /// Only this round.
+        #[arg(long)]
+        round: Option<u32>,
+        /// Only this table.
+        #[arg(long)]
+        table: Option<String>,
+        /// Only in this phase: waiting, playing, between-games, over.
+        #[arg(long)]
+        phase: Option<String>,
+    },
+    /// Show one match.
+    Show {
+        /// The match.
+        match_id: String,
+    },
+}
+
+/// Options every match command takes.
+#[derive(Debug, Args)]
+pub struct CommandOptions {
+    /// A request id: a retry with the same id is applied once.
+    #[arg(long)]
+    pub request_id: Option<String>,
+    /// Apply only if the match log has exactly this many events.
+    #[arg(long)]
+    pub expect_seq: Option<u64>,
+}
+
+/// `baffle play MATCH ACTION`
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The match.
+    pub match_id: String,
+    /// Retry and concurrency options.
+    #[command(flatten)]
+    pub options: CommandOptions,
+    /// The action.
     #[command(subcommand)]
-    Audit(AuditCommand),
+    pub action: PlayAction,
+}
+
+/// A player's action.
+#[derive(Debug, Subcommand)]
+pub enum PlayAction {
+    /// The player is at the table (2.2).
+    CheckIn { side: SideArg },
+    /// Begin the next game.
+    Start,
+    /// The opening roll: server dice, or --dice A,B as thrown.
+    Opening {
+        /// Reported dice "6,1" (physical dice only).
+        #[arg(long)]
+        dice: Option<String>,
+    },
+    /// Roll: server dice, or --dice a,b as thrown.
+    Roll {
+        side: SideArg,
+        /// Reported dice "3,4" (physical dice only).
+        #[arg(long)]
+        dice: Option<String>,
+    },
+    /// The roll in play was invalid (4.1 (iv)).
+    InvalidRoll { side: SideArg },
+    /// Double (4.4).
+    Double { side: SideArg },
+    /// Take the double.
+    Take { side: SideArg },
+    /// Pass the double.
+    Pass { side: SideArg },
+    /// Press the clock: the turn ends (4.2 (i)).
+    Press { side: SideArg },
+    /// Report a game's result (4.6).
+    EndGame { winner: SideArg, kind: KindArg },
+    /// Concede (4.5).
+    Concede { side: SideArg, kind: KindArg },
+    /// Stop the clock (4.3 (ii)).
+    Pause { reason: PauseArg },
+    /// Restart the clock.
+    Resume,
+    /// Restart the delay after an invalid roll (4.3 (vi)).
+    RestartDelay,
+    /// The opponent picked up his dice early (4.1 (v)(b)).
+    DiceEarly { offender: SideArg },
+    /// Replay an illegal move after the delay (4.2 (iii)(c)).
+    Replay { offender: SideArg },
+    /// A 5-minute break between games (2.2).
+    Break { side: SideArg },
+}
+
+/// `baffle rule MATCH --reason … --article … ACTION`
+#[derive(Debug, Args)]
+pub struct RuleArgs {
+    /// The match.
+    pub match_id: String,
+    /// What happened and why.
+    #[arg(long)]
+    pub reason: String,
+    /// The article applied, e.g. 2.2.
+    #[arg(long)]
+    pub article: String,
+    /// Retry and concurrency options.
+    #[command(flatten)]
+    pub options: CommandOptions,
+    /// The action.
+    #[command(subcommand)]
+    pub action: RuleAction,
+}
+
+/// A director's action.
+#[derive(Debug, Subcommand)]
+pub enum RuleAction {
+    /// A warning.
+    Warn { side: SideArg },
+    /// Penalty points to a player.
+    Award { side: SideArg, points: u32 },
+    /// Points deducted from a player.
+    Deduct { side: SideArg, points: u32 },
+    /// Time added or deducted, e.g. 1m or -30s (4.3 (v)).
+    AdjustTime {
+        side: SideArg,
+        #[arg(allow_hyphen_values = true)]
+        delta: String,
+    },
+    /// A side's time set (a replaced clock, 3.7).
+    SetTime { side: SideArg, time: String },
+    /// The game in progress forfeited.
+    ForfeitGame { loser: SideArg, kind: KindArg },
+    /// The match forfeited.
+    ForfeitMatch { loser: SideArg },
+    /// A clock imposed between games (3.5 (vi)).
+    ImposeClock {
+        /// Time per point.
+        #[arg(long, default_value = "2m")]
+        per_point: String,
+        /// Delay.
+        #[arg(long, default_value = "12s")]
+        delay: String,
+    },
+    /// The clock removed (4.3 (iv)).
+    RemoveClock,
+    /// A Crawford or dead-cube double voided (4.4).
+    VoidDouble {
+        /// crawford or dead-cube.
+        reason: String,
+    },
+    /// The cube level corrected (4.4 (vi)).
+    CorrectCube { value: u32, owner: Option<SideArg> },
+    /// The score corrected (4.7).
+    CorrectScore { a: u32, b: u32 },
+    /// The match length corrected (4.8).
+    CorrectLength { length: u32 },
+    /// The match result confirmed (4.6).
+    Confirm,
+    /// A game's result corrected (4.6).
+    CorrectResult {
+        game: u32,
+        winner: SideArg,
+        kind: KindArg,
+    },
+}
+
+/// `baffle device …`
+#[derive(Debug, Subcommand)]
+pub enum DeviceCommand {
+    /// Register a device; prints its credential once.
+    Register { id: String },
+    /// Bind a device to a match.
+    Bind { id: String, match_id: String },
+    /// Unbind a device.
+    Unbind { id: String },
+}
+
+/// `baffle audit …`
+#[derive(Debug, Subcommand)]
+pub enum AuditCommand {
+    /// The dice commitment of a match.
+    Commitment { match_id: String },
+    /// A player's seed for the dice, before the first roll (text, or --hex).
+    Seed {
+        match_id: String,
+        side: SideArg,
+        seed: String,
+        /// The seed is hex.
+        #[arg(long)]
+        hex: bool,
+    },
+    /// Fetch a match's log from the server as JSON Lines (no token needed).
+    Export {
+        /// The match id.
+        match_id: String,
+        /// Write to this file instead of standard output.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+    /// Reveal the server seed after the match.
+    Reveal { match_id: String },
+    /// Verify an exported match log: chain, commitment and every server roll.
+    /// Exit status 0 when it verifies, 1 when it does not.
+    Verify {
+        /// The JSON Lines export.
+        file: PathBuf,
+        /// A head hash a follower witnessed: the log must end there.
+        #[arg(long)]
+        head: Option<String>,
+    },
 }
 
 /// `baffle dice …`
@@ -73,28 +454,6 @@ pub enum DiceCommand {
     },
 }
 
-/// `baffle audit …`
-#[derive(Debug, Subcommand)]
-pub enum AuditCommand {
-    /// Fetch a match's log from the server as JSON Lines (no token needed).
-    Export {
-        /// The match id.
-        match_id: String,
-        /// Write to this file instead of standard output.
-        #[arg(short, long)]
-        output: Option<PathBuf>,
-    },
-    /// Verify an exported match log: chain, commitment and every server roll.
-    /// Exit status 0 when it verifies, 1 when it does not.
-    Verify {
-        /// The JSON Lines export.
-        file: PathBuf,
-        /// A head hash a follower witnessed: the log must end there.
-        #[arg(long)]
-        head: Option<String>,
-    },
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,6 +469,38 @@ mod tests {
         assert!(matches!(
             cli.command,
             Command::Audit(AuditCommand::Verify { head: None, .. })
+        ));
+        let cli = Cli::try_parse_from([
+            "baffle",
+            "rule",
+            "m",
+            "--reason",
+            "r",
+            "--article",
+            "2.2",
+            "adjust-time",
+            "a",
+            "-30s",
+        ])
+        .unwrap();
+        assert!(matches!(
+            cli.command,
+            Command::Rule(RuleArgs {
+                action: RuleAction::AdjustTime { .. },
+                ..
+            })
+        ));
+        let cli =
+            Cli::try_parse_from(["baffle", "play", "m", "roll", "b", "--dice", "3,4"]).unwrap();
+        assert!(matches!(
+            cli.command,
+            Command::Play(PlayArgs {
+                action: PlayAction::Roll {
+                    side: SideArg::B,
+                    ..
+                },
+                ..
+            })
         ));
     }
 }

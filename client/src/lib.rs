@@ -7,13 +7,17 @@
 //! - [`presets`]: the time-control presets as a table.
 //! - [`dice`]: offline dice tools (keys, streams for statistical suites).
 //! - [`audit`]: offline verification of exported match logs.
-//! - [`cli`]: the command line.
+//! - [`cli`]: the command line; [`run`] executes it; [`render`] prints tables or JSON.
+//! - [`duration`]: durations as directors write them (12s, 2m, -30s).
 
 pub mod audit;
 pub mod cli;
 pub mod connect;
 pub mod dice;
+pub mod duration;
 pub mod presets;
+pub mod render;
+pub mod run;
 
 /// Exit codes of `baffle`, so scripts can tell failures apart.
 pub mod exit {

@@ -28,6 +28,8 @@ pub struct TestServer {
     pub addr: SocketAddr,
     /// The director token.
     pub token: String,
+    /// The server's URL (`http://127.0.0.1:PORT`).
+    pub addr_url: String,
     /// The clock it runs on.
     pub time: ManualTime,
     /// Its data directory.
@@ -72,6 +74,7 @@ impl TestServer {
         }));
         TestServer {
             addr,
+            addr_url: format!("http://{addr}"),
             token,
             time,
             dir,
@@ -82,7 +85,7 @@ impl TestServer {
 
     /// The server's URL, as `baffle --server` takes it.
     pub fn url(&self) -> String {
-        format!("http://{}", self.addr)
+        self.addr_url.clone()
     }
 
     /// A channel to the server.

@@ -1,0 +1,61 @@
+//! Durations as directors write them: `12s`, `2m`, `1m30s`, `1h`, `-30s`, `500ms`.
+
+use baffle_core::Millis;
+
+/// Parses a duration; a leading `-` makes it negative.
+pub fn parse(text: &str) -> Result<Millis, String> {
+    let bad = || format!("{text:?} is not a duration like 12s, 2m, 1m30s or -30s");
+    let (sign, rest) = match text.strip_prefix('-') {
+        Some(rest) => (-1, rest),
+        None => (1, text.strip_prefix('+').unwrap_or(text)),
+    };
+    if rest.is_empty() {
+        return Err(bad());
+    }
+    let mut total: i64 = 0;
+    let mut number = String::new();
+    let mut chars = rest.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_ascii_digit() {
+            number.push(c);
+            continue;
+        }
+        let unit = match (c, chars.peek()) {
+            ('m', Some('s')) => {
+                chars.next();
+                1
+            }
+            ('h', _) => 3_600_000,
+            ('m', _) => 60_000,
+            ('s', _) => 1_000,
+            _ => return Err(bad()),
+        };
+        let n: i64 = number.parse().map_err(|_| bad())?;
+        total = total
+            .checked_add(n.checked_mul(unit).ok_or_else(bad)?)
+            .ok_or_else(bad)?;
+        number.clear();
+    }
+    if !number.is_empty() {
+        return Err(bad());
+    }
+    Ok(Millis(sign * total))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse("12s"), Ok(Millis::secs(12)));
+        assert_eq!(parse("2m"), Ok(Millis::mins(2)));
+        assert_eq!(parse("1m30s"), Ok(Millis::secs(90)));
+        assert_eq!(parse("-30s"), Ok(Millis::secs(-30)));
+        assert_eq!(parse("1h"), Ok(Millis::mins(60)));
+        assert_eq!(parse("250ms"), Ok(Millis(250)));
+        for bad in ["", "12", "x", "5d", "-", "1m30"] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+}

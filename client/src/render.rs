@@ -1,0 +1,206 @@
+//! What `baffle` prints: tables for people, JSON for scripts.
+
+use baffle_core::Millis;
+use baffle_proto::v1;
+use serde_json::{Value, json};
+
+/// "A", "B" or "-".
+pub fn side(value: i32) -> &'static str {
+    match v1::Side::try_from(value) {
+        Ok(v1::Side::A) => "A",
+        Ok(v1::Side::B) => "B",
+        _ => "-",
+    }
+}
+
+fn phase(value: i32) -> &'static str {
+    match v1::MatchPhase::try_from(value) {
+        Ok(v1::MatchPhase::Waiting) => "waiting",
+        Ok(v1::MatchPhase::Playing) => "playing",
+        Ok(v1::MatchPhase::BetweenGames) => "between games",
+        Ok(v1::MatchPhase::Over) => "over",
+        _ => "-",
+    }
+}
+
+fn turn(s: &v1::MatchState) -> String {
+    let who = side(s.turn_side);
+    match v1::TurnPhase::try_from(s.turn) {
+        Ok(v1::TurnPhase::Opening) => "opening roll".into(),
+        Ok(v1::TurnPhase::OnRoll) => format!("{who} on roll"),
+        Ok(v1::TurnPhase::Moving) => format!("{who} moving {:?}", s.dice),
+        Ok(v1::TurnPhase::DoubleOffered) => format!("{who} doubled, decision pending"),
+        _ => "-".into(),
+    }
+}
+
+/// "Anna 3 – Ben 4 (to 5)".
+pub fn score(s: &v1::MatchState) -> String {
+    format!(
+        "{} {} – {} {} (to {})",
+        s.player_a, s.score_a, s.score_b, s.player_b, s.length
+    )
+}
+
+/// The cube: "1", "2 B", "off (Crawford)".
+pub fn cube(s: &v1::MatchState) -> String {
+    if s.crawford {
+        "off (Crawford)".into()
+    } else if s.cube_owner == 0 {
+        s.cube_value.to_string()
+    } else {
+        format!("{} {}", s.cube_value, side(s.cube_owner))
+    }
+}
+
+/// One side's clock: "13:42.0 +0:12.0", flagged "0:00.0 FLAG".
+pub fn clock_side(c: &v1::SideClock) -> String {
+    let mut text = Millis(c.main_ms).to_string();
+    if c.flagged_at_ms.is_some() {
+        text.push_str(" FLAG");
+    } else if c.delay_ms > 0 {
+        text.push_str(&format!(" +{}", Millis(c.delay_ms)));
+    }
+    text
+}
+
+/// Several lines describing a match.
+pub fn match_text(s: &v1::MatchState) -> String {
+    let mut out = format!(
+        "{}  {}  round {}  table {}  {}\n",
+        s.match_id,
+        s.tournament_id,
+        s.round,
+        s.table,
+        phase(s.phase)
+    );
+    out.push_str(&format!(
+        "score  {}{}\n",
+        score(s),
+        if s.crawford { "  CRAWFORD" } else { "" }
+    ));
+    if s.game_number > 0 {
+        out.push_str(&format!(
+            "game {}  cube {}  {}\n",
+            s.game_number,
+            cube(s),
+            turn(s)
+        ));
+    }
+    if let Some(c) = &s.clock {
+        let running = side(c.running);
+        let paused = v1::PauseReason::try_from(c.paused)
+            .ok()
+            .filter(|p| *p != v1::PauseReason::Unspecified)
+            .map(|p| {
+                format!(
+                    "  paused: {}",
+                    p.as_str_name()
+                        .trim_start_matches("PAUSE_REASON_")
+                        .to_lowercase()
+                )
+            })
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "clock  A {}  B {}  running {running}{paused}\n",
+            c.a.as_ref().map_or("-".into(), clock_side),
+            c.b.as_ref().map_or("-".into(), clock_side),
+        ));
+    }
+    if let Some(r) = &s.result {
+        out.push_str(&format!(
+            "result {} won ({}){}\n",
+            side(r.winner),
+            r.how,
+            if r.confirmed {
+                ", confirmed"
+            } else {
+                ", awaiting the director's confirmation"
+            }
+        ));
+    }
+    out.push_str(&format!("log    {} events, head {}\n", s.seq, s.head_hash));
+    out
+}
+
+/// A table of matches, one line each.
+pub fn match_table(matches: &[v1::MatchState]) -> String {
+    let mut out = format!(
+        "{:<14} {:<5} {:<5} {:<32} {:<14} {}\n",
+        "MATCH", "ROUND", "TABLE", "SCORE", "PHASE", "CUBE"
+    );
+    for s in matches {
+        out.push_str(&format!(
+            "{:<14} {:<5} {:<5} {:<32} {:<14} {}\n",
+            s.match_id,
+            s.round,
+            s.table,
+            score(s),
+            phase(s.phase),
+            cube(s)
+        ));
+    }
+    out
+}
+
+/// The events of a reply, one line each: "#12 bg.pressed".
+pub fn events_text(events: &[v1::Event]) -> String {
+    events
+        .iter()
+        .map(|e| format!("#{} {}\n", e.seq, e.kind))
+        .collect()
+}
+
+fn clock_json(c: &v1::SideClock) -> Value {
+    json!({
+        "main_ms": c.main_ms, "delay_ms": c.delay_ms, "total_ms": c.total_ms, "moves": c.moves,
+        "period": c.period, "flagged_at_ms": c.flagged_at_ms, "must_wait_delay": c.must_wait_delay,
+    })
+}
+
+/// A match as JSON.
+pub fn match_json(s: &v1::MatchState) -> Value {
+    json!({
+        "match_id": s.match_id, "tournament_id": s.tournament_id, "round": s.round, "table": s.table,
+        "players": [s.player_a, s.player_b], "length": s.length, "score": [s.score_a, s.score_b],
+        "phase": phase(s.phase), "game": s.game_number, "crawford": s.crawford, "post_crawford": s.post_crawford,
+        "cube": { "value": s.cube_value, "owner": side(s.cube_owner) },
+        "turn": v1::TurnPhase::try_from(s.turn).map(|t| t.as_str_name()).unwrap_or("-"),
+        "turn_side": side(s.turn_side), "dice": s.dice,
+        "clock": s.clock.as_ref().map(|c| json!({
+            "as_of_ms": c.as_of_ms, "running": side(c.running),
+            "paused": v1::PauseReason::try_from(c.paused).map(|p| p.as_str_name()).unwrap_or("-"),
+            "a": c.a.as_ref().map(clock_json), "b": c.b.as_ref().map(clock_json),
+            "next_flag_at_ms": c.next_flag_at_ms, "frozen": c.frozen,
+        })),
+        "result": s.result.as_ref().map(|r| json!({ "winner": side(r.winner), "how": r.how, "confirmed": r.confirmed })),
+        "seq": s.seq, "head_hash": s.head_hash, "commitment": s.commitment, "dice_source": s.dice_source,
+        "present": s.present, "penalty_points": s.penalty_points, "breaks_left": s.breaks_left,
+        "next_due_ms": s.next_due_ms,
+    })
+}
+
+/// Events as JSON: each body parsed back into an object, with its seq and hash.
+pub fn events_json(events: &[v1::Event]) -> Value {
+    Value::Array(
+        events
+            .iter()
+            .map(|e| {
+                let body: Value =
+                    serde_json::from_str(&e.body).unwrap_or(Value::String(e.body.clone()));
+                json!({ "seq": e.seq, "hash": e.hash, "event": body })
+            })
+            .collect(),
+    )
+}
+
+/// A tournament as JSON.
+pub fn tournament_json(t: &v1::Tournament) -> Value {
+    let d = t.defaults.unwrap_or_default();
+    json!({
+        "id": t.id, "name": t.name, "per_point_ms": d.per_point_ms, "delay_ms": d.delay_ms,
+        "clocks": v1::ClockPolicy::try_from(d.clocks).map(|c| c.as_str_name()).unwrap_or("-"),
+        "dice": v1::DiceSource::try_from(d.dice).map(|c| c.as_str_name()).unwrap_or("-"),
+        "timeout": format!("{:?}", d.timeout.and_then(|t| t.policy)),
+    })
+}

@@ -1,0 +1,722 @@
+//! Runs a parsed `baffle` command and says what to print and which exit status to give.
+//! Kept apart from the binary so that tests run the CLI in-process against a real server.
+
+use std::path::Path;
+
+use baffle_proto::v1;
+use baffle_proto::v1::audit_client::AuditClient;
+use baffle_proto::v1::command::Action;
+use baffle_proto::v1::devices_client::DevicesClient;
+use baffle_proto::v1::matches_client::MatchesClient;
+use baffle_proto::v1::time_controls_client::TimeControlsClient;
+use baffle_proto::v1::tournaments_client::TournamentsClient;
+use tonic::transport::Channel;
+use tonic::{Code, Request, Status};
+
+use crate::cli::{
+    AuditCommand, Cli, Command, DeviceCommand, KindArg, MatchCommand, PauseArg, PlayAction,
+    RuleAction, SideArg, TournamentCommand,
+};
+use crate::{audit, connect, dice, duration, exit, presets, render};
+
+/// What a command produced.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Outcome {
+    /// The exit status.
+    pub code: i32,
+    /// Standard output.
+    pub out: String,
+    /// Standard error.
+    pub err: String,
+}
+
+impl Outcome {
+    fn ok(out: String) -> Outcome {
+        Outcome {
+            code: exit::OK,
+            out,
+            err: String::new(),
+        }
+    }
+
+    fn failed(code: i32, err: String) -> Outcome {
+        Outcome {
+            code,
+            out: String::new(),
+            err,
+        }
+    }
+}
+
+/// What to do next, for each kind of refusal.
+fn hint(status: &Status) -> &'static str {
+    match status.code() {
+        Code::Unauthenticated => {
+            "pass --token or set BAFFLE_TOKEN; the director token is in <data-dir>/director.token"
+        }
+        Code::PermissionDenied => "use the director token, or a device bound to this match",
+        Code::NotFound => "check the id with `baffle match list` or `baffle tournament list`",
+        Code::Aborted => "the match moved on: look at `baffle match show` and retry",
+        Code::FailedPrecondition => {
+            "the rules refuse this now: look at `baffle match show`, or ask the director"
+        }
+        Code::InvalidArgument | Code::OutOfRange => "check the command with --help",
+        Code::ResourceExhausted => "slow down and retry",
+        Code::AlreadyExists => "choose another id",
+        _ => "try again; if it persists, check the server's log",
+    }
+}
+
+/// A refusal as an outcome: connection trouble is exit 3, anything the server refused 4.
+pub fn refused(status: Status) -> Outcome {
+    if status.code() == Code::Unavailable && status.message().contains("transport") {
+        return Outcome::failed(
+            exit::CONNECTION,
+            format!("baffle: the server is unreachable: {}\n", status.message()),
+        );
+    }
+    let name = format!("{:?}", status.code());
+    Outcome::failed(
+        exit::REFUSED,
+        format!(
+            "baffle: refused ({name}): {}\n        {}\n",
+            status.message(),
+            hint(&status)
+        ),
+    )
+}
+
+/// The director token: given, or read from the data directory.
+pub fn token(cli: &Cli) -> Option<String> {
+    cli.token.clone().or_else(|| {
+        std::fs::read_to_string(cli.data_dir.join("director.token"))
+            .ok()
+            .map(|t| t.trim().to_string())
+    })
+}
+
+fn authed<T>(message: T, token: &Option<String>) -> Result<Request<T>, Outcome> {
+    let mut request = Request::new(message);
+    if let Some(t) = token {
+        let value = format!("Bearer {t}")
+            .parse()
+            .map_err(|_| Outcome::failed(exit::USAGE, "baffle: the token is not text\n".into()))?;
+        request.metadata_mut().insert("authorization", value);
+    }
+    Ok(request)
+}
+
+fn side(s: SideArg) -> i32 {
+    match s {
+        SideArg::A => v1::Side::A as i32,
+        SideArg::B => v1::Side::B as i32,
+    }
+}
+
+fn kind(k: KindArg) -> i32 {
+    match k {
+        KindArg::Single => v1::GameKind::Single as i32,
+        KindArg::Gammon => v1::GameKind::Gammon as i32,
+        KindArg::Backgammon => v1::GameKind::Backgammon as i32,
+    }
+}
+
+fn pause(p: PauseArg) -> i32 {
+    use v1::PauseReason as R;
+    (match p {
+        PauseArg::GameOver => R::GameOver,
+        PauseArg::Break => R::Break,
+        PauseArg::DirectorCalled => R::DirectorCalled,
+        PauseArg::DirectorStopped => R::DirectorStopped,
+        PauseArg::DicePickedUpEarly => R::DicePickedUpEarly,
+        PauseArg::IllegalMoveReplay => R::IllegalMoveReplay,
+        PauseArg::ResultSettled => R::ResultSettled,
+        PauseArg::InvalidRoll => R::InvalidRoll,
+        PauseArg::RollDisputed => R::RollDisputed,
+    }) as i32
+}
+
+fn usage(message: impl std::fmt::Display) -> Outcome {
+    Outcome::failed(exit::USAGE, format!("baffle: {message}\n"))
+}
+
+fn dice_arg(text: &Option<String>) -> Result<Vec<u32>, Outcome> {
+    let Some(text) = text else { return Ok(vec![]) };
+    text.split(',')
+        .map(|d| {
+            d.trim()
+                .parse::<u32>()
+                .map_err(|_| usage(format!("--dice takes two numbers like 3,4, not {text:?}")))
+        })
+        .collect()
+}
+
+fn ms(text: &str) -> Result<i64, Outcome> {
+    duration::parse(text).map(|m| m.as_ms()).map_err(usage)
+}
+
+fn play_action(action: &PlayAction) -> Result<Action, Outcome> {
+    Ok(match action {
+        PlayAction::CheckIn { side: s } => Action::CheckIn(side(*s)),
+        PlayAction::Start => Action::StartGame(v1::Empty {}),
+        PlayAction::Opening { dice } => Action::OpeningRoll(v1::Roll {
+            side: 0,
+            dice: dice_arg(dice)?,
+        }),
+        PlayAction::Roll { side: s, dice } => Action::Roll(v1::Roll {
+            side: side(*s),
+            dice: dice_arg(dice)?,
+        }),
+        PlayAction::InvalidRoll { side: s } => Action::InvalidRoll(side(*s)),
+        PlayAction::Double { side: s } => Action::Double(side(*s)),
+        PlayAction::Take { side: s } => Action::Take(side(*s)),
+        PlayAction::Pass { side: s } => Action::Pass(side(*s)),
+        PlayAction::Press { side: s } => Action::Press(side(*s)),
+        PlayAction::EndGame { winner, kind: k } => Action::EndGame(v1::GameResult {
+            side: side(*winner),
+            kind: kind(*k),
+        }),
+        PlayAction::Concede { side: s, kind: k } => Action::Concede(v1::GameResult {
+            side: side(*s),
+            kind: kind(*k),
+        }),
+        PlayAction::Pause { reason } => Action::Pause(pause(*reason)),
+        PlayAction::Resume => Action::Resume(v1::Empty {}),
+        PlayAction::RestartDelay => Action::RestartDelay(v1::Empty {}),
+        PlayAction::DiceEarly { offender } => Action::DicePickedUpEarly(side(*offender)),
+        PlayAction::Replay { offender } => Action::ReplayIllegalMove(side(*offender)),
+        PlayAction::Break { side: s } => Action::TakeBreak(side(*s)),
+    })
+}
+
+fn rule_action(action: &RuleAction) -> Result<Action, Outcome> {
+    Ok(match action {
+        RuleAction::Warn { side: s } => Action::Warn(side(*s)),
+        RuleAction::Award { side: s, points } => Action::AwardPoints(v1::Points {
+            side: side(*s),
+            points: *points,
+        }),
+        RuleAction::Deduct { side: s, points } => Action::DeductPoints(v1::Points {
+            side: side(*s),
+            points: *points,
+        }),
+        RuleAction::AdjustTime { side: s, delta } => Action::AdjustTime(v1::TimeChange {
+            side: side(*s),
+            ms: ms(delta)?,
+        }),
+        RuleAction::SetTime { side: s, time } => Action::SetTime(v1::TimeChange {
+            side: side(*s),
+            ms: ms(time)?,
+        }),
+        RuleAction::ForfeitGame { loser, kind: k } => Action::ForfeitGame(v1::GameResult {
+            side: side(*loser),
+            kind: kind(*k),
+        }),
+        RuleAction::ForfeitMatch { loser } => Action::ForfeitMatch(side(*loser)),
+        RuleAction::ImposeClock { per_point, delay } => Action::ImposeClock(v1::ImposeClock {
+            per_point_ms: ms(per_point)?,
+            delay_ms: ms(delay)?,
+        }),
+        RuleAction::RemoveClock => Action::RemoveClock(v1::Empty {}),
+        RuleAction::VoidDouble { reason } => Action::VoidDouble(reason.replace('-', "_")),
+        RuleAction::CorrectCube { value, owner } => Action::CorrectCube(v1::CubeLevel {
+            value: *value,
+            owner: owner.map_or(0, side),
+        }),
+        RuleAction::CorrectScore { a, b } => Action::CorrectScore(v1::Score { a: *a, b: *b }),
+        RuleAction::CorrectLength { length } => Action::CorrectLength(*length),
+        RuleAction::Confirm => Action::ConfirmResult(v1::Empty {}),
+        RuleAction::CorrectResult {
+            game,
+            winner,
+            kind: k,
+        } => Action::CorrectResult(v1::ResultCorrection {
+            game: *game,
+            result: Some(v1::GameResult {
+                side: side(*winner),
+                kind: kind(*k),
+            }),
+        }),
+    })
+}
+
+fn tournament_defaults(
+    per_point: &str,
+    delay: &str,
+    timeout: &str,
+    clocks: &str,
+    dice: &str,
+    breaks: bool,
+) -> Result<v1::TournamentDefaults, Outcome> {
+    use v1::timeout_policy::Policy;
+    let policy = match timeout {
+        "lose" => Policy::LoseMatch(v1::LoseMatch {}),
+        "overtime-1m" => Policy::UsbgfOvertimeMs(60_000),
+        "overtime-2m" => Policy::UsbgfOvertimeMs(120_000),
+        other => match other.strip_prefix("points:").and_then(|k| k.parse().ok()) {
+            Some(k) => Policy::PenaltyPoints(k),
+            None => {
+                return Err(usage(format!(
+                    "--timeout: lose, overtime-1m, overtime-2m or points:K, not {other:?}"
+                )));
+            }
+        },
+    };
+    let clocks = match clocks {
+        "required" => v1::ClockPolicy::Required,
+        "allowed" => v1::ClockPolicy::Allowed,
+        "off" => v1::ClockPolicy::Off,
+        other => {
+            return Err(usage(format!(
+                "--clocks: required, allowed or off, not {other:?}"
+            )));
+        }
+    };
+    let dice = match dice {
+        "server" => v1::DiceSource::Server,
+        "physical" => v1::DiceSource::Physical,
+        other => return Err(usage(format!("--dice: server or physical, not {other:?}"))),
+    };
+    Ok(v1::TournamentDefaults {
+        per_point_ms: ms(per_point)?,
+        delay_ms: Some(ms(delay)?),
+        timeout: Some(v1::TimeoutPolicy {
+            policy: Some(policy),
+        }),
+        clocks: clocks as i32,
+        dice: dice as i32,
+        breaks_in_match_time: breaks,
+    })
+}
+
+fn phase_filter(text: &Option<String>) -> Result<i32, Outcome> {
+    Ok(match text.as_deref() {
+        None => 0,
+        Some("waiting") => v1::MatchPhase::Waiting as i32,
+        Some("playing") => v1::MatchPhase::Playing as i32,
+        Some("between-games") => v1::MatchPhase::BetweenGames as i32,
+        Some("over") => v1::MatchPhase::Over as i32,
+        Some(other) => {
+            return Err(usage(format!(
+                "--phase: waiting, playing, between-games or over, not {other:?}"
+            )));
+        }
+    })
+}
+
+/// Runs every command except the live views (`follow`, `console`) and `dice stream`,
+/// which the binary runs itself.
+pub async fn run(cli: &Cli) -> Outcome {
+    match run_inner(cli).await {
+        Ok(o) | Err(o) => o,
+    }
+}
+
+async fn channel(cli: &Cli) -> Result<Channel, Outcome> {
+    connect::connect(&cli.server).await.map_err(|e| {
+        Outcome::failed(
+            exit::CONNECTION,
+            format!("baffle: cannot reach the server at {}: {e}\n        start it with `cargo run --release --bin baffled`, or pass --server URL\n", cli.server),
+        )
+    })
+}
+
+async fn run_inner(cli: &Cli) -> Result<Outcome, Outcome> {
+    let token = token(cli);
+    let json = |v: serde_json::Value| Outcome::ok(format!("{v:#}\n"));
+    match &cli.command {
+        Command::Presets { length } => {
+            let reply = TimeControlsClient::new(channel(cli).await?)
+                .list_presets(v1::ListPresetsRequest {
+                    match_length: *length,
+                })
+                .await
+                .map_err(refused)?;
+            Ok(Outcome::ok(presets::render(&reply.into_inner().presets)))
+        }
+        Command::Tournament(t) => {
+            let mut client = TournamentsClient::new(channel(cli).await?);
+            match t {
+                TournamentCommand::Create {
+                    id,
+                    name,
+                    per_point,
+                    delay,
+                    timeout,
+                    clocks,
+                    dice,
+                    breaks_in_match_time,
+                } => {
+                    let defaults = tournament_defaults(
+                        per_point,
+                        delay,
+                        timeout,
+                        clocks,
+                        dice,
+                        *breaks_in_match_time,
+                    )?;
+                    let tournament = v1::Tournament {
+                        id: id.clone(),
+                        name: name.clone(),
+                        defaults: Some(defaults),
+                    };
+                    let request = authed(
+                        v1::CreateTournamentRequest {
+                            tournament: Some(tournament),
+                        },
+                        &token,
+                    )?;
+                    let t = client
+                        .create_tournament(request)
+                        .await
+                        .map_err(refused)?
+                        .into_inner();
+                    Ok(if cli.json {
+                        json(render::tournament_json(&t))
+                    } else {
+                        Outcome::ok(format!("created tournament {}\n", t.id))
+                    })
+                }
+                TournamentCommand::List => {
+                    let list = client
+                        .list_tournaments(v1::ListTournamentsRequest {})
+                        .await
+                        .map_err(refused)?
+                        .into_inner();
+                    if cli.json {
+                        return Ok(json(serde_json::Value::Array(
+                            list.tournaments
+                                .iter()
+                                .map(render::tournament_json)
+                                .collect(),
+                        )));
+                    }
+                    let mut out = format!("{:<16} {}\n", "ID", "NAME");
+                    for t in list.tournaments {
+                        out.push_str(&format!("{:<16} {}\n", t.id, t.name));
+                    }
+                    Ok(Outcome::ok(out))
+                }
+                TournamentCommand::Show { id } => {
+                    let t = client
+                        .get_tournament(v1::GetTournamentRequest { id: id.clone() })
+                        .await
+                        .map_err(refused)?
+                        .into_inner();
+                    Ok(json(render::tournament_json(&t)))
+                }
+            }
+        }
+        Command::Match(m) => {
+            let mut client = TournamentsClient::new(channel(cli).await?);
+            match m {
+                MatchCommand::Create {
+                    tournament,
+                    id,
+                    round,
+                    table,
+                    length,
+                    players,
+                    start_in,
+                    unclocked,
+                } => {
+                    let Some((a, b)) = players.split_once(',') else {
+                        return Err(usage(format!("--players takes \"A,B\", not {players:?}")));
+                    };
+                    let scheduled_start_ms = match start_in {
+                        None => 0,
+                        Some(d) => {
+                            let now = std::time::SystemTime::now()
+                                .duration_since(std::time::UNIX_EPOCH)
+                                .map_or(0, |d| d.as_millis() as i64);
+                            now + ms(d)?
+                        }
+                    };
+                    let request = v1::CreateMatchRequest {
+                        tournament_id: tournament.clone(),
+                        match_id: id.clone().unwrap_or_else(|| format!("r{round}-t{table}")),
+                        round: *round,
+                        table: table.clone(),
+                        player_a: a.trim().into(),
+                        player_b: b.trim().into(),
+                        length: *length,
+                        scheduled_start_ms,
+                        unclocked: *unclocked,
+                    };
+                    let s = client
+                        .create_match(authed(request, &token)?)
+                        .await
+                        .map_err(refused)?
+                        .into_inner();
+                    Ok(if cli.json {
+                        json(render::match_json(&s))
+                    } else {
+                        Outcome::ok(render::match_text(&s))
+                    })
+                }
+                MatchCommand::List {
+                    tournament,
+                    round,
+                    table,
+                    phase,
+                } => {
+                    let request = v1::ListMatchesRequest {
+                        tournament_id: tournament.clone().unwrap_or_default(),
+                        round: round.unwrap_or(0),
+                        table: table.clone().unwrap_or_default(),
+                        phase: phase_filter(phase)?,
+                    };
+                    let list = client
+                        .list_matches(request)
+                        .await
+                        .map_err(refused)?
+                        .into_inner()
+                        .matches;
+                    Ok(if cli.json {
+                        json(serde_json::Value::Array(
+                            list.iter().map(render::match_json).collect(),
+                        ))
+                    } else {
+                        Outcome::ok(render::match_table(&list))
+                    })
+                }
+                MatchCommand::Show { match_id } => {
+                    let s = client
+                        .get_match(v1::GetMatchRequest {
+                            match_id: match_id.clone(),
+                        })
+                        .await
+                        .map_err(refused)?
+                        .into_inner();
+                    Ok(if cli.json {
+                        json(render::match_json(&s))
+                    } else {
+                        Outcome::ok(render::match_text(&s))
+                    })
+                }
+            }
+        }
+        Command::Play(p) => {
+            let action = play_action(&p.action)?;
+            execute(cli, &token, &p.match_id, action, None, &p.options).await
+        }
+        Command::Rule(r) => {
+            let action = rule_action(&r.action)?;
+            let ruling = v1::Ruling {
+                reason: r.reason.clone(),
+                article: r.article.clone(),
+            };
+            execute(cli, &token, &r.match_id, action, Some(ruling), &r.options).await
+        }
+        Command::Device(d) => {
+            let mut client = DevicesClient::new(channel(cli).await?);
+            let device = match d {
+                DeviceCommand::Register { id } => {
+                    let r = client
+                        .register_device(authed(
+                            v1::RegisterDeviceRequest {
+                                device_id: id.clone(),
+                            },
+                            &token,
+                        )?)
+                        .await
+                        .map_err(refused)?
+                        .into_inner();
+                    return Ok(if cli.json {
+                        json(serde_json::json!({ "device_id": id, "credential": r.credential }))
+                    } else {
+                        Outcome::ok(format!(
+                            "registered device {id}\ncredential (shown once): {}\n",
+                            r.credential
+                        ))
+                    });
+                }
+                DeviceCommand::Bind { id, match_id } => {
+                    let request = v1::BindDeviceRequest {
+                        device_id: id.clone(),
+                        match_id: match_id.clone(),
+                    };
+                    client.bind_device(authed(request, &token)?).await
+                }
+                DeviceCommand::Unbind { id } => {
+                    client
+                        .unbind_device(authed(
+                            v1::UnbindDeviceRequest {
+                                device_id: id.clone(),
+                            },
+                            &token,
+                        )?)
+                        .await
+                }
+            }
+            .map_err(refused)?
+            .into_inner();
+            Ok(if cli.json {
+                json(
+                    serde_json::json!({ "device_id": device.device_id, "match_id": device.match_id }),
+                )
+            } else if device.match_id.is_empty() {
+                Outcome::ok(format!("device {} is unbound\n", device.device_id))
+            } else {
+                Outcome::ok(format!(
+                    "device {} is bound to {}\n",
+                    device.device_id, device.match_id
+                ))
+            })
+        }
+        Command::Audit(a) => run_audit(cli, &token, a).await,
+        Command::Dice(crate::cli::DiceCommand::Key {
+            match_id,
+            server_seed,
+            seed_a,
+            seed_b,
+        }) => {
+            let seed = dice::parse_hex::<32>(server_seed, "--server-seed").map_err(usage)?;
+            let a = hex::decode(seed_a).map_err(|_| usage("--seed-a must be hex"))?;
+            let b = hex::decode(seed_b).map_err(|_| usage("--seed-b must be hex"))?;
+            Ok(Outcome::ok(format!(
+                "{}\n",
+                dice::key_hex(match_id, seed, &a, &b)
+            )))
+        }
+        Command::Completions { shell } => {
+            let mut script = Vec::new();
+            clap_complete::generate(
+                *shell,
+                &mut <Cli as clap::CommandFactory>::command(),
+                "baffle",
+                &mut script,
+            );
+            Ok(Outcome::ok(String::from_utf8_lossy(&script).into_owned()))
+        }
+        Command::Dice(_) | Command::Follow { .. } | Command::Console { .. } => {
+            Err(usage("this command runs in the terminal, not here"))
+        }
+    }
+}
+
+async fn execute(
+    cli: &Cli,
+    token: &Option<String>,
+    match_id: &str,
+    action: Action,
+    ruling: Option<v1::Ruling>,
+    options: &crate::cli::CommandOptions,
+) -> Result<Outcome, Outcome> {
+    let request = v1::ExecuteRequest {
+        match_id: match_id.to_string(),
+        command: Some(v1::Command {
+            action: Some(action),
+        }),
+        ruling,
+        request_id: options.request_id.clone().unwrap_or_default(),
+        expected_seq: options.expect_seq,
+    };
+    let reply = MatchesClient::new(channel(cli).await?)
+        .execute(authed(request, token)?)
+        .await
+        .map_err(refused)?
+        .into_inner();
+    let state = reply.state.unwrap_or_default();
+    Ok(if cli.json {
+        Outcome::ok(format!(
+            "{:#}\n",
+            serde_json::json!({ "events": render::events_json(&reply.events), "state": render::match_json(&state) })
+        ))
+    } else {
+        Outcome::ok(format!(
+            "{}{}",
+            render::events_text(&reply.events),
+            render::match_text(&state)
+        ))
+    })
+}
+
+async fn run_audit(
+    cli: &Cli,
+    token: &Option<String>,
+    command: &AuditCommand,
+) -> Result<Outcome, Outcome> {
+    if let AuditCommand::Verify { file, head } = command {
+        let report = audit::verify_file(file, head.as_deref()).map_err(usage)?;
+        let code = if report.is_ok() {
+            exit::OK
+        } else {
+            exit::INVALID
+        };
+        return Ok(Outcome {
+            code,
+            out: format!("{report}\n"),
+            err: String::new(),
+        });
+    }
+    let channel = channel(cli).await?;
+    let mut client = AuditClient::new(channel.clone());
+    match command {
+        AuditCommand::Commitment { match_id } => {
+            let c = client
+                .get_commitment(v1::GetCommitmentRequest {
+                    match_id: match_id.clone(),
+                })
+                .await
+                .map_err(refused)?;
+            Ok(Outcome::ok(format!("{}\n", c.into_inner().commitment)))
+        }
+        AuditCommand::Seed {
+            match_id,
+            side: s,
+            seed,
+            hex,
+        } => {
+            let bytes = if *hex {
+                ::hex::decode(seed).map_err(|_| usage("the seed is not hex"))?
+            } else {
+                seed.as_bytes().to_vec()
+            };
+            let request = v1::SubmitPlayerSeedRequest {
+                match_id: match_id.clone(),
+                side: side(*s),
+                seed: bytes,
+            };
+            let r = client
+                .submit_player_seed(authed(request, token)?)
+                .await
+                .map_err(refused)?
+                .into_inner();
+            Ok(Outcome::ok(format!(
+                "seed recorded; the log has {} events\n",
+                r.seq
+            )))
+        }
+        AuditCommand::Export { match_id, output } => {
+            let text = audit::export_log(channel, match_id)
+                .await
+                .map_err(refused)?;
+            match output {
+                Some(path) => {
+                    write_file(path, &text)?;
+                    Ok(Outcome::ok(String::new()))
+                }
+                None => Ok(Outcome::ok(text)),
+            }
+        }
+        AuditCommand::Reveal { match_id } => {
+            let r = client
+                .reveal(authed(
+                    v1::RevealRequest {
+                        match_id: match_id.clone(),
+                    },
+                    token,
+                )?)
+                .await
+                .map_err(refused)?;
+            Ok(Outcome::ok(format!("{}\n", r.into_inner().server_seed)))
+        }
+        AuditCommand::Verify { .. } => unreachable!("handled above"),
+    }
+}
+
+fn write_file(path: &Path, text: &str) -> Result<(), Outcome> {
+    std::fs::write(path, text)
+        .map_err(|e| Outcome::failed(1, format!("baffle: cannot write {}: {e}\n", path.display())))
+}

@@ -1,0 +1,202 @@
+//! The `baffle` CLI against an in-process server: what a director types, what he sees,
+//! and the exit status scripts rely on.
+
+use baffle_client::cli::Cli;
+use baffle_client::run::{Outcome, run};
+use baffle_tests::TestServer;
+use clap::Parser;
+
+async fn baffle(server: &TestServer, args: &[&str]) -> Outcome {
+    let mut all = vec![
+        "baffle",
+        "--server",
+        &server.addr_url,
+        "--token",
+        &server.token,
+    ];
+    all.extend_from_slice(args);
+    run(&Cli::try_parse_from(all).expect("valid arguments")).await
+}
+
+async fn spectator(server: &TestServer, args: &[&str]) -> Outcome {
+    let dir = tempfile::tempdir().unwrap(); // no token file here
+    let mut all = vec![
+        "baffle",
+        "--server",
+        &server.addr_url,
+        "--data-dir",
+        dir.path().to_str().unwrap(),
+    ];
+    all.extend_from_slice(args);
+    run(&Cli::try_parse_from(all).expect("valid arguments")).await
+}
+
+#[tokio::test]
+async fn a_director_runs_a_match_from_the_command_line() {
+    let server = TestServer::start().await;
+    let ok = |o: &Outcome| assert_eq!(o.code, 0, "{}{}", o.out, o.err);
+    let o = baffle(
+        &server,
+        &[
+            "tournament",
+            "create",
+            "open",
+            "--name",
+            "Club open",
+            "--dice",
+            "physical",
+            "--timeout",
+            "points:1",
+        ],
+    )
+    .await;
+    ok(&o);
+    let o = baffle(
+        &server,
+        &[
+            "match",
+            "create",
+            "--tournament",
+            "open",
+            "--round",
+            "1",
+            "--table",
+            "7",
+            "--length",
+            "7",
+            "--players",
+            "Anna,Ben",
+        ],
+    )
+    .await;
+    ok(&o);
+    assert!(
+        o.out.starts_with("r1-t7  open  round 1  table 7  waiting"),
+        "{}",
+        o.out
+    );
+    for side in ["a", "b"] {
+        ok(&baffle(&server, &["play", "r1-t7", "check-in", side]).await);
+    }
+    let o = baffle(&server, &["play", "r1-t7", "opening", "--dice", "6,1"]).await;
+    ok(&o);
+    assert!(
+        o.out.contains("bg.opening_throw") && o.out.contains("A moving [6, 1]"),
+        "{}",
+        o.out
+    );
+    ok(&baffle(&server, &["play", "r1-t7", "press", "a"]).await);
+
+    // A refusal names the rule and says what to do; exit status 4.
+    let o = baffle(&server, &["play", "r1-t7", "press", "a"]).await;
+    assert_eq!(o.code, 4);
+    assert!(
+        o.err.contains("FailedPrecondition")
+            && o.err.contains("4.2 (i)")
+            && o.err.contains("baffle match show"),
+        "{}",
+        o.err
+    );
+
+    // A ruling; JSON for scripts.
+    let o = baffle(
+        &server,
+        &[
+            "--json",
+            "rule",
+            "r1-t7",
+            "--reason",
+            "slow play",
+            "--article",
+            "2.3",
+            "adjust-time",
+            "b",
+            "-30s",
+        ],
+    )
+    .await;
+    ok(&o);
+    let v: serde_json::Value = serde_json::from_str(&o.out).unwrap();
+    assert_eq!(v["events"][0]["event"]["kind"], "bg.ruling");
+    assert_eq!(v["state"]["clock"]["b"]["main_ms"], 14 * 60_000 - 30_000);
+    let o = baffle(
+        &server,
+        &["--json", "match", "list", "--tournament", "open"],
+    )
+    .await;
+    let v: serde_json::Value = serde_json::from_str(&o.out).unwrap();
+    assert_eq!(v[0]["match_id"], "r1-t7");
+    assert_eq!(v[0]["players"], serde_json::json!(["Anna", "Ben"]));
+
+    // Devices.
+    let o = baffle(&server, &["device", "register", "t7"]).await;
+    assert!(
+        o.out.contains("credential (shown once): dev.t7."),
+        "{}",
+        o.out
+    );
+    let o = baffle(&server, &["device", "bind", "t7", "r1-t7"]).await;
+    assert_eq!(o.out, "device t7 is bound to r1-t7\n");
+
+    // Audit: export, verify, tamper, verify again.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("r1-t7.jsonl");
+    ok(&baffle(
+        &server,
+        &["audit", "export", "r1-t7", "-o", file.to_str().unwrap()],
+    )
+    .await);
+    let o = baffle(&server, &["audit", "verify", file.to_str().unwrap()]).await;
+    assert_eq!(o.code, 0);
+    assert!(o.out.starts_with("OK: "), "{}", o.out);
+    let tampered = std::fs::read_to_string(&file)
+        .unwrap()
+        .replace(r#"\"Anna\""#, r#"\"Anne\""#);
+    std::fs::write(&file, tampered).unwrap();
+    let o = baffle(&server, &["audit", "verify", file.to_str().unwrap()]).await;
+    assert_eq!(o.code, 1);
+    assert!(o.out.starts_with("BAD: line 2 (record 1)"), "{}", o.out);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn exit_statuses_tell_usage_refusal_and_connection_apart() {
+    let server = TestServer::start().await;
+    // Usage: a bad duration.
+    let o = baffle(
+        &server,
+        &["tournament", "create", "x", "--per-point", "two minutes"],
+    )
+    .await;
+    assert_eq!(o.code, 2, "{}", o.err);
+    // Refused: no token for a director action.
+    let o = spectator(&server, &["tournament", "create", "x"]).await;
+    assert_eq!(o.code, 4);
+    assert!(
+        o.err.contains("Unauthenticated") && o.err.contains("--token"),
+        "{}",
+        o.err
+    );
+    // Spectators read without a token.
+    assert_eq!(spectator(&server, &["tournament", "list"]).await.code, 0);
+    // Not found.
+    assert_eq!(baffle(&server, &["match", "show", "nope"]).await.code, 4);
+    let url = server.addr_url.clone();
+    server.stop().await;
+    // Connection.
+    let o = run(&Cli::try_parse_from(["baffle", "--server", &url, "match", "list"]).unwrap()).await;
+    assert_eq!(o.code, 3, "{}", o.err);
+    assert!(o.err.contains("cannot reach"));
+}
+
+#[tokio::test]
+async fn shell_completion_scripts() {
+    let server = TestServer::start().await;
+    let o = baffle(&server, &["completions", "bash"]).await;
+    assert!(
+        o.out.contains("_baffle()") && o.out.contains("check-in"),
+        "{}",
+        &o.out[..200.min(o.out.len())]
+    );
+    server.stop().await;
+}
