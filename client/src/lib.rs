@@ -9,6 +9,7 @@
 //! - [`audit`]: offline verification of exported match logs.
 //! - [`cli`]: the command line; [`run`] executes it; [`render`] prints tables or JSON.
 //! - [`duration`]: durations as directors write them (12s, 2m, -30s).
+//! - [`tui`]: the live views, `baffle follow` and `baffle console` (ratatui).
 
 pub mod audit;
 pub mod cli;
@@ -18,6 +19,7 @@ pub mod duration;
 pub mod presets;
 pub mod render;
 pub mod run;
+pub mod tui;
 
 /// Exit codes of `baffle`, so scripts can tell failures apart.
 pub mod exit {

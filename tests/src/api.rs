@@ -53,7 +53,7 @@ impl Director {
             .expect("tournament created");
     }
 
-    /// Creates a match and returns its state.
+    /// Creates a match at table 7 and returns its state.
     pub async fn create_match(
         &mut self,
         tournament: &str,
@@ -61,11 +61,24 @@ impl Director {
         length: u32,
         start_ms: i64,
     ) -> v1::MatchState {
+        self.create_match_at(tournament, id, "7", length, start_ms)
+            .await
+    }
+
+    /// Creates a match at `table` and returns its state.
+    pub async fn create_match_at(
+        &mut self,
+        tournament: &str,
+        id: &str,
+        table: &str,
+        length: u32,
+        start_ms: i64,
+    ) -> v1::MatchState {
         let r = v1::CreateMatchRequest {
             tournament_id: tournament.into(),
             match_id: id.into(),
             round: 1,
-            table: "7".into(),
+            table: table.into(),
             player_a: "Anna".into(),
             player_b: "Ben".into(),
             length,

@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use baffle_client::cli::{Cli, Command, DiceCommand};
-use baffle_client::{dice, exit, run};
+use baffle_client::{dice, exit, run, tui};
 use clap::Parser;
 
 #[tokio::main(flavor = "current_thread")]
@@ -11,6 +11,12 @@ async fn main() {
     let cli = Cli::parse();
     let code = match &cli.command {
         Command::Dice(DiceCommand::Stream { key, count, format }) => stream(key, *count, *format),
+        Command::Follow { match_id } => {
+            live(tui::app::follow(cli.server.clone(), match_id.clone()).await)
+        }
+        Command::Console { tournament } => {
+            live(tui::app::console(cli.server.clone(), run::token(&cli), tournament.clone()).await)
+        }
         _ => {
             let outcome = run::run(&cli).await;
             let _ = std::io::stdout().write_all(outcome.out.as_bytes());
@@ -19,6 +25,16 @@ async fn main() {
         }
     };
     std::process::exit(code);
+}
+
+fn live(result: std::io::Result<()>) -> i32 {
+    match result {
+        Ok(()) => exit::OK,
+        Err(e) => {
+            eprintln!("baffle: the terminal failed: {e}");
+            1
+        }
+    }
 }
 
 fn stream(key: &str, count: u64, format: dice::StreamFormat) -> i32 {

@@ -1,0 +1,269 @@
+//! Running the views in a real terminal: the server's updates arrive on one task, keys on
+//! another, and the screen is redrawn ten times a second so clocks tick. Both views
+//! reconnect by themselves: `follow` resumes from the last event it saw, `console`
+//! re-subscribes to the tournament feed (which starts with every match's state).
+
+use std::time::Duration;
+
+use baffle_proto::v1;
+use baffle_proto::v1::matches_client::MatchesClient;
+use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind};
+use tokio::sync::mpsc;
+use tonic::Request;
+
+use super::console::{Dashboard, Key};
+use super::follow;
+use crate::connect;
+
+/// What the server side sends the screen.
+enum Feed {
+    State(Box<v1::MatchState>),
+    Problem(String),
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Keys from the terminal, read on a blocking thread.
+fn keys() -> mpsc::UnboundedReceiver<KeyCode> {
+    let (tx, rx) = mpsc::unbounded_channel();
+    std::thread::spawn(move || {
+        loop {
+            if let Ok(true) = event::poll(Duration::from_millis(200)) {
+                if let Ok(Event::Key(k)) = event::read()
+                    && k.kind == KeyEventKind::Press
+                    && tx.send(k.code).is_err()
+                {
+                    return;
+                }
+            } else if tx.is_closed() {
+                return;
+            }
+        }
+    });
+    rx
+}
+
+/// Follows one match until `q`.
+pub async fn follow(server: String, match_id: String) -> std::io::Result<()> {
+    let (tx, mut feed) = mpsc::channel(64);
+    tokio::spawn(async move {
+        let mut next = 0u64;
+        loop {
+            match connect::connect(&server).await {
+                Ok(channel) => {
+                    let request = v1::WatchRequest {
+                        match_id: match_id.clone(),
+                        from_seq: next,
+                    };
+                    match MatchesClient::new(channel).watch(request).await {
+                        Ok(stream) => {
+                            let mut stream = stream.into_inner();
+                            loop {
+                                match stream.message().await {
+                                    Ok(Some(update)) => {
+                                        if let Some(last) = update.events.last() {
+                                            next = last.seq + 1;
+                                        }
+                                        if let Some(state) = update.state {
+                                            next = next.max(state.seq);
+                                            if tx.send(Feed::State(Box::new(state))).await.is_err()
+                                            {
+                                                return;
+                                            }
+                                        }
+                                    }
+                                    Ok(None) => break,
+                                    Err(e) => {
+                                        let _ = tx
+                                            .send(Feed::Problem(format!(
+                                                "connection lost: {} — reconnecting",
+                                                e.message()
+                                            )))
+                                            .await;
+                                        break;
+                                    }
+                                }
+                            }
+                        }
+                        Err(e) => {
+                            let _ = tx
+                                .send(Feed::Problem(format!("{} — retrying", e.message())))
+                                .await;
+                        }
+                    }
+                }
+                Err(e) => {
+                    let _ = tx
+                        .send(Feed::Problem(format!(
+                            "server unreachable ({e}) — retrying"
+                        )))
+                        .await;
+                }
+            }
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        }
+    });
+    let mut terminal = ratatui::init();
+    let mut keys = keys();
+    let mut state: Option<v1::MatchState> = None;
+    let mut status = follow::Status::default();
+    let mut tick = tokio::time::interval(Duration::from_millis(100));
+    let result = loop {
+        tokio::select! {
+            Some(f) = feed.recv() => match f {
+                Feed::State(s) => {
+                    state = Some(*s);
+                    status.connection = None;
+                }
+                Feed::Problem(p) => status.connection = Some(p),
+            },
+            Some(k) = keys.recv() => if matches!(k, KeyCode::Char('q') | KeyCode::Esc) { break Ok(()) },
+            _ = tick.tick() => {}
+        }
+        let drawn = terminal.draw(|frame| match &state {
+            Some(s) => follow::draw(frame, s, now_ms(), &status),
+            None => frame.render_widget(
+                ratatui::widgets::Paragraph::new(
+                    status
+                        .connection
+                        .clone()
+                        .unwrap_or_else(|| "connecting…".into()),
+                ),
+                frame.area(),
+            ),
+        });
+        if let Err(e) = drawn {
+            break Err(e);
+        }
+    };
+    ratatui::restore();
+    result
+}
+
+/// Runs the dashboard of a tournament until `q`.
+pub async fn console(
+    server: String,
+    token: Option<String>,
+    tournament: String,
+) -> std::io::Result<()> {
+    let (tx, mut feed) = mpsc::channel(256);
+    {
+        let server = server.clone();
+        let tournament = tournament.clone();
+        tokio::spawn(async move {
+            loop {
+                let problem = match connect::connect(&server).await {
+                    Ok(channel) => {
+                        let request = v1::WatchTournamentRequest {
+                            tournament_id: tournament.clone(),
+                        };
+                        match MatchesClient::new(channel).watch_tournament(request).await {
+                            Ok(stream) => {
+                                let mut stream = stream.into_inner();
+                                loop {
+                                    match stream.message().await {
+                                        Ok(Some(state)) => {
+                                            if tx.send(Feed::State(Box::new(state))).await.is_err()
+                                            {
+                                                return;
+                                            }
+                                        }
+                                        Ok(None) => break "the server closed the feed".to_string(),
+                                        Err(e) => {
+                                            break format!("connection lost: {}", e.message());
+                                        }
+                                    }
+                                }
+                            }
+                            Err(e) => e.message().to_string(),
+                        }
+                    }
+                    Err(e) => format!("server unreachable ({e})"),
+                };
+                if tx
+                    .send(Feed::Problem(format!("{problem} — reconnecting")))
+                    .await
+                    .is_err()
+                {
+                    return;
+                }
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        });
+    }
+    let mut terminal = ratatui::init();
+    let mut keys = keys();
+    let mut board = Dashboard::new(&tournament);
+    let mut tick = tokio::time::interval(Duration::from_millis(100));
+    let result = loop {
+        tokio::select! {
+            Some(f) = feed.recv() => match f {
+                Feed::State(s) => {
+                    board.connection = None;
+                    board.update(*s);
+                }
+                Feed::Problem(p) => board.connection = Some(p),
+            },
+            Some(code) = keys.recv() => {
+                if board.prompt.is_none() && matches!(code, KeyCode::Char('q')) {
+                    break Ok(());
+                }
+                let key = match code {
+                    KeyCode::Up => Key::Up,
+                    KeyCode::Down => Key::Down,
+                    KeyCode::Enter => Key::Enter,
+                    KeyCode::Esc => Key::Esc,
+                    KeyCode::Backspace => Key::Backspace,
+                    KeyCode::Char(c) => Key::Char(c),
+                    _ => continue,
+                };
+                if let Some(pending) = board.key(key) {
+                    let result = send(&server, &token, pending).await;
+                    if let Err(e) = result {
+                        board.alerts.push_front(format!("refused: {e}"));
+                    }
+                }
+            }
+            _ = tick.tick() => {}
+        }
+        if let Err(e) = terminal.draw(|frame| board.draw(frame, now_ms())) {
+            break Err(e);
+        }
+    };
+    ratatui::restore();
+    result
+}
+
+async fn send(
+    server: &str,
+    token: &Option<String>,
+    pending: super::console::Pending,
+) -> Result<(), String> {
+    let channel = connect::connect(server).await.map_err(|e| e.to_string())?;
+    let mut request = Request::new(v1::ExecuteRequest {
+        match_id: pending.match_id,
+        command: Some(v1::Command {
+            action: Some(pending.action),
+        }),
+        ruling: pending.ruling,
+        request_id: String::new(),
+        expected_seq: None,
+    });
+    if let Some(t) = token {
+        request.metadata_mut().insert(
+            "authorization",
+            format!("Bearer {t}")
+                .parse()
+                .map_err(|_| "the token is not text")?,
+        );
+    }
+    MatchesClient::new(channel)
+        .execute(request)
+        .await
+        .map(|_| ())
+        .map_err(|s| s.message().to_string())
+}

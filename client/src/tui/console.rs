@@ -1,0 +1,444 @@
+//! `baffle console TOURNAMENT`: the live dashboard. Every match of the tournament with its
+//! clocks ticking locally, alerts as they happen, and keys for the director's common moves,
+//! each behind a confirmation. The state here is pure (updates and keys in, drawing out);
+//! `app.rs` connects it to the server and the terminal.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use baffle_proto::v1;
+use baffle_proto::v1::command::Action;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
+
+use super::ticking::{faces, mmss};
+use crate::render;
+
+/// Alerts kept on screen.
+const ALERTS: usize = 8;
+
+/// A command the director confirmed, to send to the server.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pending {
+    /// The match.
+    pub match_id: String,
+    /// The action.
+    pub action: Action,
+    /// The ruling, for director actions.
+    pub ruling: Option<v1::Ruling>,
+    /// What it is, for the confirmation and the alert after it.
+    pub label: String,
+}
+
+/// What the director is being asked.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Prompt {
+    /// "… ? y/n"
+    Confirm(Pending),
+    /// A line of text for an action that needs it: `"A -30s"` or `"B 1"`.
+    Input {
+        /// What is asked.
+        label: String,
+        /// What was typed so far.
+        buffer: String,
+        /// Which action the text is for.
+        kind: InputKind,
+    },
+}
+
+/// Actions that take text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    /// "A -30s": adjust a clock (4.3 (v)).
+    AdjustClock,
+    /// "B 1": award penalty points (2.3).
+    AwardPoints,
+}
+
+/// A key the dashboard understands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Key {
+    /// Move the selection up.
+    Up,
+    /// Move the selection down.
+    Down,
+    /// A character.
+    Char(char),
+    /// Enter.
+    Enter,
+    /// Escape: cancel a prompt.
+    Esc,
+    /// Backspace.
+    Backspace,
+}
+
+/// The dashboard's state.
+#[derive(Clone, Debug, Default)]
+pub struct Dashboard {
+    /// The tournament shown.
+    pub tournament: String,
+    /// Its matches, by id.
+    pub matches: BTreeMap<String, v1::MatchState>,
+    /// The selected row.
+    pub selected: usize,
+    /// Recent alerts, newest first.
+    pub alerts: VecDeque<String>,
+    /// The open prompt.
+    pub prompt: Option<Prompt>,
+    /// A connection problem.
+    pub connection: Option<String>,
+}
+
+fn name(s: &v1::MatchState, side: i32) -> &str {
+    if side == v1::Side::B as i32 {
+        &s.player_b
+    } else {
+        &s.player_a
+    }
+}
+
+impl Dashboard {
+    /// An empty dashboard for `tournament`.
+    pub fn new(tournament: &str) -> Dashboard {
+        Dashboard {
+            tournament: tournament.to_string(),
+            ..Dashboard::default()
+        }
+    }
+
+    fn alert(&mut self, text: String) {
+        self.alerts.push_front(text);
+        self.alerts.truncate(ALERTS);
+    }
+
+    /// The matches in display order: round, then table, then id.
+    pub fn rows(&self) -> Vec<&v1::MatchState> {
+        let mut rows: Vec<_> = self.matches.values().collect();
+        rows.sort_by(|a, b| {
+            (a.round, &a.table, &a.match_id).cmp(&(b.round, &b.table, &b.match_id))
+        });
+        rows
+    }
+
+    /// Takes a new state of a match and raises the alerts its changes call for.
+    pub fn update(&mut self, s: v1::MatchState) {
+        let before = self.matches.get(&s.match_id).cloned();
+        let id = s.match_id.clone();
+        if let Some(before) = &before {
+            let flag = |m: &v1::MatchState| m.clock.as_ref().and_then(|c| c.first_flag);
+            if let (None, Some(f)) = (flag(before), flag(&s)) {
+                self.alert(format!("{id}: {}'s flag fell", name(&s, f.side)));
+            }
+            for (i, side) in [v1::Side::A, v1::Side::B].into_iter().enumerate() {
+                let (was, now) = (
+                    before.penalty_points.get(i).copied().unwrap_or(0),
+                    s.penalty_points.get(i).copied().unwrap_or(0),
+                );
+                if now > was {
+                    self.alert(format!(
+                        "{id}: penalty point to {} ({now} in all)",
+                        name(&s, side as i32)
+                    ));
+                }
+            }
+            let paused = |m: &v1::MatchState| m.clock.as_ref().map_or(0, |c| c.paused);
+            if paused(&s) != 0 && paused(before) == 0 {
+                let reason = v1::PauseReason::try_from(paused(&s))
+                    .map(|p| p.as_str_name())
+                    .unwrap_or("?");
+                self.alert(format!(
+                    "{id}: clock paused ({})",
+                    reason.trim_start_matches("PAUSE_REASON_").to_lowercase()
+                ));
+            }
+        }
+        if let Some(r) = s.result.as_ref().filter(|r| !r.confirmed) {
+            let new = before.as_ref().is_none_or(|b| b.result.is_none());
+            if new {
+                self.alert(format!(
+                    "{id}: {} won ({}): waiting for your confirmation (c)",
+                    name(&s, r.winner),
+                    r.how
+                ));
+            }
+        }
+        self.matches.insert(id, s);
+    }
+
+    fn selected_match(&self) -> Option<&v1::MatchState> {
+        self.rows().get(self.selected).copied()
+    }
+
+    /// Handles a key; returns a command once the director confirmed it.
+    pub fn key(&mut self, key: Key) -> Option<Pending> {
+        match self.prompt.take() {
+            Some(Prompt::Confirm(pending)) => match key {
+                Key::Char('y') | Key::Enter => {
+                    self.alert(format!("sent: {}", pending.label));
+                    return Some(pending);
+                }
+                _ => return None, // anything else cancels
+            },
+            Some(Prompt::Input {
+                label,
+                mut buffer,
+                kind,
+            }) => {
+                match key {
+                    Key::Esc => {}
+                    Key::Enter => match self.parse_input(kind, &buffer) {
+                        Ok(pending) => self.prompt = Some(Prompt::Confirm(pending)),
+                        Err(e) => self.alert(e),
+                    },
+                    Key::Backspace => {
+                        buffer.pop();
+                        self.prompt = Some(Prompt::Input {
+                            label,
+                            buffer,
+                            kind,
+                        });
+                    }
+                    Key::Char(c) => {
+                        buffer.push(c);
+                        self.prompt = Some(Prompt::Input {
+                            label,
+                            buffer,
+                            kind,
+                        });
+                    }
+                    _ => {
+                        self.prompt = Some(Prompt::Input {
+                            label,
+                            buffer,
+                            kind,
+                        })
+                    }
+                }
+                return None;
+            }
+            None => {}
+        }
+        let count = self.matches.len();
+        let selected = self.selected_match().map(|m| m.match_id.clone());
+        let confirm = |action: Action, ruling: Option<(&str, &str)>, label: String| {
+            selected.clone().map(|match_id| {
+                let ruling = ruling.map(|(reason, article)| v1::Ruling {
+                    reason: reason.into(),
+                    article: article.into(),
+                });
+                Prompt::Confirm(Pending {
+                    label: format!("{label} in {match_id}"),
+                    match_id,
+                    action,
+                    ruling,
+                })
+            })
+        };
+        match key {
+            Key::Up | Key::Char('k') => self.selected = self.selected.saturating_sub(1),
+            Key::Down | Key::Char('j') => {
+                self.selected = (self.selected + 1).min(count.saturating_sub(1))
+            }
+            Key::Char('p') => {
+                self.prompt = confirm(
+                    Action::Pause(v1::PauseReason::DirectorCalled as i32),
+                    None,
+                    "pause the clock (director called, 4.3 (ii)(c))".into(),
+                )
+            }
+            Key::Char('r') => {
+                self.prompt = confirm(
+                    Action::Resume(v1::Empty {}),
+                    None,
+                    "resume the clock".into(),
+                )
+            }
+            Key::Char('c') => {
+                self.prompt = confirm(
+                    Action::ConfirmResult(v1::Empty {}),
+                    Some(("confirmed at the console", "4.6")),
+                    "confirm the result".into(),
+                )
+            }
+            Key::Char('a') if selected.is_some() => {
+                self.prompt = Some(Prompt::Input {
+                    label: "adjust clock: side and time, e.g. A -30s".into(),
+                    buffer: String::new(),
+                    kind: InputKind::AdjustClock,
+                })
+            }
+            Key::Char('x') if selected.is_some() => {
+                self.prompt = Some(Prompt::Input {
+                    label: "penalty points: side and points, e.g. B 1".into(),
+                    buffer: String::new(),
+                    kind: InputKind::AwardPoints,
+                })
+            }
+            _ => {}
+        }
+        None
+    }
+
+    fn parse_input(&self, kind: InputKind, text: &str) -> Result<Pending, String> {
+        let match_id = self
+            .selected_match()
+            .map(|m| m.match_id.clone())
+            .ok_or("no match selected")?;
+        let (side, rest) = text.trim().split_once(' ').ok_or(format!(
+            "{text:?}: a side (A or B), a space, then the value"
+        ))?;
+        let side = match side.to_ascii_uppercase().as_str() {
+            "A" => v1::Side::A as i32,
+            "B" => v1::Side::B as i32,
+            other => return Err(format!("{other:?} is not a side: A or B")),
+        };
+        let who = self
+            .matches
+            .get(&match_id)
+            .map(|m| name(m, side).to_string())
+            .unwrap_or_default();
+        match kind {
+            InputKind::AdjustClock => {
+                let ms = crate::duration::parse(rest.trim())?.as_ms();
+                Ok(Pending {
+                    label: format!("adjust {who}'s clock by {} in {match_id}", rest.trim()),
+                    match_id,
+                    action: Action::AdjustTime(v1::TimeChange { side, ms }),
+                    ruling: Some(v1::Ruling {
+                        reason: "adjusted at the console".into(),
+                        article: "4.3 (v)".into(),
+                    }),
+                })
+            }
+            InputKind::AwardPoints => {
+                let points: u32 = rest
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("{rest:?} is not a number of points"))?;
+                Ok(Pending {
+                    label: format!("award {points} penalty point(s) to {who} in {match_id}"),
+                    match_id,
+                    action: Action::AwardPoints(v1::Points { side, points }),
+                    ruling: Some(v1::Ruling {
+                        reason: "awarded at the console".into(),
+                        article: "2.3".into(),
+                    }),
+                })
+            }
+        }
+    }
+
+    /// Draws the dashboard at `now_ms`.
+    pub fn draw(&self, frame: &mut Frame, now_ms: i64) {
+        let [table_area, alerts_area, prompt_area] = Layout::vertical([
+            Constraint::Min(5),
+            Constraint::Length(ALERTS as u16 + 2),
+            Constraint::Length(1),
+        ])
+        .areas(frame.area());
+        let header = Row::new([
+            "TABLE", "MATCH", "PLAYERS", "SCORE", "CUBE", "CLOCK A", "CLOCK B", "TURN", "PAUSE",
+        ])
+        .style(Style::default().add_modifier(Modifier::BOLD));
+        let rows = self.rows().into_iter().enumerate().map(|(i, s)| {
+            let (a, b) = match &s.clock {
+                Some(c) => {
+                    let [a, b] = faces(c, now_ms);
+                    (clock_cell(a), clock_cell(b))
+                }
+                None => ("-".into(), "-".into()),
+            };
+            let turn = match v1::TurnPhase::try_from(s.turn) {
+                Ok(v1::TurnPhase::Opening) => "opening".into(),
+                Ok(v1::TurnPhase::OnRoll) => format!("{} roll", render::side(s.turn_side)),
+                Ok(v1::TurnPhase::Moving) => format!("{} move", render::side(s.turn_side)),
+                Ok(v1::TurnPhase::DoubleOffered) => {
+                    format!("{} doubled", render::side(s.turn_side))
+                }
+                _ if s.result.is_some() => "over".into(),
+                _ => "-".into(),
+            };
+            let pause = s
+                .clock
+                .as_ref()
+                .and_then(|c| v1::PauseReason::try_from(c.paused).ok())
+                .filter(|p| *p != v1::PauseReason::Unspecified)
+                .map(|p| {
+                    p.as_str_name()
+                        .trim_start_matches("PAUSE_REASON_")
+                        .to_lowercase()
+                })
+                .unwrap_or_default();
+            let score = format!(
+                "{}-{}/{}{}",
+                s.score_a,
+                s.score_b,
+                s.length,
+                if s.crawford { " C" } else { "" }
+            );
+            let row = Row::new(vec![
+                Cell::from(s.table.clone()),
+                Cell::from(s.match_id.clone()),
+                Cell::from(format!("{} v {}", s.player_a, s.player_b)),
+                Cell::from(score),
+                Cell::from(render::cube(s)),
+                Cell::from(a),
+                Cell::from(b),
+                Cell::from(turn),
+                Cell::from(pause),
+            ]);
+            if i == self.selected {
+                row.style(Style::default().add_modifier(Modifier::REVERSED))
+            } else {
+                row
+            }
+        });
+        let widths = [
+            Constraint::Length(6),
+            Constraint::Length(10),
+            Constraint::Length(16),
+            Constraint::Length(9),
+            Constraint::Length(8),
+            Constraint::Length(14),
+            Constraint::Length(14),
+            Constraint::Length(10),
+            Constraint::Min(6),
+        ];
+        let title = format!(" baffle console — {} ", self.tournament);
+        frame.render_widget(
+            Table::new(rows, widths)
+                .header(header)
+                .block(Block::default().borders(Borders::ALL).title(title)),
+            table_area,
+        );
+        let alerts: Vec<Line> = self.alerts.iter().map(|a| Line::from(a.as_str())).collect();
+        frame.render_widget(
+            Paragraph::new(alerts).block(Block::default().borders(Borders::ALL).title(" alerts ")),
+            alerts_area,
+        );
+        let bottom = match (&self.prompt, &self.connection) {
+            (Some(Prompt::Confirm(p)), _) => format!("{}? y/n", p.label),
+            (Some(Prompt::Input { label, buffer, .. }), _) => format!("{label}: {buffer}_"),
+            (None, Some(problem)) => problem.clone(),
+            (None, None) => {
+                "↑↓ select  p pause  r resume  a adjust clock  x penalty  c confirm result  q quit"
+                    .into()
+            }
+        };
+        frame.render_widget(Paragraph::new(bottom), prompt_area);
+    }
+}
+
+fn clock_cell(face: super::ticking::Face) -> String {
+    let mut text = mmss(face.main_ms);
+    if face.flagged {
+        text.push_str(" FLAG");
+    } else if face.running && face.delay_ms > 0 {
+        text.push_str(&format!(" +{}", (face.delay_ms + 999) / 1000));
+    } else if face.running {
+        text.push_str(" ◀");
+    }
+    text
+}

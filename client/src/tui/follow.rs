@@ -1,0 +1,179 @@
+//! `baffle follow MATCH`: a live scoreboard for one match, readable from across the room.
+//! No token needed; it resumes from the last event seen after a disconnect.
+
+use baffle_proto::v1;
+use ratatui::Frame;
+use ratatui::layout::{Alignment, Constraint, Layout};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+
+use super::ticking::{faces, mmss};
+use crate::render;
+
+/// What the follow view shows besides the match.
+#[derive(Clone, Debug, Default)]
+pub struct Status {
+    /// A connection problem, shown at the bottom.
+    pub connection: Option<String>,
+}
+
+fn pause_reason(clock: &v1::ClockState) -> Option<String> {
+    v1::PauseReason::try_from(clock.paused)
+        .ok()
+        .filter(|p| *p != v1::PauseReason::Unspecified)
+        .map(|p| {
+            p.as_str_name()
+                .trim_start_matches("PAUSE_REASON_")
+                .replace('_', " ")
+                .to_lowercase()
+        })
+}
+
+/// Draws the scoreboard of `s` as it stands at `now_ms`.
+pub fn draw(frame: &mut Frame, s: &v1::MatchState, now_ms: i64, status: &Status) {
+    let [top, clocks, info, bottom] = Layout::vertical([
+        Constraint::Length(4),
+        Constraint::Length(5),
+        Constraint::Min(3),
+        Constraint::Length(1),
+    ])
+    .areas(frame.area());
+    let bold = Style::default().add_modifier(Modifier::BOLD);
+    let mut heading = vec![Line::styled(
+        format!(
+            "{}   {} {}   {} {}",
+            s.match_id, s.player_a, s.score_a, s.score_b, s.player_b
+        ),
+        bold,
+    )];
+    let mut detail = format!("match to {}", s.length);
+    if s.crawford {
+        detail.push_str("   CRAWFORD GAME");
+    } else if s.post_crawford {
+        detail.push_str("   post-Crawford");
+    }
+    heading.push(Line::from(detail));
+    frame.render_widget(
+        Paragraph::new(heading).alignment(Alignment::Center).block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(" baffle follow "),
+        ),
+        top,
+    );
+
+    let [left, right] =
+        Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(clocks);
+    match &s.clock {
+        Some(clock) => {
+            let [a, b] = faces(clock, now_ms);
+            for (area, name, face) in [(left, &s.player_a, a), (right, &s.player_b, b)] {
+                let marker = if face.flagged {
+                    "  FLAG"
+                } else if face.running {
+                    "  ◀"
+                } else {
+                    ""
+                };
+                let delay = if face.delay_ms > 0 {
+                    format!("delay {}", mmss(face.delay_ms))
+                } else {
+                    String::new()
+                };
+                let lines = vec![Line::styled(mmss(face.main_ms), bold), Line::from(delay)];
+                let title = format!(" {name}{marker} ");
+                frame.render_widget(
+                    Paragraph::new(lines)
+                        .alignment(Alignment::Center)
+                        .block(Block::default().borders(Borders::ALL).title(title)),
+                    area,
+                );
+            }
+        }
+        None => frame.render_widget(
+            Paragraph::new("no clock").alignment(Alignment::Center),
+            clocks,
+        ),
+    }
+
+    let mut lines = Vec::new();
+    if s.game_number > 0 {
+        let turn = match v1::TurnPhase::try_from(s.turn) {
+            Ok(v1::TurnPhase::Opening) => "opening roll".to_string(),
+            Ok(v1::TurnPhase::OnRoll) => format!("{} to roll", player(s, s.turn_side)),
+            Ok(v1::TurnPhase::Moving) => format!(
+                "{} moves {}-{}",
+                player(s, s.turn_side),
+                die(s, 0),
+                die(s, 1)
+            ),
+            Ok(v1::TurnPhase::DoubleOffered) => format!(
+                "{} doubled: {} to take or pass",
+                player(s, s.turn_side),
+                other(s, s.turn_side)
+            ),
+            _ => String::new(),
+        };
+        lines.push(Line::from(format!(
+            "game {}   cube {}   {}",
+            s.game_number,
+            render::cube(s),
+            turn
+        )));
+    }
+    if let Some(reason) = s.clock.as_ref().and_then(pause_reason) {
+        lines.push(Line::styled(format!("clock paused: {reason}"), bold));
+    }
+    if let Some(r) = &s.result {
+        let winner = player(s, r.winner);
+        let confirmed = if r.confirmed {
+            "confirmed"
+        } else {
+            "awaiting the director's confirmation"
+        };
+        lines.push(Line::styled(
+            format!("{winner} wins the match ({}, {confirmed})", r.how),
+            bold,
+        ));
+    }
+    if s.phase == v1::MatchPhase::Waiting as i32 {
+        lines.push(Line::from("waiting for the players"));
+    }
+    frame.render_widget(
+        Paragraph::new(lines)
+            .alignment(Alignment::Center)
+            .wrap(Wrap { trim: true }),
+        info,
+    );
+
+    let head = s.head_hash.get(..12).unwrap_or_default();
+    let foot = match &status.connection {
+        Some(problem) => Line::styled(problem.clone(), bold),
+        None => Line::from(vec![
+            Span::raw(format!("event {}  head {head}", s.seq)),
+            Span::raw("   q: quit"),
+        ]),
+    };
+    frame.render_widget(Paragraph::new(foot), bottom);
+}
+
+fn player(s: &v1::MatchState, side: i32) -> &str {
+    if side == v1::Side::B as i32 {
+        &s.player_b
+    } else {
+        &s.player_a
+    }
+}
+
+fn other(s: &v1::MatchState, side: i32) -> &str {
+    if side == v1::Side::B as i32 {
+        &s.player_a
+    } else {
+        &s.player_b
+    }
+}
+
+fn die(s: &v1::MatchState, i: usize) -> u32 {
+    s.dice.get(i).copied().unwrap_or(0)
+}

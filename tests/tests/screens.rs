@@ -1,0 +1,151 @@
+//! The dashboard and the follow view, drawn on ratatui's test backend from real match
+//! states (a server in-process, the clock injected) and compared with the snapshots in
+//! `tests/snapshots/`. `INSTA_UPDATE=always cargo test -p baffle-tests --test screens`
+//! rewrites them after a deliberate change of layout.
+
+use baffle_client::tui::console::{Dashboard, Key, Prompt};
+use baffle_client::tui::follow;
+use baffle_proto::v1;
+use baffle_proto::v1::command::Action;
+use baffle_server::time::TimeSource;
+use baffle_tests::api::{A, B, Director, defaults, opening, result};
+use baffle_tests::{EPOCH, TestServer};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+/// The screen as text, with the match's random head hash replaced.
+fn screen(terminal: &Terminal<TestBackend>, heads: &[&str]) -> String {
+    let buffer = terminal.backend().buffer();
+    let mut text = String::new();
+    for y in 0..buffer.area.height {
+        let line: String = (0..buffer.area.width)
+            .map(|x| buffer[(x, y)].symbol().to_string())
+            .collect();
+        text.push_str(line.trim_end());
+        text.push('\n');
+    }
+    for head in heads {
+        text = text.replace(&head[..12], "<head-hash>");
+    }
+    text
+}
+
+/// Two matches at table 7 and 8: one in a game with B's clock running and a penalty
+/// point given, one finished and waiting for confirmation.
+async fn room() -> (TestServer, Vec<v1::MatchState>) {
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    d.tournament("open", defaults(0, None, v1::DiceSource::Physical))
+        .await;
+    d.create_match("open", "r1-t7", 7, EPOCH.as_ms()).await;
+    d.create_match_at("open", "r1-t8", "8", 3, EPOCH.as_ms())
+        .await;
+    for m in ["r1-t7", "r1-t8"] {
+        d.act(m, Action::CheckIn(A)).await;
+        d.act(m, Action::CheckIn(B)).await;
+    }
+    d.act("r1-t7", opening(6, 1)).await;
+    server.time.advance(20_000);
+    d.act("r1-t7", Action::Press(A)).await;
+    d.act(
+        "r1-t7",
+        Action::AwardPoints(v1::Points { side: B, points: 1 }),
+    )
+    .await;
+    d.act("r1-t8", opening(2, 5)).await;
+    d.act(
+        "r1-t8",
+        Action::EndGame(result(B, v1::GameKind::Backgammon)),
+    )
+    .await;
+    server.time.advance(5_000);
+    let states = vec![d.state("r1-t7").await, d.state("r1-t8").await];
+    (server, states)
+}
+
+#[tokio::test]
+async fn the_dashboard_shows_every_match_with_ticking_clocks_and_alerts() {
+    let (server, states) = room().await;
+    let mut board = Dashboard::new("open");
+    // The first states as the feed sends them, then the changes that raise alerts.
+    for s in &states {
+        let mut before = s.clone();
+        before.penalty_points = vec![0, 0];
+        before.result = None;
+        board.update(before);
+    }
+    for s in &states {
+        board.update(s.clone());
+    }
+    let mut terminal = Terminal::new(TestBackend::new(110, 20)).unwrap();
+    let now = server.time.now().as_ms();
+    terminal.draw(|f| board.draw(f, now)).unwrap();
+    insta::assert_snapshot!("console", screen(&terminal, &[]));
+
+    // Keys: select the finished match and confirm its result, behind a prompt.
+    board.key(Key::Down);
+    assert_eq!(board.key(Key::Char('c')), None);
+    assert!(matches!(board.prompt, Some(Prompt::Confirm(_))));
+    terminal.draw(|f| board.draw(f, now)).unwrap();
+    insta::assert_snapshot!("console_confirm", screen(&terminal, &[]));
+    let pending = board.key(Key::Char('y')).expect("confirmed");
+    assert_eq!(
+        (pending.match_id.as_str(), pending.action.clone()),
+        ("r1-t8", Action::ConfirmResult(v1::Empty {}))
+    );
+    // Adjusting a clock takes text, then a confirmation; a bad value is an alert, not a command.
+    board.key(Key::Up);
+    board.key(Key::Char('a'));
+    for c in "B zz".chars() {
+        board.key(Key::Char(c));
+    }
+    assert_eq!(board.key(Key::Enter), None);
+    assert!(
+        board.alerts[0].contains("not a duration"),
+        "{:?}",
+        board.alerts
+    );
+    board.key(Key::Char('a'));
+    for c in "B -30s".chars() {
+        board.key(Key::Char(c));
+    }
+    board.key(Key::Enter);
+    let pending = board.key(Key::Char('y')).expect("confirmed");
+    assert_eq!(
+        pending.action,
+        Action::AdjustTime(v1::TimeChange {
+            side: B,
+            ms: -30_000
+        })
+    );
+    assert_eq!(pending.ruling.unwrap().article, "4.3 (v)");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_follow_view_is_a_scoreboard_for_the_room() {
+    let (server, states) = room().await;
+    let now = server.time.now().as_ms();
+    let mut terminal = Terminal::new(TestBackend::new(60, 16)).unwrap();
+    terminal
+        .draw(|f| follow::draw(f, &states[0], now, &follow::Status::default()))
+        .unwrap();
+    insta::assert_snapshot!("follow_playing", screen(&terminal, &[&states[0].head_hash]));
+    // Nine seconds later, locally: B's 7 s of delay are gone and 2 s of his reserve.
+    terminal
+        .draw(|f| follow::draw(f, &states[0], now + 9_000, &follow::Status::default()))
+        .unwrap();
+    let later = screen(&terminal, &[&states[0].head_hash]);
+    assert!(
+        later.contains("13:58.0") && !later.contains("delay 0:07.0"),
+        "{later}"
+    );
+    let lost = follow::Status {
+        connection: Some("connection lost — reconnecting".into()),
+    };
+    terminal
+        .draw(|f| follow::draw(f, &states[1], now, &lost))
+        .unwrap();
+    insta::assert_snapshot!("follow_over", screen(&terminal, &[&states[1].head_hash]));
+    server.stop().await;
+}
