@@ -276,6 +276,10 @@ pub struct StateContext<'a> {
     pub head: Hash,
     /// Now, for the clock.
     pub now: Timestamp,
+    /// Dice anomalies raised so far, and the latest.
+    pub anomalies: (u32, &'a str),
+    /// Devices that connected, and whether they are connected now.
+    pub devices: &'a std::collections::BTreeMap<String, bool>,
 }
 
 /// The wire state of a match.
@@ -348,6 +352,16 @@ pub fn match_state(m: &Match, cx: &StateContext<'_>) -> v1::MatchState {
         breaks_left: Side::BOTH.map(|s| m.breaks_left(s)).to_vec(),
         next_due_ms: m.next_due().map(|(at, _)| at.as_ms()),
         break_until_ms: m.break_until().map(Timestamp::as_ms),
+        dice_anomalies: cx.anomalies.0,
+        last_anomaly: cx.anomalies.1.to_string(),
+        devices: cx
+            .devices
+            .iter()
+            .map(|(id, connected)| v1::DevicePresence {
+                device_id: id.clone(),
+                connected: *connected,
+            })
+            .collect(),
     }
 }
 

@@ -75,7 +75,25 @@ async fn a_bound_device_connects_and_receives_every_update() {
         panic!("an update")
     };
     assert_eq!(u.events[0].kind, "bg.checked_in");
-    assert_eq!(u.state.unwrap().present, [true, false]);
+    let s = u.state.unwrap();
+    assert_eq!(s.present, [true, false]);
+    assert_eq!(
+        s.devices,
+        [v1::DevicePresence {
+            device_id: "t7".into(),
+            connected: true
+        }]
+    );
+    // The device goes away: the match says so (the console raises an alert from it).
+    drop(inbound);
+    drop(_keep_open);
+    let s = d
+        .until("m", |s| s.devices.iter().any(|p| !p.connected))
+        .await;
+    assert_eq!(
+        s.seq, 3,
+        "opened, set-up, one check-in: presence is not an event of the match"
+    );
     server.stop().await;
 }
 
@@ -113,5 +131,42 @@ async fn the_tournament_feed_sends_every_match_then_each_change() {
         .await
         .unwrap_err();
     assert_eq!(missing.code(), Code::NotFound);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn loaded_physical_dice_raise_anomalies_that_survive_a_restart() {
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    d.tournament("open", defaults(0, None, v1::DiceSource::Physical))
+        .await;
+    d.create_match("open", "m", 25, EPOCH.as_ms()).await;
+    d.act("m", Action::CheckIn(A)).await;
+    d.act("m", Action::CheckIn(B)).await;
+    d.act("m", baffle_tests::api::opening(6, 1)).await;
+    d.act("m", Action::Press(A)).await;
+    for i in 0..30 {
+        server.time.advance(1_000); // stay under the per-second command limit
+        d.act("m", baffle_tests::api::roll(B, 1 + i % 5, 2 + i % 4))
+            .await;
+        d.act("m", Action::Press(B)).await;
+        d.act("m", baffle_tests::api::roll(A, 6, 6)).await;
+        d.act("m", Action::Press(A)).await;
+    }
+    let s = d.state("m").await;
+    assert!(
+        s.dice_anomalies >= 2,
+        "faces and doubles for player A: {}",
+        s.dice_anomalies
+    );
+    assert!(s.last_anomaly.contains("dice"), "{}", s.last_anomaly);
+    let (dir, time) = server.stop().await;
+    let server = TestServer::start_in(dir, time).await;
+    let mut d = Director::connect(&server).await;
+    assert_eq!(
+        d.state("m").await.dice_anomalies,
+        s.dice_anomalies,
+        "rebuilt from the log"
+    );
     server.stop().await;
 }

@@ -48,9 +48,23 @@ pub enum Prompt {
     },
 }
 
+/// The pause reasons the console offers, numbered as in its prompt (4.3 (ii), 4.3 (vi)).
+pub const PAUSE_REASONS: [(v1::PauseReason, &str); 8] = [
+    (v1::PauseReason::DirectorCalled, "director called"),
+    (v1::PauseReason::DicePickedUpEarly, "dice picked up early"),
+    (v1::PauseReason::IllegalMoveReplay, "illegal move replay"),
+    (v1::PauseReason::ResultSettled, "result settled"),
+    (v1::PauseReason::InvalidRoll, "invalid roll"),
+    (v1::PauseReason::RollDisputed, "roll disputed"),
+    (v1::PauseReason::Break, "break"),
+    (v1::PauseReason::GameOver, "game over"),
+];
+
 /// Actions that take text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InputKind {
+    /// "1" to "8": pause with that reason.
+    PauseReason,
     /// "A -30s": adjust a clock (4.3 (v)).
     AdjustClock,
     /// "B 1": award penalty points (2.3).
@@ -141,6 +155,19 @@ impl Dashboard {
                         "{id}: penalty point to {} ({now} in all)",
                         name(&s, side as i32)
                     ));
+                }
+            }
+            if s.dice_anomalies > before.dice_anomalies {
+                self.alert(format!("{id}: dice anomaly: {}", s.last_anomaly));
+            }
+            for d in &s.devices {
+                let was = before
+                    .devices
+                    .iter()
+                    .find(|b| b.device_id == d.device_id)
+                    .is_some_and(|b| b.connected);
+                if was && !d.connected {
+                    self.alert(format!("{id}: device {} disconnected", d.device_id));
                 }
             }
             let paused = |m: &v1::MatchState| m.clock.as_ref().map_or(0, |c| c.paused);
@@ -241,12 +268,17 @@ impl Dashboard {
             Key::Down | Key::Char('j') => {
                 self.selected = (self.selected + 1).min(count.saturating_sub(1))
             }
-            Key::Char('p') => {
-                self.prompt = confirm(
-                    Action::Pause(v1::PauseReason::DirectorCalled as i32),
-                    None,
-                    "pause the clock (director called, 4.3 (ii)(c))".into(),
-                )
+            Key::Char('p') if selected.is_some() => {
+                let choices: Vec<String> = PAUSE_REASONS
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (_, name))| format!("{} {name}", i + 1))
+                    .collect();
+                self.prompt = Some(Prompt::Input {
+                    label: format!("pause: {}", choices.join(", ")),
+                    buffer: String::new(),
+                    kind: InputKind::PauseReason,
+                })
             }
             Key::Char('r') => {
                 self.prompt = confirm(
@@ -286,6 +318,24 @@ impl Dashboard {
             .selected_match()
             .map(|m| m.match_id.clone())
             .ok_or("no match selected")?;
+        if kind == InputKind::PauseReason {
+            let (reason, name) = text
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .and_then(|n| n.checked_sub(1))
+                .and_then(|i| PAUSE_REASONS.get(i))
+                .ok_or(format!(
+                    "{text:?}: a number from 1 to {}",
+                    PAUSE_REASONS.len()
+                ))?;
+            return Ok(Pending {
+                label: format!("pause the clock ({name}) in {match_id}"),
+                match_id,
+                action: Action::Pause(*reason as i32),
+                ruling: None,
+            });
+        }
         let (side, rest) = text.trim().split_once(' ').ok_or(format!(
             "{text:?}: a side (A or B), a space, then the value"
         ))?;
@@ -300,6 +350,7 @@ impl Dashboard {
             .map(|m| name(m, side).to_string())
             .unwrap_or_default();
         match kind {
+            InputKind::PauseReason => unreachable!("handled above"),
             InputKind::AdjustClock => {
                 let ms = crate::duration::parse(rest.trim())?.as_ms();
                 Ok(Pending {
@@ -441,4 +492,61 @@ fn clock_cell(face: super::ticking::Face) -> String {
         text.push_str(" ◀");
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state(id: &str) -> v1::MatchState {
+        v1::MatchState {
+            match_id: id.into(),
+            player_a: "Anna".into(),
+            player_b: "Ben".into(),
+            penalty_points: vec![0, 0],
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn alerts_for_dice_anomalies_and_devices_that_drop() {
+        let mut board = Dashboard::new("open");
+        let mut s = state("m");
+        s.devices = vec![v1::DevicePresence {
+            device_id: "t7".into(),
+            connected: true,
+        }];
+        board.update(s.clone());
+        s.dice_anomalies = 1;
+        s.last_anomaly = "player A's dice: faces are unevenly spread".into();
+        s.devices[0].connected = false;
+        board.update(s);
+        assert_eq!(board.alerts[0], "m: device t7 disconnected");
+        assert_eq!(
+            board.alerts[1],
+            "m: dice anomaly: player A's dice: faces are unevenly spread"
+        );
+    }
+
+    #[test]
+    fn pausing_asks_for_a_permitted_reason_then_a_confirmation() {
+        let mut board = Dashboard::new("open");
+        board.update(state("m"));
+        board.key(Key::Char('p'));
+        board.key(Key::Char('9'));
+        assert_eq!(board.key(Key::Enter), None);
+        assert!(board.alerts[0].contains("1 to 8"));
+        board.key(Key::Char('p'));
+        board.key(Key::Char('2'));
+        board.key(Key::Enter);
+        let pending = board.key(Key::Char('y')).unwrap();
+        assert_eq!(
+            pending.action,
+            Action::Pause(v1::PauseReason::DicePickedUpEarly as i32)
+        );
+        assert!(pending.label.contains("dice picked up early"));
+        board.key(Key::Char('p'));
+        assert_eq!(board.key(Key::Esc), None);
+        assert_eq!(board.prompt, None, "escape cancels");
+    }
 }

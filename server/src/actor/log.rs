@@ -23,6 +23,10 @@ pub struct MatchLog {
     pub(super) monitor: DiceMonitor,
     pub(super) last: Option<Record>,
     pub(super) revealed: bool,
+    /// Dice anomalies raised, and the latest message.
+    pub(super) anomalies: (u32, String),
+    /// Devices that connected, and whether they are now (not in the log).
+    pub(super) devices: std::collections::BTreeMap<String, bool>,
 }
 
 fn json_kind(body: &str) -> Option<String> {
@@ -58,6 +62,8 @@ impl MatchLog {
             monitor: DiceMonitor::default(),
             last: Some(second.clone()),
             revealed: false,
+            anomalies: (0, String::new()),
+            devices: Default::default(),
         };
         Ok((log, vec![first, second]))
     }
@@ -73,6 +79,7 @@ impl MatchLog {
         let mut m: Option<Match> = None;
         let mut last: Option<Record> = None;
         let mut revealed = false;
+        let mut anomalies = (0, String::new());
         for (i, line) in lines.iter().enumerate() {
             let text = std::str::from_utf8(line).map_err(|_| format!("record {i} is not UTF-8"))?;
             let Ok(Line::Record(r)) = parse_line(text) else {
@@ -99,6 +106,14 @@ impl MatchLog {
                     let setup: MatchSetup =
                         serde_json::from_value(v["setup"].clone()).map_err(|e| fail(&e))?;
                     m = Some(Match::new(setup).map_err(|e| fail(&e))?);
+                }
+                "dice.anomaly" => {
+                    let v: serde_json::Value =
+                        serde_json::from_str(&r.body).map_err(|e| fail(&e))?;
+                    anomalies = (
+                        anomalies.0 + 1,
+                        v["message"].as_str().unwrap_or_default().to_string(),
+                    );
                 }
                 k if k.starts_with("dice.") => {
                     let entry: Option<Entry> = serde_json::from_str(&r.body).ok();
@@ -152,6 +167,8 @@ impl MatchLog {
             monitor,
             last,
             revealed,
+            anomalies,
+            devices: Default::default(),
         })
     }
 
@@ -170,6 +187,8 @@ impl MatchLog {
             seq: self.seq(),
             head: self.head(),
             now,
+            anomalies: (self.anomalies.0, &self.anomalies.1),
+            devices: &self.devices,
         };
         wire::match_state(&self.m, &cx)
     }
@@ -210,6 +229,7 @@ impl MatchLog {
                         .body(),
                     );
                     for a in next.monitor.observe_roll(*side, *dice) {
+                        next.anomalies = (next.anomalies.0 + 1, a.to_string());
                         bodies.push(serde_json::json!({ "kind": "dice.anomaly", "message": a.to_string(), "p_value": a.p_value }).to_string());
                     }
                 }

@@ -58,6 +58,10 @@ enum Msg {
     State {
         reply: oneshot::Sender<v1::MatchState>,
     },
+    Presence {
+        device: String,
+        connected: bool,
+    },
 }
 
 /// A handle to a running match actor. Cheap to clone.
@@ -112,6 +116,17 @@ impl MatchHandle {
         &self,
     ) -> Result<(v1::MatchState, broadcast::Receiver<Arc<v1::MatchUpdate>>), Status> {
         self.ask(|reply| Msg::Subscribe { reply }).await
+    }
+
+    /// Reports a device's connection opening or closing; followers see it in the state.
+    pub async fn presence(&self, device: &str, connected: bool) {
+        let _ = self
+            .tx
+            .send(Msg::Presence {
+                device: device.to_string(),
+                connected,
+            })
+            .await;
     }
 
     /// The current state.
@@ -211,6 +226,16 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             }
             Msg::State { reply } => {
                 let _ = reply.send(self.log.state(self.now()));
+            }
+            Msg::Presence { device, connected } => {
+                // Not an event of the match: nothing is logged, followers get a new state.
+                self.log.devices.insert(device, connected);
+                let state = self.log.state(self.now());
+                let _ = self.updates.send(Arc::new(v1::MatchUpdate {
+                    events: vec![],
+                    state: Some(state.clone()),
+                }));
+                let _ = self.summaries.send(state);
             }
         }
     }

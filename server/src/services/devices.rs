@@ -108,9 +108,28 @@ impl<S: EventStore + Clone, T: TimeSource> Devices for DevicesService<S, T> {
             })?;
         tracing::info!(device = %hello.device_id, firmware = %hello.firmware, %match_id, "device connected");
         let handle = self.hub.match_handle(&match_id).await?;
+        handle.presence(&hello.device_id, true).await;
         let state = handle.state().await?;
-        let rx = follow(self.hub.clone(), handle, state.seq, |u| v1::ServerMessage {
-            message: Some(v1::server_message::Message::Update(u)),
+        let mut updates = follow(self.hub.clone(), handle.clone(), state.seq, |u| {
+            v1::ServerMessage {
+                message: Some(v1::server_message::Message::Update(u)),
+            }
+        });
+        // Forward the updates, and tell the match when the device goes away.
+        let (tx, rx) = tokio::sync::mpsc::channel(64);
+        let device = hello.device_id;
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    update = updates.recv() => match update {
+                        Some(u) => if tx.send(u).await.is_err() { break },
+                        None => break,
+                    },
+                    () = tx.closed() => break,
+                }
+            }
+            tracing::info!(%device, "device disconnected");
+            handle.presence(&device, false).await;
         });
         Ok(Response::new(ReceiverStream::new(rx)))
     }
