@@ -74,27 +74,42 @@ pub enum KindArg {
     Backgammon,
 }
 
-/// Why the clock is paused (backgammon 4.3 (ii), 4.3 (vi); chess 6.12).
+/// Whether a tournament's matches are clocked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum PauseArg {
-    /// 4.3 (ii)(a).
-    GameOver,
-    /// 4.3 (ii)(b).
-    Break,
-    /// 4.3 (ii)(c).
-    DirectorCalled,
-    /// Chess 6.12.
-    DirectorStopped,
-    /// 4.3 (ii)(d).
-    DicePickedUpEarly,
-    /// 4.3 (ii)(f).
-    IllegalMoveReplay,
-    /// 4.3 (ii)(g).
-    ResultSettled,
-    /// 4.3 (vi).
-    InvalidRoll,
-    /// 4.3 (vi).
-    RollDisputed,
+pub enum ClocksArg {
+    /// Every match is clocked.
+    Required,
+    /// Each match chooses (clocked unless created --unclocked).
+    Allowed,
+    /// No match is clocked.
+    Off,
+}
+
+/// Where a tournament's dice come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DiceArg {
+    /// The server's audited dice.
+    Server,
+    /// Dice rolled at the table and reported.
+    Physical,
+}
+
+/// Where a match stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PhaseArg {
+    /// Players checking in.
+    Waiting,
+    /// A game in progress.
+    Playing,
+    /// Between games.
+    BetweenGames,
+    /// Finished.
+    Over,
+}
+
+/// The pause reasons the rules allow, by their names in `baffle-core`.
+fn pause_reasons() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(baffle_core::clock::PauseReason::ALL.map(|r| r.name()))
 }
 
 /// The commands of `baffle`.
@@ -161,12 +176,12 @@ pub enum TournamentCommand {
         /// Time-out policy: lose, overtime-1m, overtime-2m, or points:K.
         #[arg(long, default_value = "lose")]
         timeout: String,
-        /// Clocks: required, allowed or off.
-        #[arg(long, default_value = "required")]
-        clocks: String,
-        /// Dice: server or physical.
-        #[arg(long, default_value = "server")]
-        dice: String,
+        /// Whether matches are clocked.
+        #[arg(long, value_enum, default_value_t = ClocksArg::Required)]
+        clocks: ClocksArg,
+        /// Where the dice come from.
+        #[arg(long, value_enum, default_value_t = DiceArg::Server)]
+        dice: DiceArg,
         /// Breaks count in match time.
         #[arg(long)]
         breaks_in_match_time: bool,
@@ -221,9 +236,9 @@ pub enum MatchCommand {
         /// Only this table.
         #[arg(long)]
         table: Option<String>,
-        /// Only in this phase: waiting, playing, between-games, over.
-        #[arg(long)]
-        phase: Option<String>,
+        /// Only in this phase.
+        #[arg(long, value_enum)]
+        phase: Option<PhaseArg>,
     },
     /// Show one match.
     Show {
@@ -290,8 +305,11 @@ pub enum PlayAction {
     EndGame { winner: SideArg, kind: KindArg },
     /// Concede (4.5).
     Concede { side: SideArg, kind: KindArg },
-    /// Stop the clock (4.3 (ii)).
-    Pause { reason: PauseArg },
+    /// Stop the clock for a reason the rules allow (4.3 (ii)).
+    Pause {
+        #[arg(value_parser = pause_reasons())]
+        reason: String,
+    },
     /// Restart the clock.
     Resume,
     /// Restart the delay after an invalid roll (4.3 (vi)).

@@ -14,8 +14,8 @@ use tonic::transport::Channel;
 use tonic::{Code, Request, Status};
 
 use crate::cli::{
-    AuditCommand, Cli, Command, DeviceCommand, KindArg, MatchCommand, PauseArg, PlayAction,
-    RuleAction, SideArg, TournamentCommand,
+    AuditCommand, Cli, ClocksArg, Command, DeviceCommand, DiceArg, KindArg, MatchCommand, PhaseArg,
+    PlayAction, RuleAction, SideArg, TournamentCommand,
 };
 use crate::{audit, connect, dice, duration, exit, presets, render};
 
@@ -121,19 +121,10 @@ fn kind(k: KindArg) -> i32 {
     }
 }
 
-fn pause(p: PauseArg) -> i32 {
-    use v1::PauseReason as R;
-    (match p {
-        PauseArg::GameOver => R::GameOver,
-        PauseArg::Break => R::Break,
-        PauseArg::DirectorCalled => R::DirectorCalled,
-        PauseArg::DirectorStopped => R::DirectorStopped,
-        PauseArg::DicePickedUpEarly => R::DicePickedUpEarly,
-        PauseArg::IllegalMoveReplay => R::IllegalMoveReplay,
-        PauseArg::ResultSettled => R::ResultSettled,
-        PauseArg::InvalidRoll => R::InvalidRoll,
-        PauseArg::RollDisputed => R::RollDisputed,
-    }) as i32
+fn pause(name: &str) -> Result<i32, Outcome> {
+    let reason = baffle_core::clock::PauseReason::from_name(name)
+        .ok_or_else(|| usage(format!("{name:?} is not a pause reason")))?;
+    Ok(baffle_proto::convert::pause_reason_to_wire(reason) as i32)
 }
 
 fn usage(message: impl std::fmt::Display) -> Outcome {
@@ -180,7 +171,7 @@ fn play_action(action: &PlayAction) -> Result<Action, Outcome> {
             side: side(*s),
             kind: kind(*k),
         }),
-        PlayAction::Pause { reason } => Action::Pause(pause(*reason)),
+        PlayAction::Pause { reason } => Action::Pause(pause(reason)?),
         PlayAction::Resume => Action::Resume(v1::Empty {}),
         PlayAction::RestartDelay => Action::RestartDelay(v1::Empty {}),
         PlayAction::DiceEarly { offender } => Action::DicePickedUpEarly(side(*offender)),
@@ -244,8 +235,8 @@ fn tournament_defaults(
     per_point: &str,
     delay: &str,
     timeout: &str,
-    clocks: &str,
-    dice: &str,
+    clocks: ClocksArg,
+    dice: DiceArg,
     breaks: bool,
 ) -> Result<v1::TournamentDefaults, Outcome> {
     use v1::timeout_policy::Policy;
@@ -263,19 +254,13 @@ fn tournament_defaults(
         },
     };
     let clocks = match clocks {
-        "required" => v1::ClockPolicy::Required,
-        "allowed" => v1::ClockPolicy::Allowed,
-        "off" => v1::ClockPolicy::Off,
-        other => {
-            return Err(usage(format!(
-                "--clocks: required, allowed or off, not {other:?}"
-            )));
-        }
+        ClocksArg::Required => v1::ClockPolicy::Required,
+        ClocksArg::Allowed => v1::ClockPolicy::Allowed,
+        ClocksArg::Off => v1::ClockPolicy::Off,
     };
     let dice = match dice {
-        "server" => v1::DiceSource::Server,
-        "physical" => v1::DiceSource::Physical,
-        other => return Err(usage(format!("--dice: server or physical, not {other:?}"))),
+        DiceArg::Server => v1::DiceSource::Server,
+        DiceArg::Physical => v1::DiceSource::Physical,
     };
     Ok(v1::TournamentDefaults {
         per_point_ms: ms(per_point)?,
@@ -289,19 +274,14 @@ fn tournament_defaults(
     })
 }
 
-fn phase_filter(text: &Option<String>) -> Result<i32, Outcome> {
-    Ok(match text.as_deref() {
-        None => 0,
-        Some("waiting") => v1::MatchPhase::Waiting as i32,
-        Some("playing") => v1::MatchPhase::Playing as i32,
-        Some("between-games") => v1::MatchPhase::BetweenGames as i32,
-        Some("over") => v1::MatchPhase::Over as i32,
-        Some(other) => {
-            return Err(usage(format!(
-                "--phase: waiting, playing, between-games or over, not {other:?}"
-            )));
-        }
-    })
+fn phase_filter(phase: Option<PhaseArg>) -> i32 {
+    (match phase {
+        None => v1::MatchPhase::Unspecified,
+        Some(PhaseArg::Waiting) => v1::MatchPhase::Waiting,
+        Some(PhaseArg::Playing) => v1::MatchPhase::Playing,
+        Some(PhaseArg::BetweenGames) => v1::MatchPhase::BetweenGames,
+        Some(PhaseArg::Over) => v1::MatchPhase::Over,
+    }) as i32
 }
 
 /// Runs every command except the live views (`follow`, `console`) and `dice stream`,
@@ -351,8 +331,8 @@ async fn run_inner(cli: &Cli) -> Result<Outcome, Outcome> {
                         per_point,
                         delay,
                         timeout,
-                        clocks,
-                        dice,
+                        *clocks,
+                        *dice,
                         *breaks_in_match_time,
                     )?;
                     let tournament = v1::Tournament {
@@ -464,7 +444,7 @@ async fn run_inner(cli: &Cli) -> Result<Outcome, Outcome> {
                         tournament_id: tournament.clone().unwrap_or_default(),
                         round: round.unwrap_or(0),
                         table: table.clone().unwrap_or_default(),
-                        phase: phase_filter(phase)?,
+                        phase: phase_filter(*phase),
                     };
                     let list = client
                         .list_matches(request)

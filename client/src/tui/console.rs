@@ -48,17 +48,15 @@ pub enum Prompt {
     },
 }
 
-/// The pause reasons the console offers, numbered as in its prompt (4.3 (ii), 4.3 (vi)).
-pub const PAUSE_REASONS: [(v1::PauseReason, &str); 8] = [
-    (v1::PauseReason::DirectorCalled, "director called"),
-    (v1::PauseReason::DicePickedUpEarly, "dice picked up early"),
-    (v1::PauseReason::IllegalMoveReplay, "illegal move replay"),
-    (v1::PauseReason::ResultSettled, "result settled"),
-    (v1::PauseReason::InvalidRoll, "invalid roll"),
-    (v1::PauseReason::RollDisputed, "roll disputed"),
-    (v1::PauseReason::Break, "break"),
-    (v1::PauseReason::GameOver, "game over"),
-];
+/// The pause reasons the console offers, numbered from 1 as in its prompt: every reason
+/// the backgammon rules allow a director to stop the clock for.
+fn pause_reasons() -> Vec<baffle_core::clock::PauseReason> {
+    use baffle_core::clock::PauseReason;
+    PauseReason::ALL
+        .into_iter()
+        .filter(|r| *r != PauseReason::DirectorStopped)
+        .collect()
+}
 
 /// Actions that take text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -269,10 +267,10 @@ impl Dashboard {
                 self.selected = (self.selected + 1).min(count.saturating_sub(1))
             }
             Key::Char('p') if selected.is_some() => {
-                let choices: Vec<String> = PAUSE_REASONS
+                let choices: Vec<String> = pause_reasons()
                     .iter()
                     .enumerate()
-                    .map(|(i, (_, name))| format!("{} {name}", i + 1))
+                    .map(|(i, r)| format!("{} {}", i + 1, r.describe()))
                     .collect();
                 self.prompt = Some(Prompt::Input {
                     label: format!("pause: {}", choices.join(", ")),
@@ -319,20 +317,18 @@ impl Dashboard {
             .map(|m| m.match_id.clone())
             .ok_or("no match selected")?;
         if kind == InputKind::PauseReason {
-            let (reason, name) = text
+            let reasons = pause_reasons();
+            let reason = text
                 .trim()
                 .parse::<usize>()
                 .ok()
                 .and_then(|n| n.checked_sub(1))
-                .and_then(|i| PAUSE_REASONS.get(i))
-                .ok_or(format!(
-                    "{text:?}: a number from 1 to {}",
-                    PAUSE_REASONS.len()
-                ))?;
+                .and_then(|i| reasons.get(i).copied())
+                .ok_or(format!("{text:?}: a number from 1 to {}", reasons.len()))?;
             return Ok(Pending {
-                label: format!("pause the clock ({name}) in {match_id}"),
+                label: format!("pause the clock ({}) in {match_id}", reason.describe()),
                 match_id,
-                action: Action::Pause(*reason as i32),
+                action: Action::Pause(baffle_proto::convert::pause_reason_to_wire(reason) as i32),
                 ruling: None,
             });
         }
@@ -537,7 +533,7 @@ mod tests {
         assert_eq!(board.key(Key::Enter), None);
         assert!(board.alerts[0].contains("1 to 8"));
         board.key(Key::Char('p'));
-        board.key(Key::Char('2'));
+        board.key(Key::Char('4')); // game over, break, director called, dice picked up early, …
         board.key(Key::Enter);
         let pending = board.key(Key::Char('y')).unwrap();
         assert_eq!(

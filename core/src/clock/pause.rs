@@ -61,6 +61,26 @@ impl PauseReason {
         }
     }
 
+    /// A stable kebab-case name, for command lines and configuration: `director-called`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            PauseReason::GameOver => "game-over",
+            PauseReason::Break => "break",
+            PauseReason::DirectorCalled => "director-called",
+            PauseReason::DirectorStopped => "director-stopped",
+            PauseReason::DicePickedUpEarly => "dice-picked-up-early",
+            PauseReason::IllegalMoveReplay => "illegal-move-replay",
+            PauseReason::ResultSettled => "result-settled",
+            PauseReason::InvalidRoll => "invalid-roll",
+            PauseReason::RollDisputed => "roll-disputed",
+        }
+    }
+
+    /// The reason with this [`name`](PauseReason::name).
+    pub fn from_name(name: &str) -> Option<PauseReason> {
+        PauseReason::ALL.into_iter().find(|r| r.name() == name)
+    }
+
     /// A short description for displays and logs.
     pub const fn describe(self) -> &'static str {
         match self {
@@ -80,5 +100,18 @@ impl PauseReason {
 impl fmt::Display for PauseReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} ({})", self.describe(), self.article())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for r in PauseReason::ALL {
+            assert_eq!(PauseReason::from_name(r.name()), Some(r));
+        }
+        assert_eq!(PauseReason::from_name("nap"), None);
     }
 }
