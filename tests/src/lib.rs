@@ -58,15 +58,23 @@ impl TestServer {
 
     /// Starts a server on an existing data directory and clock (a restart).
     pub async fn start_in(dir: Arc<tempfile::TempDir>, time: ManualTime) -> TestServer {
+        TestServer::start_at(dir, time, "127.0.0.1:0".parse().expect("address")).await
+    }
+
+    /// Starts a server on an existing data directory and clock, listening at `addr` (a
+    /// restart at the same address, as clients that reconnect expect).
+    pub async fn start_at(
+        dir: Arc<tempfile::TempDir>,
+        time: ManualTime,
+        addr: SocketAddr,
+    ) -> TestServer {
         let token =
             baffle_server::auth::director_token(&dir.path().join("director.token")).expect("token");
         let store = open_store(&dir.path().join("store")).await;
         let hub = Hub::open(store, time.clone(), token.clone())
             .await
             .expect("hub opens");
-        let listener = TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind loopback");
+        let listener = TcpListener::bind(addr).await.expect("bind loopback");
         let addr = listener.local_addr().expect("local address");
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(baffle_server::serve(hub, listener, async {

@@ -16,8 +16,11 @@ use super::follow;
 use crate::connect;
 
 /// What the server side sends the screen.
-enum Feed {
+#[derive(Debug)]
+pub enum Feed {
+    /// A match's new state.
     State(Box<v1::MatchState>),
+    /// The connection is in trouble; the feed is reconnecting.
     Problem(String),
 }
 
@@ -47,9 +50,10 @@ fn keys() -> mpsc::UnboundedReceiver<KeyCode> {
     rx
 }
 
-/// Follows one match until `q`.
-pub async fn follow(server: String, match_id: String) -> std::io::Result<()> {
-    let (tx, mut feed) = mpsc::channel(64);
+/// The updates of one match, resumed from the last event seen after every disconnect or
+/// server restart (with a `Problem` between). Ends when the receiver is dropped.
+pub fn match_feed(server: String, match_id: String) -> mpsc::Receiver<Feed> {
+    let (tx, feed) = mpsc::channel(64);
     tokio::spawn(async move {
         let mut next = 0u64;
         loop {
@@ -107,6 +111,12 @@ pub async fn follow(server: String, match_id: String) -> std::io::Result<()> {
             tokio::time::sleep(Duration::from_secs(1)).await;
         }
     });
+    feed
+}
+
+/// Follows one match until `q`.
+pub async fn follow(server: String, match_id: String) -> std::io::Result<()> {
+    let mut feed = match_feed(server, match_id);
     let mut terminal = ratatui::init();
     let mut keys = keys();
     let mut state: Option<v1::MatchState> = None;
@@ -144,57 +154,60 @@ pub async fn follow(server: String, match_id: String) -> std::io::Result<()> {
     result
 }
 
+/// The states of a tournament's matches: all of them first, then each change; after a
+/// disconnect or server restart a `Problem`, then all of them again. Ends when the
+/// receiver is dropped.
+pub fn tournament_feed(server: String, tournament: String) -> mpsc::Receiver<Feed> {
+    let (tx, feed) = mpsc::channel(256);
+    tokio::spawn(async move {
+        loop {
+            let problem = match connect::connect(&server).await {
+                Ok(channel) => {
+                    let request = v1::WatchTournamentRequest {
+                        tournament_id: tournament.clone(),
+                    };
+                    match MatchesClient::new(channel).watch_tournament(request).await {
+                        Ok(stream) => {
+                            let mut stream = stream.into_inner();
+                            loop {
+                                match stream.message().await {
+                                    Ok(Some(state)) => {
+                                        if tx.send(Feed::State(Box::new(state))).await.is_err() {
+                                            return;
+                                        }
+                                    }
+                                    Ok(None) => break "the server closed the feed".to_string(),
+                                    Err(e) => {
+                                        break format!("connection lost: {}", e.message());
+                                    }
+                                }
+                            }
+                        }
+                        Err(e) => e.message().to_string(),
+                    }
+                }
+                Err(e) => format!("server unreachable ({e})"),
+            };
+            if tx
+                .send(Feed::Problem(format!("{problem} — reconnecting")))
+                .await
+                .is_err()
+            {
+                return;
+            }
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        }
+    });
+    feed
+}
+
 /// Runs the dashboard of a tournament until `q`.
 pub async fn console(
     server: String,
     token: Option<String>,
     tournament: String,
 ) -> std::io::Result<()> {
-    let (tx, mut feed) = mpsc::channel(256);
-    {
-        let server = server.clone();
-        let tournament = tournament.clone();
-        tokio::spawn(async move {
-            loop {
-                let problem = match connect::connect(&server).await {
-                    Ok(channel) => {
-                        let request = v1::WatchTournamentRequest {
-                            tournament_id: tournament.clone(),
-                        };
-                        match MatchesClient::new(channel).watch_tournament(request).await {
-                            Ok(stream) => {
-                                let mut stream = stream.into_inner();
-                                loop {
-                                    match stream.message().await {
-                                        Ok(Some(state)) => {
-                                            if tx.send(Feed::State(Box::new(state))).await.is_err()
-                                            {
-                                                return;
-                                            }
-                                        }
-                                        Ok(None) => break "the server closed the feed".to_string(),
-                                        Err(e) => {
-                                            break format!("connection lost: {}", e.message());
-                                        }
-                                    }
-                                }
-                            }
-                            Err(e) => e.message().to_string(),
-                        }
-                    }
-                    Err(e) => format!("server unreachable ({e})"),
-                };
-                if tx
-                    .send(Feed::Problem(format!("{problem} — reconnecting")))
-                    .await
-                    .is_err()
-                {
-                    return;
-                }
-                tokio::time::sleep(Duration::from_secs(1)).await;
-            }
-        });
-    }
+    let mut feed = tournament_feed(server.clone(), tournament.clone());
     let mut terminal = ratatui::init();
     let mut keys = keys();
     let mut board = Dashboard::new(&tournament);

@@ -187,16 +187,20 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                 }
             };
             tokio::select! {
-                msg = rx.recv() => match msg {
-                    Some(msg) => self.handle(msg).await,
-                    None => return,
-                },
-                () = timer => {
-                    if let Err(e) = self.commit(&Planned::Engine(Command::Tick)).await {
-                        tracing::warn!(match_id = %self.log.info.id, error = %e.message(), "a due event could not be stored");
-                    }
-                }
-            }
+                            msg = rx.recv() => match msg {
+                                Some(msg) => self.handle(msg).await,
+                                None => return,
+                            },
+                            () = timer => {
+            if let Err(e) = self.commit(&Planned::Engine(Command::Tick)).await {
+                                    tracing::warn!(match_id = %self.log.info.id, error = %e.message(), "a due event could not be stored; retrying in a second");
+                                    // The due time stays in the past until the event is stored: wait
+                                    // before trying again rather than spinning on the failure.
+                                    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+                                }
+
+                            }
+                        }
         }
     }
 
