@@ -14,6 +14,7 @@
 pub mod audit;
 pub mod backgammon;
 pub mod clock;
+pub mod device_time;
 pub mod dice;
 pub mod dice_check;
 pub mod side;

@@ -27,6 +27,8 @@ pub struct MatchLog {
     pub(super) anomalies: (u32, String),
     /// Devices that connected, and whether they are now (not in the log).
     pub(super) devices: std::collections::BTreeMap<String, bool>,
+    /// The last input seq applied per device (from the log's `device.input` records).
+    pub(super) device_seqs: std::collections::BTreeMap<String, u64>,
 }
 
 fn json_kind(body: &str) -> Option<String> {
@@ -64,6 +66,7 @@ impl MatchLog {
             revealed: false,
             anomalies: (0, String::new()),
             devices: Default::default(),
+            device_seqs: Default::default(),
         };
         Ok((log, vec![first, second]))
     }
@@ -80,6 +83,7 @@ impl MatchLog {
         let mut last: Option<Record> = None;
         let mut revealed = false;
         let mut anomalies = (0, String::new());
+        let mut device_seqs = std::collections::BTreeMap::new();
         for (i, line) in lines.iter().enumerate() {
             let text = std::str::from_utf8(line).map_err(|_| format!("record {i} is not UTF-8"))?;
             let Ok(Line::Record(r)) = parse_line(text) else {
@@ -106,6 +110,12 @@ impl MatchLog {
                     let setup: MatchSetup =
                         serde_json::from_value(v["setup"].clone()).map_err(|e| fail(&e))?;
                     m = Some(Match::new(setup).map_err(|e| fail(&e))?);
+                }
+                "device.input" => {
+                    let v: serde_json::Value =
+                        serde_json::from_str(&r.body).map_err(|e| fail(&e))?;
+                    let device = v["device"].as_str().unwrap_or_default().to_string();
+                    device_seqs.insert(device, v["seq"].as_u64().unwrap_or(0));
                 }
                 "dice.anomaly" => {
                     let v: serde_json::Value =
@@ -169,6 +179,7 @@ impl MatchLog {
             revealed,
             anomalies,
             devices: Default::default(),
+            device_seqs,
         })
     }
 

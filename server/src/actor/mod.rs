@@ -15,6 +15,7 @@ pub use log::MatchLog;
 use baffle_core::audit::export::record_line;
 use baffle_core::audit::{Entry, Record};
 use baffle_core::backgammon::{Command, DiceSource};
+use baffle_core::device_time::charge_instant;
 use baffle_core::{Side, Timestamp};
 use baffle_proto::v1;
 use tokio::sync::{broadcast, mpsc, oneshot};
@@ -62,6 +63,30 @@ enum Msg {
         device: String,
         connected: bool,
     },
+    DeviceInput {
+        input: DeviceInput,
+        reply: oneshot::Sender<v1::Ack>,
+    },
+}
+
+/// Most credit a device's timestamp can give a player against the server's receipt: a
+/// press claimed earlier than this before it arrived is charged as this much earlier.
+pub const MAX_LAG_CREDIT: baffle_core::Millis = baffle_core::Millis::secs(2);
+
+/// An input from a device, decoded and timed by the connection that received it.
+pub struct DeviceInput {
+    /// The device.
+    pub device: String,
+    /// Its sequence number.
+    pub seq: u64,
+    /// Its own time for it, in ms on its clock.
+    pub device_ms: i64,
+    /// That time on the server's clock, if the device's clock is known.
+    pub claimed: Option<Timestamp>,
+    /// When the server received it.
+    pub receipt: Timestamp,
+    /// The command, or why it is malformed.
+    pub planned: Result<Planned, String>,
 }
 
 /// A handle to a running match actor. Cheap to clone.
@@ -116,6 +141,11 @@ impl MatchHandle {
         &self,
     ) -> Result<(v1::MatchState, broadcast::Receiver<Arc<v1::MatchUpdate>>), Status> {
         self.ask(|reply| Msg::Subscribe { reply }).await
+    }
+
+    /// Applies a device's input exactly once, in order, timed by the device (principle 5).
+    pub async fn device_input(&self, input: DeviceInput) -> Result<v1::Ack, Status> {
+        self.ask(|reply| Msg::DeviceInput { input, reply }).await
     }
 
     /// Reports a device's connection opening or closing; followers see it in the state.
@@ -231,6 +261,9 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             Msg::State { reply } => {
                 let _ = reply.send(self.log.state(self.now()));
             }
+            Msg::DeviceInput { input, reply } => {
+                let _ = reply.send(self.device_input(input).await);
+            }
             Msg::Presence { device, connected } => {
                 // Not an event of the match: nothing is logged, followers get a new state.
                 self.log.devices.insert(device, connected);
@@ -338,6 +371,83 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         let _ = self.updates.send(Arc::new(update));
         let _ = self.summaries.send(state);
         Ok(records)
+    }
+
+    async fn device_input(&mut self, input: DeviceInput) -> v1::Ack {
+        let seq = input.seq;
+        let last = self
+            .log
+            .device_seqs
+            .get(&input.device)
+            .copied()
+            .unwrap_or(0);
+        let refused = |error: String| v1::Ack {
+            seq,
+            applied: false,
+            duplicate: false,
+            error,
+            charged_at_ms: 0,
+        };
+        if seq <= last {
+            return v1::Ack {
+                seq,
+                applied: false,
+                duplicate: true,
+                error: String::new(),
+                charged_at_ms: 0,
+            };
+        }
+        if seq != last + 1 {
+            return refused(format!(
+                "out of order: the next input from this device is seq {}",
+                last + 1
+            ));
+        }
+        let charge = charge_instant(
+            input.claimed,
+            self.log.m.now(),
+            input.receipt,
+            MAX_LAG_CREDIT,
+        );
+        let record = |outcome: &str| {
+            serde_json::json!({
+                "kind": "device.input", "device": input.device, "seq": seq, "device_ms": input.device_ms,
+                "claimed_at": input.claimed.map(Timestamp::as_ms), "receipt": input.receipt.as_ms(),
+                "charged_at": charge.at.as_ms(), "credit_ms": charge.credit.as_ms(),
+                "bound": format!("{:?}", charge.bound).to_lowercase(), "outcome": outcome,
+            })
+            .to_string()
+        };
+        let plan = match &input.planned {
+            Ok(planned) => self
+                .log
+                .plan(planned, charge.at)
+                .map_err(|s| s.message().to_string()),
+            Err(malformed) => Err(malformed.clone()),
+        };
+        let (mut next, bodies, error) = match plan {
+            Ok((next, bodies)) => (next, [vec![record("applied")], bodies].concat(), None),
+            // Refused inputs are recorded too, so that a replay of them stays without effect.
+            Err(e) => (
+                self.log.clone(),
+                vec![record(&format!("refused: {e}"))],
+                Some(e),
+            ),
+        };
+        next.device_seqs.insert(input.device.clone(), seq);
+        if let Err(e) = self.append(next, bodies).await {
+            return refused(format!("not stored, send it again: {}", e.message()));
+        }
+        match error {
+            Some(e) => refused(e),
+            None => v1::Ack {
+                seq,
+                applied: true,
+                duplicate: false,
+                error: String::new(),
+                charged_at_ms: charge.at.as_ms(),
+            },
+        }
     }
 
     async fn seed(&mut self, side: Side, seed: Vec<u8>) -> Result<u64, Status> {

@@ -10,10 +10,13 @@ use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status, Streaming};
 
 use super::{Stream, follow};
+use crate::actor::DeviceInput;
 use crate::auth;
 use crate::hub::Hub;
 use crate::store::EventStore;
 use crate::time::TimeSource;
+use crate::wire::{decode, director_only};
+use baffle_core::device_time::TimeSync;
 
 /// Serves `Devices`.
 pub struct DevicesService<S: EventStore, T: TimeSource> {
@@ -110,21 +113,77 @@ impl<S: EventStore + Clone, T: TimeSource> Devices for DevicesService<S, T> {
         let handle = self.hub.match_handle(&match_id).await?;
         handle.presence(&hello.device_id, true).await;
         let state = handle.state().await?;
-        let mut updates = follow(self.hub.clone(), handle.clone(), state.seq, |u| {
-            v1::ServerMessage {
-                message: Some(v1::server_message::Message::Update(u)),
-            }
-        });
-        // Forward the updates, and tell the match when the device goes away.
+        let mut updates = follow(self.hub.clone(), handle.clone(), state.seq, |u| u);
         let (tx, rx) = tokio::sync::mpsc::channel(64);
         let device = hello.device_id;
+        let time = self.hub.time.clone();
         tokio::spawn(async move {
+            let mut sync = TimeSync::new();
             loop {
                 tokio::select! {
                     update = updates.recv() => match update {
-                        Some(u) => if tx.send(u).await.is_err() { break },
+                        Some(Ok(u)) => {
+                            let lines = u.state.as_ref().map(display).unwrap_or_default();
+                            let messages = [
+                                v1::server_message::Message::Update(u),
+                                v1::server_message::Message::Display(v1::Display { lines }),
+                            ];
+                            for m in messages {
+                                if tx.send(Ok(v1::ServerMessage { message: Some(m) })).await.is_err() {
+                                    break;
+                                }
+                            }
+                        }
+                        Some(Err(e)) => {
+                            let _ = tx.send(Err(e)).await;
+                            break;
+                        }
                         None => break,
                     },
+                    message = inbound.next() => {
+                        let Some(Ok(message)) = message else { break };
+                        let receipt = time.now();
+                        let reply = match message.message {
+                            Some(v1::device_message::Message::Sync(r)) => Some(v1::server_message::Message::Sync(v1::SyncReply {
+                                device_ms: r.device_ms,
+                                server_receive_ms: receipt.as_ms(),
+                                server_send_ms: time.now().as_ms(),
+                            })),
+                            Some(v1::device_message::Message::Report(r)) => {
+                                if sync.add(r.t0, r.t1, r.t2, r.t3).is_err() {
+                                    tracing::warn!(%device, "a time sync report with a negative round trip was ignored");
+                                }
+                                None
+                            }
+                            Some(v1::device_message::Message::Input(input)) => {
+                                let planned = match input.command.as_ref().and_then(|c| c.action.as_ref()) {
+                                    Some(a) if director_only(a) => Err("only the director may take this action".to_string()),
+                                    _ => decode(input.command, None, handle.dice).map_err(|s| s.message().to_string()),
+                                };
+                                let input = DeviceInput {
+                                    device: device.clone(),
+                                    seq: input.seq,
+                                    device_ms: input.device_ms,
+                                    claimed: sync.to_server(input.device_ms),
+                                    receipt,
+                                    planned,
+                                };
+                                match handle.device_input(input).await {
+                                    Ok(ack) => Some(v1::server_message::Message::Ack(ack)),
+                                    Err(e) => {
+                                        let _ = tx.send(Err(e)).await;
+                                        break;
+                                    }
+                                }
+                            }
+                            Some(v1::device_message::Message::Hello(_)) | None => None,
+                        };
+                        if let Some(m) = reply
+                            && tx.send(Ok(v1::ServerMessage { message: Some(m) })).await.is_err()
+                        {
+                            break;
+                        }
+                    }
                     () = tx.closed() => break,
                 }
             }
@@ -133,4 +192,39 @@ impl<S: EventStore + Clone, T: TimeSource> Devices for DevicesService<S, T> {
         });
         Ok(Response::new(ReceiverStream::new(rx)))
     }
+}
+
+/// Two short lines for a device's display: score and cube; whose turn and both clocks.
+pub fn display(s: &v1::MatchState) -> Vec<String> {
+    let side = |v: i32| if v == v1::Side::B as i32 { "B" } else { "A" };
+    let cube = if s.crawford {
+        "Crawford".to_string()
+    } else if s.cube_owner == 0 {
+        format!("cube {}", s.cube_value)
+    } else {
+        format!("cube {}{}", s.cube_value, side(s.cube_owner))
+    };
+    let first = format!(
+        "{} {} - {} {}  {cube}",
+        s.player_a, s.score_a, s.score_b, s.player_b
+    );
+    let turn = match v1::TurnPhase::try_from(s.turn) {
+        Ok(v1::TurnPhase::Opening) => "opening roll".to_string(),
+        Ok(v1::TurnPhase::OnRoll) => format!("{} to roll", side(s.turn_side)),
+        Ok(v1::TurnPhase::Moving) => format!("{} moves {:?}", side(s.turn_side), s.dice),
+        Ok(v1::TurnPhase::DoubleOffered) => format!("{} doubled", side(s.turn_side)),
+        _ if s.result.is_some() => "match over".to_string(),
+        _ => "between games".to_string(),
+    };
+    let clocks = s
+        .clock
+        .as_ref()
+        .map(|c| {
+            let t = |c: Option<v1::SideClock>| {
+                baffle_core::Millis(c.unwrap_or_default().main_ms).to_string()
+            };
+            format!("  {} | {}", t(c.a), t(c.b))
+        })
+        .unwrap_or_default();
+    vec![first, format!("{turn}{clocks}")]
 }

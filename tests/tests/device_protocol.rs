@@ -1,0 +1,240 @@
+//! The device protocol (docs/device-protocol.md): time sync, inputs timed by the device
+//! and bounded, exactly-once application in order, across reconnects and restarts.
+
+use baffle_proto::v1;
+use baffle_proto::v1::command::Action;
+use baffle_proto::v1::devices_client::DevicesClient;
+use baffle_proto::v1::server_message::Message;
+use baffle_server::time::TimeSource;
+use baffle_tests::api::{A, B, Director, defaults, opening};
+use baffle_tests::{EPOCH, TestServer};
+use tokio::sync::mpsc;
+use tokio_stream::StreamExt;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::Streaming;
+
+/// The simulated device's clock: 1,000 s behind the server's.
+const DEVICE_BEHIND: i64 = 1_000_000;
+
+struct Device {
+    out: mpsc::Sender<v1::DeviceMessage>,
+    inbound: Streaming<v1::ServerMessage>,
+}
+
+fn message(m: v1::device_message::Message) -> v1::DeviceMessage {
+    v1::DeviceMessage { message: Some(m) }
+}
+
+impl Device {
+    async fn connect(server: &TestServer, credential: &str) -> Device {
+        let (out, rx) = mpsc::channel(16);
+        out.send(message(v1::device_message::Message::Hello(v1::Hello {
+            device_id: "t7".into(),
+            credential: credential.into(),
+            firmware: "test".into(),
+        })))
+        .await
+        .unwrap();
+        let inbound = DevicesClient::new(server.channel().await)
+            .connect(ReceiverStream::new(rx))
+            .await
+            .unwrap()
+            .into_inner();
+        Device { out, inbound }
+    }
+
+    /// The next message that is not an update or a display.
+    async fn reply(&mut self) -> Message {
+        loop {
+            match self.inbound.next().await.unwrap().unwrap().message.unwrap() {
+                Message::Update(_) | Message::Display(_) => continue,
+                other => return other,
+            }
+        }
+    }
+
+    /// One NTP-style exchange with the server's clock standing still.
+    async fn sync(&mut self, server: &TestServer) {
+        let t0 = server.time.now().as_ms() - DEVICE_BEHIND;
+        self.out
+            .send(message(v1::device_message::Message::Sync(
+                v1::SyncRequest { device_ms: t0 },
+            )))
+            .await
+            .unwrap();
+        let Message::Sync(r) = self.reply().await else {
+            panic!("a sync reply")
+        };
+        assert_eq!(r.device_ms, t0);
+        let t3 = server.time.now().as_ms() - DEVICE_BEHIND;
+        let report = v1::SyncReport {
+            t0,
+            t1: r.server_receive_ms,
+            t2: r.server_send_ms,
+            t3,
+        };
+        self.out
+            .send(message(v1::device_message::Message::Report(report)))
+            .await
+            .unwrap();
+    }
+
+    /// Sends an input stamped `ago_ms` before now (device clock) and returns the ack.
+    async fn input(
+        &mut self,
+        server: &TestServer,
+        seq: u64,
+        ago_ms: i64,
+        action: Action,
+    ) -> v1::Ack {
+        let device_ms = server.time.now().as_ms() - DEVICE_BEHIND - ago_ms;
+        let input = v1::Input {
+            seq,
+            device_ms,
+            command: Some(v1::Command {
+                action: Some(action),
+            }),
+        };
+        self.out
+            .send(message(v1::device_message::Message::Input(input)))
+            .await
+            .unwrap();
+        let Message::Ack(ack) = self.reply().await else {
+            panic!("an ack")
+        };
+        assert_eq!(ack.seq, seq);
+        ack
+    }
+}
+
+#[tokio::test]
+async fn inputs_are_timed_by_the_device_bounded_and_applied_exactly_once() {
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    d.tournament("open", defaults(0, None, v1::DiceSource::Physical))
+        .await;
+    d.create_match("open", "m", 5, EPOCH.as_ms()).await;
+    let mut devices = DevicesClient::new(server.channel().await);
+    let credential = devices
+        .register_device(server.director(v1::RegisterDeviceRequest {
+            device_id: "t7".into(),
+        }))
+        .await
+        .unwrap()
+        .into_inner()
+        .credential;
+    devices
+        .bind_device(server.director(v1::BindDeviceRequest {
+            device_id: "t7".into(),
+            match_id: "m".into(),
+        }))
+        .await
+        .unwrap();
+
+    let mut device = Device::connect(&server, &credential).await;
+    device.sync(&server).await;
+    assert!(
+        device
+            .input(&server, 1, 0, Action::CheckIn(A))
+            .await
+            .applied
+    );
+    assert!(
+        device
+            .input(&server, 2, 0, Action::CheckIn(B))
+            .await
+            .applied
+    );
+    assert!(device.input(&server, 3, 0, opening(6, 1)).await.applied);
+
+    // A thinks 20 s; his press reaches the server 700 ms after he made it: he is charged
+    // 19.3 s, of which 12 s is delay.
+    server.time.advance(20_000);
+    let receipt = server.time.now().as_ms();
+    let ack = device.input(&server, 4, 700, Action::Press(A)).await;
+    assert!(ack.applied, "{}", ack.error);
+    assert_eq!(ack.charged_at_ms, receipt - 700);
+    let s = d.state("m").await;
+    assert_eq!(s.clock.unwrap().a.unwrap().main_ms, 10 * 60_000 - 7_300);
+    let seq = s.seq;
+
+    // The same input again: acknowledged, without effect.
+    let again = device.input(&server, 4, 700, Action::Press(A)).await;
+    assert!(again.duplicate && !again.applied);
+    // A gap: refused until the missing input arrives.
+    let gap = device.input(&server, 6, 0, Action::Press(B)).await;
+    assert!(!gap.applied && gap.error.contains("seq 5"), "{}", gap.error);
+    // A director action from a device: refused, and recorded, so a replay stays refused.
+    let ruling = device
+        .input(
+            &server,
+            5,
+            0,
+            Action::AwardPoints(v1::Points { side: A, points: 1 }),
+        )
+        .await;
+    assert!(!ruling.applied && ruling.error.contains("director"));
+    assert!(
+        device
+            .input(&server, 5, 0, Action::Press(B))
+            .await
+            .duplicate
+    );
+    assert_eq!(d.state("m").await.score_a, 0);
+
+    // B's press claims 5 s of network delay: no more than 2 s is credited.
+    d.act("m", baffle_tests::api::roll(B, 3, 1)).await;
+    server.time.advance(15_000);
+    let receipt = server.time.now().as_ms();
+    let ack = device.input(&server, 6, 5_000, Action::Press(B)).await;
+    assert_eq!(ack.charged_at_ms, receipt - 2_000);
+    let after = d.state("m").await.seq;
+    assert!(after > seq);
+
+    // Reconnect and replay everything: nothing is applied twice.
+    drop(device);
+    let mut device = Device::connect(&server, &credential).await;
+    for seq in 1..=6 {
+        assert!(
+            device
+                .input(&server, seq, 0, Action::Press(B))
+                .await
+                .duplicate,
+            "seq {seq}"
+        );
+    }
+    assert_eq!(d.state("m").await.seq, after);
+    drop(device);
+
+    // And across a restart of the server: the applied seqs come back from the match log.
+    let (dir, time) = server.stop().await;
+    let server = TestServer::start_in(dir, time).await;
+    let mut d = Director::connect(&server).await;
+    let mut device = Device::connect(&server, &credential).await;
+    assert!(
+        device
+            .input(&server, 6, 0, Action::Press(B))
+            .await
+            .duplicate
+    );
+    assert!(
+        device
+            .input(&server, 7, 0, Action::Press(A))
+            .await
+            .error
+            .contains("not rolled")
+    );
+    let log = baffle_client::audit::export_log(server.channel().await, "m")
+        .await
+        .unwrap();
+    assert!(baffle_core::audit::verify::verify_jsonl(&log, None).is_ok());
+    assert!(
+        log.contains(r#"\"kind\":\"device.input\""#) && log.contains(r#"\"bound\":\"lagcredit\""#)
+    );
+    assert_eq!(
+        d.state("m").await.seq,
+        after + 1,
+        "the refused seq 7 is recorded"
+    );
+    server.stop().await;
+}
