@@ -1,11 +1,15 @@
 //! # baffle-firmware-sim: simulated clock devices
 //!
-//! The library behind `baffle-device`. Today it checks that a server answers; the device
-//! protocol (hello, time sync, presses, replay after disconnects), the demo and the load
-//! generator arrive with the device-protocol issue.
+//! The library behind `baffle-device`.
 //!
+//! - [`device`]: one simulated device speaking the device protocol
+//!   (docs/device-protocol.md): hello, time sync, sequenced inputs stamped with its own
+//!   drifting clock, acks, reconnect and replay.
+//! - [`demo`]: tables that play whole matches by themselves.
+//! - [`ping`]: a health check of the server.
 //! - [`cli`]: the command line.
-//! - [`ping`]: a health check of the server, as a device does before it says hello.
 
 pub mod cli;
+pub mod demo;
+pub mod device;
 pub mod ping;

@@ -1,0 +1,295 @@
+//! `baffle-device demo`: tables that play whole matches by themselves, so a newcomer can
+//! watch a room on the console. The director's token creates a tournament on a short time
+//! control, one match per table and a simulated device bound to each; every device then
+//! plays its match through the device protocol — opening rolls and rolls with the server's
+//! dice, moves with human-like think times, an occasional double taken or passed, and a
+//! declared result when a game has gone on long enough (the simulator knows no board).
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use baffle_proto::v1;
+use baffle_proto::v1::command::Action;
+use baffle_proto::v1::devices_client::DevicesClient;
+use baffle_proto::v1::tournaments_client::TournamentsClient;
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
+use tonic::Request;
+use tonic::transport::Endpoint;
+
+use crate::device::{Device, DeviceClock, DeviceError};
+
+/// How the demo plays.
+#[derive(Clone, Debug)]
+pub struct DemoConfig {
+    /// Tables, one match each.
+    pub tables: u32,
+    /// Match length in points.
+    pub length: u32,
+    /// Match time per point, ms.
+    pub per_point_ms: i64,
+    /// Simple delay, ms.
+    pub delay_ms: i64,
+    /// Think time per move, ms: uniformly between these.
+    pub think_ms: (u64, u64),
+    /// Seed for the players' choices (not the dice: those are the server's).
+    pub seed: u64,
+    /// The tournament to create; its matches are `<tournament>-t1`, `-t2`, …
+    pub tournament: String,
+}
+
+/// A fresh tournament id for a demo: `demo-<digits of the time>`.
+pub fn fresh_tournament_id() -> String {
+    let stamp = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis())
+        % 1_000_000_000;
+    format!("demo-{stamp}")
+}
+
+impl Default for DemoConfig {
+    fn default() -> Self {
+        DemoConfig {
+            tables: 2,
+            length: 3,
+            per_point_ms: 20_000,
+            delay_ms: 3_000,
+            think_ms: (300, 2_500),
+            seed: 7,
+            tournament: fresh_tournament_id(),
+        }
+    }
+}
+
+/// How one table's match ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableResult {
+    /// The match id.
+    pub match_id: String,
+    /// The final state.
+    pub state: v1::MatchState,
+    /// Inputs the device sent.
+    pub inputs: u64,
+}
+
+fn authed<T>(message: T, token: &str) -> Result<Request<T>, DeviceError> {
+    let mut r = Request::new(message);
+    r.metadata_mut()
+        .insert("authorization", format!("Bearer {token}").parse()?);
+    Ok(r)
+}
+
+/// Sets up the tables and plays every match to its end.
+pub async fn run(
+    server: &str,
+    token: &str,
+    cfg: DemoConfig,
+) -> Result<Vec<TableResult>, DeviceError> {
+    let channel = Endpoint::from_shared(server.to_string())?.connect().await?;
+    let mut tournaments = TournamentsClient::new(channel.clone());
+    let mut devices = DevicesClient::new(channel);
+    let tournament = cfg.tournament.clone();
+    let defaults = v1::TournamentDefaults {
+        per_point_ms: cfg.per_point_ms,
+        delay_ms: Some(cfg.delay_ms),
+        ..Default::default()
+    };
+    let t = v1::Tournament {
+        id: tournament.clone(),
+        name: "baffle demo".into(),
+        defaults: Some(defaults),
+    };
+    tournaments
+        .create_tournament(authed(
+            v1::CreateTournamentRequest {
+                tournament: Some(t),
+            },
+            token,
+        )?)
+        .await?;
+    let names = [
+        ("Anna", "Ben"),
+        ("Cleo", "Dan"),
+        ("Eva", "Finn"),
+        ("Gil", "Hana"),
+        ("Ivo", "Jun"),
+        ("Kai", "Lena"),
+    ];
+    let mut tables = Vec::new();
+    for i in 1..=cfg.tables {
+        let (a, b) = names[(i as usize - 1) % names.len()];
+        let match_id = format!("{tournament}-t{i}");
+        let request = v1::CreateMatchRequest {
+            tournament_id: tournament.clone(),
+            match_id: match_id.clone(),
+            round: 1,
+            table: i.to_string(),
+            player_a: a.into(),
+            player_b: b.into(),
+            length: cfg.length,
+            ..Default::default()
+        };
+        tournaments.create_match(authed(request, token)?).await?;
+        let device_id = format!("{match_id}-clock");
+        let credential = devices
+            .register_device(authed(
+                v1::RegisterDeviceRequest {
+                    device_id: device_id.clone(),
+                },
+                token,
+            )?)
+            .await?
+            .into_inner()
+            .credential;
+        devices
+            .bind_device(authed(
+                v1::BindDeviceRequest {
+                    device_id: device_id.clone(),
+                    match_id: match_id.clone(),
+                },
+                token,
+            )?)
+            .await?;
+        let clock = DeviceClock {
+            offset_ms: -(i as i64) * 1_000_003,
+            drift_ppm: 40 * i as i64,
+        };
+        let device = Device::connect(server, &device_id, &credential, clock).await?;
+        let seed = cfg.seed.wrapping_add(u64::from(i));
+        tables.push(tokio::spawn(play(device, match_id, cfg.clone(), seed)));
+    }
+    let mut results = Vec::new();
+    for t in tables {
+        results.push(t.await??);
+    }
+    Ok(results)
+}
+
+fn pick(rng: &mut ChaCha8Rng, n: u32) -> u32 {
+    rng.next_u32() % n
+}
+
+/// Plays one match from its device until it is over.
+async fn play(
+    mut device: Device,
+    match_id: String,
+    cfg: DemoConfig,
+    seed: u64,
+) -> Result<TableResult, DeviceError> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut inputs = 0u64;
+    let mut moves_in_game = 0u32;
+    let mut game_length = 6 + pick(&mut rng, 14);
+    let mut refusals = 0;
+    let side = |s: i32| {
+        if s == v1::Side::B as i32 {
+            v1::Side::B as i32
+        } else {
+            v1::Side::A as i32
+        }
+    };
+    let other = |s: i32| {
+        if s == v1::Side::B as i32 {
+            v1::Side::A as i32
+        } else {
+            v1::Side::B as i32
+        }
+    };
+    loop {
+        let s = device.state.clone();
+        if s.result.is_some() {
+            return Ok(TableResult {
+                match_id,
+                state: s,
+                inputs,
+            });
+        }
+        let action = if let Some(absent) = s.present.iter().position(|p| !p) {
+            Action::CheckIn(if absent == 0 {
+                v1::Side::A as i32
+            } else {
+                v1::Side::B as i32
+            })
+        } else {
+            match v1::TurnPhase::try_from(s.turn) {
+                Ok(v1::TurnPhase::Unspecified) | Ok(v1::TurnPhase::Opening) => {
+                    moves_in_game = 0;
+                    game_length = 6 + pick(&mut rng, 14);
+                    Action::OpeningRoll(v1::Roll {
+                        side: 0,
+                        dice: vec![],
+                    })
+                }
+                Ok(v1::TurnPhase::OnRoll) if pick(&mut rng, 10) == 0 && !s.crawford => {
+                    Action::Double(side(s.turn_side))
+                }
+                Ok(v1::TurnPhase::OnRoll) => Action::Roll(v1::Roll {
+                    side: side(s.turn_side),
+                    dice: vec![],
+                }),
+                Ok(v1::TurnPhase::Moving) => {
+                    think(&mut rng, cfg.think_ms).await;
+                    moves_in_game += 1;
+                    if moves_in_game >= game_length {
+                        let kind = match pick(&mut rng, 10) {
+                            0 => v1::GameKind::Backgammon,
+                            1 | 2 => v1::GameKind::Gammon,
+                            _ => v1::GameKind::Single,
+                        };
+                        Action::EndGame(v1::GameResult {
+                            side: side(s.turn_side),
+                            kind: kind as i32,
+                        })
+                    } else {
+                        Action::Press(side(s.turn_side))
+                    }
+                }
+                Ok(v1::TurnPhase::DoubleOffered) => {
+                    think(&mut rng, cfg.think_ms).await;
+                    let taker = other(s.turn_side);
+                    if pick(&mut rng, 4) == 0 {
+                        Action::Pass(taker)
+                    } else {
+                        Action::Take(taker)
+                    }
+                }
+                Err(_) => return Err("the server sent a turn this simulator does not know".into()),
+            }
+        };
+        inputs += 1;
+        let ack = match device.act(action.clone()).await {
+            Ok(ack) => ack,
+            Err(_) => {
+                // The connection dropped: reconnect and replay what was not acknowledged.
+                device.reconnect().await?;
+                continue;
+            }
+        };
+        if !ack.applied && !ack.duplicate {
+            // A double the cube does not allow, say: play on without it.
+            refusals += 1;
+            if refusals > 100 {
+                return Err(format!("{match_id}: the server keeps refusing: {}", ack.error).into());
+            }
+            if let Action::Double(s) = action {
+                inputs += 1;
+                device
+                    .act(Action::Roll(v1::Roll {
+                        side: s,
+                        dice: vec![],
+                    }))
+                    .await?;
+            }
+        }
+    }
+}
+
+async fn think(rng: &mut ChaCha8Rng, (low, high): (u64, u64)) {
+    let ms = if high > low {
+        low + u64::from(rng.next_u32()) % (high - low)
+    } else {
+        low
+    };
+    if ms > 0 {
+        tokio::time::sleep(Duration::from_millis(ms)).await;
+    }
+}
