@@ -403,6 +403,8 @@ pub enum DeviceCommand {
     Bind { id: String, match_id: String },
     /// Unbind a device.
     Unbind { id: String },
+    /// Revoke a device's credential (a lost or stolen device).
+    Revoke { id: String },
 }
 
 /// `baffle audit …`

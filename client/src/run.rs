@@ -518,6 +518,19 @@ async fn run_inner(cli: &Cli) -> Result<Outcome, Outcome> {
                     };
                     client.bind_device(authed(request, &token)?).await
                 }
+                DeviceCommand::Revoke { id } => client
+                    .revoke_device(authed(
+                        v1::RevokeDeviceRequest {
+                            device_id: id.clone(),
+                        },
+                        &token,
+                    )?)
+                    .await
+                    .map(|r| {
+                        let mut d = r.into_inner();
+                        d.match_id.clear();
+                        tonic::Response::new(d)
+                    }),
                 DeviceCommand::Unbind { id } => {
                     client
                         .unbind_device(authed(

@@ -203,6 +203,29 @@ impl Device {
         }
     }
 
+    /// Sends an action stamped now without waiting for its ack (it stays in the replay
+    /// buffer until acknowledged). Returns its seq.
+    pub async fn send(&mut self, action: Action) -> Result<u64, DeviceError> {
+        let input = v1::Input {
+            seq: self.next_seq,
+            device_ms: self.clock.now_ms(),
+            command: Some(v1::Command {
+                action: Some(action),
+            }),
+        };
+        self.next_seq += 1;
+        self.unacked.push_back(input.clone());
+        self.out
+            .send(msg(v1::device_message::Message::Input(input.clone())))
+            .await?;
+        Ok(input.seq)
+    }
+
+    /// Inputs sent and not yet acknowledged.
+    pub fn unacknowledged(&self) -> usize {
+        self.unacked.len()
+    }
+
     /// Sends an action stamped now and waits for its ack; then for the state it caused.
     pub async fn act(&mut self, action: Action) -> Result<v1::Ack, DeviceError> {
         let input = v1::Input {

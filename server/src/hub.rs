@@ -64,6 +64,8 @@ enum Entry {
     DeviceBound { id: String, match_id: String },
     #[serde(rename = "device.unbound")]
     DeviceUnbound { id: String },
+    #[serde(rename = "device.revoked")]
+    DeviceRevoked { id: String },
 }
 
 /// A registered device.
@@ -166,6 +168,9 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
                     if let Some(d) = reg.devices.get_mut(&id) {
                         d.bound = Some(match_id);
                     }
+                }
+                Entry::DeviceRevoked { id } => {
+                    reg.devices.remove(&id);
                 }
                 Entry::DeviceUnbound { id } => {
                     if let Some(d) = reg.devices.get_mut(&id) {
@@ -448,6 +453,21 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         Ok(v1::Device {
             device_id: id.to_string(),
             match_id: match_id.unwrap_or_default().to_string(),
+        })
+    }
+
+    /// Revokes a device: its credential is refused from now on.
+    pub async fn revoke_device(&self, id: &str) -> Result<v1::Device, Status> {
+        let mut reg = self.registry.lock().await;
+        if !reg.devices.contains_key(id) {
+            return Err(Status::not_found(format!("no device {id}")));
+        }
+        self.record(&mut reg, &Entry::DeviceRevoked { id: id.to_string() })
+            .await?;
+        reg.devices.remove(id);
+        Ok(v1::Device {
+            device_id: id.to_string(),
+            match_id: String::new(),
         })
     }
 

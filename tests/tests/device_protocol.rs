@@ -238,3 +238,155 @@ async fn inputs_are_timed_by_the_device_bounded_and_applied_exactly_once() {
     );
     server.stop().await;
 }
+
+async fn bound_device(server: &TestServer) -> String {
+    let mut d = Director::connect(server).await;
+    d.tournament("open", defaults(0, None, v1::DiceSource::Server))
+        .await;
+    d.create_match("open", "m", 5, EPOCH.as_ms()).await;
+    d.create_match("open", "other", 5, EPOCH.as_ms()).await;
+    let mut devices = DevicesClient::new(server.channel().await);
+    let credential = devices
+        .register_device(server.director(v1::RegisterDeviceRequest {
+            device_id: "t7".into(),
+        }))
+        .await
+        .unwrap()
+        .into_inner()
+        .credential;
+    devices
+        .bind_device(server.director(v1::BindDeviceRequest {
+            device_id: "t7".into(),
+            match_id: "m".into(),
+        }))
+        .await
+        .unwrap();
+    credential
+}
+
+#[tokio::test]
+async fn a_revoked_credential_is_refused_and_its_connection_ends() {
+    let server = TestServer::start().await;
+    let credential = bound_device(&server).await;
+    let mut device = Device::connect(&server, &credential).await;
+    assert!(
+        device
+            .input(&server, 1, 0, Action::CheckIn(A))
+            .await
+            .applied
+    );
+    // The device's credential acts only on its own match.
+    let mut matches = baffle_proto::v1::matches_client::MatchesClient::new(server.channel().await);
+    let other = v1::ExecuteRequest {
+        match_id: "other".into(),
+        command: Some(v1::Command {
+            action: Some(Action::CheckIn(A)),
+        }),
+        ..Default::default()
+    };
+    let e = matches
+        .execute(baffle_tests::with_token(other.clone(), &credential))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), tonic::Code::PermissionDenied);
+
+    let mut devices = DevicesClient::new(server.channel().await);
+    devices
+        .revoke_device(server.director(v1::RevokeDeviceRequest {
+            device_id: "t7".into(),
+        }))
+        .await
+        .unwrap();
+    let input = v1::Input {
+        seq: 2,
+        device_ms: 0,
+        command: Some(v1::Command {
+            action: Some(Action::CheckIn(B)),
+        }),
+    };
+    device
+        .out
+        .send(message(v1::device_message::Message::Input(input)))
+        .await
+        .unwrap();
+    let end = loop {
+        match device.inbound.next().await {
+            Some(Ok(_)) => continue,
+            Some(Err(e)) => break e,
+            None => panic!("the stream should end with an error"),
+        }
+    };
+    assert_eq!(end.code(), tonic::Code::PermissionDenied);
+    let again = DevicesClient::new(server.channel().await)
+        .connect(tokio_stream::iter([message(
+            v1::device_message::Message::Hello(v1::Hello {
+                device_id: "t7".into(),
+                credential: credential.clone(),
+                firmware: "test".into(),
+            }),
+        )]))
+        .await
+        .unwrap_err();
+    assert_eq!(again.code(), tonic::Code::Unauthenticated);
+    let mine = v1::ExecuteRequest {
+        match_id: "m".into(),
+        ..other
+    };
+    assert_eq!(
+        matches
+            .execute(baffle_tests::with_token(mine, &credential))
+            .await
+            .unwrap_err()
+            .code(),
+        tonic::Code::Unauthenticated
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_press_lost_with_the_connection_is_replayed_and_applied_once() {
+    use baffle_firmware_sim::device::{Device as SimDevice, DeviceClock};
+    let server = TestServer::start().await;
+    let credential = bound_device(&server).await;
+    let mut device = SimDevice::connect(
+        &server.url(),
+        "t7",
+        &credential,
+        DeviceClock {
+            offset_ms: -777_000,
+            drift_ppm: 100,
+        },
+    )
+    .await
+    .unwrap();
+    device.act(Action::CheckIn(A)).await.unwrap();
+    device.act(Action::CheckIn(B)).await.unwrap();
+    device
+        .act(Action::OpeningRoll(v1::Roll {
+            side: 0,
+            dice: vec![],
+        }))
+        .await
+        .unwrap();
+    let mover = device.state.turn_side;
+    // The press leaves, and the connection drops before its ack comes back.
+    device.send(Action::Press(mover)).await.unwrap();
+    assert_eq!(device.unacknowledged(), 1);
+    device.reconnect().await.unwrap();
+    assert_eq!(device.unacknowledged(), 0);
+    // And once more for good measure: a second reconnect replays nothing.
+    device.reconnect().await.unwrap();
+    let log = baffle_client::audit::export_log(server.channel().await, "m")
+        .await
+        .unwrap();
+    assert_eq!(
+        log.matches(r#"\"kind\":\"bg.pressed\""#).count(),
+        1,
+        "exactly one press"
+    );
+    let mut d = Director::connect(&server).await;
+    let s = d.state("m").await;
+    assert_eq!(s.turn, v1::TurnPhase::OnRoll as i32);
+    assert_ne!(s.turn_side, mover);
+    server.stop().await;
+}

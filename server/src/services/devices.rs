@@ -67,6 +67,16 @@ impl<S: EventStore + Clone, T: TimeSource> Devices for DevicesService<S, T> {
         ))
     }
 
+    async fn revoke_device(
+        &self,
+        r: Request<v1::RevokeDeviceRequest>,
+    ) -> Result<Response<v1::Device>, Status> {
+        self.hub.director(r.metadata()).await?;
+        Ok(Response::new(
+            self.hub.revoke_device(&r.into_inner().device_id).await?,
+        ))
+    }
+
     type ConnectStream = Stream<v1::ServerMessage>;
 
     async fn connect(
@@ -117,6 +127,7 @@ impl<S: EventStore + Clone, T: TimeSource> Devices for DevicesService<S, T> {
         let (tx, rx) = tokio::sync::mpsc::channel(64);
         let device = hello.device_id;
         let time = self.hub.time.clone();
+        let hub = self.hub.clone();
         tokio::spawn(async move {
             let mut sync = TimeSync::new();
             loop {
@@ -154,6 +165,11 @@ impl<S: EventStore + Clone, T: TimeSource> Devices for DevicesService<S, T> {
                                     tracing::warn!(%device, "a time sync report with a negative round trip was ignored");
                                 }
                                 None
+                            }
+                            Some(v1::device_message::Message::Input(_)) if hub.device_match(&device).await.as_deref() != Some(handle.info.id.as_str()) => {
+                                // Revoked or rebound since the hello: this connection is over.
+                                let _ = tx.send(Err(Status::permission_denied("this device is no longer registered for this match"))).await;
+                                break;
                             }
                             Some(v1::device_message::Message::Input(input)) => {
                                 let planned = match input.command.as_ref().and_then(|c| c.action.as_ref()) {
