@@ -6,24 +6,32 @@
 //! clock), the server receives it at `t1` and answers at `t2` (server clock), the device
 //! receives the answer at `t3` and reports all four. Then
 //! `offset = ((t1 − t0) + (t2 − t3)) / 2` and `delay = (t3 − t0) − (t2 − t1)`. An exchange
-//! whose two legs took different times is off by half the difference, so the estimator
-//! trusts the lowest-delay exchange among recent ones; recent, because a device's crystal
-//! drifts (tens of ppm) and the offset with it. [`charge_instant`] then turns a claimed
-//! press time into the instant the player is charged to, bounded so that no player gains
-//! time the network did not cost him.
+//! whose two legs took different times is off by half the difference. But every exchange
+//! also *bounds* the true offset: `t2 − t3 ≤ offset ≤ t1 − t0` (each leg took some time).
+//! The estimator takes the tightest bounds over the recent exchanges and their midpoint,
+//! whose error is half the difference of the two *smallest* one-way delays — a tenth of
+//! the lowest-delay exchange's error under heavy jitter (`docs/device-protocol.md` has the
+//! figures). Recent, because a device's crystal drifts (tens of ppm) and the offset with
+//! it. [`charge_instant`] then turns a claimed press time into the instant the player is
+//! charged to, bounded so that no player gains time the network did not cost him.
 
 use std::collections::VecDeque;
 
 use crate::time::{Millis, Timestamp};
 
-/// Exchanges kept; with a sync every few seconds this is the last minute or so.
-pub const WINDOW: usize = 12;
+/// Exchanges kept: with a sync every 250 ms, the last 20 seconds, over which 100 ppm of
+/// drift moves the offset by 2 ms.
+pub const WINDOW: usize = 80;
 
 /// One NTP-style exchange, reduced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sample {
-    /// Server time minus device time, in ms.
+    /// Server time minus device time, in ms, from this exchange alone.
     pub offset: i64,
+    /// The most the offset can be: `t1 − t0`.
+    pub upper: i64,
+    /// The least the offset can be: `t2 − t3`.
+    pub lower: i64,
     /// Round-trip time spent on the network, in ms.
     pub delay: i64,
     /// When (server time) the exchange was answered.
@@ -65,6 +73,8 @@ impl TimeSync {
         };
         let sample = Sample {
             offset,
+            upper: t1 - t0,
+            lower: t2 - t3,
             delay,
             at: Timestamp(t2),
         };
@@ -86,9 +96,12 @@ impl TimeSync {
             .min_by_key(|s| (s.delay, std::cmp::Reverse(s.at)))
     }
 
-    /// Server time minus device time, from the best recent exchange.
+    /// Server time minus device time: the midpoint of the tightest bounds the recent
+    /// exchanges give (rounded down).
     pub fn offset(&self) -> Option<i64> {
-        self.best().map(|s| s.offset)
+        let upper = self.samples.iter().map(|s| s.upper).min()?;
+        let lower = self.samples.iter().map(|s| s.lower).max()?;
+        Some((upper + lower).div_euclid(2))
     }
 
     /// The device clock's drift against the server's, in parts per million (positive: the
@@ -170,17 +183,22 @@ mod tests {
         // Device 1000 ms behind; 20 ms out, 30 ms back; 5 ms at the server.
         let sample = s.add(0, 1_020, 1_025, 55).unwrap();
         assert_eq!((sample.offset, sample.delay), (995, 50));
+        assert_eq!((sample.lower, sample.upper), (970, 1_020));
         assert_eq!(s.add(100, 50, 40, 100), Err(SyncError::NegativeDelay));
     }
 
     #[test]
-    fn the_lowest_delay_exchange_wins() {
+    fn the_tightest_bounds_of_all_exchanges_decide() {
+        // True offset 1000. Exchange 1: a fast first leg (upper 1001) and a slow second;
+        // exchange 2: a slow first leg and a fast second (lower 999). Neither alone is
+        // within 40 ms; together they pin the offset to 999..1001.
         let mut s = TimeSync::new();
-        s.add(0, 1_100, 1_100, 120).unwrap(); // asymmetric, slow
-        s.add(1_000, 2_002, 2_002, 1_004).unwrap(); // fast and symmetric
-        s.add(2_000, 3_080, 3_080, 2_090).unwrap();
+        s.add(0, 1_001, 1_001, 81).unwrap();
+        assert_eq!(s.offset(), Some(960));
+        s.add(1_000, 2_080, 2_080, 1_081).unwrap();
         assert_eq!(s.offset(), Some(1_000));
         assert_eq!(s.to_server(5_000), Some(Timestamp(6_000)));
+        assert_eq!(s.best().unwrap().delay, 81, "both round trips took 81 ms");
     }
 
     #[test]
