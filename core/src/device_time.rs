@@ -19,9 +19,12 @@ use std::collections::VecDeque;
 
 use crate::time::{Millis, Timestamp};
 
-/// Exchanges kept: with a sync every 250 ms, the last 20 seconds, over which 100 ppm of
-/// drift moves the offset by 2 ms.
-pub const WINDOW: usize = 80;
+/// How far back exchanges count: over 20 seconds 100 ppm of drift moves the offset by
+/// only 2 ms, while a device syncing every 100 ms gives 200 exchanges to bound it.
+pub const WINDOW: Millis = Millis::secs(20);
+
+/// The most exchanges kept, whatever the sync rate (about 8 KB per device).
+pub const MAX_SAMPLES: usize = 200;
 
 /// One NTP-style exchange, reduced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,10 +81,15 @@ impl TimeSync {
             delay,
             at: Timestamp(t2),
         };
-        if self.samples.len() == WINDOW {
+        self.samples.push_back(sample);
+        while self.samples.len() > MAX_SAMPLES
+            || self
+                .samples
+                .front()
+                .is_some_and(|s| s.at < sample.at - WINDOW)
+        {
             self.samples.pop_front();
         }
-        self.samples.push_back(sample);
         if self.first_best.is_none() && self.samples.len() >= 3 {
             self.first_best = self.best();
         }
