@@ -428,11 +428,7 @@ async fn run_inner(cli: &Cli) -> Result<Outcome, Outcome> {
                         .await
                         .map_err(refused)?
                         .into_inner();
-                    Ok(if cli.json {
-                        json(render::match_json(&s))
-                    } else {
-                        Outcome::ok(render::match_text(&s))
-                    })
+                    Ok(match_outcome(cli, &s))
                 }
                 MatchCommand::List {
                     tournament,
@@ -468,11 +464,7 @@ async fn run_inner(cli: &Cli) -> Result<Outcome, Outcome> {
                         .await
                         .map_err(refused)?
                         .into_inner();
-                    Ok(if cli.json {
-                        json(render::match_json(&s))
-                    } else {
-                        Outcome::ok(render::match_text(&s))
-                    })
+                    Ok(match_outcome(cli, &s))
                 }
             }
         }
@@ -585,6 +577,15 @@ async fn run_inner(cli: &Cli) -> Result<Outcome, Outcome> {
         Command::Dice(_) | Command::Follow { .. } | Command::Console { .. } => {
             Err(usage("this command runs in the terminal, not here"))
         }
+    }
+}
+
+/// A match as the command's output: JSON with --json, else the text.
+fn match_outcome(cli: &Cli, s: &v1::MatchState) -> Outcome {
+    if cli.json {
+        Outcome::ok(format!("{:#}\n", render::match_json(s)))
+    } else {
+        Outcome::ok(render::match_text(s))
     }
 }
 

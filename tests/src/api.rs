@@ -92,6 +92,34 @@ impl Director {
             .into_inner()
     }
 
+    /// Registers device `id`, binds it to `match_id`, and returns its credential.
+    pub async fn device(
+        &mut self,
+        channel: tonic::transport::Channel,
+        id: &str,
+        match_id: &str,
+    ) -> String {
+        let mut devices = baffle_proto::v1::devices_client::DevicesClient::new(channel);
+        let request = v1::RegisterDeviceRequest {
+            device_id: id.into(),
+        };
+        let credential = devices
+            .register_device(with_token(request, &self.token))
+            .await
+            .expect("registered")
+            .into_inner()
+            .credential;
+        let bind = v1::BindDeviceRequest {
+            device_id: id.into(),
+            match_id: match_id.into(),
+        };
+        devices
+            .bind_device(with_token(bind, &self.token))
+            .await
+            .expect("bound");
+        credential
+    }
+
     /// Sends `action` (with a ruling, for director actions) and returns the reply.
     pub async fn try_act(
         &mut self,

@@ -114,22 +114,7 @@ async fn inputs_are_timed_by_the_device_bounded_and_applied_exactly_once() {
     d.tournament("open", defaults(0, None, v1::DiceSource::Physical))
         .await;
     d.create_match("open", "m", 5, EPOCH.as_ms()).await;
-    let mut devices = DevicesClient::new(server.channel().await);
-    let credential = devices
-        .register_device(server.director(v1::RegisterDeviceRequest {
-            device_id: "t7".into(),
-        }))
-        .await
-        .unwrap()
-        .into_inner()
-        .credential;
-    devices
-        .bind_device(server.director(v1::BindDeviceRequest {
-            device_id: "t7".into(),
-            match_id: "m".into(),
-        }))
-        .await
-        .unwrap();
+    let credential = d.device(server.channel().await, "t7", "m").await;
 
     let mut device = Device::connect(&server, &credential).await;
     device.sync(&server).await;
@@ -245,23 +230,7 @@ async fn bound_device(server: &TestServer) -> String {
         .await;
     d.create_match("open", "m", 5, EPOCH.as_ms()).await;
     d.create_match("open", "other", 5, EPOCH.as_ms()).await;
-    let mut devices = DevicesClient::new(server.channel().await);
-    let credential = devices
-        .register_device(server.director(v1::RegisterDeviceRequest {
-            device_id: "t7".into(),
-        }))
-        .await
-        .unwrap()
-        .into_inner()
-        .credential;
-    devices
-        .bind_device(server.director(v1::BindDeviceRequest {
-            device_id: "t7".into(),
-            match_id: "m".into(),
-        }))
-        .await
-        .unwrap();
-    credential
+    d.device(server.channel().await, "t7", "m").await
 }
 
 #[tokio::test]
