@@ -374,6 +374,36 @@ fn rule_4_4_vi_wrong_cube_level_is_corrected_and_the_action_stands() {
 }
 
 #[test]
+fn rule_4_4_vi_a_correction_keeps_the_cube_a_cube() {
+    let mut t = Table::seated(7);
+    t.at(0).opening([6, 1]);
+    // Centred means at 1: a higher cube has an owner, and a cube at 1 has none.
+    let e = t.director_err(DirectorAction::CorrectCube {
+        value: 64,
+        owner: None,
+    });
+    assert_eq!(e.article, "4.4 (vi)");
+    t.director_err(DirectorAction::CorrectCube {
+        value: 1,
+        owner: Some(A),
+    });
+    // Not while a double is being decided: the take doubles what is there.
+    t.wait(5_000).press(A);
+    t.wait(1_000).ok(Command::Double { side: B });
+    let e = t.director_err(DirectorAction::CorrectCube {
+        value: 32,
+        owner: Some(B),
+    });
+    assert!(e.message.contains("being decided"), "{e}");
+    t.wait(1_000).ok(Command::Take { side: A });
+    t.director(DirectorAction::CorrectCube {
+        value: 32,
+        owner: Some(A),
+    });
+    assert_eq!(t.m.game().unwrap().cube.unwrap().value, 32);
+}
+
+#[test]
 fn rule_4_4_vii_a_dead_cube_may_not_be_turned() {
     let mut t = Table::seated(3);
     t.at(0).opening([6, 1]);

@@ -61,7 +61,14 @@ impl Match {
                         "the cube is off the board in the Crawford game",
                     ));
                 }
-                if !value.is_power_of_two() || value > MAX_CUBE || (value == 1 && owner.is_some()) {
+                if matches!(game.turn, super::Turn::DoubleOffered { .. }) {
+                    return Err(RuleError::rule(
+                        "4.4 (vi)",
+                        "a double is being decided: correct the cube once it is taken or passed",
+                    ));
+                }
+                // Centred means at 1; after any take the cube has an owner.
+                if !value.is_power_of_two() || value > MAX_CUBE || (value == 1) != owner.is_none() {
                     return Err(RuleError::rule(
                         "4.4 (vi)",
                         format!(
