@@ -288,6 +288,30 @@ fn rule_4_4_iv_a_crawford_double_voided_in_the_game_in_progress() {
 }
 
 #[test]
+fn rule_4_4_iv_a_a_pending_double_in_what_turns_out_to_be_the_crawford_game() {
+    let mut t = Table::seated(3);
+    t.quick_game(A, GameKind::Single); // recorded 1-0
+    t.wait(1_000).opening([6, 1]);
+    t.wait(5_000).press(A);
+    t.wait(1_000).ok(Command::Double { side: B });
+    t.director(DirectorAction::CorrectScore { a: 2, b: 0 }); // it was 2-0: Crawford
+    // The pending double is void: no take, no pass, until the director voids it.
+    assert_eq!(t.err(Command::Take { side: A }).article, "4.4 (iv)");
+    assert_eq!(t.err(Command::Pass { side: A }).article, "4.4 (iv)");
+    t.director(DirectorAction::VoidDouble {
+        reason: VoidReason::Crawford,
+    });
+    assert_eq!(
+        t.m.game().unwrap().turn,
+        Turn::OnRoll {
+            side: B,
+            may_double: false
+        }
+    );
+    t.roll(B, [2, 1]);
+}
+
+#[test]
 fn rule_4_4_iv_b_a_crawford_double_voided_between_games_corrects_the_score() {
     let mut t = Table::seated(5);
     t.quick_game(A, GameKind::Gammon); // recorded 2-0, really 4-0
@@ -501,6 +525,36 @@ fn rule_4_4_v_a_premature_double_is_valid_when_the_opponent_presses() {
     assert_eq!(Table::kinds(&events), ["pressed", "doubled"]);
     assert_eq!(t.m.game().unwrap().turn, Turn::DoubleOffered { by: B });
     assert_eq!(t.m.clock().unwrap().running(), Some(A));
+}
+
+#[test]
+fn rule_4_4_v_a_premature_double_that_became_invalid_lapses() {
+    let mut t = Table::seated(7);
+    t.at(0).opening([6, 1]);
+    t.at(3_000).ok(Command::Double { side: B }); // while A is still moving
+    // Meanwhile the director finds the cube was really A's at 2: B may not turn it.
+    t.director(DirectorAction::CorrectCube {
+        value: 2,
+        owner: Some(A),
+    });
+    let events = t.at(5_000).press(A);
+    assert_eq!(
+        Table::kinds(&events),
+        ["pressed"],
+        "the premature double lapsed"
+    );
+    let game = t.m.game().unwrap();
+    assert_eq!(
+        (game.turn, game.premature_double),
+        (
+            Turn::OnRoll {
+                side: B,
+                may_double: true
+            },
+            None
+        )
+    );
+    assert_eq!(game.cube.unwrap().owner, Some(A));
 }
 
 #[test]

@@ -139,6 +139,8 @@ impl Match {
                 if let Turn::Moving { dice, .. } = game.turn {
                     game.last_move = Some((*side, dice));
                 }
+                // A premature double either takes effect now (a `Doubled` follows) or lapses.
+                game.premature_double = None;
                 game.turn = match game.premature_roll.take() {
                     Some((roller, dice)) => Turn::Moving { side: roller, dice },
                     None => Turn::OnRoll {

@@ -205,8 +205,18 @@ impl Match {
                 }
                 let pending_double = game.premature_double;
                 self.emit(out, now, Change::Pressed { side: *side })?;
-                if let Some(doubler) = pending_double {
-                    // The premature double now takes effect (4.4 (v)): the doubler presses.
+                // The premature double now takes effect if it is still valid (4.4 (v): "valid
+                // if otherwise valid"); a correction of the cube or the score meanwhile may
+                // have made it void, and then it lapses.
+                let game = self.current()?;
+                let still_valid = |doubler: Side| {
+                    !game.crawford
+                        && game.cube.is_some_and(|c| {
+                            c.check_double(doubler, self.points_needed(doubler)).is_ok()
+                        })
+                };
+                if let Some(doubler) = pending_double.filter(|d| still_valid(*d)) {
+                    // The doubler presses.
                     let value = self.current()?.cube_value() * 2;
                     self.emit(
                         out,
@@ -410,7 +420,14 @@ impl Match {
     }
 
     fn check_decision(&self, side: Side) -> Result<(), RuleError> {
-        match self.current()?.turn {
+        let game = self.current()?;
+        match game.turn {
+            // A correction made this the Crawford game while the double was pending: the
+            // double is void, and the director voids it (4.4 (iv)(a)).
+            Turn::DoubleOffered { .. } if game.crawford => Err(RuleError::rule(
+                "4.4 (iv)",
+                "Crawford game: this double is void; the director voids it and play continues without the cube",
+            )),
             Turn::DoubleOffered { by } if by == side.other() => Ok(()),
             _ => Err(RuleError::rule(
                 "4.4",
