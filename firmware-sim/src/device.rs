@@ -228,20 +228,9 @@ impl Device {
 
     /// Sends an action stamped now and waits for its ack; then for the state it caused.
     pub async fn act(&mut self, action: Action) -> Result<v1::Ack, DeviceError> {
-        let input = v1::Input {
-            seq: self.next_seq,
-            device_ms: self.clock.now_ms(),
-            command: Some(v1::Command {
-                action: Some(action),
-            }),
-        };
-        self.next_seq += 1;
-        self.unacked.push_back(input.clone());
         let before = self.state.seq;
-        self.out
-            .send(msg(v1::device_message::Message::Input(input.clone())))
-            .await?;
-        let ack = self.ack(input.seq).await?;
+        let seq = self.send(action).await?;
+        let ack = self.ack(seq).await?;
         if ack.applied {
             // Wait for the state the input caused (it may already be here).
             while self.state.seq == before {
