@@ -11,6 +11,7 @@ pub mod v1 {
 }
 
 pub mod convert;
+pub mod faces;
 
 /// The encoded `FileDescriptorSet` of `baffle.v1`, for gRPC server reflection.
 pub const FILE_DESCRIPTOR_SET: &[u8] = tonic::include_file_descriptor_set!("baffle_v1_descriptor");

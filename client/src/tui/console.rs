@@ -13,8 +13,8 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
 
-use super::ticking::{faces, mmss};
 use crate::render;
+use baffle_proto::faces::{faces, mmss};
 
 /// Alerts kept on screen.
 const ALERTS: usize = 8;
@@ -478,7 +478,7 @@ impl Dashboard {
     }
 }
 
-fn clock_cell(face: super::ticking::Face) -> String {
+fn clock_cell(face: baffle_proto::faces::Face) -> String {
     let mut text = mmss(face.main_ms);
     if face.flagged {
         text.push_str(" FLAG");

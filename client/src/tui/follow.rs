@@ -8,8 +8,8 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
-use super::ticking::{faces, mmss};
 use crate::render;
+use baffle_proto::faces::{faces, mmss};
 
 /// What the follow view shows besides the match.
 #[derive(Clone, Debug, Default)]

@@ -7,4 +7,3 @@
 pub mod app;
 pub mod console;
 pub mod follow;
-pub mod ticking;

@@ -1,8 +1,9 @@
-//! Clocks that tick locally between updates: a `ClockState` says where both clocks stood
-//! at `as_of_ms`; the running side's delay runs down first, then its main time, until the
-//! flag instant the server gave. Only a display: the server stays the record.
+//! Clock faces that tick locally between updates, for every display (console, follow view,
+//! device, web page): a `ClockState` says where both clocks stood at `as_of_ms`; the
+//! running side's delay runs down first, then its main time, until the flag instant the
+//! server gave. Only a display: the server stays the record.
 
-use baffle_proto::v1;
+use crate::v1;
 
 /// One side as a display shows it at a moment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
