@@ -8,23 +8,34 @@
 //! `offset = ((t1 − t0) + (t2 − t3)) / 2` and `delay = (t3 − t0) − (t2 − t1)`. An exchange
 //! whose two legs took different times is off by half the difference. But every exchange
 //! also *bounds* the true offset: `t2 − t3 ≤ offset ≤ t1 − t0` (each leg took some time).
-//! The estimator takes the tightest bounds over the recent exchanges and their midpoint,
-//! whose error is half the difference of the two *smallest* one-way delays — a tenth of
-//! the lowest-delay exchange's error under heavy jitter (`docs/device-protocol.md` has the
-//! figures). Recent, because a device's crystal drifts (tens of ppm) and the offset with
-//! it. [`charge_instant`] then turns a claimed press time into the instant the player is
-//! charged to, bounded so that no player gains time the network did not cost him.
+//! The estimator takes the tightest bounds over the recent exchanges, whose error is half
+//! the difference of the two *smallest* one-way delays — a tenth of the lowest-delay
+//! exchange's error under heavy jitter (`docs/device-protocol.md` has the figures). But a
+//! device's crystal drifts (tens of ppm), so the offset is a line, not a constant: the
+//! estimator fits `offset(t) = o + r·t` by taking, among the drift rates `r` the bounds
+//! allow, the one that leaves the widest band of offsets, and the middle of that band.
+//! That lets two minutes of exchanges count, where without the drift term 20 seconds was
+//! the most before 100 ppm blurred the bounds. [`charge_instant`] then turns a claimed press
+//! time into the instant the player is charged to, bounded so that no player gains time
+//! the network did not cost him.
 
 use std::collections::VecDeque;
 
 use crate::time::{Millis, Timestamp};
 
-/// How far back exchanges count: over 20 seconds 100 ppm of drift moves the offset by
-/// only 2 ms, while a device syncing every 100 ms gives 200 exchanges to bound it.
-pub const WINDOW: Millis = Millis::secs(20);
+/// How far back exchanges count: two minutes, with the drift fitted. Longer windows give
+/// more exchanges that met no queue on the network (docs/device-protocol.md has the
+/// figures for 20 s, 60 s and 120 s).
+pub const WINDOW: Millis = Millis::secs(120);
 
-/// The most exchanges kept, whatever the sync rate (about 8 KB per device).
-pub const MAX_SAMPLES: usize = 200;
+/// Exchanges within one bucket of time are merged to their tightest bounds: 100 ppm of
+/// drift moves the offset by 0.2 ms in two seconds, and the window is then 61 buckets
+/// (about 4 KB per device, and some 20,000 operations per estimate) whatever the sync
+/// rate.
+pub const BUCKET: Millis = Millis::secs(2);
+
+/// The drift rates considered, ± parts per million. Real crystals are within ±100.
+pub const MAX_DRIFT_PPM: f64 = 500.0;
 
 /// One NTP-style exchange, reduced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,11 +59,19 @@ pub enum SyncError {
     NegativeDelay,
 }
 
+/// The tightest bounds of the exchanges in one [`BUCKET`].
+#[derive(Clone, Copy, Debug)]
+struct Bucket {
+    start: Timestamp,
+    upper: (i64, Timestamp),
+    lower: (i64, Timestamp),
+    best: Sample,
+}
+
 /// The running estimate of one device's clock.
 #[derive(Clone, Debug, Default)]
 pub struct TimeSync {
-    samples: VecDeque<Sample>,
-    first_best: Option<Sample>,
+    buckets: VecDeque<Bucket>,
 }
 
 impl TimeSync {
@@ -74,56 +93,139 @@ impl TimeSync {
         } else {
             (twice - 1) / 2
         };
+        let at = Timestamp(t2);
         let sample = Sample {
             offset,
             upper: t1 - t0,
             lower: t2 - t3,
             delay,
-            at: Timestamp(t2),
+            at,
         };
-        self.samples.push_back(sample);
-        while self.samples.len() > MAX_SAMPLES
-            || self
-                .samples
-                .front()
-                .is_some_and(|s| s.at < sample.at - WINDOW)
-        {
-            self.samples.pop_front();
+        match self.buckets.back_mut() {
+            Some(b) if at >= b.start && at < b.start + BUCKET => {
+                if sample.upper < b.upper.0 {
+                    b.upper = (sample.upper, at);
+                }
+                if sample.lower > b.lower.0 {
+                    b.lower = (sample.lower, at);
+                }
+                if sample.delay <= b.best.delay {
+                    b.best = sample;
+                }
+            }
+            _ => self.buckets.push_back(Bucket {
+                start: at,
+                upper: (sample.upper, at),
+                lower: (sample.lower, at),
+                best: sample,
+            }),
         }
-        if self.first_best.is_none() && self.samples.len() >= 3 {
-            self.first_best = self.best();
+        while self.buckets.front().is_some_and(|b| b.start < at - WINDOW) {
+            self.buckets.pop_front();
         }
         Ok(sample)
     }
 
     /// The lowest-delay recent exchange.
     pub fn best(&self) -> Option<Sample> {
-        self.samples
+        self.buckets
             .iter()
-            .copied()
+            .map(|b| b.best)
             .min_by_key(|s| (s.delay, std::cmp::Reverse(s.at)))
     }
 
-    /// Server time minus device time: the midpoint of the tightest bounds the recent
-    /// exchanges give (rounded down).
+    /// The band of offsets the bounds allow at time `t` if the offset moves at `rate`
+    /// (ms per ms): (least, most); empty (least > most) if the rate does not fit. Each
+    /// bound is widened by a millisecond for the timestamps' rounding.
+    fn band(&self, rate: f64, t: Timestamp) -> (f64, f64) {
+        let mut band = (f64::MIN, f64::MAX);
+        for b in &self.buckets {
+            let lower = (b.lower.0 - 1) as f64 - rate * (b.lower.1.as_ms() - t.as_ms()) as f64;
+            let upper = (b.upper.0 + 1) as f64 - rate * (b.upper.1.as_ms() - t.as_ms()) as f64;
+            band = (band.0.max(lower), band.1.min(upper));
+        }
+        band
+    }
+
+    /// The fitted drift (ms per ms) and the offset at `t`: the middle of all the offsets
+    /// at `t` that some drift rate and offset consistent with every bound allow — the
+    /// estimate whose worst case is least. The band's width is concave in the rate (a
+    /// minimum of lines minus a maximum of lines), so the rates that fit form an interval,
+    /// found by bisection, and the band's extremes over it by ternary search.
+    fn fit(&self, t: Timestamp) -> Option<(f64, f64)> {
+        if self.buckets.is_empty() {
+            return None;
+        }
+        let width = |rate: f64| {
+            let (lo, hi) = self.band(rate, t);
+            hi - lo
+        };
+        let limit = MAX_DRIFT_PPM * 1e-6;
+        let widest = ternary(-limit, limit, width);
+        if width(widest) < 0.0 {
+            // No rate fits every bound (a clock stepped?): the least bad one.
+            let (lo, hi) = self.band(widest, t);
+            return Some((widest, (lo + hi) / 2.0));
+        }
+        let edge = |mut inside: f64, mut outside: f64| {
+            if width(outside) >= 0.0 {
+                return outside;
+            }
+            for _ in 0..50 {
+                let mid = (inside + outside) / 2.0;
+                if width(mid) >= 0.0 {
+                    inside = mid;
+                } else {
+                    outside = mid;
+                }
+            }
+            inside
+        };
+        let (slow, fast) = (edge(widest, -limit), edge(widest, limit));
+        let most = self.band(ternary(slow, fast, |r| self.band(r, t).1), t).1;
+        let least = self.band(ternary(slow, fast, |r| -self.band(r, t).0), t).0;
+        Some(((slow + fast) / 2.0, (least + most) / 2.0))
+    }
+
+    /// Server time minus device time at server time `t`.
+    pub fn offset_at(&self, t: Timestamp) -> Option<i64> {
+        self.fit(t).map(|(_, o)| o.round() as i64)
+    }
+
+    /// Server time minus device time now (as of the latest exchange).
     pub fn offset(&self) -> Option<i64> {
-        let upper = self.samples.iter().map(|s| s.upper).min()?;
-        let lower = self.samples.iter().map(|s| s.lower).max()?;
-        Some((upper + lower).div_euclid(2))
+        self.offset_at(self.buckets.back()?.best.at)
     }
 
     /// The device clock's drift against the server's, in parts per million (positive: the
-    /// device runs slow), from the best exchange of the first window to the best now.
+    /// device runs slow), once the exchanges span 10 seconds.
     pub fn drift_ppm(&self) -> Option<i64> {
-        let (first, now) = (self.first_best?, self.best()?);
-        let span = now.at - first.at;
-        (span.as_ms() >= 10_000).then(|| (now.offset - first.offset) * 1_000_000 / span.as_ms())
+        let span = self.buckets.back()?.best.at - self.buckets.front()?.start;
+        if span < Millis::secs(10) {
+            return None;
+        }
+        self.fit(self.buckets.back()?.best.at)
+            .map(|(rate, _)| (rate * 1e6).round() as i64)
     }
 
     /// A device time on the server's clock.
     pub fn to_server(&self, device_ms: i64) -> Option<Timestamp> {
-        self.offset().map(|o| Timestamp(device_ms + o))
+        let rough = Timestamp(device_ms + self.offset()?);
+        self.offset_at(rough).map(|o| Timestamp(device_ms + o))
     }
+}
+
+/// Where the concave `f` is greatest on `[a, b]`.
+fn ternary(mut a: f64, mut b: f64, f: impl Fn(f64) -> f64) -> f64 {
+    for _ in 0..60 {
+        let (m1, m2) = (a + (b - a) / 3.0, b - (b - a) / 3.0);
+        if f(m1) < f(m2) {
+            a = m1;
+        } else {
+            b = m2;
+        }
+    }
+    (a + b) / 2.0
 }
 
 /// How a claimed instant was bounded.
@@ -202,11 +304,39 @@ mod tests {
         // within 40 ms; together they pin the offset to 999..1001.
         let mut s = TimeSync::new();
         s.add(0, 1_001, 1_001, 81).unwrap();
-        assert_eq!(s.offset(), Some(960));
+        // 920..=1001, widened by a millisecond each way for rounding: the middle is 960.5.
+        assert_eq!(s.offset(), Some(961));
         s.add(1_000, 2_080, 2_080, 1_081).unwrap();
         assert_eq!(s.offset(), Some(1_000));
         assert_eq!(s.to_server(5_000), Some(Timestamp(6_000)));
         assert_eq!(s.best().unwrap().delay, 81, "both round trips took 81 ms");
+    }
+
+    #[test]
+    fn a_drifting_clock_is_followed_and_its_drift_measured() {
+        // The device runs 100 ppm fast: server minus device shrinks 1 ms every 10 s.
+        // Every exchange has legs of 30 and 50 ms, so no single one is within 10 ms; but
+        // now and then a leg is fast, and the fitted line goes through the truth.
+        let offset_at = |server_ms: i64| 500_000 - server_ms / 10_000;
+        let mut s = TimeSync::new();
+        let mut server = 0;
+        for i in 0..1_200i64 {
+            let (up, down) = match i % 37 {
+                0 => (1, 40),
+                18 => (40, 1),
+                _ => (30, 50),
+            };
+            let t0 = server - offset_at(server);
+            let t1 = server + up;
+            let t3 = t1 + down - offset_at(t1 + down);
+            s.add(t0, t1, t1, t3).unwrap();
+            server += 100;
+        }
+        let now = Timestamp(server);
+        let error = s.offset_at(now).unwrap() - offset_at(server);
+        assert!(error.abs() <= 1, "error {error} ms");
+        let drift = s.drift_ppm().unwrap();
+        assert!((-110..=-90).contains(&drift), "drift {drift} ppm");
     }
 
     #[test]
