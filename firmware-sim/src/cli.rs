@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand};
 #[command(
     name = "baffle-device",
     version,
-    after_help = "Examples:\n  baffle-device ping\n  baffle-device demo --tables 4 --length 5\n  baffle console demo-…   (in another terminal, to watch)"
+    after_help = "Examples:\n  baffle-device ping\n  baffle-device demo --tables 4 --length 5\n  baffle-device demo --jitter-ms 200 --drop-every-ms 20000\n  baffle console demo-…   (in another terminal, to watch)\n  baffle-device load --matches 200 --seconds 10"
 )]
 pub struct Cli {
     /// The server's URL.
@@ -61,10 +61,64 @@ pub enum Command {
         /// Longest think time per move, ms (the shortest is a tenth of it).
         #[arg(long, default_value_t = 2_500)]
         think_ms: u64,
-        /// Seed for the players' choices.
+        /// Seed for the players' choices and the links.
         #[arg(long, default_value_t = 7)]
         seed: u64,
+        /// The devices' simulated link.
+        #[command(flatten)]
+        link: LinkArgs,
+        /// The fastest device clock's drift, ppm.
+        #[arg(long, default_value_t = 100)]
+        drift_ppm: i64,
+        /// Do not draw the devices' clocks (drawn when the output is a terminal).
+        #[arg(long)]
+        quiet: bool,
     },
+    /// Many matches pressing as fast as allowed: presses/s and round trips beside a ping.
+    Load {
+        /// Live matches, one device each.
+        #[arg(long, default_value_t = 50)]
+        matches: u32,
+        /// HTTP/2 connections the devices share.
+        #[arg(long, default_value_t = 1)]
+        connections: u32,
+        /// How long to press, seconds.
+        #[arg(long, default_value_t = 10)]
+        seconds: u64,
+        /// How often each device syncs its clock, ms.
+        #[arg(long, default_value_t = 1_000)]
+        sync_ms: u64,
+    },
+}
+
+/// A simulated link's behaviour (per direction).
+#[derive(Clone, Copy, Debug, clap::Args)]
+pub struct LinkArgs {
+    /// Least one-way delay, ms.
+    #[arg(long, default_value_t = 0)]
+    pub latency_ms: u64,
+    /// Extra one-way delay, uniformly 0 to this, ms.
+    #[arg(long, default_value_t = 0)]
+    pub jitter_ms: u64,
+    /// Chance that a message is lost (its connection ends; the device reconnects).
+    #[arg(long, default_value_t = 0.0)]
+    pub loss: f64,
+    /// Mean time between dropped connections, ms (0: never).
+    #[arg(long, default_value_t = 0)]
+    pub drop_every_ms: u64,
+}
+
+impl LinkArgs {
+    /// As a link model (no faults).
+    pub fn model(&self) -> crate::link::LinkModel {
+        crate::link::LinkModel {
+            latency_ms: self.latency_ms,
+            jitter_ms: self.jitter_ms,
+            loss: self.loss,
+            drop_every_ms: self.drop_every_ms,
+            ..Default::default()
+        }
+    }
 }
 
 impl Cli {
@@ -92,7 +146,19 @@ mod tests {
                 .command,
             Command::Ping
         ));
-        let demo = Cli::try_parse_from(["baffle-device", "demo", "--tables", "4"]).unwrap();
+        let demo = Cli::try_parse_from([
+            "baffle-device",
+            "demo",
+            "--tables",
+            "4",
+            "--jitter-ms",
+            "200",
+        ])
+        .unwrap();
+        let Command::Demo { link, .. } = &demo.command else {
+            panic!("demo")
+        };
+        assert_eq!(link.model().jitter_ms, 200);
         assert!(matches!(
             demo.command,
             Command::Demo {

@@ -14,9 +14,12 @@ use baffle_proto::v1::tournaments_client::TournamentsClient;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use tonic::Request;
-use tonic::transport::Endpoint;
+use tonic::transport::{Channel, Endpoint};
 
-use crate::device::{Device, DeviceClock, DeviceError};
+use crate::clock::DeviceClock;
+use crate::device::{Device, DeviceConfig, DeviceError};
+use crate::display::show_until;
+use crate::link::LinkModel;
 
 /// How the demo plays.
 #[derive(Clone, Debug)]
@@ -35,6 +38,13 @@ pub struct DemoConfig {
     pub seed: u64,
     /// The tournament to create; its matches are `<tournament>-t1`, `-t2`, …
     pub tournament: String,
+    /// The devices' link to the server.
+    pub link: LinkModel,
+    /// The fastest device clock's drift, ppm (table i drifts i/tables of it, alternating
+    /// fast and slow).
+    pub drift_ppm: i64,
+    /// Redraw the devices' faces in the terminal while playing.
+    pub display: bool,
 }
 
 /// A fresh tournament id for a demo: `demo-<digits of the time>`.
@@ -56,6 +66,9 @@ impl Default for DemoConfig {
             think_ms: (300, 2_500),
             seed: 7,
             tournament: fresh_tournament_id(),
+            link: LinkModel::perfect(),
+            drift_ppm: 100,
+            display: false,
         }
     }
 }
@@ -69,6 +82,8 @@ pub struct TableResult {
     pub state: v1::MatchState,
     /// Inputs the device sent.
     pub inputs: u64,
+    /// Connections the device made (more than one: it reconnected).
+    pub connections: u32,
 }
 
 fn authed<T>(message: T, token: &str) -> Result<Request<T>, DeviceError> {
@@ -78,34 +93,112 @@ fn authed<T>(message: T, token: &str) -> Result<Request<T>, DeviceError> {
     Ok(r)
 }
 
-/// Sets up the tables and plays every match to its end.
-pub async fn run(
-    server: &str,
+/// A tournament being set up with the director's token: matches with a device each.
+pub struct Tables {
+    tournaments: TournamentsClient<Channel>,
+    devices: DevicesClient<Channel>,
+    token: String,
+    tournament: String,
+    count: u32,
+}
+
+impl Tables {
+    /// Creates the tournament `id` with `defaults`.
+    pub async fn create(
+        channel: Channel,
+        token: &str,
+        id: &str,
+        defaults: v1::TournamentDefaults,
+    ) -> Result<Tables, DeviceError> {
+        let mut tournaments = TournamentsClient::new(channel.clone());
+        let t = v1::Tournament {
+            id: id.into(),
+            name: "baffle demo".into(),
+            defaults: Some(defaults),
+        };
+        tournaments
+            .create_tournament(authed(
+                v1::CreateTournamentRequest {
+                    tournament: Some(t),
+                },
+                token,
+            )?)
+            .await?;
+        Ok(Tables {
+            tournaments,
+            devices: DevicesClient::new(channel),
+            token: token.into(),
+            tournament: id.into(),
+            count: 0,
+        })
+    }
+
+    /// Adds table n+1: match `<tournament>-t<n+1>` of `length` points between `players`,
+    /// and a device `<match>-clock` bound to it. Returns the match id and the device's
+    /// credential.
+    pub async fn add(
+        &mut self,
+        length: u32,
+        (a, b): (&str, &str),
+    ) -> Result<(String, String), DeviceError> {
+        self.count += 1;
+        let match_id = format!("{}-t{}", self.tournament, self.count);
+        let request = v1::CreateMatchRequest {
+            tournament_id: self.tournament.clone(),
+            match_id: match_id.clone(),
+            round: 1,
+            table: self.count.to_string(),
+            player_a: a.into(),
+            player_b: b.into(),
+            length,
+            ..Default::default()
+        };
+        self.tournaments
+            .create_match(authed(request, &self.token)?)
+            .await?;
+        let device_id = format!("{match_id}-clock");
+        let credential = self
+            .devices
+            .register_device(authed(
+                v1::RegisterDeviceRequest {
+                    device_id: device_id.clone(),
+                },
+                &self.token,
+            )?)
+            .await?
+            .into_inner()
+            .credential;
+        self.devices
+            .bind_device(authed(
+                v1::BindDeviceRequest {
+                    device_id,
+                    match_id: match_id.clone(),
+                },
+                &self.token,
+            )?)
+            .await?;
+        Ok((match_id, credential))
+    }
+}
+
+/// Sets up the tables on the server at `url` and plays every match to its end.
+pub async fn run(url: &str, token: &str, cfg: DemoConfig) -> Result<Vec<TableResult>, DeviceError> {
+    let channel = Endpoint::from_shared(url.to_string())?.connect().await?;
+    run_on(channel, token, cfg).await
+}
+
+/// [`run`] on an open channel.
+pub async fn run_on(
+    channel: Channel,
     token: &str,
     cfg: DemoConfig,
 ) -> Result<Vec<TableResult>, DeviceError> {
-    let channel = Endpoint::from_shared(server.to_string())?.connect().await?;
-    let mut tournaments = TournamentsClient::new(channel.clone());
-    let mut devices = DevicesClient::new(channel);
-    let tournament = cfg.tournament.clone();
     let defaults = v1::TournamentDefaults {
         per_point_ms: cfg.per_point_ms,
         delay_ms: Some(cfg.delay_ms),
         ..Default::default()
     };
-    let t = v1::Tournament {
-        id: tournament.clone(),
-        name: "baffle demo".into(),
-        defaults: Some(defaults),
-    };
-    tournaments
-        .create_tournament(authed(
-            v1::CreateTournamentRequest {
-                tournament: Some(t),
-            },
-            token,
-        )?)
-        .await?;
+    let mut tables = Tables::create(channel.clone(), token, &cfg.tournament, defaults).await?;
     let names = [
         ("Anna", "Ben"),
         ("Cleo", "Dan"),
@@ -114,54 +207,38 @@ pub async fn run(
         ("Ivo", "Jun"),
         ("Kai", "Lena"),
     ];
-    let mut tables = Vec::new();
+    let mut playing = Vec::new();
+    let mut faces = Vec::new();
     for i in 1..=cfg.tables {
-        let (a, b) = names[(i as usize - 1) % names.len()];
-        let match_id = format!("{tournament}-t{i}");
-        let request = v1::CreateMatchRequest {
-            tournament_id: tournament.clone(),
-            match_id: match_id.clone(),
-            round: 1,
-            table: i.to_string(),
-            player_a: a.into(),
-            player_b: b.into(),
-            length: cfg.length,
-            ..Default::default()
-        };
-        tournaments.create_match(authed(request, token)?).await?;
-        let device_id = format!("{match_id}-clock");
-        let credential = devices
-            .register_device(authed(
-                v1::RegisterDeviceRequest {
-                    device_id: device_id.clone(),
-                },
-                token,
-            )?)
-            .await?
-            .into_inner()
-            .credential;
-        devices
-            .bind_device(authed(
-                v1::BindDeviceRequest {
-                    device_id: device_id.clone(),
-                    match_id: match_id.clone(),
-                },
-                token,
-            )?)
-            .await?;
-        let clock = DeviceClock {
-            offset_ms: -(i as i64) * 1_000_003,
-            drift_ppm: 40 * i as i64,
-        };
-        let device = Device::connect(server, &device_id, &credential, clock).await?;
+        let players = names[(i as usize - 1) % names.len()];
+        let (match_id, credential) = tables.add(cfg.length, players).await?;
+        let sign = if i % 2 == 0 { -1 } else { 1 };
+        let device = Device::connect(DeviceConfig {
+            clock: DeviceClock::from_system(
+                -(i as i64) * 1_000_003,
+                sign * cfg.drift_ppm * i64::from(i) / i64::from(cfg.tables.max(1)),
+            ),
+            link: cfg.link,
+            seed: cfg.seed.wrapping_add(u64::from(i)),
+            ..DeviceConfig::new(channel.clone(), &format!("{match_id}-clock"), &credential)
+        })
+        .await?;
+        faces.push((format!("t{i}"), device.face()));
         let seed = cfg.seed.wrapping_add(u64::from(i));
-        tables.push(tokio::spawn(play(device, match_id, cfg.clone(), seed)));
+        playing.push(tokio::spawn(play(device, match_id, cfg.clone(), seed)));
     }
-    let mut results = Vec::new();
-    for t in tables {
-        results.push(t.await??);
+    let all = async {
+        let mut results = Vec::new();
+        for t in playing {
+            results.push(t.await??);
+        }
+        Ok(results)
+    };
+    if cfg.display {
+        show_until(faces, Duration::from_millis(100), all).await
+    } else {
+        all.await
     }
-    Ok(results)
 }
 
 fn pick(rng: &mut ChaCha8Rng, n: u32) -> u32 {
@@ -195,12 +272,15 @@ async fn play(
         }
     };
     loop {
-        let s = device.state.clone();
+        let s = device.state();
         if s.result.is_some() {
+            let connections = device.view().connections;
+            device.close().await;
             return Ok(TableResult {
                 match_id,
                 state: s,
                 inputs,
+                connections,
             });
         }
         let action = if let Some(absent) = s.present.iter().position(|p| !p) {
@@ -256,14 +336,8 @@ async fn play(
             }
         };
         inputs += 1;
-        let ack = match device.act(action.clone()).await {
-            Ok(ack) => ack,
-            Err(_) => {
-                // The connection dropped: reconnect and replay what was not acknowledged.
-                device.reconnect().await?;
-                continue;
-            }
-        };
+        // A lost connection is the device's business: it reconnects and replays.
+        let ack = device.act(action.clone()).await?.ack;
         if !ack.applied && !ack.duplicate {
             // A double the cube does not allow, say: play on without it.
             refusals += 1;

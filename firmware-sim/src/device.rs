@@ -1,244 +1,584 @@
-//! One simulated clock device speaking the device protocol (docs/device-protocol.md):
-//! hello, time sync, sequenced inputs stamped with its own clock, acknowledgements, and
-//! after a lost connection a new hello and the replay of every input not yet acknowledged.
+//! One simulated clock device speaking the device protocol (docs/device-protocol.md).
+//!
+//! A device is two halves, as in real firmware: the *player side* ([`Device`]) stamps
+//! each button press with the device clock the moment it happens and hands it over; the
+//! *link side* (a task running [`Firmware`]) owns the connection. It says hello, syncs the
+//! clock every `sync_every` whatever else happens, numbers the inputs, sends them, keeps
+//! every one until its ack arrives, and when the connection is lost — by the simulated
+//! link's loss or drops, or on purpose — reconnects with backoff and replays what was not
+//! acknowledged, in order. A press made while disconnected is stamped when made and sent
+//! when the link is back: the player is charged the time the device measured.
 
 use std::collections::VecDeque;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
+use baffle_core::device_time::TimeSync;
 use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 use baffle_proto::v1::devices_client::DevicesClient;
 use baffle_proto::v1::server_message::Message;
-use tokio::sync::mpsc;
-use tokio_stream::StreamExt;
+use rand_core::SeedableRng;
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
 use tokio_stream::wrappers::ReceiverStream;
-use tonic::Streaming;
-use tonic::transport::Endpoint;
+use tonic::transport::{Channel, Endpoint};
+use tonic::{Code, Status};
+
+use crate::clock::DeviceClock;
+use crate::link::{Cut, LinkModel, carry};
 
 /// Why the device stopped.
 pub type DeviceError = Box<dyn std::error::Error + Send + Sync>;
 
-/// The device's own monotonic clock: the system clock shifted by `offset_ms` and running
-/// `drift_ppm` fast (a real device's crystal is never exact).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct DeviceClock {
-    /// Device time minus system time at the Unix epoch, ms.
-    pub offset_ms: i64,
-    /// Parts per million the device clock runs fast (negative: slow).
-    pub drift_ppm: i64,
+/// How a simulated device is set up.
+#[derive(Clone, Debug)]
+pub struct DeviceConfig {
+    /// The server (a lazy channel: it connects, and reconnects, when used).
+    pub channel: Channel,
+    /// The device id the director registered.
+    pub id: String,
+    /// Its credential (`dev.<id>.<secret>`).
+    pub credential: String,
+    /// Its own clock.
+    pub clock: DeviceClock,
+    /// The simulated link to the server.
+    pub link: LinkModel,
+    /// How often it syncs its clock (the protocol recommends 100 ms).
+    pub sync_every: Duration,
+    /// Seed for the link's randomness.
+    pub seed: u64,
 }
 
-impl DeviceClock {
-    /// The device's time now, in ms.
-    pub fn now_ms(&self) -> i64 {
-        let system = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as i64);
-        system + self.offset_ms + system % 1_000_000_000 * self.drift_ppm / 1_000_000
+impl DeviceConfig {
+    /// A device on a perfect link, its clock the system clock, syncing every 100 ms.
+    pub fn new(channel: Channel, id: &str, credential: &str) -> DeviceConfig {
+        DeviceConfig {
+            channel,
+            id: id.into(),
+            credential: credential.into(),
+            clock: DeviceClock::from_system(0, 0),
+            link: LinkModel::perfect(),
+            sync_every: Duration::from_millis(100),
+            seed: 1,
+        }
+    }
+
+    /// [`DeviceConfig::new`] for the server at `url` (connecting when first used).
+    pub fn for_url(url: &str, id: &str, credential: &str) -> Result<DeviceConfig, DeviceError> {
+        let channel = Endpoint::from_shared(url.to_string())?.connect_lazy();
+        Ok(DeviceConfig::new(channel, id, credential))
     }
 }
 
-/// A connected device.
-pub struct Device {
-    id: String,
-    credential: String,
-    server: String,
-    clock: DeviceClock,
-    out: mpsc::Sender<v1::DeviceMessage>,
-    inbound: Streaming<v1::ServerMessage>,
-    next_seq: u64,
-    unacked: VecDeque<v1::Input>,
+/// What the device knows, as its display would show it.
+#[derive(Clone, Debug, Default)]
+pub struct View {
     /// The bound match as last pushed by the server.
     pub state: v1::MatchState,
     /// The display text as last pushed.
     pub display: Vec<String>,
+    /// Whether a connection is up (hello answered).
+    pub connected: bool,
+    /// Connections made so far.
+    pub connections: u32,
+    /// Inputs sent and not yet acknowledged.
+    pub unacked: usize,
+    /// Server time minus device time, by the device's own sync exchanges.
+    pub offset_ms: Option<i64>,
+    /// Why the device stopped for good (a refused credential, say).
+    pub stopped: Option<String>,
 }
 
-fn msg(m: v1::device_message::Message) -> v1::DeviceMessage {
-    v1::DeviceMessage { message: Some(m) }
+/// An input and its acknowledgement.
+#[derive(Clone, Debug)]
+pub struct Acked {
+    /// The server's ack.
+    pub ack: v1::Ack,
+    /// When the input happened, device clock.
+    pub device_ms: i64,
+    /// When it happened, as an instant of the simulation.
+    pub stamped_at: Instant,
+}
+
+enum Request {
+    Input {
+        action: Action,
+        device_ms: i64,
+        stamped_at: Instant,
+        reply: oneshot::Sender<Acked>,
+    },
+    Cut,
+}
+
+/// A running simulated device: the player's side.
+pub struct Device {
+    clock: DeviceClock,
+    requests: mpsc::UnboundedSender<Request>,
+    view: watch::Receiver<View>,
+    task: JoinHandle<()>,
 }
 
 impl Device {
-    /// Connects, says hello, syncs its clock and waits for the match's state.
-    pub async fn connect(
-        server: &str,
-        id: &str,
-        credential: &str,
-        clock: DeviceClock,
-    ) -> Result<Device, DeviceError> {
-        let (out, inbound) = Device::open(server, id, credential).await?;
-        let mut device = Device {
-            id: id.into(),
-            credential: credential.into(),
-            server: server.into(),
-            clock,
-            out,
-            inbound,
+    /// Starts the device and waits until it is connected and has the match's state; a
+    /// refused credential or an unbound device is an error.
+    pub async fn connect(cfg: DeviceConfig) -> Result<Device, DeviceError> {
+        let (requests, incoming) = mpsc::unbounded_channel();
+        let (view_tx, view) = watch::channel(View::default());
+        let clock = cfg.clock;
+        let firmware = Firmware {
+            cfg,
+            view: view_tx,
             next_seq: 1,
             unacked: VecDeque::new(),
-            state: v1::MatchState::default(),
-            display: Vec::new(),
+            sync: TimeSync::new(),
+            sync_sent: None,
+            report: None,
         };
-        device.wait_update().await?;
-        for _ in 0..3 {
-            device.sync().await?;
-        }
+        let task = tokio::spawn(firmware.run(incoming));
+        let mut device = Device {
+            clock,
+            requests,
+            view,
+            task,
+        };
+        device.wait_for(|v| v.connected).await?;
         Ok(device)
     }
 
-    async fn open(
-        server: &str,
-        id: &str,
-        credential: &str,
-    ) -> Result<
-        (
-            mpsc::Sender<v1::DeviceMessage>,
-            Streaming<v1::ServerMessage>,
-        ),
-        DeviceError,
-    > {
-        let channel = Endpoint::from_shared(server.to_string())?.connect().await?;
-        let (out, rx) = mpsc::channel(64);
+    /// What the device knows now.
+    pub fn view(&self) -> View {
+        self.view.borrow().clone()
+    }
+
+    /// The bound match as last pushed.
+    pub fn state(&self) -> v1::MatchState {
+        self.view.borrow().state.clone()
+    }
+
+    /// A receiver of every change of the view.
+    pub fn watch(&self) -> watch::Receiver<View> {
+        self.view.clone()
+    }
+
+    /// The device's clock.
+    pub fn clock(&self) -> DeviceClock {
+        self.clock
+    }
+
+    /// The server's time now as the device estimates it (its clock plus its offset).
+    pub fn server_now_ms(&self) -> i64 {
+        self.face().server_now_ms()
+    }
+
+    /// A handle for showing the device's face while it plays elsewhere.
+    pub fn face(&self) -> DeviceFace {
+        DeviceFace {
+            clock: self.clock,
+            view: self.view.clone(),
+        }
+    }
+
+    /// Waits until the view satisfies `done`; fails if the device stops first.
+    pub async fn wait_for(&mut self, done: impl Fn(&View) -> bool) -> Result<View, DeviceError> {
+        let view = self
+            .view
+            .wait_for(|v| done(v) || v.stopped.is_some())
+            .await
+            .map_err(|_| "the device stopped")?
+            .clone();
+        match &view.stopped {
+            Some(why) if !done(&view) => Err(why.clone().into()),
+            _ => Ok(view),
+        }
+    }
+
+    /// Presses a button now: the input is stamped with the device clock at once and
+    /// handed to the link side, which sends it (now, or after a reconnect). The receiver
+    /// gives its ack.
+    pub fn send(&self, action: Action) -> Result<oneshot::Receiver<Acked>, DeviceError> {
+        let (reply, acked) = oneshot::channel();
+        let stamped_at = Instant::now();
+        self.requests
+            .send(Request::Input {
+                action,
+                device_ms: self.clock.at(stamped_at),
+                stamped_at,
+                reply,
+            })
+            .map_err(|_| self.stopped())?;
+        Ok(acked)
+    }
+
+    fn stopped(&self) -> DeviceError {
+        self.view
+            .borrow()
+            .stopped
+            .clone()
+            .unwrap_or_else(|| "the device stopped".into())
+            .into()
+    }
+
+    /// Presses a button now and waits for its ack, then (if applied) for the state it
+    /// caused.
+    pub async fn act(&mut self, action: Action) -> Result<Acked, DeviceError> {
+        let before = self.view.borrow().state.seq;
+        let acked = self.send(action)?.await.map_err(|_| self.stopped())?;
+        if acked.ack.applied {
+            tokio::time::timeout(
+                Duration::from_secs(10),
+                self.wait_for(|v| v.state.seq > before),
+            )
+            .await
+            .map_err(|_| "no state after an applied input")??;
+        }
+        Ok(acked)
+    }
+
+    /// Drops the connection now, as a pulled cable would; the device reconnects by itself
+    /// and replays what was not acknowledged.
+    pub fn cut(&self) {
+        let _ = self.requests.send(Request::Cut);
+    }
+
+    /// Stops the device.
+    pub async fn close(self) {
+        drop(self.requests);
+        let _ = self.task.await;
+    }
+}
+
+/// What a display needs of a device: its view and its clock.
+#[derive(Clone, Debug)]
+pub struct DeviceFace {
+    clock: DeviceClock,
+    view: watch::Receiver<View>,
+}
+
+impl DeviceFace {
+    /// What the device knows now.
+    pub fn view(&self) -> View {
+        self.view.borrow().clone()
+    }
+
+    /// The server's time now as the device estimates it.
+    pub fn server_now_ms(&self) -> i64 {
+        self.clock.now_ms() + self.view.borrow().offset_ms.unwrap_or(0)
+    }
+}
+
+/// An input sent and not yet acknowledged.
+struct Pending {
+    input: v1::Input,
+    stamped_at: Instant,
+    reply: Option<oneshot::Sender<Acked>>,
+}
+
+/// How a connection ended.
+enum Ended {
+    /// The device was closed.
+    Closed,
+    /// Lost: reconnect.
+    Lost,
+    /// Refused for good.
+    Refused(Status),
+}
+
+/// One connection's two directions, each through the simulated link.
+struct Connection {
+    out: mpsc::Sender<v1::DeviceMessage>,
+    inbound: mpsc::Receiver<Result<v1::ServerMessage, Status>>,
+    cut: Cut,
+}
+
+fn message(m: v1::device_message::Message) -> v1::DeviceMessage {
+    v1::DeviceMessage { message: Some(m) }
+}
+
+/// Refusals that another try would not change.
+fn is_final(status: &Status) -> bool {
+    matches!(
+        status.code(),
+        Code::Unauthenticated
+            | Code::PermissionDenied
+            | Code::FailedPrecondition
+            | Code::InvalidArgument
+            | Code::NotFound
+    )
+}
+
+/// The link side of a device: connection, sync, sequencing, replay.
+struct Firmware {
+    cfg: DeviceConfig,
+    view: watch::Sender<View>,
+    next_seq: u64,
+    unacked: VecDeque<Pending>,
+    sync: TimeSync,
+    /// The exchange in flight: its `t0`.
+    sync_sent: Option<i64>,
+    /// The last exchange, to report with the next request.
+    report: Option<v1::SyncReport>,
+}
+
+impl Firmware {
+    async fn run(mut self, mut requests: mpsc::UnboundedReceiver<Request>) {
+        let mut backoff = Duration::from_millis(50);
+        let mut attempt = 0u64;
+        loop {
+            attempt += 1;
+            let ended = match self.open(attempt).await {
+                Ok(mut conn) => {
+                    let ended = self.session(&mut conn, &mut requests).await;
+                    conn.cut.cut();
+                    ended
+                }
+                Err(status) if is_final(&status) => Ended::Refused(status),
+                Err(_) => Ended::Lost,
+            };
+            self.view.send_modify(|v| v.connected = false);
+            match ended {
+                Ended::Closed => return,
+                Ended::Refused(status) => {
+                    self.view.send_modify(|v| {
+                        v.stopped = Some(format!("refused: {}", status.message()));
+                    });
+                    return;
+                }
+                Ended::Lost => {
+                    // Keep taking presses while waiting to reconnect: they are stamped
+                    // already, and wait in the replay buffer.
+                    let wait = tokio::time::sleep(backoff);
+                    tokio::pin!(wait);
+                    loop {
+                        tokio::select! {
+                            () = &mut wait => break,
+                            r = requests.recv() => match r {
+                                None => return,
+                                Some(r) => self.take(r, None).await,
+                            },
+                        }
+                    }
+                    backoff = (backoff * 2).min(Duration::from_secs(2));
+                }
+            }
+            if self.view.borrow().connected {
+                backoff = Duration::from_millis(50);
+            }
+        }
+    }
+
+    async fn open(&self, attempt: u64) -> Result<Connection, Status> {
+        let (out, to_link) = mpsc::channel(256);
         let hello = v1::Hello {
-            device_id: id.into(),
-            credential: credential.into(),
+            device_id: self.cfg.id.clone(),
+            credential: self.cfg.credential.clone(),
             firmware: concat!("baffle-device ", env!("CARGO_PKG_VERSION")).into(),
         };
-        out.send(msg(v1::device_message::Message::Hello(hello)))
+        out.send(message(v1::device_message::Message::Hello(hello)))
+            .await
+            .map_err(|_| Status::cancelled("closed"))?;
+        let cut = Cut::default();
+        let seed = self.cfg.seed.wrapping_mul(1_000_003).wrapping_add(attempt);
+        let to_server = carry(
+            ReceiverStream::new(to_link),
+            self.cfg.link,
+            seed,
+            cut.clone(),
+        );
+        let response = DevicesClient::new(self.cfg.channel.clone())
+            .connect(ReceiverStream::new(to_server))
             .await?;
-        let inbound = DevicesClient::new(channel)
-            .connect(ReceiverStream::new(rx))
-            .await?
-            .into_inner();
-        Ok((out, inbound))
+        let inbound = carry(
+            response.into_inner(),
+            self.cfg.link.without_faults(),
+            seed ^ 0x5eed,
+            cut.clone(),
+        );
+        Ok(Connection { out, inbound, cut })
     }
 
-    /// After a lost connection: a new hello, a sync, and every unacknowledged input again.
-    pub async fn reconnect(&mut self) -> Result<(), DeviceError> {
-        let (out, inbound) = Device::open(&self.server, &self.id, &self.credential).await?;
-        self.out = out;
-        self.inbound = inbound;
-        self.wait_update().await?;
-        self.sync().await?;
-        let pending: Vec<_> = self.unacked.iter().cloned().collect();
-        for input in pending {
-            self.out
-                .send(msg(v1::device_message::Message::Input(input.clone())))
-                .await?;
-            self.ack(input.seq).await?;
-        }
-        Ok(())
-    }
-
-    /// Reads until something that is not a state push arrives, keeping the state.
-    async fn next_reply(&mut self) -> Result<Message, DeviceError> {
+    /// One connection, from the hello's answer to its end.
+    async fn session(
+        &mut self,
+        conn: &mut Connection,
+        requests: &mut mpsc::UnboundedReceiver<Request>,
+    ) -> Ended {
+        // The answer to the hello is the match's state (or a refusal).
         loop {
-            let message = self
-                .inbound
-                .next()
-                .await
-                .ok_or("the server closed the connection")??;
-            match message.message {
-                Some(Message::Update(u)) => {
-                    if let Some(s) = u.state {
-                        self.state = s;
+            match conn.inbound.recv().await {
+                Some(Ok(m)) => {
+                    let first = matches!(m.message, Some(Message::Update(_)));
+                    if self.receive(conn, m).await.is_err() {
+                        return Ended::Lost;
+                    }
+                    if first {
+                        break;
                     }
                 }
-                Some(Message::Display(d)) => self.display = d.lines,
-                Some(other) => return Ok(other),
-                None => {}
+                Some(Err(status)) if is_final(&status) => return Ended::Refused(status),
+                _ => return Ended::Lost,
             }
         }
-    }
-
-    async fn wait_update(&mut self) -> Result<(), DeviceError> {
+        self.sync_sent = None;
+        self.view.send_modify(|v| {
+            v.connected = true;
+            v.connections += 1;
+        });
+        let replay: Vec<v1::Input> = self.unacked.iter().map(|p| p.input.clone()).collect();
+        for input in replay {
+            if self.send_input(conn, input).await.is_err() {
+                return Ended::Lost;
+            }
+        }
+        let mut sync = tokio::time::interval(self.cfg.sync_every);
+        sync.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(self.cfg.seed);
+        let drop_at = self.cfg.link.next_drop(&mut rng);
+        let dropped = async move {
+            match drop_at {
+                Some(at) => tokio::time::sleep_until(at).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::pin!(dropped);
         loop {
-            let message = self
-                .inbound
-                .next()
-                .await
-                .ok_or("the server closed the connection")??;
-            if let Some(Message::Update(u)) = message.message {
-                if let Some(s) = u.state {
-                    self.state = s;
+            let sent = tokio::select! {
+                _ = sync.tick() => {
+                    // One exchange at a time: a request queued behind another on the
+                    // stream would carry the first one's delay, and only exchanges that
+                    // met no queue bound the offset tightly.
+                    let t0 = self.cfg.clock.now_ms();
+                    if self.sync_sent.is_some_and(|sent| t0 - sent < SYNC_WAIT_MS) {
+                        Ok(())
+                    } else {
+                        self.sync_sent = Some(t0);
+                        let request = v1::SyncRequest {
+                            device_ms: t0,
+                            previous: self.report.take(),
+                        };
+                        conn.out
+                            .send(message(v1::device_message::Message::Sync(request)))
+                            .await
+                            .map_err(|_| ())
+                    }
                 }
-                return Ok(());
+                r = requests.recv() => match r {
+                    None => return Ended::Closed,
+                    Some(Request::Cut) => return Ended::Lost,
+                    Some(r) => {
+                        self.take(r, Some(conn)).await;
+                        Ok(())
+                    }
+                },
+                m = conn.inbound.recv() => match m {
+                    Some(Ok(m)) => self.receive(conn, m).await,
+                    Some(Err(status)) if is_final(&status) => return Ended::Refused(status),
+                    _ => return Ended::Lost,
+                },
+                () = &mut dropped => return Ended::Lost,
+                () = conn.cut.happened() => return Ended::Lost,
+            };
+            if sent.is_err() {
+                return Ended::Lost;
             }
         }
     }
 
-    /// One NTP-style exchange.
-    pub async fn sync(&mut self) -> Result<(), DeviceError> {
-        let t0 = self.clock.now_ms();
-        self.out
-            .send(msg(v1::device_message::Message::Sync(v1::SyncRequest {
-                device_ms: t0,
-            })))
-            .await?;
-        let reply = loop {
-            if let Message::Sync(r) = self.next_reply().await? {
-                break r;
-            }
+    /// Numbers a new input, keeps it for replay, and sends it if connected.
+    async fn take(&mut self, request: Request, conn: Option<&mut Connection>) {
+        let Request::Input {
+            action,
+            device_ms,
+            stamped_at,
+            reply,
+        } = request
+        else {
+            return;
         };
-        let report = v1::SyncReport {
-            t0,
-            t1: reply.server_receive_ms,
-            t2: reply.server_send_ms,
-            t3: self.clock.now_ms(),
-        };
-        self.out
-            .send(msg(v1::device_message::Message::Report(report)))
-            .await?;
-        Ok(())
-    }
-
-    async fn ack(&mut self, seq: u64) -> Result<v1::Ack, DeviceError> {
-        loop {
-            if let Message::Ack(ack) = self.next_reply().await?
-                && ack.seq == seq
-            {
-                self.unacked.retain(|i| i.seq != seq);
-                return Ok(ack);
-            }
-        }
-    }
-
-    /// Sends an action stamped now without waiting for its ack (it stays in the replay
-    /// buffer until acknowledged). Returns its seq.
-    pub async fn send(&mut self, action: Action) -> Result<u64, DeviceError> {
         let input = v1::Input {
             seq: self.next_seq,
-            device_ms: self.clock.now_ms(),
+            device_ms,
             command: Some(v1::Command {
                 action: Some(action),
             }),
         };
         self.next_seq += 1;
-        self.unacked.push_back(input.clone());
-        self.out
-            .send(msg(v1::device_message::Message::Input(input.clone())))
-            .await?;
-        Ok(input.seq)
-    }
-
-    /// Inputs sent and not yet acknowledged.
-    pub fn unacknowledged(&self) -> usize {
-        self.unacked.len()
-    }
-
-    /// Sends an action stamped now and waits for its ack; then for the state it caused.
-    pub async fn act(&mut self, action: Action) -> Result<v1::Ack, DeviceError> {
-        let before = self.state.seq;
-        let seq = self.send(action).await?;
-        let ack = self.ack(seq).await?;
-        if ack.applied {
-            // Wait for the state the input caused (it may already be here).
-            while self.state.seq == before {
-                tokio::time::timeout(Duration::from_secs(5), self.wait_update())
-                    .await
-                    .map_err(|_| "no state after an applied input")??;
-            }
+        self.unacked.push_back(Pending {
+            input: input.clone(),
+            stamped_at,
+            reply: Some(reply),
+        });
+        self.view.send_modify(|v| v.unacked = self.unacked.len());
+        if let Some(conn) = conn {
+            // A failed send is found by the session loop: the link is cut.
+            let _ = self.send_input(conn, input).await;
         }
-        Ok(ack)
+    }
+
+    async fn send_input(&self, conn: &mut Connection, input: v1::Input) -> Result<(), ()> {
+        conn.out
+            .send(message(v1::device_message::Message::Input(input)))
+            .await
+            .map_err(|_| ())
+    }
+
+    /// Handles one message from the server.
+    async fn receive(&mut self, conn: &mut Connection, m: v1::ServerMessage) -> Result<(), ()> {
+        match m.message {
+            Some(Message::Update(u)) => {
+                if let Some(s) = u.state {
+                    self.view.send_modify(|v| v.state = s);
+                }
+            }
+            Some(Message::Display(d)) => self.view.send_modify(|v| v.display = d.lines),
+            Some(Message::Sync(r)) => {
+                self.sync_sent = None;
+                let report = v1::SyncReport {
+                    t0: r.device_ms,
+                    t1: r.server_receive_ms,
+                    t2: r.server_send_ms,
+                    t3: self.cfg.clock.now_ms(),
+                };
+                if self
+                    .sync
+                    .add(report.t0, report.t1, report.t2, report.t3)
+                    .is_ok()
+                {
+                    let offset = self.sync.offset();
+                    self.view.send_modify(|v| v.offset_ms = offset);
+                }
+                // Reported with the next request.
+                self.report = Some(report);
+            }
+            Some(Message::Ack(ack)) if ack.resend_from != 0 => {
+                // Out of order (or not stored): send again from there, in order.
+                let again: Vec<v1::Input> = self
+                    .unacked
+                    .iter()
+                    .filter(|p| p.input.seq >= ack.resend_from)
+                    .map(|p| p.input.clone())
+                    .collect();
+                for input in again {
+                    self.send_input(conn, input).await?;
+                }
+            }
+            Some(Message::Ack(ack)) => {
+                if let Some(i) = self.unacked.iter().position(|p| p.input.seq == ack.seq) {
+                    let pending = self.unacked.remove(i).expect("position is in range");
+                    self.view.send_modify(|v| v.unacked = self.unacked.len());
+                    if let Some(reply) = pending.reply {
+                        let _ = reply.send(Acked {
+                            ack,
+                            device_ms: pending.input.device_ms,
+                            stamped_at: pending.stamped_at,
+                        });
+                    }
+                }
+            }
+            None => {}
+        }
+        Ok(())
     }
 }
+
+const SYNC_WAIT_MS: i64 = 150;

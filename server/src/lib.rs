@@ -76,6 +76,29 @@ pub async fn serve_with_tls<S: EventStore + Clone, T: TimeSource>(
     identity: Option<tonic::transport::Identity>,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), ServeError> {
+    serve_incoming(hub, TcpListenerStream::new(listener), identity, shutdown).await
+}
+
+/// [`serve_with_tls`] on connections from `incoming` instead of a TCP listener: in-memory
+/// pipes in simulations on virtual time, where a kernel's TCP handshake would happen
+/// outside the runtime's sight.
+pub async fn serve_incoming<S, T, IO, E>(
+    hub: Arc<Hub<S, T>>,
+    incoming: impl tokio_stream::Stream<Item = Result<IO, E>> + Send + 'static,
+    identity: Option<tonic::transport::Identity>,
+    shutdown: impl Future<Output = ()> + Send,
+) -> Result<(), ServeError>
+where
+    S: EventStore + Clone,
+    T: TimeSource,
+    IO: tokio::io::AsyncRead
+        + tokio::io::AsyncWrite
+        + tonic::transport::server::Connected
+        + Unpin
+        + Send
+        + 'static,
+    E: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
     let (health, health_service) = tonic_health::server::health_reporter();
     health
         .set_serving::<MatchesServer<MatchesService<S, T>>>()
@@ -117,7 +140,7 @@ pub async fn serve_with_tls<S: EventStore + Clone, T: TimeSource>(
             AuditServer::new(AuditService { hub: hub.clone() })
                 .max_decoding_message_size(MAX_MESSAGE_BYTES),
         )
-        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), async move {
+        .serve_with_incoming_shutdown(incoming, async move {
             shutdown.await;
             // End the open streams so that their connections close and shutdown completes.
             hub.close();

@@ -39,6 +39,46 @@ impl TimeSource for SystemTime_ {
     }
 }
 
+/// Tokio's clock, counted from `epoch`: on a paused tokio runtime it is virtual time, so a
+/// whole simulation (devices, links, think times, the server's timers) runs in
+/// microseconds yet every part of it sees the same consistent time.
+#[derive(Clone, Copy, Debug)]
+pub struct TokioTime {
+    epoch: Timestamp,
+    origin: tokio::time::Instant,
+}
+
+impl TokioTime {
+    /// A clock that reads `epoch` now.
+    pub fn starting_at(epoch: Timestamp) -> TokioTime {
+        TokioTime {
+            epoch,
+            origin: tokio::time::Instant::now(),
+        }
+    }
+
+    /// What the clock read at `instant`.
+    pub fn at(&self, instant: tokio::time::Instant) -> Timestamp {
+        let since = instant.saturating_duration_since(self.origin);
+        Timestamp(self.epoch.as_ms() + since.as_millis() as i64)
+    }
+
+    fn instant(&self, at: Timestamp) -> tokio::time::Instant {
+        let ms = (at.as_ms() - self.epoch.as_ms()).max(0) as u64;
+        self.origin + std::time::Duration::from_millis(ms)
+    }
+}
+
+impl TimeSource for TokioTime {
+    fn now(&self) -> Timestamp {
+        self.at(tokio::time::Instant::now())
+    }
+
+    async fn sleep_until(&self, at: Timestamp) {
+        tokio::time::sleep_until(self.instant(at)).await;
+    }
+}
+
 /// A clock that moves only when told to: for tests.
 #[derive(Clone, Debug)]
 pub struct ManualTime {

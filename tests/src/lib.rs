@@ -11,11 +11,13 @@ use std::sync::Arc;
 
 use baffle_core::Timestamp;
 use baffle_server::hub::Hub;
-use baffle_server::store::SledStore;
-use baffle_server::time::ManualTime;
+use baffle_server::store::{MemoryStore, SledStore};
+use baffle_server::time::{ManualTime, TokioTime};
+use tokio::io::DuplexStream;
 use tokio::net::TcpListener;
-use tokio::sync::oneshot;
+use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
+use tokio_stream::wrappers::UnboundedReceiverStream;
 use tonic::Request;
 use tonic::transport::{Channel, Endpoint};
 
@@ -123,6 +125,80 @@ impl TestServer {
             .expect("server task")
             .expect("server ran cleanly");
         (self.dir, self.time)
+    }
+}
+
+/// A server on virtual time: an in-memory store, tokio's clock reading [`EPOCH`] at the
+/// start, and in-memory pipes for connections. On a paused runtime
+/// (`#[tokio::test(start_paused = true)]`) the server's timers, simulated devices, links
+/// and think times all share that virtual clock, so a simulated hour runs in a moment.
+/// Nothing may happen outside the runtime's sight — a disk flush on another thread, a
+/// TCP handshake in the kernel — or the paused clock would jump to the next timer while
+/// the runtime waits for it; hence the memory store and the pipes.
+pub struct SimServer {
+    /// The director token.
+    pub token: String,
+    /// The clock it runs on.
+    pub time: TokioTime,
+    connect: mpsc::UnboundedSender<Result<DuplexStream, std::io::Error>>,
+    _dir: tempfile::TempDir,
+    stop: oneshot::Sender<()>,
+    task: JoinHandle<Result<(), baffle_server::ServeError>>,
+}
+
+impl SimServer {
+    /// Starts a server on virtual time.
+    pub async fn start() -> SimServer {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let token =
+            baffle_server::auth::director_token(&dir.path().join("director.token")).expect("token");
+        let time = TokioTime::starting_at(EPOCH);
+        let hub = Hub::open(MemoryStore::new(), time, token.clone())
+            .await
+            .expect("hub opens");
+        let (connect, incoming) = mpsc::unbounded_channel();
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(baffle_server::serve_incoming(
+            hub,
+            UnboundedReceiverStream::new(incoming),
+            None,
+            async {
+                let _ = stopped.await;
+            },
+        ));
+        SimServer {
+            token,
+            time,
+            connect,
+            _dir: dir,
+            stop,
+            task,
+        }
+    }
+
+    /// A channel to the server over a new in-memory connection (made when first used, and
+    /// made again if it breaks).
+    pub fn channel(&self) -> Channel {
+        let connect = self.connect.clone();
+        Endpoint::from_static("http://sim.invalid").connect_with_connector_lazy(tower::service_fn(
+            move |_| {
+                let (client, server) = tokio::io::duplex(64 * 1024);
+                let sent = connect.send(Ok(server));
+                async move {
+                    sent.map_err(|_| std::io::Error::other("the server has stopped"))?;
+                    Ok::<_, std::io::Error>(hyper_util::rt::TokioIo::new(client))
+                }
+            },
+        ))
+    }
+
+    /// Stops the server.
+    pub async fn stop(self) {
+        let _ = self.stop.send(());
+        self.task
+            .await
+            .expect("server task")
+            .expect("server ran cleanly");
     }
 }
 

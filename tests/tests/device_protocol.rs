@@ -58,7 +58,10 @@ impl Device {
         let t0 = server.time.now().as_ms() - DEVICE_BEHIND;
         self.out
             .send(message(v1::device_message::Message::Sync(
-                v1::SyncRequest { device_ms: t0 },
+                v1::SyncRequest {
+                    device_ms: t0,
+                    previous: None,
+                },
             )))
             .await
             .unwrap();
@@ -149,6 +152,7 @@ async fn inputs_are_timed_by_the_device_bounded_and_applied_exactly_once() {
     // A gap: refused until the missing input arrives.
     let gap = device.input(&server, 6, 0, Action::Press(B)).await;
     assert!(!gap.applied && gap.error.contains("seq 5"), "{}", gap.error);
+    assert_eq!(gap.resend_from, 5);
     // A director action from a device: refused, and recorded, so a replay stays refused.
     let ruling = device
         .input(
@@ -314,18 +318,14 @@ async fn a_revoked_credential_is_refused_and_its_connection_ends() {
 
 #[tokio::test]
 async fn a_press_lost_with_the_connection_is_replayed_and_applied_once() {
-    use baffle_firmware_sim::device::{Device as SimDevice, DeviceClock};
+    use baffle_firmware_sim::clock::DeviceClock;
+    use baffle_firmware_sim::device::{Device as SimDevice, DeviceConfig};
     let server = TestServer::start().await;
     let credential = bound_device(&server).await;
-    let mut device = SimDevice::connect(
-        &server.url(),
-        "t7",
-        &credential,
-        DeviceClock {
-            offset_ms: -777_000,
-            drift_ppm: 100,
-        },
-    )
+    let mut device = SimDevice::connect(DeviceConfig {
+        clock: DeviceClock::from_system(-777_000, 100),
+        ..DeviceConfig::new(server.channel().await, "t7", &credential)
+    })
     .await
     .unwrap();
     device.act(Action::CheckIn(A)).await.unwrap();
@@ -337,14 +337,21 @@ async fn a_press_lost_with_the_connection_is_replayed_and_applied_once() {
         }))
         .await
         .unwrap();
-    let mover = device.state.turn_side;
-    // The press leaves, and the connection drops before its ack comes back.
-    device.send(Action::Press(mover)).await.unwrap();
-    assert_eq!(device.unacknowledged(), 1);
-    device.reconnect().await.unwrap();
-    assert_eq!(device.unacknowledged(), 0);
-    // And once more for good measure: a second reconnect replays nothing.
-    device.reconnect().await.unwrap();
+    let mover = device.state().turn_side;
+    // The press is made, and the connection drops at once, before its ack can come back
+    // (perhaps before the press itself got out).
+    let acked = device.send(Action::Press(mover)).unwrap();
+    device.cut();
+    let acked = acked.await.expect("acknowledged after the reconnect");
+    assert!(acked.ack.applied || acked.ack.duplicate, "{:?}", acked.ack);
+    assert!(device.view().connections >= 2, "it reconnected");
+    // And once more for good measure: a further reconnect replays nothing.
+    device.cut();
+    device
+        .wait_for(|v| v.connections >= 3 && v.connected)
+        .await
+        .unwrap();
+    assert_eq!(device.view().unacked, 0);
     let log = baffle_client::audit::export_log(server.channel().await, "m")
         .await
         .unwrap();
@@ -357,5 +364,6 @@ async fn a_press_lost_with_the_connection_is_replayed_and_applied_once() {
     let s = d.state("m").await;
     assert_eq!(s.turn, v1::TurnPhase::OnRoll as i32);
     assert_ne!(s.turn_side, mover);
+    device.close().await;
     server.stop().await;
 }

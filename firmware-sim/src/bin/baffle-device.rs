@@ -1,9 +1,22 @@
 //! `baffle-device`: simulated clock devices.
 
+use std::io::IsTerminal;
+use std::time::Duration;
+
 use baffle_firmware_sim::cli::{Cli, Command};
 use baffle_firmware_sim::demo::{self, DemoConfig};
+use baffle_firmware_sim::load::{self, LoadConfig};
 use baffle_firmware_sim::ping::ping;
 use clap::Parser;
+
+fn token_or_exit(cli: &Cli, what: &str) -> String {
+    cli.token().unwrap_or_else(|| {
+        eprintln!(
+            "baffle-device: {what} needs the director token: --token, BAFFLE_TOKEN or --data-dir"
+        );
+        std::process::exit(2);
+    })
+}
 
 #[tokio::main]
 async fn main() {
@@ -30,13 +43,11 @@ async fn main() {
             delay_secs,
             think_ms,
             seed,
+            link,
+            drift_ppm,
+            quiet,
         } => {
-            let Some(token) = cli.token() else {
-                eprintln!(
-                    "baffle-device: the demo needs the director token: --token, BAFFLE_TOKEN or --data-dir"
-                );
-                std::process::exit(2);
-            };
+            let token = token_or_exit(&cli, "the demo");
             let cfg = DemoConfig {
                 tables: *tables,
                 length: *length,
@@ -45,6 +56,9 @@ async fn main() {
                 think_ms: (think_ms / 10, *think_ms),
                 seed: *seed,
                 tournament: demo::fresh_tournament_id(),
+                link: link.model(),
+                drift_ppm: *drift_ppm,
+                display: !quiet && std::io::stdout().is_terminal(),
             };
             println!(
                 "playing {tables} table(s); watch with: baffle console {}",
@@ -56,14 +70,45 @@ async fn main() {
                         let s = r.state;
                         let how = s.result.map(|r| r.how).unwrap_or_default();
                         println!(
-                            "{}: {} {} – {} {} ({how}), {} inputs",
-                            r.match_id, s.player_a, s.score_a, s.score_b, s.player_b, r.inputs
+                            "{}: {} {} – {} {} ({how}), {} inputs, {} connection(s)",
+                            r.match_id,
+                            s.player_a,
+                            s.score_a,
+                            s.score_b,
+                            s.player_b,
+                            r.inputs,
+                            r.connections
                         );
                     }
                     0
                 }
                 Err(e) => {
                     eprintln!("baffle-device: the demo stopped: {e}");
+                    1
+                }
+            }
+        }
+        Command::Load {
+            matches,
+            connections,
+            seconds,
+            sync_ms,
+        } => {
+            let token = token_or_exit(&cli, "the load run");
+            let cfg = LoadConfig {
+                matches: *matches,
+                connections: *connections,
+                duration: Duration::from_secs(*seconds),
+                sync_every: Duration::from_millis(*sync_ms),
+                ..LoadConfig::default()
+            };
+            match load::run(&cli.server, &token, cfg).await {
+                Ok(report) => {
+                    print!("{}", report.render());
+                    0
+                }
+                Err(e) => {
+                    eprintln!("baffle-device: the load run stopped: {e}");
                     1
                 }
             }

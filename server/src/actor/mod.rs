@@ -383,25 +383,28 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             .unwrap_or(0);
         let refused = |error: String| v1::Ack {
             seq,
-            applied: false,
-            duplicate: false,
             error,
-            charged_at_ms: 0,
+            ..Default::default()
+        };
+        let resend = |from: u64, error: String| v1::Ack {
+            resend_from: from,
+            ..refused(error)
         };
         if seq <= last {
             return v1::Ack {
                 seq,
-                applied: false,
                 duplicate: true,
-                error: String::new(),
-                charged_at_ms: 0,
+                ..Default::default()
             };
         }
         if seq != last + 1 {
-            return refused(format!(
-                "out of order: the next input from this device is seq {}",
-                last + 1
-            ));
+            return resend(
+                last + 1,
+                format!(
+                    "out of order: the next input from this device is seq {}",
+                    last + 1
+                ),
+            );
         }
         let charge = charge_instant(
             input.claimed,
@@ -436,16 +439,15 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         };
         next.device_seqs.insert(input.device.clone(), seq);
         if let Err(e) = self.append(next, bodies).await {
-            return refused(format!("not stored, send it again: {}", e.message()));
+            return resend(seq, format!("not stored, send it again: {}", e.message()));
         }
         match error {
             Some(e) => refused(e),
             None => v1::Ack {
                 seq,
                 applied: true,
-                duplicate: false,
-                error: String::new(),
                 charged_at_ms: charge.at.as_ms(),
+                ..Default::default()
             },
         }
     }

@@ -155,15 +155,19 @@ impl<S: EventStore + Clone, T: TimeSource> Devices for DevicesService<S, T> {
                         let Some(Ok(message)) = message else { break };
                         let receipt = time.now();
                         let reply = match message.message {
-                            Some(v1::device_message::Message::Sync(r)) => Some(v1::server_message::Message::Sync(v1::SyncReply {
-                                device_ms: r.device_ms,
-                                server_receive_ms: receipt.as_ms(),
-                                server_send_ms: time.now().as_ms(),
-                            })),
-                            Some(v1::device_message::Message::Report(r)) => {
-                                if sync.add(r.t0, r.t1, r.t2, r.t3).is_err() {
-                                    tracing::warn!(%device, "a time sync report with a negative round trip was ignored");
+                            Some(v1::device_message::Message::Sync(r)) => {
+                                let reply = v1::SyncReply {
+                                    device_ms: r.device_ms,
+                                    server_receive_ms: receipt.as_ms(),
+                                    server_send_ms: time.now().as_ms(),
+                                };
+                                if let Some(previous) = r.previous {
+                                    add_report(&mut sync, &device, previous);
                                 }
+                                Some(v1::server_message::Message::Sync(reply))
+                            }
+                            Some(v1::device_message::Message::Report(r)) => {
+                                add_report(&mut sync, &device, r);
                                 None
                             }
                             Some(v1::device_message::Message::Input(_)) if hub.device_match(&device).await.as_deref() != Some(handle.info.id.as_str()) => {
@@ -207,6 +211,13 @@ impl<S: EventStore + Clone, T: TimeSource> Devices for DevicesService<S, T> {
             handle.presence(&device, false).await;
         });
         Ok(Response::new(ReceiverStream::new(rx)))
+    }
+}
+
+/// Adds one exchange's report to a device's clock estimate.
+fn add_report(sync: &mut TimeSync, device: &str, r: v1::SyncReport) {
+    if sync.add(r.t0, r.t1, r.t2, r.t3).is_err() {
+        tracing::warn!(%device, "a time sync report with a negative round trip was ignored");
     }
 }
 

@@ -5,8 +5,10 @@
 //! with matches sharded by id) can replace the embedded [`SledStore`] when one machine is
 //! outgrown (design principle 10). An append returns only once its records are durable.
 
+mod memory;
 mod sled_store;
 
+pub use memory::MemoryStore;
 pub use sled_store::SledStore;
 
 use std::fmt;

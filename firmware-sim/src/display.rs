@@ -1,0 +1,152 @@
+//! The device's face in a terminal: what the two clocks show now, ticking between the
+//! server's updates from the device's own clock and its sync offset — as the LCD of a real
+//! device does — with the score, cube and whose turn it is.
+
+use std::io::Write;
+use std::time::Duration;
+
+use baffle_proto::faces::{faces, mmss};
+use baffle_proto::v1;
+
+use crate::device::{DeviceFace, View};
+
+/// One device's face at `server_now_ms` (the server's time as the device estimates it):
+/// two lines, e.g.
+/// `t1  Anna 2 - 1 Ben  to 5  cube 2B` and `  ▶ Anna 9:51.2 +2.1  |    Ben 10:00.0   A moves`.
+pub fn face(label: &str, view: &View, server_now_ms: i64) -> [String; 2] {
+    let s = &view.state;
+    let side = |v: i32| if v == v1::Side::B as i32 { "B" } else { "A" };
+    let cube = if s.crawford {
+        "Crawford".to_string()
+    } else if s.cube_owner == 0 {
+        format!("cube {}", s.cube_value.max(1))
+    } else {
+        format!("cube {}{}", s.cube_value, side(s.cube_owner))
+    };
+    let link = if view.stopped.is_some() {
+        "  [stopped]"
+    } else if view.connected {
+        ""
+    } else {
+        "  [offline]"
+    };
+    let title = format!(
+        "{label}  {} {} - {} {}  to {}  {cube}{link}",
+        s.player_a, s.score_a, s.score_b, s.player_b, s.length
+    );
+    let clock = s.clock.clone().unwrap_or_default();
+    let [a, b] = faces(&clock, server_now_ms);
+    let show = |name: &str, f: baffle_proto::faces::Face| {
+        let mark = if f.flagged {
+            "⚑"
+        } else if f.running {
+            "▶"
+        } else {
+            " "
+        };
+        let delay = if f.running && f.delay_ms > 0 {
+            format!(" +{:.1}", f.delay_ms as f64 / 1_000.0)
+        } else {
+            String::new()
+        };
+        format!("{mark} {name} {}{delay}", mmss(f.main_ms))
+    };
+    let turn = match v1::TurnPhase::try_from(s.turn) {
+        _ if s.result.is_some() => "match over".to_string(),
+        Ok(v1::TurnPhase::Opening) => "opening roll".to_string(),
+        Ok(v1::TurnPhase::OnRoll) => format!("{} to roll", side(s.turn_side)),
+        Ok(v1::TurnPhase::Moving) => format!("{} moves {:?}", side(s.turn_side), s.dice),
+        Ok(v1::TurnPhase::DoubleOffered) => format!("{} doubled", side(s.turn_side)),
+        _ => String::new(),
+    };
+    let paused = if clock.paused != 0 { "  paused" } else { "" };
+    let clocks = format!(
+        "  {}  |  {}   {turn}{paused}",
+        show(&s.player_a, a),
+        show(&s.player_b, b)
+    );
+    [title, clocks]
+}
+
+/// Redraws the faces of `devices` in the terminal every `every` until `done` completes.
+pub async fn show_until<F: std::future::Future>(
+    devices: Vec<(String, DeviceFace)>,
+    every: Duration,
+    done: F,
+) -> F::Output {
+    tokio::pin!(done);
+    let mut tick = tokio::time::interval(every);
+    loop {
+        tokio::select! {
+            out = &mut done => return out,
+            _ = tick.tick() => {
+                let mut screen = String::from("\x1b[H\x1b[2J");
+                for (label, d) in &devices {
+                    let view = d.view();
+                    for line in face(label, &view, d.server_now_ms()) {
+                        screen.push_str(&line);
+                        screen.push('\n');
+                    }
+                }
+                let mut out = std::io::stdout().lock();
+                let _ = out.write_all(screen.as_bytes());
+                let _ = out.flush();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_face_runs_the_movers_delay_then_main_time() {
+        let clock = v1::ClockState {
+            as_of_ms: 1_000,
+            running: v1::Side::A as i32,
+            a: Some(v1::SideClock {
+                main_ms: 600_000,
+                delay_ms: 12_000,
+                ..Default::default()
+            }),
+            b: Some(v1::SideClock {
+                main_ms: 540_000,
+                delay_ms: 12_000,
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        let view = View {
+            state: v1::MatchState {
+                player_a: "Anna".into(),
+                player_b: "Ben".into(),
+                length: 5,
+                score_a: 2,
+                score_b: 1,
+                cube_value: 2,
+                cube_owner: v1::Side::B as i32,
+                turn: v1::TurnPhase::Moving as i32,
+                turn_side: v1::Side::A as i32,
+                dice: vec![6, 1],
+                clock: Some(clock),
+                ..Default::default()
+            },
+            connected: true,
+            ..Default::default()
+        };
+        let [title, clocks] = face("t1", &view, 1_000 + 9_900);
+        assert_eq!(title, "t1  Anna 2 - 1 Ben  to 5  cube 2B");
+        assert_eq!(
+            clocks,
+            "  ▶ Anna 10:00.0 +2.1  |    Ben 9:00.0   A moves [6, 1]"
+        );
+        let [_, clocks] = face("t1", &view, 1_000 + 22_000);
+        assert!(clocks.starts_with("  ▶ Anna 9:50.0  |"), "{clocks}");
+        let offline = View {
+            connected: false,
+            ..view
+        };
+        assert!(face("t1", &offline, 0)[0].ends_with("[offline]"));
+    }
+}

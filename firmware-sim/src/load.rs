@@ -1,0 +1,254 @@
+//! `baffle-device load`: many matches, a device each, pressing as fast as the rules allow
+//! (roll, press, roll, press, … with the server's dice), for a fixed time. It reports
+//! presses per second and the press round trip — from the button to its ack, through
+//! the device stream and the durable append — as an HDR histogram, beside a bare gRPC
+//! health ping measured on the same connection during the same run: the ping is the
+//! floor a press cannot beat, and the ratio says what the server adds to it.
+
+use std::time::Duration;
+
+use baffle_proto::v1;
+use baffle_proto::v1::command::Action;
+use hdrhistogram::Histogram;
+use tokio::time::Instant;
+use tonic::transport::{Channel, Endpoint};
+use tonic_health::pb::HealthCheckRequest;
+use tonic_health::pb::health_client::HealthClient;
+
+use crate::clock::DeviceClock;
+use crate::demo::{Tables, fresh_tournament_id};
+use crate::device::{Device, DeviceConfig, DeviceError};
+
+/// How hard and how long to push.
+#[derive(Clone, Debug)]
+pub struct LoadConfig {
+    /// Live matches, one device each.
+    pub matches: u32,
+    /// HTTP/2 connections the devices share (the ping uses the first).
+    pub connections: u32,
+    /// How long to press, after every device is connected.
+    pub duration: Duration,
+    /// How often each device syncs its clock.
+    pub sync_every: Duration,
+    /// The tournament to create.
+    pub tournament: String,
+}
+
+impl Default for LoadConfig {
+    fn default() -> Self {
+        LoadConfig {
+            matches: 50,
+            connections: 1,
+            duration: Duration::from_secs(10),
+            sync_every: Duration::from_secs(1),
+            tournament: fresh_tournament_id(),
+        }
+    }
+}
+
+/// What a load run measured. Histograms are in microseconds.
+#[derive(Debug)]
+pub struct LoadReport {
+    /// The run's settings.
+    pub matches: u32,
+    /// Connections used.
+    pub connections: u32,
+    /// How long the presses ran.
+    pub elapsed: Duration,
+    /// Presses acknowledged as applied.
+    pub presses: u64,
+    /// All inputs acknowledged as applied (presses and rolls).
+    pub inputs: u64,
+    /// Inputs refused (there should be none).
+    pub refused: u64,
+    /// Press round trips, µs.
+    pub press: Histogram<u64>,
+    /// Bare health pings on the first connection, µs.
+    pub ping: Histogram<u64>,
+}
+
+fn histogram() -> Histogram<u64> {
+    Histogram::new_with_bounds(1, 600_000_000, 3).expect("valid histogram bounds")
+}
+
+impl LoadReport {
+    /// Presses per second.
+    pub fn presses_per_sec(&self) -> f64 {
+        self.presses as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+
+    /// The report as a table.
+    pub fn render(&self) -> String {
+        let ms = |us: u64| format!("{:>9.3}", us as f64 / 1_000.0);
+        let row = |name: &str, h: &Histogram<u64>| {
+            format!(
+                "{name:<12}{}{}{}{}  ({} samples)\n",
+                ms(h.value_at_quantile(0.5)),
+                ms(h.value_at_quantile(0.9)),
+                ms(h.value_at_quantile(0.99)),
+                ms(h.max()),
+                h.len()
+            )
+        };
+        let ratio = |q: f64| {
+            self.press.value_at_quantile(q) as f64 / self.ping.value_at_quantile(q).max(1) as f64
+        };
+        format!(
+            "{} matches, {} device(s), {} connection(s), {:.1} s\n\
+             presses: {} applied, {:.0}/s; inputs: {} applied, {:.0}/s; refused: {}\n\
+             round trip (ms)   p50      p90      p99      max\n{}{}\
+             press / ping: p50 {:.2}x, p99 {:.2}x\n",
+            self.matches,
+            self.matches,
+            self.connections,
+            self.elapsed.as_secs_f64(),
+            self.presses,
+            self.presses_per_sec(),
+            self.inputs,
+            self.inputs as f64 / self.elapsed.as_secs_f64().max(1e-9),
+            self.refused,
+            row("press", &self.press),
+            row("bare ping", &self.ping),
+            ratio(0.5),
+            ratio(0.99),
+        )
+    }
+}
+
+/// What one device did.
+struct Tally {
+    presses: u64,
+    inputs: u64,
+    refused: u64,
+    press: Histogram<u64>,
+}
+
+/// Sets up the matches, connects the devices, and presses until `cfg.duration` is over.
+pub async fn run(server: &str, token: &str, cfg: LoadConfig) -> Result<LoadReport, DeviceError> {
+    let endpoint = Endpoint::from_shared(server.to_string())?;
+    let mut channels = Vec::new();
+    for _ in 0..cfg.connections.max(1) {
+        channels.push(endpoint.connect().await?);
+    }
+    let mut tables = Tables::create(
+        channels[0].clone(),
+        token,
+        &cfg.tournament,
+        // Long enough that nobody's flag falls during a run.
+        v1::TournamentDefaults {
+            per_point_ms: 60 * 60_000,
+            delay_ms: Some(12_000),
+            ..Default::default()
+        },
+    )
+    .await?;
+    let mut devices = Vec::new();
+    for i in 0..cfg.matches {
+        let (id, credential) = tables.add(25, ("A", "B")).await?;
+        let device = Device::connect(DeviceConfig {
+            clock: DeviceClock::from_system(-1_000_000 * i64::from(i + 1), 50),
+            sync_every: cfg.sync_every,
+            seed: u64::from(i),
+            ..DeviceConfig::new(
+                channels[i as usize % channels.len()].clone(),
+                &format!("{id}-clock"),
+                &credential,
+            )
+        })
+        .await?;
+        devices.push(device);
+    }
+    let start = Instant::now();
+    let deadline = start + cfg.duration;
+    let ping = tokio::spawn(ping_until(channels[0].clone(), deadline));
+    let mut pressing = Vec::new();
+    for device in devices {
+        pressing.push(tokio::spawn(press_until(device, deadline)));
+    }
+    let mut report = LoadReport {
+        matches: cfg.matches,
+        connections: channels.len() as u32,
+        elapsed: Duration::ZERO,
+        presses: 0,
+        inputs: 0,
+        refused: 0,
+        press: histogram(),
+        ping: histogram(),
+    };
+    for p in pressing {
+        let t = p.await??;
+        report.presses += t.presses;
+        report.inputs += t.inputs;
+        report.refused += t.refused;
+        report.press.add(&t.press)?;
+    }
+    report.elapsed = start.elapsed();
+    report.ping = ping.await??;
+    Ok(report)
+}
+
+/// Health checks, one after another, until `deadline`.
+async fn ping_until(channel: Channel, deadline: Instant) -> Result<Histogram<u64>, DeviceError> {
+    let mut health = HealthClient::new(channel);
+    let mut h = histogram();
+    while Instant::now() < deadline {
+        let t = Instant::now();
+        health
+            .check(HealthCheckRequest {
+                service: String::new(),
+            })
+            .await?;
+        h.record(t.elapsed().as_micros().max(1) as u64)?;
+    }
+    Ok(h)
+}
+
+/// One device: check both players in, roll the opening, then roll and press in turn.
+async fn press_until(mut device: Device, deadline: Instant) -> Result<Tally, DeviceError> {
+    let mut t = Tally {
+        presses: 0,
+        inputs: 0,
+        refused: 0,
+        press: histogram(),
+    };
+    let (a, b) = (v1::Side::A as i32, v1::Side::B as i32);
+    device.act(Action::CheckIn(a)).await?;
+    device.act(Action::CheckIn(b)).await?;
+    let opening = device
+        .act(Action::OpeningRoll(v1::Roll {
+            side: 0,
+            dice: vec![],
+        }))
+        .await?;
+    if !opening.ack.applied {
+        return Err(format!("the opening roll was refused: {}", opening.ack.error).into());
+    }
+    // The opening roll's winner moves first; from then on the sides alternate.
+    let mut side = device.state().turn_side;
+    let mut moving = true;
+    while Instant::now() < deadline {
+        let action = if moving {
+            Action::Press(side)
+        } else {
+            Action::Roll(v1::Roll { side, dice: vec![] })
+        };
+        let acked = device
+            .send(action)?
+            .await
+            .map_err(|_| "the device stopped")?;
+        if !acked.ack.applied {
+            t.refused += 1;
+            return Err(format!("refused: {}", acked.ack.error).into());
+        }
+        t.inputs += 1;
+        if moving {
+            t.press
+                .record(acked.stamped_at.elapsed().as_micros().max(1) as u64)?;
+            t.presses += 1;
+            side = if side == a { b } else { a };
+        }
+        moving = !moving;
+    }
+    device.close().await;
+    Ok(t)
+}

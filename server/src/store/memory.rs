@@ -1,0 +1,94 @@
+//! An event store in memory: the same contract as [`super::SledStore`] except durability.
+//!
+//! For simulations and tests that run on virtual time (a paused tokio runtime), where a
+//! real flush on another thread would let the virtual clock race ahead while the
+//! runtime waits, and as the "no storage at all" baseline in benchmarks. Never for a
+//! server that keeps matches: a restart forgets everything.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use super::{EventStore, StoreError};
+
+/// An [`EventStore`] in memory. Cheap to clone; clones share the streams.
+#[derive(Clone, Default)]
+pub struct MemoryStore {
+    streams: Arc<Mutex<BTreeMap<String, Vec<Vec<u8>>>>>,
+}
+
+impl MemoryStore {
+    /// An empty store.
+    pub fn new() -> MemoryStore {
+        MemoryStore::default()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, BTreeMap<String, Vec<Vec<u8>>>> {
+        // A panic elsewhere cannot leave a half-made append: each is one push of a batch.
+        self.streams.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl EventStore for MemoryStore {
+    async fn append(
+        &self,
+        stream: &str,
+        expected: u64,
+        records: Vec<Vec<u8>>,
+    ) -> Result<u64, StoreError> {
+        let mut streams = self.lock();
+        let s = streams.entry(stream.to_string()).or_default();
+        let actual = s.len() as u64;
+        if actual != expected {
+            return Err(StoreError::Conflict { expected, actual });
+        }
+        s.extend(records);
+        Ok(s.len() as u64)
+    }
+
+    fn read(&self, stream: &str, from: u64, limit: usize) -> Result<Vec<Vec<u8>>, StoreError> {
+        Ok(self.lock().get(stream).map_or_else(Vec::new, |s| {
+            s.iter().skip(from as usize).take(limit).cloned().collect()
+        }))
+    }
+
+    fn len(&self, stream: &str) -> Result<u64, StoreError> {
+        Ok(self.lock().get(stream).map_or(0, |s| s.len() as u64))
+    }
+
+    fn streams(&self) -> Result<Vec<String>, StoreError> {
+        Ok(self
+            .lock()
+            .iter()
+            .filter(|(_, s)| !s.is_empty())
+            .map(|(k, _)| k.clone())
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn appends_at_the_expected_position_only() {
+        let store = MemoryStore::new();
+        assert_eq!(store.append("m", 0, vec![b"a".to_vec()]).await.unwrap(), 1);
+        assert!(matches!(
+            store.append("m", 0, vec![b"b".to_vec()]).await,
+            Err(StoreError::Conflict {
+                expected: 0,
+                actual: 1
+            })
+        ));
+        store
+            .append("m", 1, vec![b"b".to_vec(), b"c".to_vec()])
+            .await
+            .unwrap();
+        assert_eq!(
+            store.read("m", 1, 10).unwrap(),
+            vec![b"b".to_vec(), b"c".to_vec()]
+        );
+        assert_eq!(store.len("m").unwrap(), 3);
+        assert_eq!(store.streams().unwrap(), vec!["m".to_string()]);
+    }
+}
