@@ -39,3 +39,39 @@ async fn the_demo_plays_matches_to_the_end() {
     }
     server.stop().await;
 }
+
+/// `baffle-device load` drives devices and measures; here only that what it reports adds
+/// up (speed is for docs/benchmarks.md, not for a test).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_load_generator_reports_what_it_measured() {
+    use baffle_firmware_sim::load::{LoadConfig, run};
+    let server = TestServer::start().await;
+    let cfg = LoadConfig {
+        matches: 3,
+        connections: 2,
+        duration: std::time::Duration::from_millis(300),
+        tournament: "load".into(),
+        ..LoadConfig::default()
+    };
+    let report = run(&server.url(), &server.token, cfg)
+        .await
+        .expect("the load runs");
+    assert_eq!(report.refused, 0);
+    assert!(report.presses > 0);
+    assert_eq!(report.press.len(), report.presses);
+    // Each device alternates press, roll, press, …, stopping after either.
+    assert!((2 * report.presses - 3..=2 * report.presses).contains(&report.inputs));
+    assert!(!report.ping.is_empty());
+    let text = report.render();
+    assert!(text.contains("press / ping"), "{text}");
+    // Every applied press is in a match log.
+    let mut logged = 0;
+    for t in 1..=3 {
+        let log = baffle_client::audit::export_log(server.channel().await, &format!("load-t{t}"))
+            .await
+            .unwrap();
+        logged += log.matches(r#"\"kind\":\"bg.pressed\""#).count() as u64;
+    }
+    assert_eq!(logged, report.presses);
+    server.stop().await;
+}
