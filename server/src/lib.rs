@@ -22,6 +22,7 @@ pub mod services;
 pub mod store;
 pub mod time;
 pub mod time_controls;
+pub mod web;
 pub mod wire;
 
 use std::future::Future;
@@ -34,7 +35,9 @@ use baffle_proto::v1::time_controls_server::TimeControlsServer;
 use baffle_proto::v1::tournaments_server::TournamentsServer;
 use tokio::net::TcpListener;
 use tokio_stream::wrappers::TcpListenerStream;
+use tonic::service::Routes;
 use tonic::transport::Server;
+use tower_layer::Layer;
 
 use crate::hub::Hub;
 use crate::services::audit::AuditService;
@@ -116,30 +119,49 @@ where
         builder =
             builder.tls_config(tonic::transport::ServerTlsConfig::new().identity(identity))?;
     }
+    // Each service also answers gRPC-Web (browsers, on HTTP/1.1); the layer goes on the
+    // services, not the server, because it refuses plain HTTP/1.1 requests such as the
+    // page's own.
+    let web = tonic_web::GrpcWebLayer::new();
+    let mut grpc = Routes::builder();
+    grpc.add_service(web.layer(health_service))
+        .add_service(web.layer(reflection))
+        .add_service(
+            web.layer(
+                TimeControlsServer::new(time_controls::TimeControlsService)
+                    .max_decoding_message_size(MAX_MESSAGE_BYTES),
+            ),
+        )
+        .add_service(
+            web.layer(
+                TournamentsServer::new(TournamentsService { hub: hub.clone() })
+                    .max_decoding_message_size(MAX_MESSAGE_BYTES),
+            ),
+        )
+        .add_service(
+            web.layer(
+                MatchesServer::new(MatchesService { hub: hub.clone() })
+                    .max_decoding_message_size(MAX_MESSAGE_BYTES),
+            ),
+        )
+        .add_service(
+            web.layer(
+                DevicesServer::new(DevicesService { hub: hub.clone() })
+                    .max_decoding_message_size(MAX_MESSAGE_BYTES),
+            ),
+        )
+        .add_service(
+            web.layer(
+                AuditServer::new(AuditService { hub: hub.clone() })
+                    .max_decoding_message_size(MAX_MESSAGE_BYTES),
+            ),
+        );
+    // The phone page beside the services; browsers reach them over gRPC-Web on HTTP/1.1.
+    let routes = Routes::from(web::routes(grpc.routes().into_axum_router()));
     let server = builder
         .max_concurrent_streams(Some(MAX_STREAMS_PER_CONNECTION))
-        .add_service(health_service)
-        .add_service(reflection)
-        .add_service(
-            TimeControlsServer::new(time_controls::TimeControlsService)
-                .max_decoding_message_size(MAX_MESSAGE_BYTES),
-        )
-        .add_service(
-            TournamentsServer::new(TournamentsService { hub: hub.clone() })
-                .max_decoding_message_size(MAX_MESSAGE_BYTES),
-        )
-        .add_service(
-            MatchesServer::new(MatchesService { hub: hub.clone() })
-                .max_decoding_message_size(MAX_MESSAGE_BYTES),
-        )
-        .add_service(
-            DevicesServer::new(DevicesService { hub: hub.clone() })
-                .max_decoding_message_size(MAX_MESSAGE_BYTES),
-        )
-        .add_service(
-            AuditServer::new(AuditService { hub: hub.clone() })
-                .max_decoding_message_size(MAX_MESSAGE_BYTES),
-        )
+        .accept_http1(true)
+        .add_routes(routes)
         .serve_with_incoming_shutdown(incoming, async move {
             shutdown.await;
             // End the open streams so that their connections close and shutdown completes.

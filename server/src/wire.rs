@@ -362,6 +362,8 @@ pub fn match_state(m: &Match, cx: &StateContext<'_>) -> v1::MatchState {
                 connected: *connected,
             })
             .collect(),
+        // Stamped by the streams as each copy leaves.
+        sent_at_ms: 0,
     }
 }
 

@@ -104,17 +104,22 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
         }
         let (tx, rx) = tokio::sync::mpsc::channel(256);
         let closed = self.hub.closed();
+        let time = self.hub.time.clone();
+        let stamped = move |mut state: v1::MatchState| {
+            state.sent_at_ms = time.now().as_ms();
+            state
+        };
         tokio::spawn(async move {
             let feed = async {
                 for state in current {
-                    if tx.send(Ok(state)).await.is_err() {
+                    if tx.send(Ok(stamped(state))).await.is_err() {
                         return;
                     }
                 }
                 loop {
                     match live.recv().await {
                         Ok(state) => {
-                            if tx.send(Ok(state)).await.is_err() {
+                            if tx.send(Ok(stamped(state))).await.is_err() {
                                 return;
                             }
                         }

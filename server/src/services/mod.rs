@@ -64,6 +64,14 @@ pub fn follow<S: EventStore + Clone, T: TimeSource, O: Send + 'static>(
     rx
 }
 
+/// `update` with its state's `sent_at_ms` set to now.
+fn stamped(mut update: v1::MatchUpdate, time: &impl TimeSource) -> v1::MatchUpdate {
+    if let Some(state) = update.state.as_mut() {
+        state.sent_at_ms = time.now().as_ms();
+    }
+    update
+}
+
 async fn follow_into<S: EventStore + Clone, T: TimeSource, O: Send + 'static>(
     hub: Arc<Hub<S, T>>,
     handle: MatchHandle,
@@ -95,9 +103,14 @@ async fn follow_into<S: EventStore + Clone, T: TimeSource, O: Send + 'static>(
             from_seq,
             (state.seq - from_seq) as usize,
         );
-        let first = backlog.map(|events| v1::MatchUpdate {
-            events,
-            state: Some(state),
+        let first = backlog.map(|events| {
+            stamped(
+                v1::MatchUpdate {
+                    events,
+                    state: Some(state),
+                },
+                &hub.time,
+            )
         });
         if tx.send(first.map(wrap)).await.is_err() {
             return;
@@ -114,10 +127,13 @@ async fn follow_into<S: EventStore + Clone, T: TimeSource, O: Send + 'static>(
                     if let Some(last) = events.last() {
                         next = last.seq + 1;
                     }
-                    let update = v1::MatchUpdate {
-                        events,
-                        state: update.state.clone(),
-                    };
+                    let update = stamped(
+                        v1::MatchUpdate {
+                            events,
+                            state: update.state.clone(),
+                        },
+                        &hub.time,
+                    );
                     if tx.send(Ok(wrap(update))).await.is_err() {
                         return;
                     }
@@ -140,10 +156,13 @@ async fn follow_into<S: EventStore + Clone, T: TimeSource, O: Send + 'static>(
                     next = state.seq;
                     if tx
                         .send(missed.map(|events| {
-                            wrap(v1::MatchUpdate {
-                                events,
-                                state: Some(state),
-                            })
+                            wrap(stamped(
+                                v1::MatchUpdate {
+                                    events,
+                                    state: Some(state),
+                                },
+                                &hub.time,
+                            ))
                         }))
                         .await
                         .is_err()

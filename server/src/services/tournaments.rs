@@ -74,7 +74,9 @@ impl<S: EventStore + Clone, T: TimeSource> Tournaments for TournamentsService<S,
         r: Request<v1::GetMatchRequest>,
     ) -> Result<Response<v1::MatchState>, Status> {
         let handle = self.hub.match_handle(&r.into_inner().match_id).await?;
-        Ok(Response::new(handle.state().await?))
+        let mut state = handle.state().await?;
+        state.sent_at_ms = self.hub.time.now().as_ms();
+        Ok(Response::new(state))
     }
 
     async fn list_matches(

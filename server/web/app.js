@@ -1,0 +1,440 @@
+// baffle's live scoreboard: a page served by baffled that follows tournaments and matches
+// over gRPC-Web, speaking protobuf. No framework and no build step: what is here is what
+// runs. Sections: protobuf wire format, message schemas (from proto/baffle/v1), gRPC-Web
+// calls, clock faces (as baffle_proto::faces), views, and the router.
+
+// ---------------------------------------------------------------- protobuf wire format
+
+const utf8 = new TextDecoder();
+const utf8Encode = new TextEncoder();
+
+class Reader {
+  constructor(bytes) { this.b = bytes; this.i = 0; }
+  done() { return this.i >= this.b.length; }
+  varint() {
+    let v = 0n, shift = 0n;
+    for (;;) {
+      if (this.i >= this.b.length) throw new Error("truncated varint");
+      const byte = this.b[this.i++];
+      v |= BigInt(byte & 0x7f) << shift;
+      if ((byte & 0x80) === 0) return v;
+      shift += 7n;
+      if (shift > 63n) throw new Error("varint too long");
+    }
+  }
+  bytes() {
+    const n = Number(this.varint());
+    if (this.i + n > this.b.length) throw new Error("truncated field");
+    const out = this.b.subarray(this.i, this.i + n);
+    this.i += n;
+    return out;
+  }
+  skip(wireType) {
+    if (wireType === 0) this.varint();
+    else if (wireType === 1) this.i += 8;
+    else if (wireType === 2) this.bytes();
+    else if (wireType === 5) this.i += 4;
+    else throw new Error("unknown wire type " + wireType);
+  }
+}
+
+// A schema maps field numbers to [name, type, "repeated"?]; a type is "string", "bool",
+// "uint", "int64", "enum" or another schema. Unknown fields are skipped, as protobuf
+// requires, so newer servers stay readable.
+function scalar(r, type) {
+  const v = r.varint();
+  if (type === "bool") return v !== 0n;
+  if (type === "int64") return Number(BigInt.asIntN(64, v));
+  return Number(v);
+}
+
+function decode(bytes, schema) {
+  const out = {};
+  for (const [name, type, rep] of Object.values(schema)) {
+    out[name] = rep ? [] : type === "string" ? "" : type === "bool" ? false :
+      typeof type === "object" ? null : 0;
+  }
+  const r = new Reader(bytes);
+  while (!r.done()) {
+    const tag = Number(r.varint());
+    const field = tag >>> 3, wireType = tag & 7;
+    const spec = schema[field];
+    if (!spec) { r.skip(wireType); continue; }
+    const [name, type, rep] = spec;
+    if (typeof type === "object") {
+      const v = decode(r.bytes(), type);
+      if (rep) out[name].push(v); else out[name] = v;
+    } else if (type === "string") {
+      const v = utf8.decode(r.bytes());
+      if (rep) out[name].push(v); else out[name] = v;
+    } else if (rep && wireType === 2) {
+      const packed = new Reader(r.bytes());
+      while (!packed.done()) out[name].push(scalar(packed, type));
+    } else {
+      const v = scalar(r, type);
+      if (rep) out[name].push(v); else out[name] = v;
+    }
+  }
+  return out;
+}
+
+function varintBytes(n) {
+  const out = [];
+  let v = BigInt(n);
+  do {
+    let byte = Number(v & 0x7fn);
+    v >>= 7n;
+    if (v > 0n) byte |= 0x80;
+    out.push(byte);
+  } while (v > 0n);
+  return out;
+}
+
+// Encodes a flat message of strings and unsigned integers: all the requests need.
+function encode(fields) {
+  const out = [];
+  for (const [field, value] of fields) {
+    if (typeof value === "string") {
+      const s = utf8Encode.encode(value);
+      out.push(...varintBytes((field << 3) | 2), ...varintBytes(s.length), ...s);
+    } else if (value) {
+      out.push(...varintBytes(field << 3), ...varintBytes(value));
+    }
+  }
+  return new Uint8Array(out);
+}
+
+// ---------------------------------------------------------------- schemas (baffle.v1)
+
+const SideClock = {
+  1: ["main_ms", "int64"], 2: ["delay_ms", "int64"], 4: ["moves", "uint"],
+  5: ["period", "uint"], 9: ["flagged_at_ms", "int64"],
+};
+const ClockState = {
+  1: ["as_of_ms", "int64"], 3: ["a", SideClock], 4: ["b", SideClock],
+  5: ["running", "enum"], 6: ["paused", "enum"], 7: ["next_flag_at_ms", "int64"],
+  9: ["frozen", "bool"],
+};
+const MatchResult = { 1: ["winner", "enum"], 2: ["how", "string"], 3: ["confirmed", "bool"] };
+const MatchState = {
+  1: ["match_id", "string"], 2: ["tournament_id", "string"], 3: ["round", "uint"],
+  4: ["table", "string"], 5: ["player_a", "string"], 6: ["player_b", "string"],
+  7: ["length", "uint"], 8: ["score_a", "uint"], 9: ["score_b", "uint"],
+  10: ["phase", "enum"], 11: ["game_number", "uint"], 12: ["crawford", "bool"],
+  14: ["cube_value", "uint"], 15: ["cube_owner", "enum"], 16: ["turn", "enum"],
+  17: ["turn_side", "enum"], 18: ["dice", "uint", "repeated"], 19: ["clock", ClockState],
+  20: ["result", MatchResult], 21: ["seq", "uint"], 25: ["present", "bool", "repeated"],
+  26: ["penalty_points", "uint", "repeated"], 33: ["sent_at_ms", "int64"],
+};
+const Event = { 1: ["seq", "uint"], 2: ["kind", "string"] };
+const MatchUpdate = { 1: ["events", Event, "repeated"], 2: ["state", MatchState] };
+const Tournament = { 1: ["id", "string"], 2: ["name", "string"] };
+const ListTournamentsResponse = { 1: ["tournaments", Tournament, "repeated"] };
+
+const SIDE_A = 1, SIDE_B = 2;
+const PAUSES = ["", "director", "break", "dispute", "illness", "equipment", "other"];
+const TURNS = ["", "opening roll", "to roll", "to move", "doubled"];
+
+// ---------------------------------------------------------------- gRPC-Web
+
+class GrpcError extends Error {
+  constructor(code, message) { super(`${message} (gRPC status ${code})`); this.code = code; }
+}
+
+function frame(message) {
+  const out = new Uint8Array(5 + message.length);
+  new DataView(out.buffer).setUint32(1, message.length);
+  out.set(message, 5);
+  return out;
+}
+
+function checkStatus(get) {
+  const code = get("grpc-status");
+  if (code && code !== "0") {
+    throw new GrpcError(Number(code), decodeURIComponent(get("grpc-message") || ""));
+  }
+}
+
+// Calls `path` with `request` and yields each response message's bytes.
+async function* call(path, request, signal) {
+  const response = await fetch(path, {
+    method: "POST",
+    body: frame(request),
+    signal,
+    headers: {
+      "content-type": "application/grpc-web+proto",
+      "accept": "application/grpc-web+proto",
+      "x-grpc-web": "1",
+    },
+  });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  checkStatus((h) => response.headers.get(h));
+  const reader = response.body.getReader();
+  let buf = new Uint8Array(0);
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    const joined = new Uint8Array(buf.length + value.length);
+    joined.set(buf);
+    joined.set(value, buf.length);
+    buf = joined;
+    while (buf.length >= 5) {
+      const length = new DataView(buf.buffer, buf.byteOffset).getUint32(1);
+      if (buf.length < 5 + length) break;
+      const flags = buf[0], body = buf.slice(5, 5 + length);
+      buf = buf.slice(5 + length);
+      if (flags & 0x80) {
+        const trailers = {};
+        for (const line of utf8.decode(body).split("\r\n")) {
+          const at = line.indexOf(":");
+          if (at > 0) trailers[line.slice(0, at).trim().toLowerCase()] = line.slice(at + 1).trim();
+        }
+        checkStatus((h) => trailers[h]);
+        return;
+      }
+      yield body;
+    }
+  }
+}
+
+async function unary(path, request, schema) {
+  for await (const bytes of call(path, request)) return decode(bytes, schema);
+  throw new Error("no reply");
+}
+
+// ---------------------------------------------------------------- clock faces
+
+// The server's time as this page estimates it: its own clock shifted by the difference
+// seen at the last update.
+let skew = 0;
+const serverNow = () => Date.now() + skew;
+function noteSent(state) { if (state.sent_at_ms) skew = state.sent_at_ms - Date.now(); }
+
+// Both faces of `clock` at `now`: as baffle_proto::faces — the running side's delay runs
+// down first, then its main time, until the flag instant the server gave.
+function faces(clock, now) {
+  if (!clock) return null;
+  const moving = clock.paused === 0 && !clock.frozen;
+  return [[SIDE_A, clock.a], [SIDE_B, clock.b]].map(([side, c]) => {
+    c = c || { main_ms: 0, delay_ms: 0, flagged_at_ms: 0 };
+    const flagged = c.flagged_at_ms !== 0;
+    const on = moving && clock.running === side && !flagged;
+    const face = { main: c.main_ms, delay: c.delay_ms, running: on, flagged };
+    if (on) {
+      const elapsed = Math.max(0, now - clock.as_of_ms);
+      const fromDelay = Math.min(elapsed, face.delay);
+      face.delay -= fromDelay;
+      face.main = Math.max(0, face.main - (elapsed - fromDelay));
+      if (clock.next_flag_at_ms && now >= clock.next_flag_at_ms) {
+        face.flagged = true;
+        face.main = 0;
+      }
+    }
+    return face;
+  });
+}
+
+// "13:42", "0:09.5" under ten seconds, "1:30:00".
+function mmss(ms) {
+  ms = Math.max(0, ms);
+  const tenths = Math.floor(ms / 100) % 10;
+  const s = Math.floor(ms / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60;
+  const ss = String(s % 60).padStart(2, "0");
+  if (h > 0) return `${h}:${String(m).padStart(2, "0")}:${ss}`;
+  return s < 10 ? `${m}:${ss}.${tenths}` : `${m}:${ss}`;
+}
+
+// ---------------------------------------------------------------- views
+
+const view = document.getElementById("view");
+const statusLine = document.getElementById("status");
+const title = document.getElementById("title");
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  for (const c of children) e.append(c);
+  return e;
+}
+
+function setStatus(text, down) {
+  statusLine.textContent = text;
+  statusLine.className = down ? "down" : "";
+}
+
+function tags(s) {
+  const out = el("div", { class: "tags" });
+  out.append(el("span", { class: "tag" }, `to ${s.length}`));
+  if (s.crawford) out.append(el("span", { class: "tag crawford" }, "CRAWFORD"));
+  const cube = s.cube_value > 1 ? `cube ${s.cube_value}${s.cube_owner === SIDE_B ? " B" : s.cube_owner === SIDE_A ? " A" : ""}` : "cube 1";
+  out.append(el("span", { class: "tag cube" }, cube));
+  if (s.clock && s.clock.paused) out.append(el("span", { class: "tag paused" }, `paused: ${PAUSES[s.clock.paused] || "paused"}`));
+  if (s.result) out.append(el("span", { class: "tag result" }, `${s.result.winner === SIDE_A ? s.player_a : s.player_b} won (${s.result.how})`));
+  else if (s.turn) out.append(el("span", { class: "tag turn" }, `${s.turn_side === SIDE_B ? s.player_b : s.player_a} ${TURNS[s.turn] || ""}${s.dice.length ? " " + s.dice.join("-") : ""}`));
+  return out;
+}
+
+// Writes the clock texts into every element marked with data-clock="<match> <a|b>".
+function tick(states) {
+  const now = serverNow();
+  for (const e of document.querySelectorAll("[data-clock]")) {
+    const [id, side] = e.dataset.clock.split(" ");
+    const s = states.get(id);
+    const f = s && faces(s.clock, now);
+    if (!f) { e.textContent = "–"; continue; }
+    const face = f[side === "a" ? 0 : 1];
+    const box = e.closest(".side, .row");
+    box.classList.toggle("run", face.running);
+    box.classList.toggle("flag", face.flagged);
+    e.textContent = mmss(face.main);
+    const delay = box.querySelector(".delay");
+    if (delay) delay.textContent = face.running && face.delay > 0 ? `+${(face.delay / 1000).toFixed(1)}` : "";
+  }
+}
+
+function card(s) {
+  const row = (side, name, pts) => el("div", { class: "row" },
+    el("span", { class: "name" }, name),
+    el("span", { class: "clock", "data-clock": `${s.match_id} ${side}` }),
+    el("span", { class: "delay" }),
+    el("span", { class: "pts" }, String(pts)));
+  return el("a", { class: "card", href: `#/m/${encodeURIComponent(s.match_id)}`, "data-match": s.match_id },
+    el("div", { class: "top" },
+      el("span", {}, `table ${s.table || "–"} · round ${s.round}`),
+      el("span", { class: "score" }, `${s.score_a} – ${s.score_b}`)),
+    row("a", s.player_a, s.score_a), row("b", s.player_b, s.score_b), tags(s));
+}
+
+function live(s, events) {
+  const side = (key, name, pts) => el("div", { class: "side" },
+    el("span", { class: "pts" }, String(pts)),
+    el("div", { class: "name" }, name),
+    el("div", { class: "big", "data-clock": `${s.match_id} ${key}` }),
+    el("span", { class: "delay" }));
+  const list = el("ul", { class: "events" });
+  for (const e of events.slice(-8).reverse()) list.append(el("li", {}, `#${e.seq} ${e.kind}`));
+  return el("div", { class: "live", "data-match": s.match_id },
+    side("a", s.player_a, s.score_a),
+    el("div", { class: "mid" }, el("span", { class: "score" }, `${s.score_a} – ${s.score_b}`), tags(s)),
+    side("b", s.player_b, s.score_b), list);
+}
+
+// ---------------------------------------------------------------- following, with resume
+
+// Runs `follow(signal)` until `stop` is aborted, reconnecting after any end or error with
+// a growing pause (0.5 s to 5 s). `follow` resumes where the previous one left off.
+async function keepFollowing(stop, follow) {
+  let pause = 500;
+  while (!stop.aborted) {
+    try {
+      await follow(stop);
+      pause = 500;
+    } catch (e) {
+      if (stop.aborted) return;
+      setStatus(`reconnecting… (${e.message})`, true);
+    }
+    if (stop.aborted) return;
+    setStatus("reconnecting…", true);
+    await new Promise((r) => setTimeout(r, pause));
+    pause = Math.min(pause * 2, 5000);
+  }
+}
+
+let current = null; // { stop: AbortController, timer }
+
+function leave() {
+  if (!current) return;
+  current.stop.abort();
+  clearInterval(current.timer);
+  current = null;
+}
+
+function showTournament(id) {
+  const stop = new AbortController();
+  const states = new Map();
+  title.textContent = id;
+  const list = el("div", { class: "list" });
+  view.replaceChildren(list);
+  const render = () => {
+    const sorted = [...states.values()].sort((x, y) => (x.table || "").localeCompare(y.table || "", undefined, { numeric: true }));
+    list.replaceChildren(...sorted.map(card));
+    tick(states);
+  };
+  current = { stop, timer: setInterval(() => tick(states), 100) };
+  keepFollowing(stop.signal, async (signal) => {
+    // Every match's state comes first, then each change: a reconnect starts afresh, and
+    // whole states mean nothing in between is needed.
+    for await (const bytes of call("/baffle.v1.Matches/WatchTournament", encode([[1, id]]), signal)) {
+      const s = decode(bytes, MatchState);
+      noteSent(s);
+      states.set(s.match_id, s);
+      setStatus("live", false);
+      render();
+    }
+  });
+}
+
+function showMatch(id) {
+  const stop = new AbortController();
+  const states = new Map();
+  const events = [];
+  let nextSeq = 0;
+  title.textContent = id;
+  current = { stop, timer: setInterval(() => tick(states), 100) };
+  keepFollowing(stop.signal, async (signal) => {
+    // Resume after the last event seen: nothing missed, nothing twice.
+    const request = encode([[1, id], [2, nextSeq]]);
+    for await (const bytes of call("/baffle.v1.Matches/Watch", request, signal)) {
+      const u = decode(bytes, MatchUpdate);
+      for (const e of u.events) {
+        if (e.seq >= nextSeq) { events.push(e); nextSeq = e.seq + 1; }
+      }
+      if (u.state) {
+        noteSent(u.state);
+        states.set(id, u.state);
+        nextSeq = Math.max(nextSeq, u.state.seq);
+        title.textContent = `${u.state.player_a} – ${u.state.player_b}`;
+        view.replaceChildren(live(u.state, events));
+        tick(states);
+      }
+      setStatus("live", false);
+    }
+  });
+}
+
+async function showTournaments() {
+  title.textContent = "baffle";
+  const stop = new AbortController();
+  current = { stop, timer: 0 };
+  try {
+    const reply = await unary("/baffle.v1.Tournaments/ListTournaments", encode([]), ListTournamentsResponse);
+    if (stop.signal.aborted) return;
+    setStatus("", false);
+    if (reply.tournaments.length === 1) {
+      location.hash = `#/t/${encodeURIComponent(reply.tournaments[0].id)}`;
+      return;
+    }
+    const list = el("div", { class: "list" });
+    for (const t of reply.tournaments) {
+      list.append(el("a", { class: "card", href: `#/t/${encodeURIComponent(t.id)}` },
+        el("div", { class: "row" }, el("span", { class: "name" }, t.name || t.id))));
+    }
+    if (!reply.tournaments.length) list.append(el("p", {}, "No tournaments yet."));
+    view.replaceChildren(list);
+  } catch (e) {
+    setStatus(`cannot reach the server (${e.message})`, true);
+  }
+}
+
+// ---------------------------------------------------------------- router
+
+function route() {
+  leave();
+  const [, kind, id] = location.hash.split("/");
+  if (kind === "t" && id) showTournament(decodeURIComponent(id));
+  else if (kind === "m" && id) showMatch(decodeURIComponent(id));
+  else showTournaments();
+}
+
+window.addEventListener("hashchange", route);
+route();

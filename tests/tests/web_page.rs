@@ -1,0 +1,248 @@
+//! The phone page (issue 9, docs/web.md): served by baffled at `/`, talking gRPC-Web.
+//!
+//! The first tests speak HTTP/1.1 by hand, as a browser would. The last drives a real
+//! headless Chromium (Debian's, through playwright-core in `tests/web/`): it sees a match,
+//! and sees its score and clock change after a press made through the API. Where Chromium,
+//! Node or `tests/web/node_modules` are missing it says so and passes, unless
+//! `BAFFLE_BROWSER_TEST=required` — which `.ci/run` sets after installing them.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use baffle_proto::v1;
+use baffle_proto::v1::command::Action;
+use baffle_server::time::TimeSource;
+use baffle_tests::api::{A, B, Director, defaults, opening, result};
+use baffle_tests::{EPOCH, TestServer};
+use prost::Message;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+
+/// One HTTP/1.1 exchange on a fresh connection: the response's head and body (de-chunked).
+async fn http(server: &TestServer, request: &[u8]) -> (String, Vec<u8>) {
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    stream.write_all(request).await.unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).await.unwrap();
+    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    let head = String::from_utf8_lossy(&raw[..split]).to_lowercase();
+    let mut body = raw[split + 4..].to_vec();
+    if head.contains("transfer-encoding: chunked") {
+        let mut out = Vec::new();
+        let mut rest = &body[..];
+        loop {
+            let line_end = rest.windows(2).position(|w| w == b"\r\n").unwrap();
+            let size =
+                usize::from_str_radix(std::str::from_utf8(&rest[..line_end]).unwrap(), 16).unwrap();
+            if size == 0 {
+                break;
+            }
+            out.extend_from_slice(&rest[line_end + 2..line_end + 2 + size]);
+            rest = &rest[line_end + 2 + size + 2..];
+        }
+        body = out;
+    }
+    (head, body)
+}
+
+fn get(path: &str) -> Vec<u8> {
+    format!("GET {path} HTTP/1.1\r\nHost: baffle\r\nConnection: close\r\n\r\n").into_bytes()
+}
+
+/// A gRPC-Web call as the page makes it: one framed message in, frames out.
+fn grpc_web(path: &str, message: &impl Message) -> Vec<u8> {
+    let body = message.encode_to_vec();
+    let mut framed = vec![0u8];
+    framed.extend_from_slice(&(body.len() as u32).to_be_bytes());
+    framed.extend_from_slice(&body);
+    let mut request = format!(
+        "POST {path} HTTP/1.1\r\nHost: baffle\r\nContent-Type: application/grpc-web+proto\r\n\
+         X-Grpc-Web: 1\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        framed.len()
+    )
+    .into_bytes();
+    request.extend_from_slice(&framed);
+    request
+}
+
+/// The frames of a gRPC-Web response body: (is trailers, bytes).
+fn frames(mut body: &[u8]) -> Vec<(bool, Vec<u8>)> {
+    let mut out = Vec::new();
+    while body.len() >= 5 {
+        let len = u32::from_be_bytes(body[1..5].try_into().unwrap()) as usize;
+        out.push((body[0] & 0x80 != 0, body[5..5 + len].to_vec()));
+        body = &body[5 + len..];
+    }
+    out
+}
+
+#[tokio::test]
+async fn the_page_and_its_script_are_served_at_the_root() {
+    let server = TestServer::start().await;
+    let (head, body) = http(&server, &get("/")).await;
+    assert!(head.starts_with("http/1.1 200"), "{head}");
+    assert!(head.contains("content-type: text/html"), "{head}");
+    let page = String::from_utf8(body).unwrap();
+    assert!(page.contains(r#"<script type="module" src="/app.js">"#));
+    assert!(page.contains("width=device-width"), "a page for phones");
+    let (head, body) = http(&server, &get("/app.js")).await;
+    assert!(head.contains("content-type: text/javascript"), "{head}");
+    assert!(
+        String::from_utf8(body)
+            .unwrap()
+            .contains("application/grpc-web+proto")
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn grpc_web_serves_unary_and_streaming_calls_to_spectators() {
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    d.tournament("club", defaults(120_000, None, v1::DiceSource::Physical))
+        .await;
+    d.create_match("club", "m", 5, EPOCH.as_ms()).await;
+
+    // Unary, no token: the tournaments.
+    let request = grpc_web(
+        "/baffle.v1.Tournaments/ListTournaments",
+        &v1::ListTournamentsRequest {},
+    );
+    let (head, body) = http(&server, &request).await;
+    assert!(
+        head.contains("content-type: application/grpc-web"),
+        "{head}"
+    );
+    let frames = frames(&body);
+    let (false, message) = &frames[0] else {
+        panic!("a message first")
+    };
+    let list = v1::ListTournamentsResponse::decode(&message[..]).unwrap();
+    assert_eq!(list.tournaments[0].id, "club");
+    let (true, trailers) = frames.last().unwrap() else {
+        panic!("trailers last")
+    };
+    assert!(String::from_utf8_lossy(trailers).contains("grpc-status:0"));
+
+    // Server streaming: the tournament feed's first message is the match, stamped with
+    // the server's time for the page's ticking clocks.
+    let request = grpc_web(
+        "/baffle.v1.Matches/WatchTournament",
+        &v1::WatchTournamentRequest {
+            tournament_id: "club".into(),
+        },
+    );
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    stream.write_all(&request).await.unwrap();
+    let mut seen = Vec::new();
+    let state = loop {
+        let mut chunk = [0u8; 4096];
+        let n = tokio::time::timeout(Duration::from_secs(10), stream.read(&mut chunk))
+            .await
+            .expect("the feed answers")
+            .unwrap();
+        assert!(n > 0, "the feed stays open");
+        seen.extend_from_slice(&chunk[..n]);
+        // Find a framed MatchState inside the chunked body.
+        if let Some(at) = seen.windows(5).position(|w| w[0] == 0 && w[1..5] != [0; 4]) {
+            let len = u32::from_be_bytes(seen[at + 1..at + 5].try_into().unwrap()) as usize;
+            if seen.len() >= at + 5 + len
+                && let Ok(s) = v1::MatchState::decode(&seen[at + 5..at + 5 + len])
+                && s.match_id == "m"
+            {
+                break s;
+            }
+        }
+    };
+    assert_eq!(state.sent_at_ms, server.time.now().as_ms());
+    // A wrong tournament: a clear gRPC status, in the headers of a trailers-only answer.
+    let request = grpc_web(
+        "/baffle.v1.Matches/WatchTournament",
+        &v1::WatchTournamentRequest {
+            tournament_id: "nope".into(),
+        },
+    );
+    let (head, _) = http(&server, &request).await;
+    assert!(head.contains("grpc-status: 5"), "NOT_FOUND: {head}");
+    server.stop().await;
+}
+
+/// What the browser test needs, or why it cannot run here.
+fn browser_tools() -> Result<(PathBuf, PathBuf), String> {
+    let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("web");
+    let chromium = std::env::var_os("CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
+    if !chromium.exists() {
+        return Err(format!("no Chromium at {}", chromium.display()));
+    }
+    if !web.join("node_modules/playwright-core").exists() {
+        return Err("tests/web/node_modules is missing (npm ci --prefix tests/web)".into());
+    }
+    match std::process::Command::new("node").arg("--version").output() {
+        Ok(o) if o.status.success() => Ok((web.join("browser.mjs"), chromium)),
+        _ => Err("no node on the PATH".into()),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_real_browser_sees_the_score_and_clock_change_after_a_press() {
+    let (script, chromium) = match browser_tools() {
+        Ok(tools) => tools,
+        Err(why) if std::env::var("BAFFLE_BROWSER_TEST").as_deref() == Ok("required") => {
+            panic!("the browser test is required: {why}")
+        }
+        Err(why) => {
+            eprintln!("skipped, {why}: .ci/run installs what it needs");
+            return;
+        }
+    };
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    d.tournament("club", defaults(120_000, None, v1::DiceSource::Physical))
+        .await;
+    d.create_match("club", "m", 5, EPOCH.as_ms()).await;
+    d.act("m", Action::CheckIn(A)).await;
+    d.act("m", Action::CheckIn(B)).await;
+    d.act("m", opening(6, 1)).await;
+
+    let screenshot = std::env::var("BAFFLE_WEB_SCREENSHOT").unwrap_or_default();
+    let mut child = tokio::process::Command::new("node")
+        .arg(&script)
+        .args([&server.url(), "club", "m", &screenshot])
+        .env("CHROMIUM", &chromium)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("node runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut next = async || {
+        let line = tokio::time::timeout(Duration::from_secs(60), lines.next_line())
+            .await
+            .expect("the browser answers within a minute")
+            .unwrap()
+            .expect("the browser script ended early: see its output above");
+        eprintln!("browser: {line}");
+        line
+    };
+
+    let seen = next().await;
+    assert!(seen.starts_with("SEEN 0 – 0 | "), "{seen}");
+    // A moves for 20 s (12 s of delay, then 8 s of his 10 minutes), presses, and wins
+    // the game.
+    server.time.advance(20_000);
+    d.act("m", Action::Press(A)).await;
+    d.act("m", Action::EndGame(result(A, v1::GameKind::Single)))
+        .await;
+    stdin.write_all(b"GO\n").await.unwrap();
+    assert_eq!(next().await, "SCORE 1 – 0");
+    assert_eq!(next().await, "CLOCK 9:52");
+    assert_eq!(next().await, "LIVE 9:52");
+    assert_eq!(next().await, "DONE");
+    drop(stdin);
+    assert!(child.wait().await.unwrap().success());
+    server.stop().await;
+}

@@ -1,0 +1,73 @@
+// Drives a real headless Chromium at the phone page, for tests/tests/web_page.rs, which
+// owns the server and makes the moves. They talk over stdin/stdout, a line at a time:
+//
+//   node browser.mjs <page url> <tournament> <match> [screenshot path prefix]
+//   → "SEEN <score> | <clock A>"     the match is on the tournament page
+//   ← "GO"                           the test has pressed and scored through the API
+//   → "SCORE <score>"                the page shows the new score
+//   → "CLOCK <clock A>"              … and A's clock where the press stopped it
+//   → "LIVE <big clock A>"           the match's live view, after a tap on its card
+//   → "DONE"
+//
+// Chromium is Debian's (/usr/bin/chromium, or $CHROMIUM); playwright-core never downloads
+// a browser of its own.
+
+import { chromium } from "playwright-core";
+import { createInterface } from "node:readline";
+
+const [url, tournament, match, screenshot] = process.argv.slice(2);
+const input = createInterface({ input: process.stdin });
+const lines = input[Symbol.asyncIterator]();
+const say = (line) => process.stdout.write(line + "\n");
+
+// Polls `check` every 100 ms for up to 15 s.
+async function until(check, what) {
+  const end = Date.now() + 15_000;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+  ],
+});
+try {
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+  page.on("console", (m) => process.stderr.write(`page: ${m.text()}\n`));
+  page.setDefaultTimeout(15_000);
+  await page.goto(`${url}/#/t/${encodeURIComponent(tournament)}`);
+  const card = page.locator(`a.card[data-match="${match}"]`);
+  const score = card.locator(".score");
+  const clockA = card.locator(`[data-clock="${match} a"]`);
+  await card.waitFor();
+  await until(async () => /\d/.test(await clockA.textContent()), "the clocks");
+  const before = { score: await score.textContent(), clock: await clockA.textContent() };
+  say(`SEEN ${before.score} | ${before.clock}`);
+
+  if ((await lines.next()).value !== "GO") throw new Error("expected GO");
+  await until(async () => (await score.textContent()) !== before.score, "the new score");
+  say(`SCORE ${await score.textContent()}`);
+  // A's clock stopped at the press: it shows a fixed value different from before.
+  await until(async () => {
+    const running = await clockA.evaluate((e) => e.closest(".row").classList.contains("run"));
+    return !running && (await clockA.textContent()) !== before.clock;
+  }, "A's clock to stop at its new time");
+  say(`CLOCK ${await clockA.textContent()}`);
+
+  if (screenshot) await page.screenshot({ path: `${screenshot}-board.png` });
+  await card.click();
+  const big = page.locator(`.live [data-clock="${match} a"]`);
+  await big.waitFor();
+  await until(async () => /\d/.test(await big.textContent()), "the live view's clocks");
+  say(`LIVE ${await big.textContent()}`);
+  if (screenshot) await page.screenshot({ path: `${screenshot}-live.png` });
+  say("DONE");
+} finally {
+  await browser.close();
+  input.close();
+}
