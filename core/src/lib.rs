@@ -6,6 +6,7 @@
 //!
 //! - [`clock`]: one two-sided clock for backgammon and chess, with every timing method a
 //!   tournament clock has.
+//! - [`backgammon`] and [`chess`]: the rules of each game on that clock.
 //! - [`time`]: integer milliseconds and instants.
 //! - [`side`]: the two players.
 
@@ -13,6 +14,7 @@
 
 pub mod audit;
 pub mod backgammon;
+pub mod chess;
 pub mod clock;
 pub mod device_time;
 pub mod dice;

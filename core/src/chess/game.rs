@@ -1,0 +1,872 @@
+//! One chess game on the shared clock, as a state machine: [`Game::handle`] checks a
+//! command at a time and returns its events, [`Game::apply`] folds an event in, and the
+//! state is the fold of the events — `handle` applies each event to a working copy as it
+//! emits it, so checking and replaying share one path and a refused command changes
+//! nothing. Timers come from [`Game::next_due`]; [`Game::catch_up`] records what fell due
+//! (the start, a default, a flag) at its exact instant.
+
+use serde::{Deserialize, Serialize};
+
+use super::category::{Category, Laws, category, illegal_move_bonus};
+use super::error::ChessError;
+use crate::clock::{Clock, PauseReason, TimeControl, TimingMethod};
+use crate::side::Side;
+use crate::time::{Millis, Timestamp};
+
+/// White or Black.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Color {
+    /// White: side A of the game's clock.
+    White,
+    /// Black: side B.
+    Black,
+}
+
+impl Color {
+    /// The other colour.
+    pub const fn other(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+
+    /// The clock side this colour plays.
+    pub const fn side(self) -> Side {
+        match self {
+            Color::White => Side::A,
+            Color::Black => Side::B,
+        }
+    }
+
+    fn of(side: Side) -> Color {
+        match side {
+            Side::A => Color::White,
+            Side::B => Color::Black,
+        }
+    }
+
+    const fn index(self) -> usize {
+        self.side().index()
+    }
+}
+
+/// Who scored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// 1-0.
+    WhiteWins,
+    /// 0-1.
+    BlackWins,
+    /// ½-½.
+    Draw,
+    /// 0-0: both players defaulted (6.7).
+    BothLose,
+}
+
+impl Outcome {
+    fn win(color: Color) -> Outcome {
+        match color {
+            Color::White => Outcome::WhiteWins,
+            Color::Black => Outcome::BlackWins,
+        }
+    }
+
+    /// Points for (White, Black), in half points.
+    pub fn half_points(self) -> (u32, u32) {
+        match self {
+            Outcome::WhiteWins => (2, 0),
+            Outcome::BlackWins => (0, 2),
+            Outcome::Draw => (1, 1),
+            Outcome::BothLose => (0, 0),
+        }
+    }
+}
+
+/// Why the game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    /// Checkmate (declared by the players or the arbiter).
+    Checkmate,
+    /// Resignation.
+    Resignation,
+    /// A flag fell before the moves of its period were made (6.9).
+    Flag,
+    /// A flag fell, but the opponent cannot checkmate by any series of legal moves (6.9).
+    FlagInsufficientMaterial,
+    /// Agreed.
+    Agreement,
+    /// The arbiter's decision (stalemate, repetition, a rejected or accepted claim, …).
+    ArbiterDecision,
+    /// Arrived after the default time (6.7).
+    Default,
+    /// A second illegal move (7.5).
+    IllegalMoves,
+    /// Both flags fell in the last period and which fell first cannot be established
+    /// (6.11 (b)), or both fell in unsupervised rapid or blitz (A.4 (d)).
+    BothFlags,
+    /// A quickplay-finish claim upheld.
+    QuickplayFinish,
+}
+
+/// A result with its reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct GameResult {
+    /// Who scored.
+    pub outcome: Outcome,
+    /// Why.
+    pub reason: Reason,
+}
+
+/// How a game is set up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameSetup {
+    /// The time control.
+    pub control: TimeControl,
+    /// The scheduled start: White's clock starts then (6.6).
+    pub start: Timestamp,
+    /// The default time (6.7): a player not present this long after the start loses.
+    /// Zero under the 2009 default.
+    pub default_time: Millis,
+    /// Which Laws' boundaries and penalties apply.
+    pub laws: Laws,
+    /// Whether an arbiter watches the game. Without one, in rapid and blitz a flag counts
+    /// only on a valid claim (A.4 (d), B).
+    pub supervised: bool,
+}
+
+impl GameSetup {
+    /// A supervised game under the later Laws with a default time of zero.
+    pub fn new(control: TimeControl, start: Timestamp) -> GameSetup {
+        GameSetup {
+            control,
+            start,
+            default_time: Millis::ZERO,
+            laws: Laws::Later,
+            supervised: true,
+        }
+    }
+}
+
+/// What the players, the clock and the arbiter can do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// A player is at the board.
+    Arrive(Color),
+    /// The player on move completes a move and presses (6.2).
+    Press(Color),
+    /// A player resigns.
+    Resign(Color),
+    /// Checkmate, by the winner.
+    Checkmate(Color),
+    /// The players agree a draw.
+    AgreeDraw,
+    /// `Color` claims the opponent's flag (6.8; A.4 (d)).
+    ClaimFlag(Color),
+    /// Arbiter: the late player may play after all (6.7 "unless the arbiter decides
+    /// otherwise").
+    ExcuseLateness(Color),
+    /// Arbiter: `by` completed an illegal move — or pressed without moving, which counts
+    /// as one (7.5). `opponent_can_mate` decides a second one: loss, or a draw.
+    IllegalMove {
+        /// Who.
+        by: Color,
+        /// Whether the opponent can checkmate by any series of legal moves.
+        opponent_can_mate: bool,
+    },
+    /// Arbiter: the player whose flag fell faces an opponent who cannot checkmate
+    /// (6.9): the loss on time becomes a draw.
+    CannotCheckmate,
+    /// Arbiter: both flags have fallen and which fell first cannot be established (6.11).
+    FlagOrderUnknown,
+    /// Arbiter: stop the clocks (6.12).
+    Pause(PauseReason),
+    /// Arbiter: play resumes (6.12).
+    Resume,
+    /// Arbiter: correct a player's time (6.10); the clock must be stopped.
+    SetTime(Color, Millis),
+    /// Arbiter: correct a player's move counter (6.10); the clock must be stopped.
+    SetMoves(Color, u32),
+    /// A player with under two minutes left claims a draw (quickplay finish, games
+    /// without increment): the clocks stop for the arbiter.
+    QuickplayClaim(Color),
+    /// Arbiter's ruling on the pending quickplay claim.
+    QuickplayRuling(QuickplayRuling),
+    /// Arbiter: a result with its reason.
+    ArbiterResult(GameResult),
+}
+
+/// How the arbiter rules on a quickplay-finish claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QuickplayRuling {
+    /// The claim is upheld: a draw.
+    Draw,
+    /// Play on with a 5-second increment for both from now.
+    Increment,
+    /// Rejected: the opponent gets two extra minutes.
+    Reject,
+}
+
+/// What happened; the audit log's bodies.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind")]
+pub enum Event {
+    /// White's clock started at the scheduled time (6.6).
+    #[serde(rename = "chess.started")]
+    Started {
+        /// When.
+        at: Timestamp,
+    },
+    /// A player arrived.
+    #[serde(rename = "chess.arrived")]
+    Arrived {
+        /// Who.
+        color: Color,
+        /// When.
+        at: Timestamp,
+    },
+    /// A move was completed and the clock pressed.
+    #[serde(rename = "chess.pressed")]
+    Pressed {
+        /// Who.
+        color: Color,
+        /// When.
+        at: Timestamp,
+    },
+    /// A flag fell (6.8), at its exact instant, with whether the moves of the period had
+    /// been made (6.4).
+    #[serde(rename = "chess.flag")]
+    FlagFell {
+        /// Whose.
+        color: Color,
+        /// When it reached zero.
+        at: Timestamp,
+        /// Moves the period required and the player had made.
+        moves_due: Option<u32>,
+        /// Moves made in the period.
+        moves_made: u32,
+    },
+    /// The clocks were stopped (6.12, or for a claim).
+    #[serde(rename = "chess.paused")]
+    Paused {
+        /// Why.
+        reason: String,
+        /// When.
+        at: Timestamp,
+    },
+    /// Play resumed.
+    #[serde(rename = "chess.resumed")]
+    Resumed {
+        /// When.
+        at: Timestamp,
+    },
+    /// A time was corrected or given (6.10, 7.5, quickplay).
+    #[serde(rename = "chess.time_set")]
+    TimeSet {
+        /// Whose clock.
+        color: Color,
+        /// Its main time from now on.
+        time: Millis,
+        /// Why.
+        why: String,
+        /// When.
+        at: Timestamp,
+    },
+    /// A move counter was corrected (6.10).
+    #[serde(rename = "chess.moves_set")]
+    MovesSet {
+        /// Whose.
+        color: Color,
+        /// The count.
+        moves: u32,
+        /// When.
+        at: Timestamp,
+    },
+    /// An illegal move was recorded (7.5).
+    #[serde(rename = "chess.illegal_move")]
+    IllegalMove {
+        /// Who.
+        color: Color,
+        /// Their count so far, this one included.
+        count: u32,
+        /// When.
+        at: Timestamp,
+    },
+    /// The arbiter let a late player play (6.7).
+    #[serde(rename = "chess.excused")]
+    Excused {
+        /// Who.
+        color: Color,
+        /// When.
+        at: Timestamp,
+    },
+    /// Both flags fell, in an order that cannot be established, before the last period:
+    /// the game goes on (6.11 (a)) and the flags are forgotten.
+    #[serde(rename = "chess.flag_order_unknown")]
+    FlagOrderUnknown {
+        /// When.
+        at: Timestamp,
+    },
+    /// A quickplay-finish claim is pending.
+    #[serde(rename = "chess.quickplay_claim")]
+    QuickplayClaimed {
+        /// Who.
+        color: Color,
+        /// When.
+        at: Timestamp,
+    },
+    /// From now on both have a 5-second increment (quickplay ruling).
+    #[serde(rename = "chess.increment_introduced")]
+    IncrementIntroduced {
+        /// When.
+        at: Timestamp,
+    },
+    /// The game is over.
+    #[serde(rename = "chess.ended")]
+    Ended {
+        /// The result.
+        result: GameResult,
+        /// When.
+        at: Timestamp,
+    },
+}
+
+/// The increment a rejected or resolved quickplay claim can introduce.
+pub const QUICKPLAY_INCREMENT: Millis = Millis::secs(5);
+/// Time left under which a quickplay claim may be made.
+pub const QUICKPLAY_THRESHOLD: Millis = Millis::mins(2);
+/// Time given to the opponent when a quickplay claim is rejected.
+pub const QUICKPLAY_REJECTED_BONUS: Millis = Millis::mins(2);
+
+/// One game. See the [module documentation](self).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    setup: GameSetup,
+    category: Category,
+    clock: Clock,
+    started: bool,
+    present: [bool; 2],
+    excused: [bool; 2],
+    illegal: [u32; 2],
+    /// Flags recorded, in the order they fell.
+    flags: Vec<(Color, Timestamp)>,
+    claim: Option<Color>,
+    result: Option<GameResult>,
+}
+
+impl Game {
+    /// A game not yet started.
+    pub fn new(setup: GameSetup) -> Game {
+        let category = category(&setup.control, setup.laws);
+        let clock = Clock::new(setup.control.clone(), setup.start);
+        Game {
+            setup,
+            category,
+            clock,
+            started: false,
+            present: [false; 2],
+            excused: [false; 2],
+            illegal: [0; 2],
+            flags: Vec::new(),
+            claim: None,
+            result: None,
+        }
+    }
+
+    /// The setup.
+    pub fn setup(&self) -> &GameSetup {
+        &self.setup
+    }
+
+    /// Its category.
+    pub fn category(&self) -> Category {
+        self.category
+    }
+
+    /// The clock.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    /// The result, once over.
+    pub fn result(&self) -> Option<GameResult> {
+        self.result
+    }
+
+    /// Whether each player is at the board (White, Black).
+    pub fn present(&self) -> [bool; 2] {
+        self.present
+    }
+
+    /// Illegal moves recorded (White, Black).
+    pub fn illegal_moves(&self) -> [u32; 2] {
+        self.illegal
+    }
+
+    /// Flags recorded, in the order they fell.
+    pub fn flags(&self) -> &[(Color, Timestamp)] {
+        &self.flags
+    }
+
+    /// The colour to move, while the game runs.
+    pub fn to_move(&self) -> Option<Color> {
+        self.clock.running().map(Color::of)
+    }
+
+    /// The next instant something falls due by itself: the start, a default, a flag.
+    pub fn next_due(&self) -> Option<Timestamp> {
+        if self.result.is_some() {
+            return None;
+        }
+        if !self.started {
+            return Some(self.setup.start);
+        }
+        let default = (0..2)
+            .any(|i| !self.present[i] && !self.excused[i])
+            .then_some(self.setup.start + self.setup.default_time);
+        let flag = self.clock.next_flag_at();
+        match (default, flag) {
+            (Some(d), Some(f)) => Some(d.min(f)),
+            (d, f) => d.or(f),
+        }
+    }
+
+    /// Records what fell due by `now`, in order, and returns the events.
+    pub fn catch_up(&mut self, now: Timestamp) -> Vec<Event> {
+        let mut out = Vec::new();
+        while let Some(due) = self.next_due().filter(|d| *d <= now) {
+            let before = out.len();
+            let mut work = self.clone();
+            if work.due(due, &mut out).is_err() || out.len() == before {
+                out.truncate(before);
+                break;
+            }
+            *self = work;
+        }
+        out
+    }
+
+    /// What falls due at `at`.
+    fn due(&mut self, at: Timestamp, out: &mut Vec<Event>) -> Result<(), ChessError> {
+        if !self.started {
+            return self.emit(Event::Started { at }, out);
+        }
+        if at >= self.setup.start + self.setup.default_time {
+            let late: Vec<Color> = [Color::White, Color::Black]
+                .into_iter()
+                .filter(|c| !self.present[c.index()] && !self.excused[c.index()])
+                .collect();
+            if !late.is_empty() {
+                let outcome = match late.as_slice() {
+                    [c] => Outcome::win(c.other()),
+                    _ => Outcome::BothLose,
+                };
+                let result = GameResult {
+                    outcome,
+                    reason: Reason::Default,
+                };
+                return self.emit(Event::Ended { result, at }, out);
+            }
+        }
+        if let Some(flag_at) = self.clock.next_flag_at().filter(|f| *f <= at) {
+            self.flag(flag_at, out)?;
+        }
+        Ok(())
+    }
+
+    /// A flag fell at `at`: record it (6.8) with the period's move requirement (6.4) and
+    /// decide what follows (6.9; A.4 (d)).
+    fn flag(&mut self, at: Timestamp, out: &mut Vec<Event>) -> Result<(), ChessError> {
+        let side = self
+            .clock
+            .running()
+            .ok_or_else(|| ChessError::state("no clock runs"))?;
+        let color = Color::of(side);
+        let view = self.clock.view(side, at);
+        let moves_due = self.setup.control.period(view.period).moves;
+        self.emit(
+            Event::FlagFell {
+                color,
+                at,
+                moves_due,
+                moves_made: view.moves_in_period,
+            },
+            out,
+        )?;
+        if self.flag_counts_at_once() {
+            let result = self.flag_result(color);
+            self.emit(Event::Ended { result, at }, out)?;
+        }
+        Ok(())
+    }
+
+    /// Without an arbiter, in rapid and blitz a flag counts only when claimed.
+    fn flag_counts_at_once(&self) -> bool {
+        self.setup.supervised || self.category == Category::Standard
+    }
+
+    /// The result of `flagged`'s flag: a loss — but unsupervised, once both flags have
+    /// fallen, a draw (A.4 (d)).
+    fn flag_result(&self, flagged: Color) -> GameResult {
+        let both = self.flags.iter().any(|(c, _)| *c == flagged.other());
+        if both && !self.flag_counts_at_once() {
+            return GameResult {
+                outcome: Outcome::Draw,
+                reason: Reason::BothFlags,
+            };
+        }
+        GameResult {
+            outcome: Outcome::win(flagged.other()),
+            reason: Reason::Flag,
+        }
+    }
+
+    /// Checks `command` at `now` and returns the events it causes, without changing the
+    /// game; [`Game::apply`] them (or use [`Game::execute`]).
+    pub fn handle(&self, command: Command, now: Timestamp) -> Result<Vec<Event>, ChessError> {
+        let mut work = self.clone();
+        let mut out = work.catch_up(now);
+        work.command(command, now, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Game::handle`] and apply: the game changes only if the command is allowed.
+    pub fn execute(&mut self, command: Command, now: Timestamp) -> Result<Vec<Event>, ChessError> {
+        let events = self.handle(command, now)?;
+        for e in &events {
+            self.apply(e)?;
+        }
+        Ok(events)
+    }
+
+    fn over(&self) -> Result<(), ChessError> {
+        match self.result {
+            Some(r) => Err(ChessError::state(format!(
+                "the game is over ({:?}, {:?})",
+                r.outcome, r.reason
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    fn command(
+        &mut self,
+        command: Command,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), ChessError> {
+        use Command as C;
+        if !matches!(command, C::CannotCheckmate | C::ArbiterResult(_)) {
+            self.over()?;
+        }
+        match command {
+            C::Arrive(color) => {
+                if self.present[color.index()] {
+                    return Err(ChessError::state(format!("{color:?} is already here")));
+                }
+                self.emit(Event::Arrived { color, at: now }, out)
+            }
+            C::Press(color) => {
+                if !self.started {
+                    return Err(ChessError::rule("6.6", "the game has not started"));
+                }
+                if self.to_move() != Some(color) {
+                    return Err(ChessError::rule(
+                        "6.2",
+                        format!(
+                            "{color:?} is not on move: only the player whose clock runs presses"
+                        ),
+                    ));
+                }
+                if !self.present[color.index()] {
+                    return Err(ChessError::rule(
+                        "6.7",
+                        format!("{color:?} is not at the board"),
+                    ));
+                }
+                if self.claim.is_some() {
+                    return Err(ChessError::state("a quickplay claim awaits the arbiter"));
+                }
+                self.emit(Event::Pressed { color, at: now }, out)
+            }
+            C::Resign(color) => {
+                self.end(Outcome::win(color.other()), Reason::Resignation, now, out)
+            }
+            C::Checkmate(winner) => self.end(Outcome::win(winner), Reason::Checkmate, now, out),
+            C::AgreeDraw => self.end(Outcome::Draw, Reason::Agreement, now, out),
+            C::ClaimFlag(claimant) => {
+                let flagged = claimant.other();
+                if !self.flags.iter().any(|(c, _)| *c == flagged) {
+                    return Err(ChessError::rule(
+                        "6.8",
+                        format!("{flagged:?}'s flag has not fallen"),
+                    ));
+                }
+                let result = self.flag_result(flagged);
+                self.emit(Event::Ended { result, at: now }, out)
+            }
+            C::ExcuseLateness(color) => self.emit(Event::Excused { color, at: now }, out),
+            C::IllegalMove {
+                by,
+                opponent_can_mate,
+            } => {
+                let count = self.illegal[by.index()] + 1;
+                self.emit(
+                    Event::IllegalMove {
+                        color: by,
+                        count,
+                        at: now,
+                    },
+                    out,
+                )?;
+                if count >= 2 {
+                    let outcome = if opponent_can_mate {
+                        Outcome::win(by.other())
+                    } else {
+                        Outcome::Draw
+                    };
+                    return self.end(outcome, Reason::IllegalMoves, now, out);
+                }
+                let bonus = illegal_move_bonus(self.category, self.setup.laws);
+                let opponent = by.other();
+                let time = self.clock.view(opponent.side(), now).main + bonus;
+                self.emit(
+                    Event::TimeSet {
+                        color: opponent,
+                        time,
+                        why: format!("7.5: {by:?}'s illegal move gives {opponent:?} {bonus}"),
+                        at: now,
+                    },
+                    out,
+                )
+            }
+            C::CannotCheckmate => match self.result {
+                Some(GameResult {
+                    reason: Reason::Flag,
+                    ..
+                }) => {
+                    let result = GameResult {
+                        outcome: Outcome::Draw,
+                        reason: Reason::FlagInsufficientMaterial,
+                    };
+                    self.emit(Event::Ended { result, at: now }, out)
+                }
+                _ => Err(ChessError::rule(
+                    "6.9",
+                    "only a game lost on time becomes a draw because the opponent cannot checkmate",
+                )),
+            },
+            C::FlagOrderUnknown => {
+                if self.flags.len() < 2 {
+                    return Err(ChessError::rule("6.11", "both flags must have fallen"));
+                }
+                let last_period = [Side::A, Side::B].iter().all(|s| {
+                    let v = self.clock.view(*s, now);
+                    self.setup.control.period(v.period).moves.is_none()
+                });
+                if last_period {
+                    self.end(Outcome::Draw, Reason::BothFlags, now, out)
+                } else {
+                    // 6.11 (a): the game continues; the arbiter sets the times (6.10).
+                    self.emit(Event::FlagOrderUnknown { at: now }, out)
+                }
+            }
+            C::Pause(reason) => self.emit(
+                Event::Paused {
+                    reason: reason.name().to_string(),
+                    at: now,
+                },
+                out,
+            ),
+            C::Resume => {
+                if self.claim.is_some() {
+                    return Err(ChessError::state("rule on the quickplay claim first"));
+                }
+                self.emit(Event::Resumed { at: now }, out)
+            }
+            C::SetTime(color, time) => {
+                self.stopped("6.10")?;
+                self.emit(
+                    Event::TimeSet {
+                        color,
+                        time,
+                        why: "6.10: arbiter's correction".into(),
+                        at: now,
+                    },
+                    out,
+                )
+            }
+            C::SetMoves(color, moves) => {
+                self.stopped("6.10")?;
+                self.emit(
+                    Event::MovesSet {
+                        color,
+                        moves,
+                        at: now,
+                    },
+                    out,
+                )
+            }
+            C::QuickplayClaim(color) => {
+                let period = self
+                    .setup
+                    .control
+                    .period(self.clock.view(color.side(), now).period);
+                if !matches!(period.method, TimingMethod::SuddenDeath) {
+                    return Err(ChessError::rule(
+                        "G",
+                        "a quickplay finish is for games without increment or delay",
+                    ));
+                }
+                if self.clock.view(color.side(), now).main >= QUICKPLAY_THRESHOLD {
+                    return Err(ChessError::rule(
+                        "G",
+                        "a quickplay claim needs less than two minutes left",
+                    ));
+                }
+                self.emit(Event::QuickplayClaimed { color, at: now }, out)?;
+                self.emit(
+                    Event::Paused {
+                        reason: PauseReason::DirectorCalled.name().to_string(),
+                        at: now,
+                    },
+                    out,
+                )
+            }
+            C::QuickplayRuling(ruling) => {
+                let claimant = self
+                    .claim
+                    .ok_or_else(|| ChessError::state("no quickplay claim is pending"))?;
+                match ruling {
+                    QuickplayRuling::Draw => {
+                        return self.end(Outcome::Draw, Reason::QuickplayFinish, now, out);
+                    }
+                    QuickplayRuling::Increment => {
+                        self.emit(Event::IncrementIntroduced { at: now }, out)?
+                    }
+                    QuickplayRuling::Reject => {
+                        let opponent = claimant.other();
+                        let time =
+                            self.clock.view(opponent.side(), now).main + QUICKPLAY_REJECTED_BONUS;
+                        self.emit(
+                            Event::TimeSet {
+                                color: opponent,
+                                time,
+                                why: "G: claim rejected, two minutes to the opponent".into(),
+                                at: now,
+                            },
+                            out,
+                        )?
+                    }
+                }
+                self.emit(Event::Resumed { at: now }, out)
+            }
+            C::ArbiterResult(result) => self.emit(Event::Ended { result, at: now }, out),
+        }
+    }
+
+    fn stopped(&self, article: &'static str) -> Result<(), ChessError> {
+        if self.clock.running().is_some() && self.clock.pause().is_none() {
+            return Err(ChessError::rule(article, "stop the clocks first"));
+        }
+        Ok(())
+    }
+
+    fn end(
+        &mut self,
+        outcome: Outcome,
+        reason: Reason,
+        at: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), ChessError> {
+        self.emit(
+            Event::Ended {
+                result: GameResult { outcome, reason },
+                at,
+            },
+            out,
+        )
+    }
+
+    fn emit(&mut self, event: Event, out: &mut Vec<Event>) -> Result<(), ChessError> {
+        self.apply(&event)?;
+        out.push(event);
+        Ok(())
+    }
+
+    /// Folds `event` into the game.
+    pub fn apply(&mut self, event: &Event) -> Result<(), ChessError> {
+        match *event {
+            Event::Started { at } => {
+                self.started = true;
+                self.clock.start(Side::A, at)?;
+            }
+            Event::Arrived { color, at } => {
+                self.clock = self.clock.at(at);
+                self.present[color.index()] = true;
+            }
+            Event::Pressed { color, at } => self.clock.press(color.side(), at)?,
+            Event::FlagFell { color, at, .. } => {
+                self.clock = self.clock.at(at);
+                self.flags.push((color, at));
+            }
+            Event::Paused { ref reason, at } => {
+                let reason = PauseReason::from_name(reason)
+                    .ok_or_else(|| ChessError::state(format!("unknown pause reason {reason}")))?;
+                self.clock.pause_for(reason, at)?;
+            }
+            Event::Resumed { at } => {
+                self.clock.resume(at)?;
+                self.claim = None;
+            }
+            Event::TimeSet {
+                color, time, at, ..
+            } => self.clock.set_time(color.side(), time, at)?,
+            Event::MovesSet { color, moves, at } => {
+                self.clock.set_moves(color.side(), moves, at)?
+            }
+            Event::IllegalMove { color, count, .. } => self.illegal[color.index()] = count,
+            Event::Excused { color, .. } => self.excused[color.index()] = true,
+            Event::FlagOrderUnknown { .. } => self.flags.clear(),
+            Event::QuickplayClaimed { color, .. } => self.claim = Some(color),
+            Event::IncrementIntroduced { at } => self.introduce_increment(at)?,
+            Event::Ended { result, at } => {
+                if self.clock.running().is_some() && !self.clock.is_frozen() {
+                    self.clock.stop(at)?;
+                }
+                self.result = Some(result);
+            }
+        }
+        Ok(())
+    }
+
+    /// Replaces the clock by one with a 5-second increment for both, keeping each
+    /// side's time and move count, the pause and whose turn it is.
+    fn introduce_increment(&mut self, at: Timestamp) -> Result<(), ChessError> {
+        let control = TimeControl::single(
+            Millis::ZERO,
+            TimingMethod::Fischer {
+                increment: QUICKPLAY_INCREMENT,
+            },
+        )
+        .map_err(|e| ChessError::state(e.0))?;
+        let mut clock = Clock::new(control, at);
+        for side in Side::BOTH {
+            let v = self.clock.view(side, at);
+            clock.set_time(side, v.main, at)?;
+            clock.set_moves(side, v.moves, at)?;
+        }
+        if let Some(side) = self.clock.running() {
+            clock.start(side, at)?;
+            if let Some(p) = self.clock.pause() {
+                clock.pause_for(p.reason, at)?;
+            }
+        }
+        self.clock = clock;
+        Ok(())
+    }
+}
