@@ -16,6 +16,7 @@
 pub mod actor;
 pub mod auth;
 pub mod config;
+pub mod decode_errors;
 pub mod hub;
 pub mod seeds;
 pub mod services;
@@ -161,6 +162,7 @@ where
     let server = builder
         .max_concurrent_streams(Some(MAX_STREAMS_PER_CONNECTION))
         .accept_http1(true)
+        .layer(decode_errors::DecodeErrorsLayer)
         .add_routes(routes)
         .serve_with_incoming_shutdown(incoming, async move {
             shutdown.await;
