@@ -35,11 +35,29 @@ fn fischer(mins: i64, secs: i64) -> TimeControl {
 
 /// A game whose players are both at the board before the start, started.
 fn started(control: TimeControl) -> Game {
-    let mut g = Game::new(GameSetup::new(control, START));
+    started_with(GameSetup::new(control, START))
+}
+
+fn started_with(setup: GameSetup) -> Game {
+    let mut g = Game::new(setup);
     g.execute(C::Arrive(W), at(-60_000)).unwrap();
     g.execute(C::Arrive(B), at(-30_000)).unwrap();
     assert_eq!(g.catch_up(START), vec![Event::Started { at: START }]);
     g
+}
+
+/// An unsupervised game (no arbiter watching), started.
+fn unsupervised(control: TimeControl) -> Game {
+    let mut setup = GameSetup::new(control, START);
+    setup.supervised = false;
+    started_with(setup)
+}
+
+fn draw_by_both_flags() -> Option<GameResult> {
+    Some(GameResult {
+        outcome: Outcome::Draw,
+        reason: Reason::BothFlags,
+    })
 }
 
 fn main_left(g: &Game, color: Color, now: Timestamp) -> Millis {
@@ -292,12 +310,7 @@ fn art_6_11_both_flags_of_unknown_order_continue_or_draw_in_the_last_period() {
         Period::new(Millis::mins(1), None, TimingMethod::SuddenDeath),
     ])
     .unwrap();
-    let mut setup = GameSetup::new(control.clone(), START);
-    setup.supervised = false;
-    let mut g = Game::new(setup.clone());
-    g.execute(C::Arrive(W), at(-1)).unwrap();
-    g.execute(C::Arrive(B), at(-1)).unwrap();
-    g.catch_up(START);
+    let mut g = unsupervised(control);
     // Unsupervised rapid: White's flag falls and nobody claims; he moves on.
     g.catch_up(at(61_000));
     assert_eq!(g.result(), None);
@@ -316,33 +329,17 @@ fn art_6_11_both_flags_of_unknown_order_continue_or_draw_in_the_last_period() {
     assert!(g.flags().is_empty());
 
     // In the last period: a draw.
-    let mut setup = GameSetup::new(sudden(1), START);
-    setup.supervised = false;
-    let mut g = Game::new(setup);
-    g.execute(C::Arrive(W), at(-1)).unwrap();
-    g.execute(C::Arrive(B), at(-1)).unwrap();
-    g.catch_up(START);
+    let mut g = unsupervised(sudden(1));
     g.catch_up(at(61_000));
     g.execute(C::Press(W), at(61_000)).unwrap();
     g.catch_up(at(130_000));
     g.execute(C::FlagOrderUnknown, at(130_000)).unwrap();
-    assert_eq!(
-        g.result(),
-        Some(GameResult {
-            outcome: Outcome::Draw,
-            reason: Reason::BothFlags
-        })
-    );
+    assert_eq!(g.result(), draw_by_both_flags());
 }
 
 #[test]
 fn a4_d_unsupervised_rapid_a_flag_counts_only_when_claimed_and_both_flags_draw() {
-    let mut setup = GameSetup::new(sudden(15), START);
-    setup.supervised = false;
-    let mut g = Game::new(setup);
-    g.execute(C::Arrive(W), at(-1)).unwrap();
-    g.execute(C::Arrive(B), at(-1)).unwrap();
-    g.catch_up(START);
+    let mut g = unsupervised(sudden(15));
     g.execute(C::Press(W), at(14 * 60_000)).unwrap();
     // Black's flag falls at 29:00; nobody claims, the game goes on.
     g.catch_up(at(30 * 60_000));
@@ -361,13 +358,7 @@ fn a4_d_unsupervised_rapid_a_flag_counts_only_when_claimed_and_both_flags_draw()
     g.execute(C::Press(B), at(30 * 60_000)).unwrap();
     g.catch_up(at(32 * 60_000));
     g.execute(C::ClaimFlag(B), at(32 * 60_000)).unwrap();
-    assert_eq!(
-        g.result(),
-        Some(GameResult {
-            outcome: Outcome::Draw,
-            reason: Reason::BothFlags
-        })
-    );
+    assert_eq!(g.result(), draw_by_both_flags());
 }
 
 #[test]
@@ -398,10 +389,7 @@ fn art_7_5_a_first_illegal_move_gives_the_opponent_time_by_category_and_laws() {
     for (control, laws, bonus) in cases {
         let mut setup = GameSetup::new(control, START);
         setup.laws = laws;
-        let mut g = Game::new(setup);
-        g.execute(C::Arrive(W), at(-1)).unwrap();
-        g.execute(C::Arrive(B), at(-1)).unwrap();
-        g.catch_up(START);
+        let mut g = started_with(setup);
         let before = main_left(&g, B, at(3_000));
         g.execute(
             C::IllegalMove {

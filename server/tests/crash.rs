@@ -5,8 +5,9 @@
 //!
 //! `BAFFLE_CRASH_KILLS` and `BAFFLE_CRASH_MATCHES` raise the counts for a longer run.
 
+mod common;
+
 use std::collections::HashMap;
-use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -15,48 +16,8 @@ use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 use baffle_proto::v1::matches_client::MatchesClient;
 use baffle_proto::v1::tournaments_client::TournamentsClient;
-use tonic::Request;
-use tonic::transport::{Channel, Endpoint};
-
-struct Baffled {
-    child: Child,
-    channel: Channel,
-}
-
-async fn start(dir: &std::path::Path) -> Baffled {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_baffled"))
-        .args(["--addr", &format!("127.0.0.1:{port}"), "--log", "error"])
-        .arg("--data-dir")
-        .arg(dir)
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("baffled starts");
-    let endpoint = Endpoint::from_shared(format!("http://127.0.0.1:{port}")).unwrap();
-    for _ in 0..1_000 {
-        if let Ok(channel) = endpoint.connect().await {
-            return Baffled { child, channel };
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    panic!("baffled did not come up");
-}
-
-fn director<T>(dir: &std::path::Path, message: T) -> Request<T> {
-    let token = std::fs::read_to_string(dir.join("director.token")).unwrap();
-    let mut r = Request::new(message);
-    r.metadata_mut().insert(
-        "authorization",
-        format!("Bearer {}", token.trim()).parse().unwrap(),
-    );
-    r
-}
+use common::{director, start};
+use tonic::transport::Channel;
 
 fn execute(match_id: &str, action: Action) -> v1::ExecuteRequest {
     v1::ExecuteRequest {

@@ -2,7 +2,9 @@
 //! (after a restart on the same data directory every acknowledged event is there and the
 //! chain verifies), stopped with SIGTERM, and serving TLS.
 
-use std::process::{Child, Command, Stdio};
+mod common;
+
+use std::process::Command;
 use std::time::Duration;
 
 use baffle_core::audit::verify::verify_jsonl;
@@ -10,73 +12,8 @@ use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 use baffle_proto::v1::matches_client::MatchesClient;
 use baffle_proto::v1::tournaments_client::TournamentsClient;
-use tonic::Request;
-use tonic::transport::{Channel, Endpoint};
-
-struct Baffled {
-    child: Child,
-    channel: Channel,
-    channel_port: u16,
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-async fn start(dir: &std::path::Path) -> Baffled {
-    start_with(dir, &[], None).await
-}
-
-/// Starts baffled with extra arguments; with `tls`, the client trusts that CA certificate.
-async fn start_with(dir: &std::path::Path, args: &[&str], tls: Option<&[u8]>) -> Baffled {
-    let port = free_port();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_baffled"))
-        .args(["--addr", &format!("127.0.0.1:{port}"), "--log", "warn"])
-        .args(args)
-        .arg("--data-dir")
-        .arg(dir)
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("baffled starts");
-    let endpoint = match tls {
-        None => Endpoint::from_shared(format!("http://127.0.0.1:{port}")).unwrap(),
-        Some(cert) => Endpoint::from_shared(format!("https://127.0.0.1:{port}"))
-            .unwrap()
-            .tls_config(
-                tonic::transport::ClientTlsConfig::new()
-                    .ca_certificate(tonic::transport::Certificate::from_pem(cert))
-                    .domain_name("localhost"),
-            )
-            .unwrap(),
-    };
-    for _ in 0..500 {
-        if let Ok(channel) = endpoint.connect().await {
-            return Baffled {
-                child,
-                channel,
-                channel_port: port,
-            };
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    panic!("baffled did not come up");
-}
-
-fn director<T>(dir: &std::path::Path, message: T) -> Request<T> {
-    let token = std::fs::read_to_string(dir.join("director.token")).unwrap();
-    let mut r = Request::new(message);
-    r.metadata_mut().insert(
-        "authorization",
-        format!("Bearer {}", token.trim()).parse().unwrap(),
-    );
-    r
-}
+use common::{director, start, start_with};
+use tonic::transport::Endpoint;
 
 fn command(action: Action) -> v1::ExecuteRequest {
     v1::ExecuteRequest {
