@@ -21,6 +21,7 @@ use rand_core::SeedableRng;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
+use tokio_stream::StreamExt;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::transport::{Channel, Endpoint};
 use tonic::{Code, Status};
@@ -284,10 +285,14 @@ enum Ended {
     Refused(Status),
 }
 
-/// One connection's two directions, each through the simulated link.
+/// What the server sends, as the device receives it.
+type Inbound =
+    std::pin::Pin<Box<dyn tokio_stream::Stream<Item = Result<v1::ServerMessage, Status>> + Send>>;
+
+/// One connection's two directions, each through the simulated link (if any).
 struct Connection {
     out: mpsc::Sender<v1::DeviceMessage>,
-    inbound: mpsc::Receiver<Result<v1::ServerMessage, Status>>,
+    inbound: Inbound,
     cut: Cut,
 }
 
@@ -378,6 +383,14 @@ impl Firmware {
             .await
             .map_err(|_| Status::cancelled("closed"))?;
         let cut = Cut::default();
+        if self.cfg.link == LinkModel::perfect() {
+            // No simulated link: the device's messages go straight onto the stream.
+            let response = DevicesClient::new(self.cfg.channel.clone())
+                .connect(ReceiverStream::new(to_link))
+                .await?;
+            let inbound: Inbound = Box::pin(response.into_inner());
+            return Ok(Connection { out, inbound, cut });
+        }
         let seed = self.cfg.seed.wrapping_mul(1_000_003).wrapping_add(attempt);
         let to_server = carry(
             ReceiverStream::new(to_link),
@@ -388,12 +401,12 @@ impl Firmware {
         let response = DevicesClient::new(self.cfg.channel.clone())
             .connect(ReceiverStream::new(to_server))
             .await?;
-        let inbound = carry(
+        let inbound: Inbound = Box::pin(ReceiverStream::new(carry(
             response.into_inner(),
             self.cfg.link.without_faults(),
             seed ^ 0x5eed,
             cut.clone(),
-        );
+        )));
         Ok(Connection { out, inbound, cut })
     }
 
@@ -405,7 +418,7 @@ impl Firmware {
     ) -> Ended {
         // The answer to the hello is the match's state (or a refusal).
         loop {
-            match conn.inbound.recv().await {
+            match conn.inbound.next().await {
                 Some(Ok(m)) => {
                     let first = matches!(m.message, Some(Message::Update(_)));
                     if self.receive(conn, m).await.is_err() {
@@ -470,7 +483,7 @@ impl Firmware {
                         Ok(())
                     }
                 },
-                m = conn.inbound.recv() => match m {
+                m = conn.inbound.next() => match m {
                     Some(Ok(m)) => self.receive(conn, m).await,
                     Some(Err(status)) if is_final(&status) => return Ended::Refused(status),
                     _ => return Ended::Lost,

@@ -158,7 +158,10 @@ where
     let is_cut = cut_seen_by_delivery;
     tokio::spawn(async move {
         while let Some((at, item)) = to_deliver.recv().await {
-            tokio::time::sleep_until(at).await;
+            // A timer fires on a millisecond tick at best: never wait for one needlessly.
+            if at > Instant::now() {
+                tokio::time::sleep_until(at).await;
+            }
             if is_cut.is_cut() || out.send(item).await.is_err() {
                 break;
             }

@@ -35,6 +35,7 @@ use baffle_proto::v1::matches_server::MatchesServer;
 use baffle_proto::v1::time_controls_server::TimeControlsServer;
 use baffle_proto::v1::tournaments_server::TournamentsServer;
 use tokio::net::TcpListener;
+use tokio_stream::StreamExt;
 use tokio_stream::wrappers::TcpListenerStream;
 use tonic::service::Routes;
 use tonic::transport::Server;
@@ -80,7 +81,17 @@ pub async fn serve_with_tls<S: EventStore + Clone, T: TimeSource>(
     identity: Option<tonic::transport::Identity>,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), ServeError> {
-    serve_incoming(hub, TcpListenerStream::new(listener), identity, shutdown).await
+    // Small messages (a press, an ack) must leave at once: Nagle's algorithm would hold
+    // one back until the previous is acknowledged, which with delayed ACKs costs 40 ms.
+    let incoming = TcpListenerStream::new(listener).map(|stream| {
+        if let Ok(s) = &stream
+            && let Err(e) = s.set_nodelay(true)
+        {
+            tracing::warn!("cannot set TCP_NODELAY: {e}");
+        }
+        stream
+    });
+    serve_incoming(hub, incoming, identity, shutdown).await
 }
 
 /// [`serve_with_tls`] on connections from `incoming` instead of a TCP listener: in-memory

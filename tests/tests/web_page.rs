@@ -2,7 +2,8 @@
 //!
 //! The first tests speak HTTP/1.1 by hand, as a browser would. The last drives a real
 //! headless Chromium (Debian's, through playwright-core in `tests/web/`): it sees a match,
-//! and sees its score and clock change after a press made through the API. Where Chromium,
+//! and sees its score and clock change after a press made through the API, and after a
+//! restart of the server it reconnects by itself and resumes. Where Chromium,
 //! Node or `tests/web/node_modules` are missing it says so and passes, unless
 //! `BAFFLE_BROWSER_TEST=required` — which `.ci/run` sets after installing them.
 
@@ -187,7 +188,7 @@ fn browser_tools() -> Result<(PathBuf, PathBuf), String> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_real_browser_sees_the_score_and_clock_change_after_a_press() {
+async fn a_real_browser_sees_a_press_and_resumes_after_a_server_restart() {
     let (script, chromium) = match browser_tools() {
         Ok(tools) => tools,
         Err(why) if std::env::var("BAFFLE_BROWSER_TEST").as_deref() == Ok("required") => {
@@ -241,6 +242,17 @@ async fn a_real_browser_sees_the_score_and_clock_change_after_a_press() {
     assert_eq!(next().await, "SCORE 1 – 0");
     assert_eq!(next().await, "CLOCK 9:52");
     assert_eq!(next().await, "LIVE 9:52");
+
+    // Restart the server at the same address; the page reconnects and resumes.
+    drop(d);
+    let addr = server.addr;
+    let (dir, time) = server.stop().await;
+    let server = TestServer::start_at(dir, time, addr).await;
+    let mut d = Director::connect(&server).await;
+    d.act("m", Action::AwardPoints(v1::Points { side: B, points: 1 }))
+        .await;
+    stdin.write_all(b"AGAIN\n").await.unwrap();
+    assert_eq!(next().await, "RESUMED 1 – 1");
     assert_eq!(next().await, "DONE");
     drop(stdin);
     assert!(child.wait().await.unwrap().success());

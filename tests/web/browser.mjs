@@ -7,6 +7,8 @@
 //   → "SCORE <score>"                the page shows the new score
 //   → "CLOCK <clock A>"              … and A's clock where the press stopped it
 //   → "LIVE <big clock A>"           the match's live view, after a tap on its card
+//   ← "AGAIN"                        the server was restarted and the score changed
+//   → "RESUMED <score>"              the page reconnected by itself and shows it
 //   → "DONE"
 //
 // Chromium is Debian's (/usr/bin/chromium, or $CHROMIUM); playwright-core never downloads
@@ -66,6 +68,14 @@ try {
   await until(async () => /\d/.test(await big.textContent()), "the live view's clocks");
   say(`LIVE ${await big.textContent()}`);
   if (screenshot) await page.screenshot({ path: `${screenshot}-live.png` });
+
+  // The server restarts; the page must reconnect by itself and resume the match.
+  const liveScore = page.locator(".live .score");
+  const seenScore = await liveScore.textContent();
+  if ((await lines.next()).value !== "AGAIN") throw new Error("expected AGAIN");
+  await until(async () => (await liveScore.textContent()) !== seenScore, "the score after the restart");
+  await until(async () => (await page.locator("#status").textContent()) === "live", "live again");
+  say(`RESUMED ${await liveScore.textContent()}`);
   say("DONE");
 } finally {
   await browser.close();
