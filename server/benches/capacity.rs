@@ -1,0 +1,196 @@
+//! Memory per live match and recovery time (issue 10, docs/benchmarks.md):
+//! `cargo bench -p baffle-server --bench capacity`.
+//!
+//! Creates `BAFFLE_BENCH_MATCHES` live matches (default 1,000) in an in-process server
+//! and reads the resident memory before and after; plays each to `BAFFLE_BENCH_EVENTS`
+//! events (default 200) through the API; stops the server and times the reopening of
+//! the store — every match's log read, its chain and dice checked, its state rebuilt.
+
+use std::time::Instant;
+
+use baffle_proto::v1;
+use baffle_proto::v1::command::Action;
+use baffle_proto::v1::matches_client::MatchesClient;
+use baffle_proto::v1::tournaments_client::TournamentsClient;
+use baffle_server::hub::Hub;
+use baffle_server::store::SledStore;
+use baffle_server::time::SystemTime_;
+use tonic::Request;
+use tonic::transport::{Channel, Endpoint};
+
+fn rss_bytes() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|kb| kb.parse::<u64>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
+
+fn env(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn authed<T>(message: T, token: &str) -> Request<T> {
+    let mut r = Request::new(message);
+    r.metadata_mut()
+        .insert("authorization", format!("Bearer {token}").parse().unwrap());
+    r
+}
+
+fn execute(id: &str, action: Action) -> v1::ExecuteRequest {
+    v1::ExecuteRequest {
+        match_id: id.into(),
+        command: Some(v1::Command {
+            action: Some(action),
+        }),
+        ..Default::default()
+    }
+}
+
+/// Plays match `id` until its log has `events` events.
+async fn play(channel: Channel, token: String, id: String, events: u64) {
+    let mut c = MatchesClient::new(channel);
+    let mut state = c
+        .execute(authed(execute(&id, Action::CheckIn(1)), &token))
+        .await
+        .unwrap()
+        .into_inner()
+        .state
+        .unwrap();
+    for action in [
+        Action::CheckIn(2),
+        Action::OpeningRoll(v1::Roll {
+            side: 0,
+            dice: vec![6, 1],
+        }),
+    ] {
+        state = c
+            .execute(authed(execute(&id, action), &token))
+            .await
+            .unwrap()
+            .into_inner()
+            .state
+            .unwrap();
+    }
+    while state.seq < events {
+        let side = state.turn_side;
+        let action = if state.turn == v1::TurnPhase::Moving as i32 {
+            Action::Press(side)
+        } else {
+            Action::Roll(v1::Roll {
+                side,
+                dice: vec![4, 2],
+            })
+        };
+        state = c
+            .execute(authed(execute(&id, action), &token))
+            .await
+            .unwrap()
+            .into_inner()
+            .state
+            .unwrap();
+    }
+}
+
+#[tokio::main]
+async fn main() {
+    let matches = env("BAFFLE_BENCH_MATCHES", 1_000);
+    let events = env("BAFFLE_BENCH_EVENTS", 200);
+    let dir = tempfile::tempdir().unwrap();
+    let token = baffle_server::auth::director_token(&dir.path().join("director.token")).unwrap();
+    let store_dir = dir.path().join("store");
+
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let store = SledStore::open(&store_dir).unwrap();
+    let hub = Hub::open(store, SystemTime_, token.clone()).await.unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let server = tokio::spawn(baffle_server::serve(hub, listener, async {
+        let _ = stopped.await;
+    }));
+    let channel = Endpoint::from_shared(url).unwrap().connect().await.unwrap();
+    let mut t = TournamentsClient::new(channel.clone());
+    let defaults = v1::TournamentDefaults {
+        dice: v1::DiceSource::Physical as i32,
+        per_point_ms: 60 * 60_000,
+        ..Default::default()
+    };
+    t.create_tournament(authed(
+        v1::CreateTournamentRequest {
+            tournament: Some(v1::Tournament {
+                id: "cap".into(),
+                name: "Capacity".into(),
+                defaults: Some(defaults),
+            }),
+        },
+        &token,
+    ))
+    .await
+    .unwrap();
+    // One match first, so that what the first match brings (tasks, buffers) is counted
+    // apart from what each further match costs.
+    let create = |i: u64| v1::CreateMatchRequest {
+        tournament_id: "cap".into(),
+        match_id: format!("m{i}"),
+        player_a: "a".into(),
+        player_b: "b".into(),
+        length: 25,
+        ..Default::default()
+    };
+    t.create_match(authed(create(0), &token)).await.unwrap();
+    let before = rss_bytes();
+    for i in 1..matches {
+        t.create_match(authed(create(i), &token)).await.unwrap();
+    }
+    let after = rss_bytes();
+    let per_match = (after.saturating_sub(before)) as f64 / (matches - 1).max(1) as f64;
+    println!(
+        "memory: {matches} live matches; resident {:.1} MiB → {:.1} MiB: {:.1} KiB per match",
+        before as f64 / 1048576.0,
+        after as f64 / 1048576.0,
+        per_match / 1024.0
+    );
+
+    let started = Instant::now();
+    let mut players = Vec::new();
+    for i in 0..matches {
+        players.push(tokio::spawn(play(
+            channel.clone(),
+            token.clone(),
+            format!("m{i}"),
+            events,
+        )));
+    }
+    for p in players {
+        p.await.unwrap();
+    }
+    println!(
+        "played {matches} matches to {events} events in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    let _ = stop.send(());
+    server.await.unwrap().unwrap();
+
+    // Recovery: open the store again and rebuild every match.
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let started = Instant::now();
+    let store = SledStore::open(&store_dir).unwrap();
+    let opened = started.elapsed();
+    let hub = Hub::open(store, SystemTime_, token.clone()).await.unwrap();
+    let recovered = started.elapsed();
+    let total = matches * events;
+    println!(
+        "recovery: {matches} matches × {events} events ({total} records and more) in {:.2} s \
+         (store open {:.2} s); {:.0} records/s; 10,000 × 200 would take about {:.1} s",
+        recovered.as_secs_f64(),
+        opened.as_secs_f64(),
+        total as f64 / recovered.as_secs_f64(),
+        2_000_000.0 * recovered.as_secs_f64() / total as f64
+    );
+    drop(hub);
+}
