@@ -111,6 +111,47 @@ pub fn check_id(id: &str, what: &str) -> Result<(), Status> {
     }
 }
 
+/// Rebuilds every match from its log, checking chains and dice: on every core when there
+/// are many (recovery is CPU work: parsing, hashing, replaying), inline when few.
+async fn recover_all<S: EventStore + Clone>(
+    store: &S,
+    matches: Vec<(MatchInfo, [u8; 32])>,
+) -> Result<Vec<MatchLog>, String> {
+    fn recover_one<S: EventStore>(
+        store: &S,
+        (info, seed): (MatchInfo, [u8; 32]),
+    ) -> Result<MatchLog, String> {
+        let lines = store
+            .read(&actor::stream(&info.id), 0, usize::MAX)
+            .map_err(|e| e.to_string())?;
+        let id = info.id.clone();
+        MatchLog::recover(info, ServerSeed::from_bytes(seed), &lines)
+            .map_err(|e| format!("match {id}: {e}"))
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if matches.len() < 64 || cores == 1 {
+        return matches.into_iter().map(|m| recover_one(store, m)).collect();
+    }
+    let per_core = matches.len().div_ceil(cores);
+    let mut chunks = Vec::new();
+    let mut matches = matches.into_iter().peekable();
+    while matches.peek().is_some() {
+        let chunk: Vec<_> = matches.by_ref().take(per_core).collect();
+        let store = store.clone();
+        chunks.push(tokio::task::spawn_blocking(move || {
+            chunk
+                .into_iter()
+                .map(|m| recover_one(&store, m))
+                .collect::<Result<Vec<_>, String>>()
+        }));
+    }
+    let mut logs = Vec::new();
+    for chunk in chunks {
+        logs.extend(chunk.await.map_err(|e| e.to_string())??);
+    }
+    Ok(logs)
+}
+
 impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
     /// Opens the hub: replays the registry and every match log, and starts the actors.
     pub async fn open(store: S, time: T, director_token: String) -> Result<Arc<Self>, String> {
@@ -128,6 +169,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             .map_err(|e| e.to_string())?;
         let mut reg = hub.registry.lock().await;
         reg.len = lines.len() as u64;
+        let mut to_recover = Vec::new();
         for (i, line) in lines.iter().enumerate() {
             let entry: Entry =
                 serde_json::from_slice(line).map_err(|e| format!("registry record {i}: {e}"))?;
@@ -140,20 +182,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
                         .ok()
                         .and_then(|b| b.try_into().ok())
                         .ok_or_else(|| format!("registry record {i}: a bad server seed"))?;
-                    let log_lines = hub
-                        .store
-                        .read(&actor::stream(&info.id), 0, usize::MAX)
-                        .map_err(|e| e.to_string())?;
-                    match MatchLog::recover(info.clone(), ServerSeed::from_bytes(seed), &log_lines)
-                    {
-                        Ok(log) => {
-                            let feed = hub.feed(&info.tournament);
-                            let handle =
-                                MatchActor::spawn(log, hub.store.clone(), hub.time.clone(), feed);
-                            reg.matches.insert(info.id.clone(), handle);
-                        }
-                        Err(e) => return Err(format!("match {}: {e}", info.id)),
-                    }
+                    to_recover.push((info, seed));
                 }
                 Entry::DeviceRegistered { id, secret_hash } => {
                     reg.devices.insert(
@@ -178,6 +207,12 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
                     }
                 }
             }
+        }
+        for log in recover_all(&hub.store, to_recover).await? {
+            let feed = hub.feed(&log.info().tournament);
+            let id = log.info().id.clone();
+            let handle = MatchActor::spawn(log, hub.store.clone(), hub.time.clone(), feed);
+            reg.matches.insert(id, handle);
         }
         drop(reg);
         Ok(hub)

@@ -31,7 +31,16 @@ pub struct MatchLog {
     pub(super) device_seqs: std::collections::BTreeMap<String, u64>,
 }
 
+/// The `kind` of a record body. Bodies are written with `kind` first, so that is read
+/// without parsing the whole body (recovery reads every record of every match); any
+/// other shape is parsed.
 fn json_kind(body: &str) -> Option<String> {
+    if let Some(rest) = body.strip_prefix(r#"{"kind":""#)
+        && let Some(end) = rest.find('"')
+        && !rest[..end].contains('\\')
+    {
+        return Some(rest[..end].to_string());
+    }
     serde_json::from_str::<serde_json::Value>(body)
         .ok()?
         .get("kind")?
@@ -183,6 +192,11 @@ impl MatchLog {
         })
     }
 
+    /// Which match this is.
+    pub fn info(&self) -> &MatchInfo {
+        &self.info
+    }
+
     pub(super) fn seq(&self) -> u64 {
         self.last.as_ref().map_or(0, |r| r.seq + 1)
     }
@@ -296,5 +310,25 @@ impl MatchLog {
             }
         }
         Ok((next, bodies))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::json_kind;
+
+    #[test]
+    fn the_kind_is_read_from_the_first_bytes_or_by_parsing() {
+        assert_eq!(
+            json_kind(r#"{"kind":"bg.pressed","side":"A"}"#).as_deref(),
+            Some("bg.pressed")
+        );
+        // Not first, or escaped: parsed properly.
+        assert_eq!(
+            json_kind(r#"{"side":"A","kind":"bg.pressed"}"#).as_deref(),
+            Some("bg.pressed")
+        );
+        assert_eq!(json_kind(r#"{"kind":"a\"b"}"#).as_deref(), Some("a\"b"));
+        assert_eq!(json_kind("not json"), None);
     }
 }
