@@ -340,6 +340,10 @@ impl Firmware {
                 Err(status) if is_final(&status) => Ended::Refused(status),
                 Err(_) => Ended::Lost,
             };
+            // A connection that got as far as the match's state resets the backoff.
+            if self.view.borrow().connected {
+                backoff = Duration::from_millis(50);
+            }
             self.view.send_modify(|v| v.connected = false);
             match ended {
                 Ended::Closed => return,
@@ -365,9 +369,6 @@ impl Firmware {
                     }
                     backoff = (backoff * 2).min(Duration::from_secs(2));
                 }
-            }
-            if self.view.borrow().connected {
-                backoff = Duration::from_millis(50);
             }
         }
     }
