@@ -236,6 +236,23 @@ impl Device {
         Ok(acked)
     }
 
+    /// Starts play at the table: checks both players in and rolls the opening with the
+    /// server's dice. Returns the side that moves first (the opening roll's winner).
+    pub async fn begin_match(&mut self) -> Result<i32, DeviceError> {
+        for side in [v1::Side::A, v1::Side::B] {
+            self.act(Action::CheckIn(side as i32)).await?;
+        }
+        let opening = Action::OpeningRoll(v1::Roll {
+            side: 0,
+            dice: vec![],
+        });
+        let acked = self.act(opening).await?;
+        if !acked.ack.applied {
+            return Err(format!("the opening roll was refused: {}", acked.ack.error).into());
+        }
+        Ok(self.state().turn_side)
+    }
+
     /// Drops the connection now, as a pulled cable would; the device reconnects by itself
     /// and replays what was not acknowledged.
     pub fn cut(&self) {

@@ -212,19 +212,8 @@ async fn press_until(mut device: Device, deadline: Instant) -> Result<Tally, Dev
         press: histogram(),
     };
     let (a, b) = (v1::Side::A as i32, v1::Side::B as i32);
-    device.act(Action::CheckIn(a)).await?;
-    device.act(Action::CheckIn(b)).await?;
-    let opening = device
-        .act(Action::OpeningRoll(v1::Roll {
-            side: 0,
-            dice: vec![],
-        }))
-        .await?;
-    if !opening.ack.applied {
-        return Err(format!("the opening roll was refused: {}", opening.ack.error).into());
-    }
     // The opening roll's winner moves first; from then on the sides alternate.
-    let mut side = device.state().turn_side;
+    let mut side = device.begin_match().await?;
     let mut moving = true;
     while Instant::now() < deadline {
         let action = if moving {

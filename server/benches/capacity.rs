@@ -55,45 +55,32 @@ fn execute(id: &str, action: Action) -> v1::ExecuteRequest {
 /// Plays match `id` until its log has `events` events.
 async fn play(channel: Channel, token: String, id: String, events: u64) {
     let mut c = MatchesClient::new(channel);
-    let mut state = c
-        .execute(authed(execute(&id, Action::CheckIn(1)), &token))
-        .await
-        .unwrap()
-        .into_inner()
-        .state
-        .unwrap();
-    for action in [
-        Action::CheckIn(2),
-        Action::OpeningRoll(v1::Roll {
-            side: 0,
-            dice: vec![6, 1],
-        }),
-    ] {
-        state = c
-            .execute(authed(execute(&id, action), &token))
+    let mut step = async |action: Action| {
+        c.execute(authed(execute(&id, action), &token))
             .await
             .unwrap()
             .into_inner()
             .state
-            .unwrap();
-    }
+            .unwrap()
+    };
+    step(Action::CheckIn(v1::Side::A as i32)).await;
+    step(Action::CheckIn(v1::Side::B as i32)).await;
+    let mut state = step(Action::OpeningRoll(v1::Roll {
+        side: 0,
+        dice: vec![6, 1],
+    }))
+    .await;
     while state.seq < events {
         let side = state.turn_side;
-        let action = if state.turn == v1::TurnPhase::Moving as i32 {
+        state = step(if state.turn == v1::TurnPhase::Moving as i32 {
             Action::Press(side)
         } else {
             Action::Roll(v1::Roll {
                 side,
                 dice: vec![4, 2],
             })
-        };
-        state = c
-            .execute(authed(execute(&id, action), &token))
-            .await
-            .unwrap()
-            .into_inner()
-            .state
-            .unwrap();
+        })
+        .await;
     }
 }
 

@@ -109,20 +109,7 @@ async fn main() {
     })
     .await
     .unwrap();
-    device
-        .act(Action::CheckIn(v1::Side::A as i32))
-        .await
-        .unwrap();
-    device
-        .act(Action::CheckIn(v1::Side::B as i32))
-        .await
-        .unwrap();
-    let opening = Action::OpeningRoll(v1::Roll {
-        side: 0,
-        dice: vec![],
-    });
-    device.act(opening).await.unwrap();
-    let mut side = device.state().turn_side;
+    let mut side = device.begin_match().await.unwrap();
 
     let mut health = HealthClient::new(channel);
     let (mut ping, mut press) = (histogram(), histogram());

@@ -73,20 +73,7 @@ async fn the_time_charged_per_move_is_within_5_ms_of_the_truth() {
     .unwrap();
     // The device has been on for a while before play starts.
     tokio::time::sleep(Duration::from_secs(30)).await;
-    device
-        .act(Action::CheckIn(v1::Side::A as i32))
-        .await
-        .unwrap();
-    device
-        .act(Action::CheckIn(v1::Side::B as i32))
-        .await
-        .unwrap();
-    let opening = Action::OpeningRoll(v1::Roll {
-        side: 0,
-        dice: vec![],
-    });
-    let ack = device.act(opening).await.unwrap().ack;
-    assert!(ack.applied, "{}", ack.error);
+    device.begin_match().await.unwrap();
 
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let mut errors = Vec::new();
