@@ -165,6 +165,12 @@ impl MatchHandle {
     }
 }
 
+/// Updates kept for followers that are slow to read. tokio's broadcast channel allocates
+/// all its slots up front (about 48 bytes each), so this is most of what a live match
+/// costs in memory; a follower that falls further behind loses nothing — it catches up
+/// from the stored log (`services::follow`).
+const UPDATE_BUFFER: usize = 64;
+
 /// The running actor.
 pub struct MatchActor<S: EventStore, T: TimeSource> {
     log: MatchLog,
@@ -195,7 +201,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             log,
             store,
             time,
-            updates: broadcast::channel(1024).0,
+            updates: broadcast::channel(UPDATE_BUFFER).0,
             summaries,
             replies: VecDeque::new(),
             window: (0, 0),
