@@ -53,10 +53,10 @@ async fn the_load_generator_reports_what_it_measured() {
         tournament: "load".into(),
         ..LoadConfig::default()
     };
+    // A refused input ends the run with an error, so a report means none was refused.
     let report = run(&server.url(), &server.token, cfg)
         .await
         .expect("the load runs");
-    assert_eq!(report.refused, 0);
     assert!(report.presses > 0);
     assert_eq!(report.press.len(), report.presses);
     // Each device alternates press, roll, press, …, stopping after either.
