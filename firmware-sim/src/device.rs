@@ -348,14 +348,14 @@ impl Firmware {
         let mut attempt = 0u64;
         loop {
             attempt += 1;
-            let ended = match self.open(attempt).await {
-                Ok(mut conn) => {
+            let ended = match tokio::time::timeout(HELLO_WAIT, self.open(attempt)).await {
+                Ok(Ok(mut conn)) => {
                     let ended = self.session(&mut conn, &mut requests).await;
                     conn.cut.cut();
                     ended
                 }
-                Err(status) if is_final(&status) => Ended::Refused(status),
-                Err(_) => Ended::Lost,
+                Ok(Err(status)) if is_final(&status) => Ended::Refused(status),
+                Ok(Err(_)) | Err(_) => Ended::Lost,
             };
             // A connection that got as far as the match's state resets the backoff.
             if self.view.borrow().connected {
@@ -434,21 +434,32 @@ impl Firmware {
         conn: &mut Connection,
         requests: &mut mpsc::UnboundedReceiver<Request>,
     ) -> Ended {
-        // The answer to the hello is the match's state (or a refusal).
-        loop {
-            match conn.inbound.next().await {
-                Some(Ok(m)) => {
-                    let first = matches!(m.message, Some(Message::Update(_)));
-                    if self.receive(conn, m).await.is_err() {
-                        return Ended::Lost;
+        // The answer to the hello is the match's state (or a refusal); a server that
+        // does not answer in time is treated as a lost connection.
+        let answered = tokio::time::timeout(HELLO_WAIT, async {
+            loop {
+                match conn.inbound.next().await {
+                    Some(Ok(m)) => {
+                        let first = matches!(m.message, Some(Message::Update(_)));
+                        if self.receive(conn, m).await.is_err() {
+                            return Some(Ended::Lost);
+                        }
+                        if first {
+                            return None;
+                        }
                     }
-                    if first {
-                        break;
+                    Some(Err(status)) if is_final(&status) => {
+                        return Some(Ended::Refused(status));
                     }
+                    _ => return Some(Ended::Lost),
                 }
-                Some(Err(status)) if is_final(&status) => return Ended::Refused(status),
-                _ => return Ended::Lost,
             }
+        })
+        .await;
+        match answered {
+            Ok(None) => {}
+            Ok(Some(ended)) => return ended,
+            Err(_) => return Ended::Lost,
         }
         self.sync_sent = None;
         self.view.send_modify(|v| {
@@ -613,3 +624,6 @@ impl Firmware {
 }
 
 const SYNC_WAIT_MS: i64 = 150;
+
+/// How long the device waits for its hello to be answered before it tries again.
+const HELLO_WAIT: Duration = Duration::from_secs(10);

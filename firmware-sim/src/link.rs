@@ -9,7 +9,9 @@
 //!
 //! Two faults that a correct link never makes are there to prove the server copes with a
 //! misbehaving gateway or firmware: `duplicate` sends a device message twice, `reorder`
-//! holds one back until after the next.
+//! holds one back until after the next — or, if no next one comes within the jitter
+//! window, lets it through late. (Holding it for ever would stall a stream whose next
+//! message waits for the answer to this one: a hello, say.)
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -91,6 +93,14 @@ impl Cut {
     }
 }
 
+/// Sleeps until `at`, or for ever if there is no `at`.
+async fn sleep_until_some(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
 fn chance(rng: &mut ChaCha8Rng, p: f64) -> bool {
     p > 0.0 && (rng.next_u64() as f64 / u64::MAX as f64) < p
 }
@@ -112,14 +122,25 @@ where
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut input = input;
         let mut last = Instant::now();
-        let mut held: Option<T> = None;
+        let mut held: Option<(Instant, T)> = None;
+        let window = Duration::from_millis(model.latency_ms + model.jitter_ms.max(1));
         loop {
+            let release = held.as_ref().map(|(at, _)| *at + window);
             let item = tokio::select! {
                 item = input.next() => item,
                 () = cut.happened() => None,
+                () = sleep_until_some(release) => {
+                    // Nothing overtook the held item in time: it goes on, late.
+                    let (at, h) = held.take().expect("a release time means an item is held");
+                    last = last.max(at + window);
+                    if queued.send((last, h)).is_err() {
+                        return;
+                    }
+                    continue;
+                }
             };
             let Some(item) = item else {
-                if let Some(h) = held.take() {
+                if let Some((_, h)) = held.take() {
                     let _ = queued.send((last, h));
                 }
                 break;
@@ -136,7 +157,7 @@ where
             let at = Instant::now() + Duration::from_millis(model.latency_ms + jitter);
             last = last.max(at);
             if held.is_none() && chance(&mut rng, model.reorder) {
-                held = Some(item);
+                held = Some((at, item));
                 continue;
             }
             let copies = if chance(&mut rng, model.duplicate) {
@@ -149,7 +170,7 @@ where
                     return;
                 }
             }
-            if let Some(h) = held.take() {
+            if let Some((_, h)) = held.take() {
                 let _ = queued.send((last, h));
             }
         }
@@ -240,5 +261,32 @@ mod tests {
         assert_eq!(distinct, (0..500).collect::<Vec<_>>());
         assert!(values.len() > 500, "some duplicated");
         assert!(values.windows(2).any(|w| w[0] > w[1]), "some reordered");
+    }
+
+    /// A message held back for reordering with nothing behind it still arrives: a device's
+    /// hello, which nothing follows until the server answers it, must not wait for ever.
+    #[tokio::test(start_paused = true)]
+    async fn a_held_message_with_nothing_behind_it_arrives_late() {
+        let model = LinkModel {
+            latency_ms: 5,
+            jitter_ms: 100,
+            reorder: 1.0,
+            ..LinkModel::default()
+        };
+        let (tx, rx) = mpsc::channel(1);
+        let start = Instant::now();
+        let mut out = carry(
+            tokio_stream::wrappers::ReceiverStream::new(rx),
+            model,
+            1,
+            Cut::default(),
+        );
+        tx.send("hello").await.unwrap();
+        // The sender stays open: the link is not ending, just quiet.
+        assert_eq!(out.recv().await, Some("hello"));
+        let late = start.elapsed();
+        assert!(late > Duration::from_millis(105), "{late:?}");
+        assert!(late <= Duration::from_millis(215), "{late:?}");
+        drop(tx);
     }
 }

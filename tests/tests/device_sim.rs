@@ -14,6 +14,10 @@ use baffle_tests::{EPOCH, SimServer};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
+/// More than any of these simulations needs: when every task waits on something that
+/// will never come, paused time jumps straight to this deadline and the test fails.
+const VIRTUAL_HOUR: Duration = Duration::from_secs(3_600);
+
 fn other(side: i32) -> i32 {
     if side == v1::Side::A as i32 {
         v1::Side::B as i32
@@ -131,8 +135,10 @@ async fn a_faulty_link_loses_no_press_and_applies_none_twice() {
         },
         ..DemoConfig::default()
     };
-    let results = run_on(server.channel(), &server.token, cfg)
+    // On paused time a stall shows as this timer firing, not as a hung test.
+    let results = tokio::time::timeout(VIRTUAL_HOUR, run_on(server.channel(), &server.token, cfg))
         .await
+        .expect("the matches end within a virtual hour")
         .expect("the demo runs");
     let mut reconnects = 0;
     for r in &results {
@@ -174,5 +180,26 @@ async fn a_refused_device_stops_with_the_reason() {
         .err()
         .expect("refused");
     assert!(e.to_string().contains("refused"), "{e}");
+    server.stop().await;
+}
+
+/// A stream that never says hello is ended by the server after its deadline, with a
+/// status that says why, instead of holding a task for ever.
+#[tokio::test(start_paused = true)]
+async fn a_connection_that_never_says_hello_is_ended() {
+    let server = SimServer::start().await;
+    let (silent, quiet) = tokio::sync::mpsc::channel::<v1::DeviceMessage>(1);
+    let started = tokio::time::Instant::now();
+    let status = v1::devices_client::DevicesClient::new(server.channel())
+        .connect(tokio_stream::wrappers::ReceiverStream::new(quiet))
+        .await
+        .expect_err("no hello, no stream");
+    assert_eq!(status.code(), tonic::Code::DeadlineExceeded, "{status:?}");
+    assert!(status.message().contains("no hello"), "{status:?}");
+    assert_eq!(
+        started.elapsed().as_secs(),
+        baffle_server::services::devices::HELLO_TIMEOUT.as_secs()
+    );
+    drop(silent);
     server.stop().await;
 }

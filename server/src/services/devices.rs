@@ -1,5 +1,6 @@
-//! `baffle.v1.Devices`: registration, binding, and the live connection (its first part:
-//! the device protocol issue adds inputs, time sync and replay).
+//! `baffle.v1.Devices`: registration, binding, and the live connection — hello, time
+//! sync, numbered inputs with their acks and replay, and the state pushed back
+//! (docs/device-protocol.md).
 
 use std::sync::Arc;
 
@@ -17,6 +18,9 @@ use crate::store::EventStore;
 use crate::time::TimeSource;
 use crate::wire::{decode, director_only};
 use baffle_core::device_time::TimeSync;
+
+/// How long a new device stream may take to say hello before the server ends it.
+pub const HELLO_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Serves `Devices`.
 pub struct DevicesService<S: EventStore, T: TimeSource> {
@@ -84,9 +88,15 @@ impl<S: EventStore + Clone, T: TimeSource> Devices for DevicesService<S, T> {
         r: Request<Streaming<v1::DeviceMessage>>,
     ) -> Result<Response<Self::ConnectStream>, Status> {
         let mut inbound = r.into_inner();
-        let first = inbound
-            .next()
+        // A stream that never says hello would hold a task for ever: give it a deadline.
+        let first = tokio::time::timeout(HELLO_TIMEOUT, inbound.next())
             .await
+            .map_err(|_| {
+                Status::deadline_exceeded(format!(
+                    "no hello within {} s of connecting",
+                    HELLO_TIMEOUT.as_secs()
+                ))
+            })?
             .ok_or_else(|| Status::invalid_argument("the connection closed before a hello"))??;
         let Some(v1::device_message::Message::Hello(hello)) = first.message else {
             return Err(Status::invalid_argument(
