@@ -335,6 +335,28 @@ pub enum Event {
     },
 }
 
+impl Event {
+    /// When it happened.
+    pub fn at(&self) -> Timestamp {
+        match *self {
+            Event::Started { at }
+            | Event::Arrived { at, .. }
+            | Event::Pressed { at, .. }
+            | Event::FlagFell { at, .. }
+            | Event::Paused { at, .. }
+            | Event::Resumed { at }
+            | Event::TimeSet { at, .. }
+            | Event::MovesSet { at, .. }
+            | Event::IllegalMove { at, .. }
+            | Event::Excused { at, .. }
+            | Event::FlagOrderUnknown { at }
+            | Event::QuickplayClaimed { at, .. }
+            | Event::IncrementIntroduced { at }
+            | Event::Ended { at, .. } => at,
+        }
+    }
+}
+
 /// The increment a rejected or resolved quickplay claim can introduce.
 pub const QUICKPLAY_INCREMENT: Millis = Millis::secs(5);
 /// Time left under which a quickplay claim may be made.
@@ -410,6 +432,21 @@ impl Game {
     /// Flags recorded, in the order they fell.
     pub fn flags(&self) -> &[(Color, Timestamp)] {
         &self.flags
+    }
+
+    /// Whether White's clock has started (6.6).
+    pub fn started(&self) -> bool {
+        self.started
+    }
+
+    /// The quickplay claim awaiting the arbiter, if any.
+    pub fn claim(&self) -> Option<Color> {
+        self.claim
+    }
+
+    /// Both players are at the board (the next game of a match, played at once).
+    pub(super) fn seat_both(&mut self) {
+        self.present = [true, true];
     }
 
     /// The colour to move, while the game runs.

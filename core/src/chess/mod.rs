@@ -10,15 +10,19 @@
 //!   (7.5), quickplay-finish claims, and results with their reason.
 //! - [`series`]: a short match of several games with colours alternating, and Chess960
 //!   starting positions from the audited generator.
+//! - [`chess_match`]: the match as the server runs it — settings, the game in progress,
+//!   the next game, the position — one state machine whose events are audit bodies.
 //!
 //! White plays [`Side::A`](crate::Side::A) on the game's clock, Black [`Side::B`].
 
 pub mod category;
+pub mod chess_match;
 mod error;
 pub mod game;
 pub mod series;
 
 pub use category::{Category, Laws, category};
+pub use chess_match::{ChessMatch, ChessSettings, MatchCommand, MatchEvent, SeriesEvent};
 pub use error::ChessError;
 pub use game::{Color, Command, Event, Game, GameResult, GameSetup, Outcome, Reason};
 pub use series::{Chess960, Series};

@@ -64,6 +64,11 @@ impl Series {
         self.position.as_ref()
     }
 
+    /// Sets the Chess960 position (drawn once, before it is needed).
+    pub(super) fn set_position(&mut self, position: Chess960) {
+        self.position = Some(position);
+    }
+
     /// The game being played or next, 1 = first; `None` when all are played.
     pub fn current(&self) -> Option<u32> {
         let n = self.results.len() as u32 + 1;
@@ -90,6 +95,13 @@ impl Series {
         }
         self.results.push(result);
         Ok(())
+    }
+
+    /// Replaces the last game's result (a ruling after it ended, 6.9).
+    pub(super) fn correct_last(&mut self, result: GameResult) {
+        if let Some(last) = self.results.last_mut() {
+            *last = result;
+        }
     }
 
     /// Results so far, game 1 first.

@@ -7,10 +7,13 @@
 
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 use crate::time::Millis;
 
 /// How each move of a period is timed. The names follow the DGT 3000's modes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "method", rename_all = "snake_case")]
 pub enum TimingMethod {
     /// The base time only ("TIME").
     SuddenDeath,
@@ -90,7 +93,7 @@ impl fmt::Display for TimingMethod {
 }
 
 /// One period of a time control.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Period {
     /// Time granted when the period begins (added to any time saved from earlier periods).
     pub base: Millis,
@@ -123,11 +126,27 @@ impl fmt::Display for ControlError {
 
 impl std::error::Error for ControlError {}
 
-/// A validated sequence of periods, plus whether the clock freezes at a flag.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// A validated sequence of periods, plus whether the clock freezes at a flag. Its serde
+/// form (in audit logs) is validated when read, like [`TimeControl::new`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "RawTimeControl")]
 pub struct TimeControl {
     periods: Vec<Period>,
     freeze_at_flag: bool,
+}
+
+/// A time control as read, before validation.
+#[derive(Deserialize)]
+struct RawTimeControl {
+    periods: Vec<Period>,
+    freeze_at_flag: bool,
+}
+
+impl TryFrom<RawTimeControl> for TimeControl {
+    type Error = ControlError;
+    fn try_from(raw: RawTimeControl) -> Result<TimeControl, ControlError> {
+        Ok(TimeControl::new(raw.periods)?.with_freeze_at_flag(raw.freeze_at_flag))
+    }
 }
 
 impl TimeControl {
