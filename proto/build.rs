@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 const PROTOS: &[&str] = &[
     "baffle/v1/clock.proto",
+    "baffle/v1/chess.proto",
     "baffle/v1/time_controls.proto",
     "baffle/v1/tournaments.proto",
     "baffle/v1/matches.proto",

@@ -18,6 +18,9 @@ use crate::dice::StreamFormat;
   baffle play r1-t7 check-in A
   baffle play r1-t7 opening
   baffle rule r1-t7 --reason \"6 minutes late\" --article 2.2 award A 1
+  baffle match create --tournament open --table 9 --players \"Ann,Bo\" --chess rapid --games 2
+  baffle chess r1-t9 press white
+  baffle chess r1-t9 --reason \"illegal move seen\" --article 7.5 illegal white
   baffle console open
   baffle follow r1-t7
   baffle audit export r1-t7 -o r1-t7.jsonl && baffle audit verify r1-t7.jsonl
@@ -131,6 +134,8 @@ pub enum Command {
     Play(PlayArgs),
     /// A director's ruling in a match, with its reason and article.
     Rule(RuleArgs),
+    /// A chess match's action: a player's, or the arbiter's with --reason and --article.
+    Chess(crate::chess::ChessArgs),
     /// Clock devices.
     #[command(subcommand)]
     Device(DeviceCommand),
@@ -212,8 +217,8 @@ pub enum MatchCommand {
         /// The table label.
         #[arg(long)]
         table: String,
-        /// Match length in points.
-        #[arg(long)]
+        /// Match length in points (backgammon).
+        #[arg(long, required_unless_present = "chess", default_value_t = 0)]
         length: u32,
         /// The players, "A,B".
         #[arg(long)]
@@ -224,6 +229,9 @@ pub enum MatchCommand {
         /// Play without a clock (where the tournament allows it).
         #[arg(long)]
         unclocked: bool,
+        /// A chess match instead (then --length is not needed).
+        #[command(flatten)]
+        chess: crate::chess::ChessMatchArgs,
     },
     /// List matches.
     List {

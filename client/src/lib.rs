@@ -7,11 +7,13 @@
 //! - [`presets`]: the time-control presets as a table.
 //! - [`dice`]: offline dice tools (keys, streams for statistical suites).
 //! - [`audit`]: offline verification of exported match logs.
+//! - [`chess`]: chess match settings and actions on the command line.
 //! - [`cli`]: the command line; [`run`] executes it; [`render`] prints tables or JSON.
 //! - [`duration`]: durations as directors write them (12s, 2m, -30s).
 //! - [`tui`]: the live views, `baffle follow` and `baffle console` (ratatui).
 
 pub mod audit;
+pub mod chess;
 pub mod cli;
 pub mod connect;
 pub mod dice;

@@ -1,6 +1,7 @@
 //! What `baffle` prints: tables for people, JSON for scripts.
 
 use baffle_core::Millis;
+use baffle_proto::chess_text;
 use baffle_proto::v1;
 use serde_json::{Value, json};
 
@@ -34,17 +35,22 @@ fn turn(s: &v1::MatchState) -> String {
     }
 }
 
-/// "Anna 3 – Ben 4 (to 5)".
+/// "Anna 3 – Ben 4 (to 5)"; chess: "Anna 1½ – ½ Ben (of 2)".
 pub fn score(s: &v1::MatchState) -> String {
+    if let Some(c) = &s.chess {
+        return chess_text::score(s, c);
+    }
     format!(
         "{} {} – {} {} (to {})",
         s.player_a, s.score_a, s.score_b, s.player_b, s.length
     )
 }
 
-/// The cube: "1", "2 B", "off (Crawford)".
+/// The cube: "1", "2 B", "off (Crawford)"; "-" in chess.
 pub fn cube(s: &v1::MatchState) -> String {
-    if s.crawford {
+    if s.chess.is_some() {
+        "-".into()
+    } else if s.crawford {
         "off (Crawford)".into()
     } else if s.cube_owner == 0 {
         s.cube_value.to_string()
@@ -79,7 +85,9 @@ pub fn match_text(s: &v1::MatchState) -> String {
         score(s),
         if s.crawford { "  CRAWFORD" } else { "" }
     ));
-    if s.game_number > 0 {
+    if let Some(c) = &s.chess {
+        out.push_str(&chess_lines(s, c));
+    } else if s.game_number > 0 {
         out.push_str(&format!(
             "game {}  cube {}  {}\n",
             s.game_number,
@@ -101,13 +109,28 @@ pub fn match_text(s: &v1::MatchState) -> String {
                 )
             })
             .unwrap_or_default();
+        let (a, b) = if s.chess.is_some() {
+            ("White", "Black")
+        } else {
+            ("A", "B")
+        };
+        let running = match (&s.chess, c.running) {
+            (Some(_), 1) => "White",
+            (Some(_), 2) => "Black",
+            _ => running,
+        };
         out.push_str(&format!(
-            "clock  A {}  B {}  running {running}{paused}\n",
+            "clock  {a} {}  {b} {}  running {running}{paused}\n",
             c.a.as_ref().map_or("-".into(), clock_side),
             c.b.as_ref().map_or("-".into(), clock_side),
         ));
     }
-    if let Some(r) = &s.result {
+    if let Some(r) = s.result.as_ref().filter(|r| r.how == "draw") {
+        out.push_str(&format!(
+            "result drawn{}\n",
+            if r.confirmed { "" } else { "?" }
+        ));
+    } else if let Some(r) = &s.result {
         out.push_str(&format!(
             "result {} won ({}){}\n",
             side(r.winner),
@@ -121,6 +144,54 @@ pub fn match_text(s: &v1::MatchState) -> String {
     }
     out.push_str(&format!("log    {} events, head {}\n", s.seq, s.head_hash));
     out
+}
+
+/// A chess match's game line, flags, illegal moves and finished games.
+fn chess_lines(s: &v1::MatchState, c: &v1::ChessState) -> String {
+    let mut out = format!("{}\n", chess_text::game_line(s, c));
+    out.push_str(&format!(
+        "White  {}  Black {}  moves {:?}  illegal moves {:?}\n",
+        chess_text::player(s, c, v1::Color::White),
+        chess_text::player(s, c, v1::Color::Black),
+        c.moves,
+        c.illegal_moves
+    ));
+    for f in &c.flags {
+        out.push_str(&format!(
+            "flag   {} at {}\n",
+            chess_text::color(f.color),
+            f.at_ms
+        ));
+    }
+    for g in &c.results {
+        out.push_str(&format!(
+            "game {} (White {})  {}\n",
+            g.game,
+            side(g.white),
+            g.result.as_ref().map_or("-".into(), chess_text::result)
+        ));
+    }
+    out
+}
+
+/// A chess match as JSON.
+fn chess_json(c: &v1::ChessState) -> Value {
+    json!({
+        "category": c.category,
+        "laws": v1::ChessLaws::try_from(c.laws).map(|l| l.as_str_name()).unwrap_or("-"),
+        "supervised": c.supervised, "games": c.games, "white": side(c.white), "started": c.started,
+        "to_move": chess_text::color(c.to_move), "present": c.present, "moves": c.moves,
+        "illegal_moves": c.illegal_moves,
+        "flags": c.flags.iter().map(|f| json!({ "color": chess_text::color(f.color), "at_ms": f.at_ms })).collect::<Vec<_>>(),
+        "quickplay_claim": chess_text::color(c.quickplay_claim),
+        "results": c.results.iter().map(|g| json!({
+            "game": g.game, "white": side(g.white),
+            "result": g.result.as_ref().map(chess_text::result),
+        })).collect::<Vec<_>>(),
+        "half_points": [c.half_points_a, c.half_points_b],
+        "chess960": c.chess960,
+        "position": c.position.as_ref().map(|p| json!({ "sp": p.sp, "back_rank": p.back_rank })),
+    })
 }
 
 /// A table of matches, one line each.
@@ -177,6 +248,7 @@ pub fn match_json(s: &v1::MatchState) -> Value {
         "seq": s.seq, "head_hash": s.head_hash, "commitment": s.commitment, "dice_source": s.dice_source,
         "present": s.present, "penalty_points": s.penalty_points, "breaks_left": s.breaks_left,
         "next_due_ms": s.next_due_ms,
+        "chess": s.chess.as_ref().map(chess_json),
     })
 }
 

@@ -399,6 +399,7 @@ async fn run_inner(cli: &Cli) -> Result<Outcome, Outcome> {
                     players,
                     start_in,
                     unclocked,
+                    chess,
                 } => {
                     let Some((a, b)) = players.split_once(',') else {
                         return Err(usage(format!("--players takes \"A,B\", not {players:?}")));
@@ -422,6 +423,7 @@ async fn run_inner(cli: &Cli) -> Result<Outcome, Outcome> {
                         length: *length,
                         scheduled_start_ms,
                         unclocked: *unclocked,
+                        chess: crate::chess::settings(chess).map_err(usage)?,
                     };
                     let s = client
                         .create_match(authed(request, &token)?)
@@ -479,6 +481,23 @@ async fn run_inner(cli: &Cli) -> Result<Outcome, Outcome> {
                 article: r.article.clone(),
             };
             execute(cli, &token, &r.match_id, action, Some(ruling), &r.options).await
+        }
+        Command::Chess(c) => {
+            let pause = match &c.action {
+                crate::chess::ChessAction::Pause { reason } => pause(reason)?,
+                _ => 0,
+            };
+            let command = crate::chess::command(&c.action, pause).map_err(usage)?;
+            let ruling = match (&c.reason, &c.article) {
+                (Some(reason), Some(article)) => Some(v1::Ruling {
+                    reason: reason.clone(),
+                    article: article.clone(),
+                }),
+                (None, None) => None,
+                _ => return Err(usage("--reason and --article go together")),
+            };
+            let action = Action::Chess(command);
+            execute(cli, &token, &c.match_id, action, ruling, &c.options).await
         }
         Command::Device(d) => {
             let mut client = DevicesClient::new(channel(cli).await?);

@@ -139,20 +139,50 @@ impl Tables {
     pub async fn add(
         &mut self,
         length: u32,
-        (a, b): (&str, &str),
+        players: (&str, &str),
     ) -> Result<(String, String), DeviceError> {
-        self.count += 1;
-        let match_id = format!("{}-t{}", self.tournament, self.count);
         let request = v1::CreateMatchRequest {
+            length,
+            ..self.next_table(players)
+        };
+        self.add_match(request).await
+    }
+
+    /// Adds a table playing a chess match set up as `chess`, with its device; the first
+    /// game starts at `start_ms` (0: now).
+    pub async fn add_chess(
+        &mut self,
+        chess: v1::ChessMatchSettings,
+        start_ms: i64,
+        players: (&str, &str),
+    ) -> Result<(String, String), DeviceError> {
+        let request = v1::CreateMatchRequest {
+            chess: Some(chess),
+            scheduled_start_ms: start_ms,
+            ..self.next_table(players)
+        };
+        self.add_match(request).await
+    }
+
+    /// The request for the next table's match, before its game's settings.
+    fn next_table(&mut self, (a, b): (&str, &str)) -> v1::CreateMatchRequest {
+        self.count += 1;
+        v1::CreateMatchRequest {
             tournament_id: self.tournament.clone(),
-            match_id: match_id.clone(),
+            match_id: format!("{}-t{}", self.tournament, self.count),
             round: 1,
             table: self.count.to_string(),
             player_a: a.into(),
             player_b: b.into(),
-            length,
             ..Default::default()
-        };
+        }
+    }
+
+    async fn add_match(
+        &mut self,
+        request: v1::CreateMatchRequest,
+    ) -> Result<(String, String), DeviceError> {
+        let match_id = request.match_id.clone();
         self.tournaments
             .create_match(authed(request, &self.token)?)
             .await?;

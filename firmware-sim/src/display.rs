@@ -15,6 +15,9 @@ use crate::device::{DeviceFace, View};
 /// `t1  Anna 2 - 1 Ben  to 5  cube 2B` and `  ▶ Anna 9:51.2 +2.1  |    Ben 10:00.0   A moves`.
 pub fn face(label: &str, view: &View, server_now_ms: i64) -> [String; 2] {
     let s = &view.state;
+    if let Some(c) = &s.chess {
+        return chess_face(label, view, c, server_now_ms);
+    }
     let side = |v: i32| if v == v1::Side::B as i32 { "B" } else { "A" };
     let cube = if s.crawford {
         "Crawford".to_string()
@@ -23,13 +26,7 @@ pub fn face(label: &str, view: &View, server_now_ms: i64) -> [String; 2] {
     } else {
         format!("cube {}{}", s.cube_value, side(s.cube_owner))
     };
-    let link = if view.stopped.is_some() {
-        "  [stopped]"
-    } else if view.connected {
-        ""
-    } else {
-        "  [offline]"
-    };
+    let link = link(view);
     let title = format!(
         "{label}  {} {} - {} {}  to {}  {cube}{link}",
         s.player_a, s.score_a, s.score_b, s.player_b, s.length
@@ -64,6 +61,67 @@ pub fn face(label: &str, view: &View, server_now_ms: i64) -> [String; 2] {
         "  {}  |  {}   {turn}{paused}",
         show(&s.player_a, a),
         show(&s.player_b, b)
+    );
+    [title, clocks]
+}
+
+/// What the device's link is doing, if not its job.
+fn link(view: &View) -> &'static str {
+    if view.stopped.is_some() {
+        "  [stopped]"
+    } else if view.connected {
+        ""
+    } else {
+        "  [offline]"
+    }
+}
+
+/// A chess clock's face: White's clock (side A) on the left, each with the moves made
+/// and the period it is in, so a period change shows as it happens (6.3 (b)):
+/// `t1  Anna 1½ - ½ Ben  game 2 of 2 · rapid` and
+/// `  ▶ W Ben 14:31.9 m12 P1  |    B Anna 13:02.0 m11 P1`.
+fn chess_face(label: &str, view: &View, c: &v1::ChessState, server_now_ms: i64) -> [String; 2] {
+    use baffle_proto::chess_text;
+    let s = &view.state;
+    let title = format!(
+        "{label}  {} {} - {} {}  {}{}",
+        s.player_a,
+        chess_text::points(c.half_points_a),
+        chess_text::points(c.half_points_b),
+        s.player_b,
+        chess_text::game(s, c),
+        link(view)
+    );
+    let clock = s.clock.clone().unwrap_or_default();
+    let [white, black] = faces(&clock, server_now_ms);
+    let show = |color: v1::Color, f: baffle_proto::faces::Face, side: Option<v1::SideClock>| {
+        let side = side.unwrap_or_default();
+        let mark = if f.flagged {
+            "⚑"
+        } else if f.running {
+            "▶"
+        } else {
+            " "
+        };
+        let name = chess_text::player(s, c, color);
+        let letter = if color == v1::Color::White { "W" } else { "B" };
+        format!(
+            "{mark} {letter} {name} {} m{} P{}",
+            mmss(f.main_ms),
+            side.moves,
+            side.period + 1
+        )
+    };
+    let state = match v1::MatchPhase::try_from(s.phase) {
+        Ok(v1::MatchPhase::Over) => "   match over",
+        Ok(v1::MatchPhase::BetweenGames) => "   game over",
+        _ if clock.paused != 0 => "   paused",
+        _ => "",
+    };
+    let clocks = format!(
+        "  {}  |  {}{state}",
+        show(v1::Color::White, white, clock.a),
+        show(v1::Color::Black, black, clock.b)
     );
     [title, clocks]
 }
@@ -148,5 +206,47 @@ mod tests {
             ..view
         };
         assert!(face("t1", &offline, 0)[0].ends_with("[offline]"));
+    }
+
+    #[test]
+    fn a_chess_face_shows_colours_move_counters_and_periods() {
+        let side = |main_ms, moves, period| v1::SideClock {
+            main_ms,
+            moves,
+            period,
+            ..Default::default()
+        };
+        let view = View {
+            state: v1::MatchState {
+                player_a: "Anna".into(),
+                player_b: "Ben".into(),
+                game_number: 2,
+                phase: v1::MatchPhase::Playing as i32,
+                clock: Some(v1::ClockState {
+                    as_of_ms: 0,
+                    running: v1::Side::A as i32,
+                    a: Some(side(900_000, 40, 1)),
+                    b: Some(side(60_000, 39, 0)),
+                    ..Default::default()
+                }),
+                chess: Some(v1::ChessState {
+                    category: "standard".into(),
+                    games: 2,
+                    white: v1::Side::B as i32,
+                    half_points_a: 1,
+                    half_points_b: 1,
+                    ..Default::default()
+                }),
+                ..Default::default()
+            },
+            connected: true,
+            ..Default::default()
+        };
+        let [title, clocks] = face("t1", &view, 1_000);
+        assert_eq!(title, "t1  Anna ½ - ½ Ben  game 2 of 2 · standard");
+        assert_eq!(
+            clocks,
+            "  ▶ W Ben 14:59.0 m40 P2  |    B Anna 1:00.0 m39 P1"
+        );
     }
 }

@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use baffle_core::backgammon::{ClockSetup, DiceSource, MatchSetup, TimeoutPolicy};
+use baffle_core::backgammon::{DiceSource, TimeoutPolicy};
 use baffle_core::clock::{BACKGAMMON_DELAY, BACKGAMMON_PER_POINT};
 use baffle_core::dice::ServerSeed;
 use baffle_core::{Millis, Timestamp};
@@ -18,8 +18,9 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{Mutex, broadcast};
 use tonic::Status;
 
-use crate::actor::{self, MatchActor, MatchHandle, MatchLog};
+use crate::actor::{self, MatchActor, MatchHandle, MatchLog, Setup};
 use crate::auth;
+use crate::match_setup::{backgammon_setup, chess_settings};
 use crate::seeds::fresh_server_seed;
 use crate::store::EventStore;
 use crate::time::TimeSource;
@@ -344,32 +345,15 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
                 r.match_id
             )));
         }
-        let clocked = match d.clocks.as_str() {
-            "off" => false,
-            "allowed" => !r.unclocked,
-            _ if r.unclocked => {
-                return Err(Status::failed_precondition(
-                    "this tournament requires clocks: a match cannot be unclocked",
-                ));
-            }
-            _ => true,
-        };
         let start = if r.scheduled_start_ms == 0 {
             self.time.now()
         } else {
             Timestamp(r.scheduled_start_ms)
         };
-        let setup = MatchSetup {
-            players: [r.player_a.clone(), r.player_b.clone()],
-            length: r.length,
-            clock: clocked.then_some(ClockSetup {
-                per_point: d.per_point,
-                delay: d.delay,
-                breaks_in_match_time: d.breaks_in_match_time,
-            }),
-            timeout: d.timeout,
-            scheduled_start: start,
-            dice: d.dice,
+        let players = [r.player_a.clone(), r.player_b.clone()];
+        let setup = match r.chess.clone() {
+            Some(chess) => Setup::Chess(chess_settings(chess, players, start, self.time.now())?),
+            None => Setup::Backgammon(backgammon_setup(&r, &d, players, start)?),
         };
         let info = MatchInfo {
             id: r.match_id.clone(),

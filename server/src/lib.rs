@@ -18,6 +18,7 @@ pub mod auth;
 pub mod config;
 pub mod decode_errors;
 pub mod hub;
+pub mod match_setup;
 pub mod seeds;
 pub mod services;
 pub mod store;

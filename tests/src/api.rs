@@ -83,7 +83,7 @@ impl Director {
             player_b: "Ben".into(),
             length,
             scheduled_start_ms: start_ms,
-            unclocked: false,
+            ..Default::default()
         };
         self.tournaments
             .create_match(with_token(r, &self.token))

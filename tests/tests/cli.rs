@@ -200,3 +200,71 @@ async fn shell_completion_scripts() {
     );
     server.stop().await;
 }
+
+/// A chess match from the command line: created with a preset, played, ruled on by the
+/// arbiter (who must give a reason and an article), and shown as chess.
+#[tokio::test]
+async fn an_arbiter_runs_a_chess_match_from_the_command_line() {
+    let server = TestServer::start().await;
+    let ok = |o: &Outcome| assert_eq!(o.code, 0, "{}{}", o.out, o.err);
+    ok(&baffle(&server, &["tournament", "create", "club"]).await);
+    let o = baffle(
+        &server,
+        &[
+            "match",
+            "create",
+            "--tournament",
+            "club",
+            "--table",
+            "1",
+            "--players",
+            "Ann,Bo",
+            "--chess",
+            "25m+10s",
+            "--games",
+            "2",
+            "--default-time",
+            "15m",
+        ],
+    )
+    .await;
+    ok(&o);
+    assert!(o.out.contains("Ann 0 – 0 Bo (of 2)"), "{}", o.out);
+    assert!(o.out.contains("game 1 of 2 · rapid"), "{}", o.out);
+    ok(&baffle(&server, &["chess", "r1-t1", "arrive", "white"]).await);
+    ok(&baffle(&server, &["chess", "r1-t1", "arrive", "black"]).await);
+    // The game started when it was created (start: now, 15 minutes' grace); White moves.
+    let o = baffle(&server, &["chess", "r1-t1", "press", "white"]).await;
+    ok(&o);
+    assert!(o.out.contains("#"), "the events are listed: {}", o.out);
+    assert!(o.out.contains("Bo (Black) to move"), "{}", o.out);
+    // An arbiter's action needs the ruling.
+    let refused = baffle(&server, &["chess", "r1-t1", "illegal", "black"]).await;
+    assert_eq!(refused.code, 4, "{}", refused.err);
+    assert!(refused.err.contains("ruling"), "{}", refused.err);
+    let o = baffle(
+        &server,
+        &[
+            "chess",
+            "r1-t1",
+            "--reason",
+            "knight moved like a bishop",
+            "--article",
+            "7.5",
+            "illegal",
+            "black",
+        ],
+    )
+    .await;
+    ok(&o);
+    assert!(o.out.contains("chess.ruling"), "{}", o.out);
+    assert!(o.out.contains("illegal moves [0, 1]"), "{}", o.out);
+    ok(&baffle(&server, &["chess", "r1-t1", "resign", "black"]).await);
+    let o = baffle(&server, &["--json", "match", "show", "r1-t1"]).await;
+    ok(&o);
+    let v: serde_json::Value = serde_json::from_str(&o.out).unwrap();
+    assert_eq!(v["chess"]["half_points"], serde_json::json!([2, 0]));
+    assert_eq!(v["chess"]["results"][0]["result"], "1-0 resignation");
+    assert_eq!(v["phase"], "between games");
+    server.stop().await;
+}

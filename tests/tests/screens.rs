@@ -149,3 +149,56 @@ async fn the_follow_view_is_a_scoreboard_for_the_room() {
     insta::assert_snapshot!("follow_over", screen(&terminal, &[&states[1].head_hash]));
     server.stop().await;
 }
+
+/// A chess match in the follow view and the console: colours, half points, move counters
+/// and periods, the games played — not a backgammon board.
+#[tokio::test]
+async fn chess_is_shown_as_chess() {
+    use v1::chess_command::Action as Chess;
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    d.tournament("open", defaults(0, None, v1::DiceSource::Server))
+        .await;
+    d.tournaments
+        .create_match(server.director(v1::CreateMatchRequest {
+            tournament_id: "open".into(),
+            match_id: "r1-t9".into(),
+            round: 1,
+            table: "9".into(),
+            player_a: "Anna".into(),
+            player_b: "Boris".into(),
+            scheduled_start_ms: EPOCH.as_ms(),
+            chess: Some(v1::ChessMatchSettings {
+                control: Some((&baffle_core::clock::TimeControl::fide_classical()).into()),
+                games: 2,
+                default_time_ms: 3_600_000,
+                ..Default::default()
+            }),
+            ..Default::default()
+        }))
+        .await
+        .unwrap();
+    let chess = |a| Action::Chess(v1::ChessCommand { action: Some(a) });
+    let (white, black) = (v1::Color::White as i32, v1::Color::Black as i32);
+    d.act("r1-t9", chess(Chess::Arrive(white))).await;
+    d.act("r1-t9", chess(Chess::Arrive(black))).await;
+    d.act("r1-t9", chess(Chess::Resign(black))).await;
+    d.act("r1-t9", chess(Chess::NextGame(v1::Empty {}))).await;
+    // Game 2: Boris has White and thinks for 90 s, then Anna for 30 s.
+    server.time.advance(90_000);
+    d.act("r1-t9", chess(Chess::Press(white))).await;
+    server.time.advance(30_000);
+    let s = d.state("r1-t9").await;
+    let now = server.time.now().as_ms();
+    let mut terminal = Terminal::new(TestBackend::new(60, 16)).unwrap();
+    terminal
+        .draw(|f| follow::draw(f, &s, now, &follow::Status::default()))
+        .unwrap();
+    insta::assert_snapshot!("follow_chess", screen(&terminal, &[&s.head_hash]));
+    let mut board = Dashboard::new("open");
+    board.update(s.clone());
+    let mut terminal = Terminal::new(TestBackend::new(110, 8)).unwrap();
+    terminal.draw(|f| board.draw(f, now)).unwrap();
+    insta::assert_snapshot!("console_chess", screen(&terminal, &[]));
+    server.stop().await;
+}

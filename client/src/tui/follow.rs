@@ -9,6 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use crate::render;
+use baffle_proto::chess_text;
 use baffle_proto::faces::{faces, mmss};
 
 /// What the follow view shows besides the match.
@@ -40,19 +41,30 @@ pub fn draw(frame: &mut Frame, s: &v1::MatchState, now_ms: i64, status: &Status)
     ])
     .areas(frame.area());
     let bold = Style::default().add_modifier(Modifier::BOLD);
+    let chess = s.chess.as_ref();
     let mut heading = vec![Line::styled(
-        format!(
-            "{}   {} {}   {} {}",
-            s.match_id, s.player_a, s.score_a, s.score_b, s.player_b
-        ),
+        match chess {
+            Some(c) => format!(
+                "{}   {} {}   {} {}",
+                s.match_id,
+                s.player_a,
+                chess_text::points(c.half_points_a),
+                chess_text::points(c.half_points_b),
+                s.player_b
+            ),
+            None => format!(
+                "{}   {} {}   {} {}",
+                s.match_id, s.player_a, s.score_a, s.score_b, s.player_b
+            ),
+        },
         bold,
     )];
-    let mut detail = format!("match to {}", s.length);
-    if s.crawford {
-        detail.push_str("   CRAWFORD GAME");
-    } else if s.post_crawford {
-        detail.push_str("   post-Crawford");
-    }
+    let detail = match chess {
+        Some(c) => chess_text::game(s, c),
+        None if s.crawford => format!("match to {}   CRAWFORD GAME", s.length),
+        None if s.post_crawford => format!("match to {}   post-Crawford", s.length),
+        None => format!("match to {}", s.length),
+    };
     heading.push(Line::from(detail));
     frame.render_widget(
         Paragraph::new(heading).alignment(Alignment::Center).block(
@@ -68,7 +80,22 @@ pub fn draw(frame: &mut Frame, s: &v1::MatchState, now_ms: i64, status: &Status)
     match &s.clock {
         Some(clock) => {
             let [a, b] = faces(clock, now_ms);
-            for (area, name, face) in [(left, &s.player_a, a), (right, &s.player_b, b)] {
+            // Chess: White's clock (side A) on the left, with moves and period.
+            let names = match chess {
+                Some(c) => [v1::Color::White, v1::Color::Black].map(|color| {
+                    format!(
+                        "{} {}",
+                        chess_text::player(s, c, color),
+                        chess_text::color(color as i32)
+                    )
+                }),
+                None => [s.player_a.clone(), s.player_b.clone()],
+            };
+            let sides = [clock.a.unwrap_or_default(), clock.b.unwrap_or_default()];
+            for (i, (area, name, face)) in [(left, &names[0], a), (right, &names[1], b)]
+                .into_iter()
+                .enumerate()
+            {
                 let marker = if face.flagged {
                     "  FLAG"
                 } else if face.running {
@@ -78,6 +105,8 @@ pub fn draw(frame: &mut Frame, s: &v1::MatchState, now_ms: i64, status: &Status)
                 };
                 let delay = if face.delay_ms > 0 {
                     format!("delay {}", mmss(face.delay_ms))
+                } else if chess.is_some() {
+                    format!("moves {}   period {}", sides[i].moves, sides[i].period + 1)
                 } else {
                     String::new()
                 };
@@ -98,7 +127,9 @@ pub fn draw(frame: &mut Frame, s: &v1::MatchState, now_ms: i64, status: &Status)
     }
 
     let mut lines = Vec::new();
-    if s.game_number > 0 {
+    if let Some(c) = chess {
+        lines.extend(chess_lines(s, c).into_iter().map(Line::from));
+    } else if s.game_number > 0 {
         let turn = match v1::TurnPhase::try_from(s.turn) {
             Ok(v1::TurnPhase::Opening) => "opening roll".to_string(),
             Ok(v1::TurnPhase::OnRoll) => format!("{} to roll", player(s, s.turn_side)),
@@ -125,7 +156,19 @@ pub fn draw(frame: &mut Frame, s: &v1::MatchState, now_ms: i64, status: &Status)
     if let Some(reason) = s.clock.as_ref().and_then(pause_reason) {
         lines.push(Line::styled(format!("clock paused: {reason}"), bold));
     }
-    if let Some(r) = &s.result {
+    if let Some(r) = s.result.as_ref().filter(|r| r.how == "draw") {
+        lines.push(Line::styled(
+            format!(
+                "the match is drawn ({})",
+                if r.confirmed {
+                    "confirmed"
+                } else {
+                    "to confirm"
+                }
+            ),
+            bold,
+        ));
+    } else if let Some(r) = &s.result {
         let winner = player(s, r.winner);
         let confirmed = if r.confirmed {
             "confirmed"
@@ -156,6 +199,27 @@ pub fn draw(frame: &mut Frame, s: &v1::MatchState, now_ms: i64, status: &Status)
         ]),
     };
     frame.render_widget(Paragraph::new(foot), bottom);
+}
+
+/// A chess match's lines: who is to move, flags, illegal moves, the games played.
+fn chess_lines(s: &v1::MatchState, c: &v1::ChessState) -> Vec<String> {
+    let mut lines = vec![chess_text::turn(s, c)];
+    for f in &c.flags {
+        lines.push(format!("{}'s flag fell", chess_text::color(f.color)));
+    }
+    if c.illegal_moves.iter().any(|n| *n > 0) {
+        lines.push(format!(
+            "illegal moves: White {}, Black {}",
+            c.illegal_moves.first().copied().unwrap_or(0),
+            c.illegal_moves.get(1).copied().unwrap_or(0)
+        ));
+    }
+    for g in &c.results {
+        let white = player(s, g.white);
+        let result = g.result.as_ref().map_or("-".into(), chess_text::result);
+        lines.push(format!("game {} ({white} White): {result}", g.game));
+    }
+    lines
 }
 
 fn player(s: &v1::MatchState, side: i32) -> &str {

@@ -6,19 +6,30 @@
 use baffle_core::audit::export::{Line, parse_line};
 use baffle_core::audit::{Entry, Hash, Record};
 use baffle_core::backgammon::{Command, DiceSource, Event, Match, MatchSetup};
+use baffle_core::chess::{Chess960, ChessMatch, ChessSettings, MatchCommand, MatchEvent};
 use baffle_core::dice::{MatchDice, ServerSeed};
 use baffle_core::dice_check::DiceMonitor;
 use baffle_core::{Side, Timestamp};
 use baffle_proto::v1;
 use tonic::Status;
 
+use super::engine::Engine;
 use crate::wire::{self, MatchInfo, Planned, StateContext};
+
+/// How a new match is set up: which game, and its settings.
+#[derive(Clone, Debug)]
+pub enum Setup {
+    /// A backgammon match.
+    Backgammon(MatchSetup),
+    /// A chess match.
+    Chess(ChessSettings),
+}
 
 /// The state an actor owns; also what recovery rebuilds.
 #[derive(Clone)]
 pub struct MatchLog {
     pub(super) info: MatchInfo,
-    pub(super) m: Match,
+    pub(super) m: Engine,
     pub(super) dice: MatchDice,
     pub(super) monitor: DiceMonitor,
     pub(super) last: Option<Record>,
@@ -52,18 +63,27 @@ impl MatchLog {
     /// A new match: its first two records (the commitment, then the set-up) and its state.
     pub fn create(
         info: MatchInfo,
-        setup: MatchSetup,
+        setup: Setup,
         seed: ServerSeed,
     ) -> Result<(MatchLog, Vec<Record>), Status> {
-        let m = Match::new(setup.clone()).map_err(|e| Status::invalid_argument(e.to_string()))?;
+        let invalid = |e: &dyn std::fmt::Display| Status::invalid_argument(e.to_string());
+        let (m, setup_body) = match setup {
+            Setup::Backgammon(setup) => (
+                Engine::Backgammon(Match::new(setup.clone()).map_err(|e| invalid(&e))?),
+                serde_json::json!({ "kind": "match.setup", "info": info, "setup": setup }),
+            ),
+            Setup::Chess(settings) => (
+                Engine::Chess(ChessMatch::new(settings.clone()).map_err(|e| invalid(&e))?),
+                serde_json::json!({ "kind": "match.setup", "info": info, "chess": settings }),
+            ),
+        };
+        let setup_body = setup_body.to_string();
         let dice = MatchDice::new(info.id.clone(), seed);
         let opened = Entry::MatchOpened {
             match_id: info.id.clone(),
             commitment: dice.commitment().to_string(),
         }
         .body();
-        let setup_body =
-            serde_json::json!({ "kind": "match.setup", "info": info, "setup": setup }).to_string();
         let first = Record::next(None, opened);
         let second = Record::next(Some(&first), setup_body);
         let log = MatchLog {
@@ -88,7 +108,7 @@ impl MatchLog {
     ) -> Result<MatchLog, String> {
         let mut dice = MatchDice::new(info.id.clone(), seed);
         let mut monitor = DiceMonitor::default();
-        let mut m: Option<Match> = None;
+        let mut m: Option<Engine> = None;
         let mut last: Option<Record> = None;
         let mut revealed = false;
         let mut anomalies = (0, String::new());
@@ -116,9 +136,15 @@ impl MatchLog {
                 "match.setup" => {
                     let v: serde_json::Value =
                         serde_json::from_str(&r.body).map_err(|e| fail(&e))?;
-                    let setup: MatchSetup =
-                        serde_json::from_value(v["setup"].clone()).map_err(|e| fail(&e))?;
-                    m = Some(Match::new(setup).map_err(|e| fail(&e))?);
+                    m = Some(if v.get("chess").is_some() {
+                        let settings: ChessSettings =
+                            serde_json::from_value(v["chess"].clone()).map_err(|e| fail(&e))?;
+                        Engine::Chess(ChessMatch::new(settings).map_err(|e| fail(&e))?)
+                    } else {
+                        let setup: MatchSetup =
+                            serde_json::from_value(v["setup"].clone()).map_err(|e| fail(&e))?;
+                        Engine::Backgammon(Match::new(setup).map_err(|e| fail(&e))?)
+                    });
                 }
                 "device.input" => {
                     let v: serde_json::Value =
@@ -169,10 +195,19 @@ impl MatchLog {
                 }
                 k if k.starts_with("bg.") => {
                     let event: Event = serde_json::from_str(&r.body).map_err(|e| fail(&e))?;
-                    m.as_mut()
-                        .ok_or_else(|| fail(&"an event before the set-up"))?
-                        .apply(&event)
-                        .map_err(|e| fail(&e))?;
+                    match m.as_mut() {
+                        Some(Engine::Backgammon(m)) => m.apply(&event).map_err(|e| fail(&e))?,
+                        _ => return Err(fail(&"a backgammon event outside a backgammon match")),
+                    }
+                }
+                // The arbiter's reason for the events that follow: nothing to fold.
+                "chess.ruling" => {}
+                k if k.starts_with("chess.") => {
+                    let event: MatchEvent = serde_json::from_str(&r.body).map_err(|e| fail(&e))?;
+                    match m.as_mut() {
+                        Some(Engine::Chess(m)) => m.apply(&event).map_err(|e| fail(&e))?,
+                        _ => return Err(fail(&"a chess event outside a chess match")),
+                    }
                 }
                 _ => {}
             }
@@ -215,7 +250,67 @@ impl MatchLog {
             anomalies: (self.anomalies.0, &self.anomalies.1),
             devices: &self.devices,
         };
-        wire::match_state(&self.m, &cx)
+        self.m.state(&cx)
+    }
+
+    /// The backgammon match, for a backgammon command.
+    fn backgammon(&mut self) -> Result<&mut Match, Status> {
+        match &mut self.m {
+            Engine::Backgammon(m) => Ok(m),
+            Engine::Chess(_) => Err(Status::invalid_argument(
+                "command: this is a chess match: send command.chess",
+            )),
+        }
+    }
+
+    /// The chess match, for a chess command.
+    fn chess(&mut self) -> Result<&mut ChessMatch, Status> {
+        match &mut self.m {
+            Engine::Chess(m) => Ok(m),
+            Engine::Backgammon(_) => Err(Status::invalid_argument(
+                "command.chess: this is a backgammon match",
+            )),
+        }
+    }
+
+    /// Runs a chess command on this (working) copy, adding the bodies of its events;
+    /// a Chess960 match whose first game has just started gets its position drawn now
+    /// if the arbiter has not drawn it before.
+    fn run_chess(
+        &mut self,
+        command: &MatchCommand,
+        now: Timestamp,
+        bodies: &mut Vec<String>,
+    ) -> Result<(), Status> {
+        let rule = |e: baffle_core::chess::ChessError| Status::failed_precondition(e.to_string());
+        let events = self.chess()?.execute(command, now).map_err(rule)?;
+        bodies.extend(events.iter().map(MatchEvent::body));
+        let m = self.chess()?;
+        if m.settings().chess960 && m.series().position().is_none() && m.game().started() {
+            self.draw_position(now, bodies)?;
+        }
+        Ok(())
+    }
+
+    /// Draws the Chess960 position from the match's dice and records both the draw and
+    /// the position.
+    fn draw_position(&mut self, now: Timestamp, bodies: &mut Vec<String>) -> Result<(), Status> {
+        let rule = |e: baffle_core::chess::ChessError| Status::failed_precondition(e.to_string());
+        // Checked first, so that a refused draw takes nothing from the dice stream.
+        let probe = MatchCommand::Position(Chess960::numbered(518).expect("518 is a position"));
+        self.chess()?.handle(&probe, now).map_err(rule)?;
+        let sp = self
+            .dice
+            .chess960()
+            .map_err(|e| Status::failed_precondition(e.to_string()))?;
+        bodies.push(Entry::Chess960 { sp }.body());
+        let position = Chess960::numbered(sp).expect("the stream draws 0..960");
+        let events = self
+            .chess()?
+            .execute(&MatchCommand::Position(position), now)
+            .map_err(rule)?;
+        bodies.extend(events.iter().map(MatchEvent::body));
+        Ok(())
     }
 
     /// The bodies a command adds, computed on a copy of the state (returned with them).
@@ -233,11 +328,27 @@ impl MatchLog {
                    bodies: &mut Vec<String>,
                    command: &Command|
          -> Result<(), Status> {
-            let events = next.m.execute(command, now).map_err(rule)?;
+            let events = next.backgammon()?.execute(command, now).map_err(rule)?;
             bodies.extend(events.iter().map(Event::body));
             Ok(())
         };
         match planned {
+            Planned::Tick => match &next.m {
+                Engine::Backgammon(_) => run(&mut next, &mut bodies, &Command::Tick)?,
+                Engine::Chess(_) => next.run_chess(&MatchCommand::Tick, now, &mut bodies)?,
+            },
+            Planned::Chess { command, ruling } => {
+                if let Some(ruling) = ruling {
+                    bodies.push(wire::chess::ruling_body(ruling));
+                }
+                next.run_chess(command, now, &mut bodies)?;
+            }
+            Planned::ChessPosition { ruling } => {
+                if let Some(ruling) = ruling {
+                    bodies.push(wire::chess::ruling_body(ruling));
+                }
+                next.draw_position(now, &mut bodies)?;
+            }
             Planned::Engine(command) => {
                 run(&mut next, &mut bodies, command)?;
                 if let Command::Roll {
@@ -280,7 +391,7 @@ impl MatchLog {
             }
             Planned::ServerRoll(side) => {
                 // Checked first, so that a roll out of turn draws no dice.
-                next.m
+                next.backgammon()?
                     .handle(
                         &Command::Roll {
                             side: *side,

@@ -8,13 +8,14 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
+mod engine;
 mod log;
 
-pub use log::MatchLog;
+pub use engine::Engine;
+pub use log::{MatchLog, Setup};
 
 use baffle_core::audit::export::record_line;
 use baffle_core::audit::{Entry, Record};
-use baffle_core::backgammon::{Command, DiceSource};
 use baffle_core::device_time::charge_instant;
 use baffle_core::{Side, Timestamp};
 use baffle_proto::v1;
@@ -23,7 +24,7 @@ use tonic::Status;
 
 use crate::store::{EventStore, StoreError};
 use crate::time::TimeSource;
-use crate::wire::{self, MatchInfo, Planned};
+use crate::wire::{self, MatchInfo, Planned, Rules};
 
 /// Most commands per match per second before RESOURCE_EXHAUSTED: far above any real
 /// table, low enough that one client cannot monopolise the store.
@@ -95,8 +96,8 @@ pub struct MatchHandle {
     tx: mpsc::Sender<Msg>,
     /// Where the match sits.
     pub info: MatchInfo,
-    /// Where its dice come from.
-    pub dice: DiceSource,
+    /// Its rules (and dice), for decoding commands.
+    pub rules: Rules,
 }
 
 fn gone() -> Status {
@@ -195,7 +196,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         let handle = MatchHandle {
             tx,
             info: log.info.clone(),
-            dice: log.m.setup().dice,
+            rules: log.m.rules(),
         };
         let actor = MatchActor {
             log,
@@ -212,7 +213,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
 
     async fn run(mut self, mut rx: mpsc::Receiver<Msg>) {
         loop {
-            let due = self.log.m.next_due().map(|(at, _)| at);
+            let due = self.log.m.next_due();
             let timer = {
                 let time = self.time.clone();
                 async move {
@@ -228,7 +229,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                                 None => return,
                             },
                             () = timer => {
-            if let Err(e) = self.commit(&Planned::Engine(Command::Tick)).await {
+            if let Err(e) = self.commit(&Planned::Tick).await {
                                     tracing::warn!(match_id = %self.log.info.id, error = %e.message(), "a due event could not be stored; retrying in a second");
                                     // The due time stays in the past until the event is stored: wait
                                     // before trying again rather than spinning on the failure.
@@ -473,7 +474,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
     }
 
     async fn reveal(&mut self) -> Result<String, Status> {
-        if self.log.m.result().is_none() {
+        if !self.log.m.is_over() {
             return Err(Status::failed_precondition(
                 "the server seed is revealed only after the match",
             ));

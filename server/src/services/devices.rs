@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use baffle_proto::chess_text::points;
 use baffle_proto::v1;
 use baffle_proto::v1::devices_server::Devices;
 use tokio_stream::StreamExt;
@@ -188,7 +189,7 @@ impl<S: EventStore + Clone, T: TimeSource> Devices for DevicesService<S, T> {
                             Some(v1::device_message::Message::Input(input)) => {
                                 let planned = match input.command.as_ref().and_then(|c| c.action.as_ref()) {
                                     Some(a) if director_only(a) => Err("only the director may take this action".to_string()),
-                                    _ => decode(input.command, None, handle.dice).map_err(|s| s.message().to_string()),
+                                    _ => decode(input.command, None, handle.rules).map_err(|s| s.message().to_string()),
                                 };
                                 let input = DeviceInput {
                                     device: device.clone(),
@@ -232,7 +233,11 @@ fn add_report(sync: &mut TimeSync, device: &str, r: v1::SyncReport) {
 }
 
 /// Two short lines for a device's display: score and cube; whose turn and both clocks.
+/// A chess match shows the game, colours, move counters and periods instead.
 pub fn display(s: &v1::MatchState) -> Vec<String> {
+    if let Some(chess) = &s.chess {
+        return chess_display(s, chess);
+    }
     let side = |v: i32| if v == v1::Side::B as i32 { "B" } else { "A" };
     let cube = if s.crawford {
         "Crawford".to_string()
@@ -264,4 +269,38 @@ pub fn display(s: &v1::MatchState) -> Vec<String> {
         })
         .unwrap_or_default();
     vec![first, format!("{turn}{clocks}")]
+}
+
+/// A chess display: "Ann 1½ - ½ Bo  game 3/4 rapid", then each clock as colour, time,
+/// moves made and period — so the display shows when a period changes (6.3 (b)).
+fn chess_display(s: &v1::MatchState, c: &v1::ChessState) -> Vec<String> {
+    let first = format!(
+        "{} {} - {} {}  game {}/{} {}",
+        s.player_a,
+        points(c.half_points_a),
+        points(c.half_points_b),
+        s.player_b,
+        s.game_number,
+        c.games,
+        c.category
+    );
+    let clock = s.clock.clone().unwrap_or_default();
+    let face = |name: &str, side: Option<v1::SideClock>| {
+        let side = side.unwrap_or_default();
+        format!(
+            "{name} {} m{} P{}",
+            baffle_core::Millis(side.main_ms),
+            side.moves,
+            side.period + 1
+        )
+    };
+    let state = match v1::MatchPhase::try_from(s.phase) {
+        Ok(v1::MatchPhase::Over) => "match over  ",
+        Ok(v1::MatchPhase::BetweenGames) => "game over  ",
+        Ok(v1::MatchPhase::Waiting) => "waiting  ",
+        _ if clock.paused != 0 => "paused  ",
+        _ => "",
+    };
+    let second = format!("{state}{} | {}", face("W", clock.a), face("B", clock.b));
+    vec![first, second]
 }

@@ -63,7 +63,7 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
                 }
             }
         }
-        let planned = wire::decode(r.command, r.ruling, handle.dice)?;
+        let planned = wire::decode(r.command, r.ruling, handle.rules)?;
         Ok(Response::new(
             handle
                 .execute(planned, r.request_id, r.expected_seq)

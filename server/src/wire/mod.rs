@@ -13,6 +13,8 @@ use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 use tonic::Status;
 
+pub mod chess;
+
 /// Where a match sits in its tournament.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MatchInfo {
@@ -29,12 +31,35 @@ pub struct MatchInfo {
 /// What a command asks for, once decoded: an engine command, or server dice to draw first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Planned {
-    /// A command for the engine as it is.
+    /// Nothing but time passing: record what fell due (a flag, a start, a late point).
+    Tick,
+    /// A command for the backgammon engine as it is.
     Engine(Command),
     /// The server throws the opening roll until the dice differ.
     ServerOpening,
     /// The server rolls for `side`.
     ServerRoll(Side),
+    /// A command for a chess match, with the arbiter's ruling if it is an arbiter's.
+    Chess {
+        /// The command.
+        command: baffle_core::chess::MatchCommand,
+        /// The arbiter's reason and article.
+        ruling: Option<v1::Ruling>,
+    },
+    /// The server draws the Chess960 position from the match's dice.
+    ChessPosition {
+        /// The arbiter's reason and article.
+        ruling: Option<v1::Ruling>,
+    },
+}
+
+/// Which rules a match is played under, as decoding a command needs to know.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rules {
+    /// Backgammon, with dice from here.
+    Backgammon(DiceSource),
+    /// Chess.
+    Chess,
 }
 
 fn side(value: i32, field: &str) -> Result<Side, Status> {
@@ -80,18 +105,34 @@ pub fn director_only(action: &Action) -> bool {
             | Action::CorrectLength(_)
             | Action::ConfirmResult(_)
             | Action::CorrectResult(_)
-    )
+    ) || matches!(action, Action::Chess(v1::ChessCommand { action: Some(a) }) if chess::arbiter_only(a))
 }
 
-/// Decodes a wire command for a match whose dice come from `dice`.
+/// Decodes a wire command for a match played under `rules`.
 pub fn decode(
     command: Option<v1::Command>,
     ruling: Option<v1::Ruling>,
-    dice: DiceSource,
+    rules: Rules,
 ) -> Result<Planned, Status> {
     let action = command
         .and_then(|c| c.action)
         .ok_or_else(|| Status::invalid_argument("command: exactly one action must be set"))?;
+    let dice = match rules {
+        Rules::Chess => {
+            return match action {
+                Action::Chess(c) => chess::decode(c, ruling),
+                _ => Err(Status::invalid_argument(
+                    "command: this is a chess match: send command.chess",
+                )),
+            };
+        }
+        Rules::Backgammon(_) if matches!(action, Action::Chess(_)) => {
+            return Err(Status::invalid_argument(
+                "command.chess: this is a backgammon match",
+            ));
+        }
+        Rules::Backgammon(dice) => dice,
+    };
     if director_only(&action) {
         let ruling = ruling
             .filter(|r| !r.reason.trim().is_empty() && !r.article.trim().is_empty())
@@ -170,7 +211,7 @@ pub fn decode(
         Action::TakeBreak(s) => engine(Command::TakeBreak {
             side: side(s, "take_break")?,
         }),
-        _ => unreachable!("director actions are handled above"),
+        _ => unreachable!("director and chess actions are handled above"),
     }
 }
 
@@ -354,17 +395,22 @@ pub fn match_state(m: &Match, cx: &StateContext<'_>) -> v1::MatchState {
         break_until_ms: m.break_until().map(Timestamp::as_ms),
         dice_anomalies: cx.anomalies.0,
         last_anomaly: cx.anomalies.1.to_string(),
-        devices: cx
-            .devices
-            .iter()
-            .map(|(id, connected)| v1::DevicePresence {
-                device_id: id.clone(),
-                connected: *connected,
-            })
-            .collect(),
+        devices: device_presence(cx),
         // Stamped by the streams as each copy leaves.
         sent_at_ms: 0,
+        chess: None,
     }
+}
+
+/// The devices of a match and whether each is connected.
+fn device_presence(cx: &StateContext<'_>) -> Vec<v1::DevicePresence> {
+    cx.devices
+        .iter()
+        .map(|(id, connected)| v1::DevicePresence {
+            device_id: id.clone(),
+            connected: *connected,
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -379,17 +425,32 @@ mod tests {
 
     #[test]
     fn malformed_commands_name_the_field() {
-        let e = decode(None, None, DiceSource::Server).unwrap_err();
+        let e = decode(None, None, Rules::Backgammon(DiceSource::Server)).unwrap_err();
         assert_eq!(e.code(), tonic::Code::InvalidArgument);
-        let e = decode(cmd(Action::Press(0)), None, DiceSource::Server).unwrap_err();
+        let e = decode(
+            cmd(Action::Press(0)),
+            None,
+            Rules::Backgammon(DiceSource::Server),
+        )
+        .unwrap_err();
         assert!(e.message().starts_with("press:"), "{}", e.message());
         let roll = v1::Roll {
             side: 1,
             dice: vec![7, 1],
         };
-        let e = decode(cmd(Action::Roll(roll)), None, DiceSource::Physical).unwrap_err();
+        let e = decode(
+            cmd(Action::Roll(roll)),
+            None,
+            Rules::Backgammon(DiceSource::Physical),
+        )
+        .unwrap_err();
         assert!(e.message().contains("4.1 (i)"));
-        let e = decode(cmd(Action::Warn(1)), None, DiceSource::Server).unwrap_err();
+        let e = decode(
+            cmd(Action::Warn(1)),
+            None,
+            Rules::Backgammon(DiceSource::Server),
+        )
+        .unwrap_err();
         assert!(e.message().contains("ruling"));
         let ruling = Some(v1::Ruling {
             reason: "x".into(),
@@ -398,7 +459,7 @@ mod tests {
         let e = decode(
             cmd(Action::VoidDouble("maybe".into())),
             ruling,
-            DiceSource::Server,
+            Rules::Backgammon(DiceSource::Server),
         )
         .unwrap_err();
         assert!(e.message().contains("dead_cube"));
@@ -411,20 +472,37 @@ mod tests {
             dice: vec![],
         };
         assert_eq!(
-            decode(cmd(Action::Roll(roll)), None, DiceSource::Server).unwrap(),
+            decode(
+                cmd(Action::Roll(roll)),
+                None,
+                Rules::Backgammon(DiceSource::Server)
+            )
+            .unwrap(),
             Planned::ServerRoll(Side::B)
         );
         let reported = v1::Roll {
             side: 2,
             dice: vec![3, 4],
         };
-        assert!(decode(cmd(Action::Roll(reported)), None, DiceSource::Server).is_err());
+        assert!(
+            decode(
+                cmd(Action::Roll(reported)),
+                None,
+                Rules::Backgammon(DiceSource::Server)
+            )
+            .is_err()
+        );
         let opening = v1::Roll {
             side: 0,
             dice: vec![],
         };
         assert_eq!(
-            decode(cmd(Action::OpeningRoll(opening)), None, DiceSource::Server).unwrap(),
+            decode(
+                cmd(Action::OpeningRoll(opening)),
+                None,
+                Rules::Backgammon(DiceSource::Server)
+            )
+            .unwrap(),
             Planned::ServerOpening
         );
     }

@@ -67,6 +67,8 @@ pub enum InputKind {
     AdjustClock,
     /// "B 1": award penalty points (2.3).
     AwardPoints,
+    /// "W 5m": set a chess clock, clocks stopped (6.10).
+    SetChessClock,
 }
 
 /// A key the dashboard understands.
@@ -247,6 +249,9 @@ impl Dashboard {
         }
         let count = self.matches.len();
         let selected = self.selected_match().map(|m| m.match_id.clone());
+        let chess = self.selected_match().is_some_and(|m| m.chess.is_some());
+        let chess_action =
+            |a: v1::chess_command::Action| Action::Chess(v1::ChessCommand { action: Some(a) });
         let confirm = |action: Action, ruling: Option<(&str, &str)>, label: String| {
             selected.clone().map(|match_id| {
                 let ruling = ruling.map(|(reason, article)| v1::Ruling {
@@ -266,6 +271,33 @@ impl Dashboard {
             Key::Down | Key::Char('j') => {
                 self.selected = (self.selected + 1).min(count.saturating_sub(1))
             }
+            // Chess: the arbiter stops the clocks (6.12) and restarts them; sets a clock
+            // (6.10) rather than adjusting it; there are no points to award or confirm.
+            Key::Char('p') if chess => {
+                self.prompt = confirm(
+                    chess_action(v1::chess_command::Action::Pause(
+                        v1::PauseReason::DirectorStopped as i32,
+                    )),
+                    None,
+                    "stop the clocks (6.12)".into(),
+                )
+            }
+            Key::Char('r') if chess => {
+                self.prompt = confirm(
+                    chess_action(v1::chess_command::Action::Resume(v1::Empty {})),
+                    None,
+                    "restart the clocks (6.12)".into(),
+                )
+            }
+            Key::Char('a') if chess => {
+                self.prompt = Some(Prompt::Input {
+                    label: "set clock, clocks stopped: colour and time, e.g. W 5m".into(),
+                    buffer: String::new(),
+                    kind: InputKind::SetChessClock,
+                })
+            }
+            Key::Char('x' | 'c') if chess => self
+                .alert("not in chess: use `baffle chess MATCH …` for the arbiter's rulings".into()),
             Key::Char('p') if selected.is_some() => {
                 let choices: Vec<String> = pause_reasons()
                     .iter()
@@ -335,6 +367,33 @@ impl Dashboard {
         let (side, rest) = text.trim().split_once(' ').ok_or(format!(
             "{text:?}: a side (A or B), a space, then the value"
         ))?;
+        if kind == InputKind::SetChessClock {
+            let color = match side.to_ascii_uppercase().as_str() {
+                "W" | "WHITE" => v1::Color::White,
+                "B" | "BLACK" => v1::Color::Black,
+                other => return Err(format!("{other:?} is not a colour: W or B")),
+            };
+            let ms = crate::duration::parse(rest.trim())?.as_ms();
+            let action = v1::chess_command::Action::SetTime(v1::ChessTime {
+                color: color as i32,
+                ms,
+            });
+            return Ok(Pending {
+                label: format!(
+                    "set {}'s clock to {} in {match_id}",
+                    baffle_proto::chess_text::color(color as i32),
+                    rest.trim()
+                ),
+                match_id,
+                action: Action::Chess(v1::ChessCommand {
+                    action: Some(action),
+                }),
+                ruling: Some(v1::Ruling {
+                    reason: "set at the console".into(),
+                    article: "6.10".into(),
+                }),
+            });
+        }
         let side = match side.to_ascii_uppercase().as_str() {
             "A" => v1::Side::A as i32,
             "B" => v1::Side::B as i32,
@@ -346,7 +405,7 @@ impl Dashboard {
             .map(|m| name(m, side).to_string())
             .unwrap_or_default();
         match kind {
-            InputKind::PauseReason => unreachable!("handled above"),
+            InputKind::PauseReason | InputKind::SetChessClock => unreachable!("handled above"),
             InputKind::AdjustClock => {
                 let ms = crate::duration::parse(rest.trim())?.as_ms();
                 Ok(Pending {
@@ -391,6 +450,14 @@ impl Dashboard {
         .style(Style::default().add_modifier(Modifier::BOLD));
         let rows = self.rows().into_iter().enumerate().map(|(i, s)| {
             let (a, b) = match &s.clock {
+                // Chess: side A of the clock is White's.
+                Some(c) if s.chess.is_some() => {
+                    let [a, b] = faces(c, now_ms);
+                    (
+                        format!("W {}", clock_cell(a)),
+                        format!("B {}", clock_cell(b)),
+                    )
+                }
                 Some(c) => {
                     let [a, b] = faces(c, now_ms);
                     (clock_cell(a), clock_cell(b))
@@ -398,6 +465,7 @@ impl Dashboard {
                 None => ("-".into(), "-".into()),
             };
             let turn = match v1::TurnPhase::try_from(s.turn) {
+                _ if s.chess.is_some() => chess_turn(s),
                 Ok(v1::TurnPhase::Opening) => "opening".into(),
                 Ok(v1::TurnPhase::OnRoll) => format!("{} roll", render::side(s.turn_side)),
                 Ok(v1::TurnPhase::Moving) => format!("{} move", render::side(s.turn_side)),
@@ -418,13 +486,21 @@ impl Dashboard {
                         .to_lowercase()
                 })
                 .unwrap_or_default();
-            let score = format!(
-                "{}-{}/{}{}",
-                s.score_a,
-                s.score_b,
-                s.length,
-                if s.crawford { " C" } else { "" }
-            );
+            let score = match &s.chess {
+                Some(c) => format!(
+                    "{}-{}/{}",
+                    baffle_proto::chess_text::points(c.half_points_a),
+                    baffle_proto::chess_text::points(c.half_points_b),
+                    c.games
+                ),
+                None => format!(
+                    "{}-{}/{}{}",
+                    s.score_a,
+                    s.score_b,
+                    s.length,
+                    if s.crawford { " C" } else { "" }
+                ),
+            };
             let row = Row::new(vec![
                 Cell::from(s.table.clone()),
                 Cell::from(s.match_id.clone()),
@@ -448,8 +524,8 @@ impl Dashboard {
             Constraint::Length(16),
             Constraint::Length(9),
             Constraint::Length(8),
-            Constraint::Length(14),
-            Constraint::Length(14),
+            Constraint::Length(16),
+            Constraint::Length(16),
             Constraint::Length(10),
             Constraint::Min(6),
         ];
@@ -469,12 +545,29 @@ impl Dashboard {
             (Some(Prompt::Confirm(p)), _) => format!("{}? y/n", p.label),
             (Some(Prompt::Input { label, buffer, .. }), _) => format!("{label}: {buffer}_"),
             (None, Some(problem)) => problem.clone(),
+            (None, None) if self.selected_match().is_some_and(|m| m.chess.is_some()) => {
+                "↑↓ select  p stop the clocks  r restart them  a set a clock  q quit".into()
+            }
             (None, None) => {
                 "↑↓ select  p pause  r resume  a adjust clock  x penalty  c confirm result  q quit"
                     .into()
             }
         };
         frame.render_widget(Paragraph::new(bottom), prompt_area);
+    }
+}
+
+/// A chess row's turn: "W move" (White's clock runs, side A), "over", "-".
+fn chess_turn(s: &v1::MatchState) -> String {
+    let c = s.chess.as_ref().expect("a chess row");
+    if s.result.is_some() {
+        return "over".into();
+    }
+    match v1::Color::try_from(c.to_move) {
+        Ok(v1::Color::White) => "W move".into(),
+        Ok(v1::Color::Black) => "B move".into(),
+        _ if s.phase == v1::MatchPhase::BetweenGames as i32 => "game over".into(),
+        _ => "-".into(),
     }
 }
 
@@ -491,58 +584,4 @@ fn clock_cell(face: baffle_proto::faces::Face) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn state(id: &str) -> v1::MatchState {
-        v1::MatchState {
-            match_id: id.into(),
-            player_a: "Anna".into(),
-            player_b: "Ben".into(),
-            penalty_points: vec![0, 0],
-            ..Default::default()
-        }
-    }
-
-    #[test]
-    fn alerts_for_dice_anomalies_and_devices_that_drop() {
-        let mut board = Dashboard::new("open");
-        let mut s = state("m");
-        s.devices = vec![v1::DevicePresence {
-            device_id: "t7".into(),
-            connected: true,
-        }];
-        board.update(s.clone());
-        s.dice_anomalies = 1;
-        s.last_anomaly = "player A's dice: faces are unevenly spread".into();
-        s.devices[0].connected = false;
-        board.update(s);
-        assert_eq!(board.alerts[0], "m: device t7 disconnected");
-        assert_eq!(
-            board.alerts[1],
-            "m: dice anomaly: player A's dice: faces are unevenly spread"
-        );
-    }
-
-    #[test]
-    fn pausing_asks_for_a_permitted_reason_then_a_confirmation() {
-        let mut board = Dashboard::new("open");
-        board.update(state("m"));
-        board.key(Key::Char('p'));
-        board.key(Key::Char('9'));
-        assert_eq!(board.key(Key::Enter), None);
-        assert!(board.alerts[0].contains("1 to 8"));
-        board.key(Key::Char('p'));
-        board.key(Key::Char('4')); // game over, break, director called, dice picked up early, …
-        board.key(Key::Enter);
-        let pending = board.key(Key::Char('y')).unwrap();
-        assert_eq!(
-            pending.action,
-            Action::Pause(v1::PauseReason::DicePickedUpEarly as i32)
-        );
-        assert!(pending.label.contains("dice picked up early"));
-        board.key(Key::Char('p'));
-        assert_eq!(board.key(Key::Esc), None);
-        assert_eq!(board.prompt, None, "escape cancels");
-    }
-}
+mod tests;

@@ -1,0 +1,281 @@
+//! Chess on the command line: `baffle match create --chess …` and
+//! `baffle chess MATCH ACTION` — the players' actions, and the arbiter's with
+//! `--reason` and `--article`.
+
+use baffle_core::Millis;
+use baffle_core::clock::{TimeControl, TimingMethod};
+use baffle_proto::v1;
+use baffle_proto::v1::chess_command::Action;
+use clap::{Args, Subcommand, ValueEnum};
+
+use crate::duration;
+
+/// White or Black.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorArg {
+    /// White.
+    White,
+    /// Black.
+    Black,
+}
+
+fn color(c: ColorArg) -> i32 {
+    match c {
+        ColorArg::White => v1::Color::White as i32,
+        ColorArg::Black => v1::Color::Black as i32,
+    }
+}
+
+/// The FIDE Laws' edition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LawsArg {
+    /// The 2009 Laws.
+    #[value(name = "2009")]
+    Fide2009,
+    /// The later Laws.
+    Later,
+}
+
+/// `baffle match create … --chess CONTROL`: the settings of a chess match.
+#[derive(Debug, Args)]
+pub struct ChessMatchArgs {
+    /// Make it a chess match with this control: fide-classical, rapid, blitz, or a
+    /// custom BASE+INCREMENT ("25m+10s"), BASE+dDELAY ("5m+d5s", simple delay) or BASE
+    /// alone (sudden death).
+    #[arg(long, value_name = "CONTROL")]
+    pub chess: Option<String>,
+    /// Chess: games in the match (colours alternate).
+    #[arg(long, default_value_t = 1, requires = "chess")]
+    pub games: u32,
+    /// Chess: the default time (6.7); default 0, players at the board at the start.
+    #[arg(long, requires = "chess")]
+    pub default_time: Option<String>,
+    /// Chess: the Laws' edition for the category and penalties.
+    #[arg(long, value_enum, default_value_t = LawsArg::Later, requires = "chess")]
+    pub laws: LawsArg,
+    /// Chess: no arbiter watches (A.4 (d): flags count only when claimed).
+    #[arg(long, requires = "chess")]
+    pub unsupervised: bool,
+    /// Chess: Chess960, the position drawn from the audited dice.
+    #[arg(long, requires = "chess")]
+    pub chess960: bool,
+}
+
+/// The time control a `--chess` value names.
+pub fn control(text: &str) -> Result<TimeControl, String> {
+    match text {
+        "fide-classical" | "classical" => return Ok(TimeControl::fide_classical()),
+        "rapid" => return Ok(TimeControl::rapid()),
+        "blitz" => return Ok(TimeControl::blitz()),
+        _ => {}
+    }
+    let (base, method) = match text.split_once('+') {
+        None => (text, TimingMethod::SuddenDeath),
+        Some((base, delay)) if delay.starts_with('d') => (
+            base,
+            TimingMethod::SimpleDelay {
+                delay: duration::parse(&delay[1..])?,
+            },
+        ),
+        Some((base, increment)) => (
+            base,
+            TimingMethod::Fischer {
+                increment: duration::parse(increment)?,
+            },
+        ),
+    };
+    TimeControl::single(duration::parse(base)?, method).map_err(|e| e.to_string())
+}
+
+/// The chess settings of `baffle match create`, if `--chess` was given.
+pub fn settings(args: &ChessMatchArgs) -> Result<Option<v1::ChessMatchSettings>, String> {
+    let Some(text) = &args.chess else {
+        return Ok(None);
+    };
+    let control = control(text)?;
+    let default_time = match &args.default_time {
+        Some(t) => duration::parse(t)?,
+        None => Millis::ZERO,
+    };
+    Ok(Some(v1::ChessMatchSettings {
+        control: Some((&control).into()),
+        games: args.games,
+        default_time_ms: default_time.as_ms(),
+        laws: match args.laws {
+            LawsArg::Fide2009 => v1::ChessLaws::Fide2009,
+            LawsArg::Later => v1::ChessLaws::Later,
+        } as i32,
+        unsupervised: args.unsupervised,
+        chess960: args.chess960,
+    }))
+}
+
+/// `baffle chess MATCH ACTION`
+#[derive(Debug, Args)]
+pub struct ChessArgs {
+    /// The match.
+    pub match_id: String,
+    /// The arbiter's reason (required with arbiter actions).
+    #[arg(long)]
+    pub reason: Option<String>,
+    /// The article applied, e.g. 7.5 (required with arbiter actions).
+    #[arg(long)]
+    pub article: Option<String>,
+    /// Retry and concurrency options.
+    #[command(flatten)]
+    pub options: crate::cli::CommandOptions,
+    /// The action.
+    #[command(subcommand)]
+    pub action: ChessAction,
+}
+
+/// A chess action: the players' first, then the arbiter's.
+#[derive(Debug, Subcommand)]
+pub enum ChessAction {
+    /// The player of COLOR is at the board (6.7).
+    Arrive { color: ColorArg },
+    /// COLOR completes a move and presses (6.2).
+    Press { color: ColorArg },
+    /// COLOR resigns.
+    Resign { color: ColorArg },
+    /// COLOR checkmated the opponent.
+    Checkmate { color: ColorArg },
+    /// The players agree a draw.
+    Draw,
+    /// COLOR claims the opponent's fallen flag (unsupervised, A.4 (d)).
+    ClaimFlag { color: ColorArg },
+    /// Stop the clocks (6.12).
+    Pause {
+        /// Why.
+        #[arg(default_value = "director_stopped")]
+        reason: String,
+    },
+    /// Restart the clocks.
+    Resume,
+    /// COLOR claims a quickplay finish (under two minutes, no increment).
+    QuickplayClaim { color: ColorArg },
+    /// Start the next game now, colours reversed.
+    NextGame,
+    /// Arbiter: COLOR may play though late (6.7).
+    Excuse { color: ColorArg },
+    /// Arbiter: an illegal move by COLOR, or a press without a move (7.5).
+    Illegal {
+        /// Who.
+        color: ColorArg,
+        /// The opponent cannot checkmate: a second illegal move draws.
+        #[arg(long)]
+        opponent_cannot_mate: bool,
+    },
+    /// Arbiter: the flagged player's opponent cannot checkmate (6.9): a draw.
+    CannotCheckmate,
+    /// Arbiter: both flags fell, order unknown (6.11).
+    FlagOrderUnknown,
+    /// Arbiter: set COLOR's clock, clocks stopped (6.10).
+    SetTime { color: ColorArg, time: String },
+    /// Arbiter: set COLOR's move counter, clocks stopped (6.10).
+    SetMoves { color: ColorArg, moves: u32 },
+    /// Arbiter: rule on the quickplay claim.
+    Quickplay { ruling: QuickplayArg },
+    /// Arbiter: decide the game's result.
+    Result {
+        /// 1-0, 0-1, draw or 0-0.
+        outcome: String,
+        /// Why: checkmate, resignation, flag, agreement, arbiter-decision, …
+        #[arg(default_value = "arbiter-decision")]
+        reason: String,
+    },
+    /// Arbiter: draw the Chess960 position now.
+    DrawPosition,
+}
+
+/// A quickplay ruling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum QuickplayArg {
+    /// Upheld: a draw.
+    Draw,
+    /// A 5-second increment for both.
+    Increment,
+    /// Rejected: two minutes to the opponent.
+    Reject,
+}
+
+/// The wire command for `action`; pause reasons are checked by the caller's parser.
+pub fn command(action: &ChessAction, pause: i32) -> Result<v1::ChessCommand, String> {
+    let empty = v1::Empty {};
+    let action = match action {
+        ChessAction::Arrive { color: c } => Action::Arrive(color(*c)),
+        ChessAction::Press { color: c } => Action::Press(color(*c)),
+        ChessAction::Resign { color: c } => Action::Resign(color(*c)),
+        ChessAction::Checkmate { color: c } => Action::Checkmate(color(*c)),
+        ChessAction::Draw => Action::AgreeDraw(empty),
+        ChessAction::ClaimFlag { color: c } => Action::ClaimFlag(color(*c)),
+        ChessAction::Pause { .. } => Action::Pause(pause),
+        ChessAction::Resume => Action::Resume(empty),
+        ChessAction::QuickplayClaim { color: c } => Action::QuickplayClaim(color(*c)),
+        ChessAction::NextGame => Action::NextGame(empty),
+        ChessAction::Excuse { color: c } => Action::ExcuseLateness(color(*c)),
+        ChessAction::Illegal {
+            color: c,
+            opponent_cannot_mate,
+        } => Action::IllegalMove(v1::IllegalMove {
+            color: color(*c),
+            opponent_cannot_mate: *opponent_cannot_mate,
+        }),
+        ChessAction::CannotCheckmate => Action::CannotCheckmate(empty),
+        ChessAction::FlagOrderUnknown => Action::FlagOrderUnknown(empty),
+        ChessAction::SetTime { color: c, time } => Action::SetTime(v1::ChessTime {
+            color: color(*c),
+            ms: duration::parse(time)?.as_ms(),
+        }),
+        ChessAction::SetMoves { color: c, moves } => Action::SetMoves(v1::ChessMoves {
+            color: color(*c),
+            moves: *moves,
+        }),
+        ChessAction::Quickplay { ruling } => Action::QuickplayRuling(match ruling {
+            QuickplayArg::Draw => v1::QuickplayRuling::Draw,
+            QuickplayArg::Increment => v1::QuickplayRuling::Increment,
+            QuickplayArg::Reject => v1::QuickplayRuling::Reject,
+        } as i32),
+        ChessAction::Result { outcome, reason } => Action::ArbiterResult(v1::ChessResult {
+            outcome: match outcome.as_str() {
+                "1-0" => v1::ChessOutcome::WhiteWins,
+                "0-1" => v1::ChessOutcome::BlackWins,
+                "draw" | "1/2" | "½-½" => v1::ChessOutcome::Draw,
+                "0-0" => v1::ChessOutcome::BothLose,
+                other => return Err(format!("{other:?}: the outcome is 1-0, 0-1, draw or 0-0")),
+            } as i32,
+            reason: {
+                let name = format!("CHESS_REASON_{}", reason.replace('-', "_").to_uppercase());
+                v1::ChessReason::from_str_name(&name)
+                    .filter(|r| *r != v1::ChessReason::Unspecified)
+                    .ok_or_else(|| format!("{reason:?} is not a reason a game ends for"))?
+                    as i32
+            },
+        }),
+        ChessAction::DrawPosition => Action::DrawPosition(empty),
+    };
+    Ok(v1::ChessCommand {
+        action: Some(action),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn custom_controls_are_written_as_base_plus_increment_or_delay() {
+        let c = control("25m+10s").unwrap();
+        assert_eq!(c.periods()[0].base, Millis::mins(25));
+        assert_eq!(
+            c.periods()[0].method,
+            TimingMethod::Fischer {
+                increment: Millis::secs(10)
+            }
+        );
+        let d = control("5m+d5s").unwrap();
+        assert_eq!(d.periods()[0].method.delay(), Millis::secs(5));
+        assert_eq!(control("fide-classical").unwrap().periods().len(), 2);
+        assert!(control("soon").is_err());
+    }
+}

@@ -1,0 +1,308 @@
+//! The chess half of the wire: `ChessCommand` in, `ChessState` out. Arbiter actions need
+//! the director and a ruling, as director actions do in backgammon; the ruling is kept in
+//! the log beside the events it caused.
+
+use baffle_core::chess::game::QuickplayRuling;
+use baffle_core::chess::{
+    Category, ChessMatch, Color, Command, GameResult, Laws, MatchCommand, Outcome, Reason,
+};
+use baffle_core::{Millis, Side};
+use baffle_proto::convert::{clock_state, pause_reason_from_wire, side_to_wire};
+use baffle_proto::v1;
+use baffle_proto::v1::chess_command::Action;
+use tonic::Status;
+
+use super::{Planned, StateContext};
+
+/// True for the actions only the arbiter (the director's token) may take.
+pub fn arbiter_only(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::ExcuseLateness(_)
+            | Action::IllegalMove(_)
+            | Action::CannotCheckmate(_)
+            | Action::FlagOrderUnknown(_)
+            | Action::SetTime(_)
+            | Action::SetMoves(_)
+            | Action::QuickplayRuling(_)
+            | Action::ArbiterResult(_)
+            | Action::DrawPosition(_)
+    )
+}
+
+fn color(value: i32, field: &str) -> Result<Color, Status> {
+    match v1::Color::try_from(value) {
+        Ok(v1::Color::White) => Ok(Color::White),
+        Ok(v1::Color::Black) => Ok(Color::Black),
+        _ => Err(Status::invalid_argument(format!(
+            "{field}: the colour must be white or black"
+        ))),
+    }
+}
+
+/// The wire colour.
+pub fn color_to_wire(c: Color) -> v1::Color {
+    match c {
+        Color::White => v1::Color::White,
+        Color::Black => v1::Color::Black,
+    }
+}
+
+/// The Laws a wire value names (unset: the later Laws).
+pub fn laws_from_wire(value: i32) -> Result<Laws, Status> {
+    match v1::ChessLaws::try_from(value) {
+        Ok(v1::ChessLaws::Unspecified | v1::ChessLaws::Later) => Ok(Laws::Later),
+        Ok(v1::ChessLaws::Fide2009) => Ok(Laws::Fide2009),
+        Err(_) => Err(Status::invalid_argument(format!(
+            "chess.laws: unknown value {value}"
+        ))),
+    }
+}
+
+fn laws_to_wire(laws: Laws) -> v1::ChessLaws {
+    match laws {
+        Laws::Fide2009 => v1::ChessLaws::Fide2009,
+        Laws::Later => v1::ChessLaws::Later,
+    }
+}
+
+const OUTCOMES: [(Outcome, v1::ChessOutcome); 4] = [
+    (Outcome::WhiteWins, v1::ChessOutcome::WhiteWins),
+    (Outcome::BlackWins, v1::ChessOutcome::BlackWins),
+    (Outcome::Draw, v1::ChessOutcome::Draw),
+    (Outcome::BothLose, v1::ChessOutcome::BothLose),
+];
+
+const REASONS: [(Reason, v1::ChessReason); 10] = [
+    (Reason::Checkmate, v1::ChessReason::Checkmate),
+    (Reason::Resignation, v1::ChessReason::Resignation),
+    (Reason::Flag, v1::ChessReason::Flag),
+    (
+        Reason::FlagInsufficientMaterial,
+        v1::ChessReason::FlagInsufficientMaterial,
+    ),
+    (Reason::Agreement, v1::ChessReason::Agreement),
+    (Reason::ArbiterDecision, v1::ChessReason::ArbiterDecision),
+    (Reason::Default, v1::ChessReason::Default),
+    (Reason::IllegalMoves, v1::ChessReason::IllegalMoves),
+    (Reason::BothFlags, v1::ChessReason::BothFlags),
+    (Reason::QuickplayFinish, v1::ChessReason::QuickplayFinish),
+];
+
+fn result_to_wire(r: GameResult) -> v1::ChessResult {
+    let outcome = OUTCOMES.iter().find(|(o, _)| *o == r.outcome).map(|p| p.1);
+    let reason = REASONS.iter().find(|(x, _)| *x == r.reason).map(|p| p.1);
+    v1::ChessResult {
+        outcome: outcome.unwrap_or_default() as i32,
+        reason: reason.unwrap_or_default() as i32,
+    }
+}
+
+fn result_from_wire(r: v1::ChessResult) -> Result<GameResult, Status> {
+    let outcome = OUTCOMES
+        .iter()
+        .find(|(_, w)| *w as i32 == r.outcome)
+        .map(|p| p.0)
+        .ok_or_else(|| Status::invalid_argument("arbiter_result.outcome: not set or unknown"))?;
+    let reason = REASONS
+        .iter()
+        .find(|(_, w)| *w as i32 == r.reason)
+        .map(|p| p.0)
+        .ok_or_else(|| Status::invalid_argument("arbiter_result.reason: not set or unknown"))?;
+    Ok(GameResult { outcome, reason })
+}
+
+/// Decodes a chess command; `ruling` is the director's reason and article, required with
+/// arbiter actions.
+pub fn decode(command: v1::ChessCommand, ruling: Option<v1::Ruling>) -> Result<Planned, Status> {
+    let action = command
+        .action
+        .ok_or_else(|| Status::invalid_argument("command.chess: exactly one action must be set"))?;
+    let ruling = if arbiter_only(&action) {
+        let r = ruling
+            .filter(|r| !r.reason.trim().is_empty() && !r.article.trim().is_empty())
+            .ok_or_else(|| {
+                Status::invalid_argument("ruling: an arbiter action needs a reason and an article")
+            })?;
+        Some(r)
+    } else {
+        None
+    };
+    let game = |c: Command| -> Result<Planned, Status> {
+        Ok(Planned::Chess {
+            command: MatchCommand::Game(c),
+            ruling: ruling.clone(),
+        })
+    };
+    match action {
+        Action::Arrive(c) => game(Command::Arrive(color(c, "arrive")?)),
+        Action::Press(c) => game(Command::Press(color(c, "press")?)),
+        Action::Resign(c) => game(Command::Resign(color(c, "resign")?)),
+        Action::Checkmate(c) => game(Command::Checkmate(color(c, "checkmate")?)),
+        Action::AgreeDraw(_) => game(Command::AgreeDraw),
+        Action::ClaimFlag(c) => game(Command::ClaimFlag(color(c, "claim_flag")?)),
+        Action::Pause(reason) => game(Command::Pause(
+            pause_reason_from_wire(reason)
+                .map_err(|e| Status::invalid_argument(format!("pause: {e}")))?,
+        )),
+        Action::Resume(_) => game(Command::Resume),
+        Action::QuickplayClaim(c) => game(Command::QuickplayClaim(color(c, "quickplay_claim")?)),
+        Action::NextGame(_) => Ok(Planned::Chess {
+            command: MatchCommand::NextGame,
+            ruling,
+        }),
+        Action::ExcuseLateness(c) => game(Command::ExcuseLateness(color(c, "excuse_lateness")?)),
+        Action::IllegalMove(m) => game(Command::IllegalMove {
+            by: color(m.color, "illegal_move.color")?,
+            opponent_can_mate: !m.opponent_cannot_mate,
+        }),
+        Action::CannotCheckmate(_) => game(Command::CannotCheckmate),
+        Action::FlagOrderUnknown(_) => game(Command::FlagOrderUnknown),
+        Action::SetTime(t) => {
+            if t.ms < 0 {
+                return Err(Status::invalid_argument(
+                    "set_time.ms: a time is not negative",
+                ));
+            }
+            game(Command::SetTime(
+                color(t.color, "set_time.color")?,
+                Millis(t.ms),
+            ))
+        }
+        Action::SetMoves(m) => game(Command::SetMoves(
+            color(m.color, "set_moves.color")?,
+            m.moves,
+        )),
+        Action::QuickplayRuling(r) => game(Command::QuickplayRuling(
+            match v1::QuickplayRuling::try_from(r) {
+                Ok(v1::QuickplayRuling::Draw) => QuickplayRuling::Draw,
+                Ok(v1::QuickplayRuling::Increment) => QuickplayRuling::Increment,
+                Ok(v1::QuickplayRuling::Reject) => QuickplayRuling::Reject,
+                _ => {
+                    return Err(Status::invalid_argument(
+                        "quickplay_ruling: draw, increment or reject",
+                    ));
+                }
+            },
+        )),
+        Action::ArbiterResult(r) => game(Command::ArbiterResult(result_from_wire(r)?)),
+        Action::DrawPosition(_) => Ok(Planned::ChessPosition { ruling }),
+    }
+}
+
+/// The audit body of an arbiter's ruling, recorded before the events it caused.
+pub fn ruling_body(ruling: &v1::Ruling) -> String {
+    serde_json::json!({ "kind": "chess.ruling", "reason": ruling.reason, "article": ruling.article })
+        .to_string()
+}
+
+fn category_name(c: Category) -> &'static str {
+    match c {
+        Category::Standard => "standard",
+        Category::Rapid => "rapid",
+        Category::Blitz => "blitz",
+    }
+}
+
+/// The wire state of a chess match.
+pub fn match_state(m: &ChessMatch, cx: &StateContext<'_>) -> v1::MatchState {
+    let settings = m.settings();
+    let game = m.game();
+    let white = m.white();
+    let player = |c: Color| match c {
+        Color::White => white,
+        Color::Black => white.other(),
+    };
+    let phase = if m.is_over() {
+        v1::MatchPhase::Over
+    } else if game.result().is_some() {
+        v1::MatchPhase::BetweenGames
+    } else if m.number() == 1 && !game.started() {
+        v1::MatchPhase::Waiting
+    } else {
+        v1::MatchPhase::Playing
+    };
+    let (half_a, half_b) = m.series().half_points();
+    let present = game.present();
+    let clock = game.clock();
+    let results = m
+        .series()
+        .results()
+        .iter()
+        .enumerate()
+        .map(|(i, r)| v1::ChessGame {
+            game: i as u32 + 1,
+            white: side_to_wire(m.series().white_in(i as u32 + 1)) as i32,
+            result: Some(result_to_wire(*r)),
+        })
+        .collect();
+    let chess = v1::ChessState {
+        category: category_name(game.category()).into(),
+        laws: laws_to_wire(settings.laws) as i32,
+        supervised: settings.supervised,
+        games: settings.games,
+        white: side_to_wire(white) as i32,
+        started: game.started(),
+        to_move: game.to_move().map_or(v1::Color::Unspecified, color_to_wire) as i32,
+        present: present.to_vec(),
+        illegal_moves: game.illegal_moves().to_vec(),
+        flags: game
+            .flags()
+            .iter()
+            .map(|(c, at)| v1::ChessFlag {
+                color: color_to_wire(*c) as i32,
+                at_ms: at.as_ms(),
+            })
+            .collect(),
+        quickplay_claim: game.claim().map_or(v1::Color::Unspecified, color_to_wire) as i32,
+        results,
+        half_points_a: half_a,
+        half_points_b: half_b,
+        position: m.series().position().map(|p| v1::Chess960Position {
+            sp: u32::from(p.sp),
+            back_rank: p.back_rank.clone(),
+        }),
+        chess960: settings.chess960,
+        moves: [Side::A, Side::B]
+            .map(|s| clock.view(s, cx.now).moves)
+            .to_vec(),
+    };
+    let by_player = |s: Side| present[if s == white { 0 } else { 1 }];
+    v1::MatchState {
+        match_id: cx.info.id.clone(),
+        tournament_id: cx.info.tournament.clone(),
+        round: cx.info.round,
+        table: cx.info.table.clone(),
+        player_a: settings.players[0].clone(),
+        player_b: settings.players[1].clone(),
+        length: settings.games,
+        phase: phase as i32,
+        game_number: m.number(),
+        cube_value: 1,
+        turn_side: game
+            .to_move()
+            .map_or(v1::Side::Unspecified, |c| side_to_wire(player(c))) as i32,
+        clock: Some(clock_state(clock, cx.now)),
+        result: m.is_over().then(|| v1::MatchResult {
+            winner: m.winner().map_or(v1::Side::Unspecified, side_to_wire) as i32,
+            how: if m.winner().is_some() {
+                "points"
+            } else {
+                "draw"
+            }
+            .into(),
+            confirmed: true,
+        }),
+        seq: cx.seq,
+        head_hash: cx.head.to_string(),
+        dice_source: "server".into(),
+        commitment: cx.commitment.to_string(),
+        present: Side::BOTH.map(by_player).to_vec(),
+        next_due_ms: m.next_due().map(|at| at.as_ms()),
+        dice_anomalies: cx.anomalies.0,
+        last_anomaly: cx.anomalies.1.to_string(),
+        devices: super::device_presence(cx),
+        chess: Some(chess),
+        ..Default::default()
+    }
+}
