@@ -115,6 +115,15 @@ const ClockState = {
   5: ["running", "enum"], 6: ["paused", "enum"], 7: ["next_flag_at_ms", "int64"],
   9: ["frozen", "bool"],
 };
+const ChessResult = { 1: ["outcome", "enum"], 2: ["reason", "enum"] };
+const ChessState = {
+  1: ["category", "string"], 4: ["games", "uint"], 5: ["white", "enum"], 6: ["started", "bool"],
+  7: ["to_move", "enum"], 10: ["flags", { 1: ["color", "enum"], 2: ["at_ms", "int64"] }, "repeated"],
+  11: ["quickplay_claim", "enum"],
+  12: ["results", { 1: ["game", "uint"], 2: ["white", "enum"], 3: ["result", ChessResult] }, "repeated"],
+  13: ["half_points_a", "uint"], 14: ["half_points_b", "uint"],
+  15: ["position", { 1: ["sp", "uint"], 2: ["back_rank", "string"] }], 17: ["moves", "uint", "repeated"],
+};
 const MatchResult = { 1: ["winner", "enum"], 2: ["how", "string"], 3: ["confirmed", "bool"] };
 const MatchState = {
   1: ["match_id", "string"], 2: ["tournament_id", "string"], 3: ["round", "uint"],
@@ -125,6 +134,7 @@ const MatchState = {
   17: ["turn_side", "enum"], 18: ["dice", "uint", "repeated"], 19: ["clock", ClockState],
   20: ["result", MatchResult], 21: ["seq", "uint"], 25: ["present", "bool", "repeated"],
   26: ["penalty_points", "uint", "repeated"], 33: ["sent_at_ms", "int64"],
+  34: ["chess", ChessState],
 };
 const Event = { 1: ["seq", "uint"], 2: ["kind", "string"] };
 const MatchUpdate = { 1: ["events", Event, "repeated"], 2: ["state", MatchState] };
@@ -134,6 +144,47 @@ const ListTournamentsResponse = { 1: ["tournaments", Tournament, "repeated"] };
 const SIDE_A = 1, SIDE_B = 2;
 const PAUSES = ["", "director", "break", "dispute", "illness", "equipment", "other"];
 const TURNS = ["", "opening roll", "to roll", "to move", "doubled"];
+const WHITE = 1, BLACK = 2, BETWEEN_GAMES = 3;
+const OUTCOMES = ["", "1-0", "0-1", "½-½", "0-0"];
+
+// ---------------------------------------------------------------- chess
+
+// Half points as people write them: 3 → "1½".
+function points(half) {
+  const whole = Math.floor(half / 2);
+  return half % 2 ? (whole ? `${whole}½` : "½") : String(whole);
+}
+
+// A player's score: backgammon points, or chess half points.
+function score(s, side) {
+  if (!s.chess) return String(side === "a" ? s.score_a : s.score_b);
+  return points(side === "a" ? s.chess.half_points_a : s.chess.half_points_b);
+}
+
+// Which clock side ("a" is White's in chess) player "a" or "b" is on in the game in progress.
+function clockOf(s, player) {
+  if (!s.chess) return player;
+  return (s.chess.white === SIDE_B) !== (player === "b") ? "b" : "a";
+}
+
+function chessTags(s, out) {
+  const c = s.chess;
+  const name = (color) => (clockOf(s, "a") === "a") === (color === WHITE) ? s.player_a : s.player_b;
+  out.append(el("span", { class: "tag" }, `game ${s.game_number} of ${c.games} · ${c.category}`));
+  out.append(el("span", { class: "tag" }, `White: ${name(WHITE)}`));
+  if (c.position) out.append(el("span", { class: "tag" }, `960 #${c.position.sp} ${c.position.back_rank}`));
+  if (s.clock && s.clock.paused) out.append(el("span", { class: "tag paused" }, "paused"));
+  const last = c.results[c.results.length - 1];
+  if (s.result) {
+    const text = s.result.how === "draw" ? "match drawn" : `${s.result.winner === SIDE_A ? s.player_a : s.player_b} won`;
+    out.append(el("span", { class: "tag result" }, text));
+  } else if (c.to_move) {
+    out.append(el("span", { class: "tag turn" }, `${name(c.to_move)} to move`));
+  } else if (last && s.phase === BETWEEN_GAMES) {
+    out.append(el("span", { class: "tag result" }, `game ${last.game}: ${OUTCOMES[last.result.outcome] || ""}`));
+  }
+  return out;
+}
 
 // ---------------------------------------------------------------- gRPC-Web
 
@@ -264,6 +315,7 @@ function setStatus(text, down) {
 
 function tags(s) {
   const out = el("div", { class: "tags" });
+  if (s.chess) return chessTags(s, out);
   out.append(el("span", { class: "tag" }, `to ${s.length}`));
   if (s.crawford) out.append(el("span", { class: "tag crawford" }, "CRAWFORD"));
   const cube = s.cube_value > 1 ? `cube ${s.cube_value}${s.cube_owner === SIDE_B ? " B" : s.cube_owner === SIDE_A ? " A" : ""}` : "cube 1";
@@ -292,31 +344,36 @@ function tick(states) {
   }
 }
 
+// Each player's row shows his own clock: in chess, White's is side a of the clock.
 function card(s) {
-  const row = (side, name, pts) => el("div", { class: "row" },
+  const row = (player, name) => el("div", { class: "row" },
     el("span", { class: "name" }, name),
-    el("span", { class: "clock", "data-clock": `${s.match_id} ${side}` }),
+    el("span", { class: "clock", "data-clock": `${s.match_id} ${clockOf(s, player)}` }),
     el("span", { class: "delay" }),
-    el("span", { class: "pts" }, String(pts)));
+    el("span", { class: "pts" }, score(s, player)));
   return el("a", { class: "card", href: `#/m/${encodeURIComponent(s.match_id)}`, "data-match": s.match_id },
     el("div", { class: "top" },
       el("span", {}, `table ${s.table || "–"} · round ${s.round}`),
-      el("span", { class: "score" }, `${s.score_a} – ${s.score_b}`)),
-    row("a", s.player_a, s.score_a), row("b", s.player_b, s.score_b), tags(s));
+      el("span", { class: "score" }, `${score(s, "a")} – ${score(s, "b")}`)),
+    row("a", s.player_a), row("b", s.player_b), tags(s));
 }
 
 function live(s, events) {
-  const side = (key, name, pts) => el("div", { class: "side" },
-    el("span", { class: "pts" }, String(pts)),
+  const moves = (player) => {
+    const side = clockOf(s, player) === "a" ? 0 : 1;
+    return s.chess ? `moves ${s.chess.moves[side] || 0}` : "";
+  };
+  const side = (player, name) => el("div", { class: "side" },
+    el("span", { class: "pts" }, score(s, player)),
     el("div", { class: "name" }, name),
-    el("div", { class: "big", "data-clock": `${s.match_id} ${key}` }),
-    el("span", { class: "delay" }));
+    el("div", { class: "big", "data-clock": `${s.match_id} ${clockOf(s, player)}` }),
+    el("span", { class: "delay" }), el("div", { class: "moves" }, moves(player)));
   const list = el("ul", { class: "events" });
   for (const e of events.slice(-8).reverse()) list.append(el("li", {}, `#${e.seq} ${e.kind}`));
   return el("div", { class: "live", "data-match": s.match_id },
-    side("a", s.player_a, s.score_a),
-    el("div", { class: "mid" }, el("span", { class: "score" }, `${s.score_a} – ${s.score_b}`), tags(s)),
-    side("b", s.player_b, s.score_b), list);
+    side("a", s.player_a),
+    el("div", { class: "mid" }, el("span", { class: "score" }, `${score(s, "a")} – ${score(s, "b")}`), tags(s)),
+    side("b", s.player_b), list);
 }
 
 // ---------------------------------------------------------------- following, with resume

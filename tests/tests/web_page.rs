@@ -207,11 +207,38 @@ async fn a_real_browser_sees_a_press_and_resumes_after_a_server_restart() {
     d.act("m", Action::CheckIn(A)).await;
     d.act("m", Action::CheckIn(B)).await;
     d.act("m", opening(6, 1)).await;
+    // A chess match beside it, its first game drawn.
+    d.tournaments
+        .create_match(server.director(v1::CreateMatchRequest {
+            tournament_id: "club".into(),
+            match_id: "c".into(),
+            round: 1,
+            table: "2".into(),
+            player_a: "Anna".into(),
+            player_b: "Boris".into(),
+            scheduled_start_ms: EPOCH.as_ms(),
+            chess: Some(v1::ChessMatchSettings {
+                control: Some((&baffle_core::clock::TimeControl::rapid()).into()),
+                games: 2,
+                default_time_ms: 600_000,
+                ..Default::default()
+            }),
+            ..Default::default()
+        }))
+        .await
+        .unwrap();
+    let chess = |a| Action::Chess(v1::ChessCommand { action: Some(a) });
+    use v1::chess_command::Action as Chess;
+    d.act("c", chess(Chess::Arrive(v1::Color::White as i32)))
+        .await;
+    d.act("c", chess(Chess::Arrive(v1::Color::Black as i32)))
+        .await;
+    d.act("c", chess(Chess::AgreeDraw(v1::Empty {}))).await;
 
     let screenshot = std::env::var("BAFFLE_WEB_SCREENSHOT").unwrap_or_default();
     let mut child = tokio::process::Command::new("node")
         .arg(&script)
-        .args([&server.url(), "club", "m", &screenshot])
+        .args([&server.url(), "club", "m", "c", &screenshot])
         .env("CHROMIUM", &chromium)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -232,6 +259,10 @@ async fn a_real_browser_sees_a_press_and_resumes_after_a_server_restart() {
 
     let seen = next().await;
     assert!(seen.starts_with("SEEN 0 – 0 | "), "{seen}");
+    assert_eq!(
+        next().await,
+        "CHESS ½ – ½ | game 1 of 2 · rapid / White: Anna / game 1: ½-½"
+    );
     // A moves for 20 s (12 s of delay, then 8 s of his 10 minutes), presses, and wins
     // the game.
     server.time.advance(20_000);

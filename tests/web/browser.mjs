@@ -1,8 +1,9 @@
 // Drives a real headless Chromium at the phone page, for tests/tests/web_page.rs, which
 // owns the server and makes the moves. They talk over stdin/stdout, a line at a time:
 //
-//   node browser.mjs <page url> <tournament> <match> [screenshot path prefix]
+//   node browser.mjs <page url> <tournament> <match> <chess match> [screenshot path prefix]
 //   → "SEEN <score> | <clock A>"     the match is on the tournament page
+//   → "CHESS <score> | <tags>"       so is the chess match, as chess (tags joined by " / ")
 //   ← "GO"                           the test has pressed and scored through the API
 //   → "SCORE <score>"                the page shows the new score
 //   → "CLOCK <clock A>"              … and A's clock where the press stopped it
@@ -17,7 +18,7 @@
 import { chromium } from "playwright-core";
 import { createInterface } from "node:readline";
 
-const [url, tournament, match, screenshot] = process.argv.slice(2);
+const [url, tournament, match, chessMatch, screenshot] = process.argv.slice(2);
 const input = createInterface({ input: process.stdin });
 const lines = input[Symbol.asyncIterator]();
 const say = (line) => process.stdout.write(line + "\n");
@@ -50,6 +51,10 @@ try {
   await until(async () => /\d/.test(await clockA.textContent()), "the clocks");
   const before = { score: await score.textContent(), clock: await clockA.textContent() };
   say(`SEEN ${before.score} | ${before.clock}`);
+  const chess = page.locator(`a.card[data-match="${chessMatch}"]`);
+  await chess.waitFor();
+  const chessTags = await chess.locator(".tag").allTextContents();
+  say(`CHESS ${await chess.locator(".score").textContent()} | ${chessTags.join(" / ")}`);
 
   if ((await lines.next()).value !== "GO") throw new Error("expected GO");
   await until(async () => (await score.textContent()) !== before.score, "the new score");
