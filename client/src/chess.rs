@@ -40,8 +40,8 @@ pub enum LawsArg {
 #[derive(Debug, Args)]
 pub struct ChessMatchArgs {
     /// Make it a chess match with this control: fide-classical, rapid, blitz, or a
-    /// custom BASE+INCREMENT ("25m+10s"), BASE+dDELAY ("5m+d5s", simple delay) or BASE
-    /// alone (sudden death).
+    /// custom BASE+INCREMENT ("25m+10s", Fischer), BASE+dDELAY ("5m+d5s", simple delay),
+    /// BASE+bDELAY ("5m+b5s", Bronstein) or BASE alone (sudden death).
     #[arg(long, value_name = "CONTROL")]
     pub chess: Option<String>,
     /// Chess: games in the match (colours alternate).
@@ -74,6 +74,12 @@ pub fn control(text: &str) -> Result<TimeControl, String> {
         Some((base, delay)) if delay.starts_with('d') => (
             base,
             TimingMethod::SimpleDelay {
+                delay: duration::parse(&delay[1..])?,
+            },
+        ),
+        Some((base, delay)) if delay.starts_with('b') => (
+            base,
+            TimingMethod::Bronstein {
                 delay: duration::parse(&delay[1..])?,
             },
         ),
@@ -274,7 +280,18 @@ mod tests {
             }
         );
         let d = control("5m+d5s").unwrap();
-        assert_eq!(d.periods()[0].method.delay(), Millis::secs(5));
+        assert_eq!(
+            d.periods()[0].method,
+            TimingMethod::SimpleDelay {
+                delay: Millis::secs(5)
+            }
+        );
+        assert_eq!(
+            control("5m+b3s").unwrap().periods()[0].method,
+            TimingMethod::Bronstein {
+                delay: Millis::secs(3)
+            }
+        );
         assert_eq!(control("fide-classical").unwrap().periods().len(), 2);
         assert!(control("soon").is_err());
     }
