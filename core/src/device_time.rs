@@ -134,19 +134,6 @@ impl TimeSync {
             .min_by_key(|s| (s.delay, std::cmp::Reverse(s.at)))
     }
 
-    /// The band of offsets the bounds allow at time `t` if the offset moves at `rate`
-    /// (ms per ms): (least, most); empty (least > most) if the rate does not fit. Each
-    /// bound is widened by a millisecond for the timestamps' rounding.
-    fn band(&self, rate: f64, t: Timestamp) -> (f64, f64) {
-        let mut band = (f64::MIN, f64::MAX);
-        for b in &self.buckets {
-            let lower = (b.lower.0 - 1) as f64 - rate * (b.lower.1.as_ms() - t.as_ms()) as f64;
-            let upper = (b.upper.0 + 1) as f64 - rate * (b.upper.1.as_ms() - t.as_ms()) as f64;
-            band = (band.0.max(lower), band.1.min(upper));
-        }
-        band
-    }
-
     /// The fitted drift (ms per ms) and the offset at `t`: the middle of all the offsets
     /// at `t` that some drift rate and offset consistent with every bound allow — the
     /// estimate whose worst case is least. The band's width is concave in the rate (a
@@ -156,22 +143,23 @@ impl TimeSync {
         if self.buckets.is_empty() {
             return None;
         }
+        let bounds = Bounds::at(&self.buckets, t);
         let width = |rate: f64| {
-            let (lo, hi) = self.band(rate, t);
+            let (lo, hi) = bounds.band(rate);
             hi - lo
         };
         let limit = MAX_DRIFT_PPM * 1e-6;
         let widest = ternary(-limit, limit, width);
         if width(widest) < 0.0 {
             // No rate fits every bound (a clock stepped?): the least bad one.
-            let (lo, hi) = self.band(widest, t);
+            let (lo, hi) = bounds.band(widest);
             return Some((widest, (lo + hi) / 2.0));
         }
         let edge = |mut inside: f64, mut outside: f64| {
             if width(outside) >= 0.0 {
                 return outside;
             }
-            for _ in 0..50 {
+            while (outside - inside).abs() > RATE_PRECISION {
                 let mid = (inside + outside) / 2.0;
                 if width(mid) >= 0.0 {
                     inside = mid;
@@ -182,8 +170,8 @@ impl TimeSync {
             inside
         };
         let (slow, fast) = (edge(widest, -limit), edge(widest, limit));
-        let most = self.band(ternary(slow, fast, |r| self.band(r, t).1), t).1;
-        let least = self.band(ternary(slow, fast, |r| -self.band(r, t).0), t).0;
+        let most = bounds.band(ternary(slow, fast, |r| bounds.band(r).1)).1;
+        let least = bounds.band(ternary(slow, fast, |r| -bounds.band(r).0)).0;
         Some(((slow + fast) / 2.0, (least + most) / 2.0))
     }
 
@@ -218,9 +206,49 @@ impl TimeSync {
     }
 }
 
+/// How finely drift rates are searched, in ms per ms: over the two-minute window an error
+/// this size moves an offset by about 0.0001 ms.
+const RATE_PRECISION: f64 = 1e-9;
+
+/// Every bucket's bounds as lines in the drift rate, evaluated at one instant `t`: bound
+/// value widened by a millisecond for the timestamps' rounding, and its time before `t`.
+/// Built once per fit, so the searches below do no conversions.
+struct Bounds {
+    lower: Vec<(f64, f64)>,
+    upper: Vec<(f64, f64)>,
+}
+
+impl Bounds {
+    fn at(buckets: &VecDeque<Bucket>, t: Timestamp) -> Bounds {
+        let line = |(value, at): (i64, Timestamp), widen: i64| {
+            ((value + widen) as f64, (at.as_ms() - t.as_ms()) as f64)
+        };
+        Bounds {
+            lower: buckets.iter().map(|b| line(b.lower, -1)).collect(),
+            upper: buckets.iter().map(|b| line(b.upper, 1)).collect(),
+        }
+    }
+
+    /// The band of offsets the bounds allow at `t` if the offset moves at `rate` (ms per
+    /// ms): (least, most); empty (least > most) if the rate does not fit.
+    fn band(&self, rate: f64) -> (f64, f64) {
+        let least = self
+            .lower
+            .iter()
+            .map(|(v, dt)| v - rate * dt)
+            .fold(f64::MIN, f64::max);
+        let most = self
+            .upper
+            .iter()
+            .map(|(v, dt)| v - rate * dt)
+            .fold(f64::MAX, f64::min);
+        (least, most)
+    }
+}
+
 /// Where the concave `f` is greatest on `[a, b]`.
 fn ternary(mut a: f64, mut b: f64, f: impl Fn(f64) -> f64) -> f64 {
-    for _ in 0..60 {
+    while b - a > RATE_PRECISION {
         let (m1, m2) = (a + (b - a) / 3.0, b - (b - a) / 3.0);
         if f(m1) < f(m2) {
             a = m1;
