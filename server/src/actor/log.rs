@@ -14,7 +14,7 @@ use baffle_proto::v1;
 use tonic::Status;
 
 use super::engine::Engine;
-use crate::wire::{self, MatchInfo, Planned, StateContext};
+use crate::wire::{self, MatchInfo, Planned, StateContext, json_kind};
 
 /// How a new match is set up: which game, and its settings.
 #[derive(Clone, Debug)]
@@ -33,6 +33,8 @@ pub struct MatchLog {
     pub(super) dice: MatchDice,
     pub(super) monitor: DiceMonitor,
     pub(super) last: Option<Record>,
+    /// The dice commitment in hex, computed once: every state shows it.
+    pub(super) commitment: String,
     pub(super) revealed: bool,
     /// Dice anomalies raised, and the latest message.
     pub(super) anomalies: (u32, String),
@@ -40,23 +42,6 @@ pub struct MatchLog {
     pub(super) devices: std::collections::BTreeMap<String, bool>,
     /// The last input seq applied per device (from the log's `device.input` records).
     pub(super) device_seqs: std::collections::BTreeMap<String, u64>,
-}
-
-/// The `kind` of a record body. Bodies are written with `kind` first, so that is read
-/// without parsing the whole body (recovery reads every record of every match); any
-/// other shape is parsed.
-fn json_kind(body: &str) -> Option<String> {
-    if let Some(rest) = body.strip_prefix(r#"{"kind":""#)
-        && let Some(end) = rest.find('"')
-        && !rest[..end].contains('\\')
-    {
-        return Some(rest[..end].to_string());
-    }
-    serde_json::from_str::<serde_json::Value>(body)
-        .ok()?
-        .get("kind")?
-        .as_str()
-        .map(str::to_string)
 }
 
 impl MatchLog {
@@ -89,6 +74,7 @@ impl MatchLog {
         let log = MatchLog {
             info,
             m,
+            commitment: dice.commitment().to_string(),
             dice,
             monitor: DiceMonitor::default(),
             last: Some(second.clone()),
@@ -217,6 +203,7 @@ impl MatchLog {
         Ok(MatchLog {
             info,
             m,
+            commitment: dice.commitment().to_string(),
             dice,
             monitor,
             last,
@@ -243,7 +230,7 @@ impl MatchLog {
     pub(super) fn state(&self, now: Timestamp) -> v1::MatchState {
         let cx = StateContext {
             info: &self.info,
-            commitment: self.dice.commitment(),
+            commitment: &self.commitment,
             seq: self.seq(),
             head: self.head(),
             now,
@@ -421,25 +408,5 @@ impl MatchLog {
             }
         }
         Ok((next, bodies))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::json_kind;
-
-    #[test]
-    fn the_kind_is_read_from_the_first_bytes_or_by_parsing() {
-        assert_eq!(
-            json_kind(r#"{"kind":"bg.pressed","side":"A"}"#).as_deref(),
-            Some("bg.pressed")
-        );
-        // Not first, or escaped: parsed properly.
-        assert_eq!(
-            json_kind(r#"{"side":"A","kind":"bg.pressed"}"#).as_deref(),
-            Some("bg.pressed")
-        );
-        assert_eq!(json_kind(r#"{"kind":"a\"b"}"#).as_deref(), Some("a\"b"));
-        assert_eq!(json_kind("not json"), None);
     }
 }

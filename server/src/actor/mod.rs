@@ -313,10 +313,10 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             )));
         }
         self.window.1 += 1;
-        let records = self.commit(&planned).await?;
+        let update = self.commit(&planned).await?;
         let reply = v1::ExecuteReply {
-            events: records.iter().map(wire::event).collect(),
-            state: Some(self.log.state(self.now())),
+            events: update.events.clone(),
+            state: update.state.clone(),
         };
         if !request_id.is_empty() {
             if self.replies.len() == REMEMBERED_REPLIES {
@@ -327,20 +327,26 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         Ok(reply)
     }
 
-    /// Plans, stores durably, then applies and announces. Returns the records added.
-    async fn commit(&mut self, planned: &Planned) -> Result<Vec<Record>, Status> {
+    /// Plans, stores durably, then applies and announces. Returns the update announced:
+    /// the events added and the state after them.
+    async fn commit(&mut self, planned: &Planned) -> Result<Arc<v1::MatchUpdate>, Status> {
         let now = self.now();
         let (next, bodies) = self.log.plan(planned, now)?;
         self.append(next, bodies).await
     }
 
+    /// Chains `bodies` to the log, stores them durably, then makes `next` the state and
+    /// announces the update (built once: the reply, the watchers and the feed share it).
     async fn append(
         &mut self,
         mut next: MatchLog,
         bodies: Vec<String>,
-    ) -> Result<Vec<Record>, Status> {
+    ) -> Result<Arc<v1::MatchUpdate>, Status> {
         if bodies.is_empty() {
-            return Ok(Vec::new());
+            return Ok(Arc::new(v1::MatchUpdate {
+                events: Vec::new(),
+                state: Some(self.log.state(self.now())),
+            }));
         }
         let mut records: Vec<Record> = Vec::with_capacity(bodies.len());
         for body in bodies {
@@ -371,13 +377,13 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         next.last = records.last().cloned();
         self.log = next;
         let state = self.log.state(self.now());
-        let update = v1::MatchUpdate {
+        let update = Arc::new(v1::MatchUpdate {
             events: records.iter().map(wire::event).collect(),
             state: Some(state.clone()),
-        };
-        let _ = self.updates.send(Arc::new(update));
+        });
+        let _ = self.updates.send(update.clone());
         let _ = self.summaries.send(state);
-        Ok(records)
+        Ok(update)
     }
 
     async fn device_input(&mut self, input: DeviceInput) -> v1::Ack {

@@ -1,9 +1,16 @@
 //! The embedded event store on sled 0.34, with group commit.
 //!
-//! Records go into sled at once (in memory and the OS page cache); the caller then waits
-//! for the *committer*, a task that takes every append waiting at that moment — from any
-//! number of matches — and makes them durable together with one flush. So under load
-//! many appends share a flush, and no append is acknowledged before it is durable.
+//! Every append goes to the *committer*, a thread of its own, which takes all the appends
+//! waiting at that moment — from any number of matches — checks each one's expected
+//! length, writes all their records with one atomic sled batch, and makes them durable
+//! with one flush. Only then is any of them acknowledged. So under load many appends
+//! share one batch and one flush, the async runtime never blocks on sled, and no append
+//! is acknowledged before it is durable.
+//!
+//! One tree holds everything: a stream's records under `len(name) ‖ name ‖ position`
+//! (big-endian, so a stream is contiguous and in order) and its length under
+//! `0xFF ‖ name`. Records and length therefore change in the same atomic batch. (Stores
+//! written before this layout kept lengths in a second tree; `open` moves them.)
 //!
 //! What "durable" means here, honestly: sled 0.34's `flush` writes its log buffers and
 //! on Linux calls `sync_file_range(WAIT_BEFORE | WRITE | WAIT_AFTER)` on the written range
@@ -13,16 +20,18 @@
 //! therefore also calls `fsync` (`File::sync_all`) on sled's data file — the same inode
 //! sled writes — after every flush. See `ARCHITECTURE.md`.
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use sled::Transactional;
-use sled::transaction::{ConflictableTransactionError, TransactionError};
 use tokio::sync::{mpsc, oneshot};
 
 use super::{EventStore, StoreError};
+
+/// Most appends written and flushed together: bounds how long the first of a batch waits.
+const MAX_BATCH: usize = 4_096;
 
 /// sled-backed [`EventStore`]. Cheap to clone; clones share the database and committer.
 #[derive(Clone)]
@@ -31,13 +40,18 @@ pub struct SledStore {
 }
 
 struct Inner {
-    db: sled::Db,
-    /// (stream, position) → record.
+    /// Records and lengths (see the module documentation).
     records: sled::Tree,
-    /// stream → length.
-    lengths: sled::Tree,
-    commit: mpsc::UnboundedSender<oneshot::Sender<Result<(), String>>>,
-    flushes: AtomicU64,
+    commit: mpsc::UnboundedSender<Append>,
+    flushes: Arc<AtomicU64>,
+}
+
+/// An append on its way to the committer.
+struct Append {
+    stream: String,
+    expected: u64,
+    records: Vec<Vec<u8>>,
+    done: oneshot::Sender<Result<u64, StoreError>>,
 }
 
 fn io(e: impl std::fmt::Display) -> StoreError {
@@ -45,7 +59,8 @@ fn io(e: impl std::fmt::Display) -> StoreError {
 }
 
 /// Record keys: the stream name length-prefixed, then the position big-endian, so one
-/// stream's records are contiguous and in order.
+/// stream's records are contiguous and in order. (A name is at most a few dozen bytes, so
+/// a record key never starts with the length keys' 0xFF.)
 fn key(stream: &str, position: u64) -> Vec<u8> {
     let mut k = stream_prefix(stream);
     k.extend_from_slice(&position.to_be_bytes());
@@ -59,6 +74,16 @@ fn stream_prefix(stream: &str) -> Vec<u8> {
     k
 }
 
+/// The first byte of every length key.
+const LENGTH_TAG: u8 = 0xFF;
+
+fn length_key(stream: &str) -> Vec<u8> {
+    let mut k = Vec::with_capacity(1 + stream.len());
+    k.push(LENGTH_TAG);
+    k.extend_from_slice(stream.as_bytes());
+    k
+}
+
 fn decode_len(v: Option<sled::IVec>) -> u64 {
     v.map_or(0, |v| {
         u64::from_be_bytes(v.as_ref().try_into().unwrap_or([0; 8]))
@@ -66,22 +91,31 @@ fn decode_len(v: Option<sled::IVec>) -> u64 {
 }
 
 impl SledStore {
-    /// Opens (or creates) the store in `dir` and starts its committer on the current
-    /// tokio runtime.
+    /// Opens (or creates) the store in `dir` and starts its committer thread.
     pub fn open(dir: &Path) -> Result<SledStore, StoreError> {
         let db = sled::Config::new().path(dir).open().map_err(io)?;
         let records = db.open_tree("records").map_err(io)?;
-        let lengths = db.open_tree("lengths").map_err(io)?;
+        move_old_lengths(&db, &records)?;
         let (commit, waiting) = mpsc::unbounded_channel();
-        let inner = Arc::new(Inner {
+        let flushes = Arc::new(AtomicU64::new(0));
+        let committer = Committer {
             db,
-            records,
-            lengths,
-            commit,
-            flushes: AtomicU64::new(0),
-        });
-        tokio::spawn(committer(Arc::downgrade(&inner), dir.join("db"), waiting));
-        Ok(SledStore { inner })
+            records: records.clone(),
+            data_file: dir.join("db"),
+            lengths: HashMap::new(),
+            flushes: flushes.clone(),
+        };
+        std::thread::Builder::new()
+            .name("store-commit".into())
+            .spawn(move || committer.run(waiting))
+            .map_err(io)?;
+        Ok(SledStore {
+            inner: Arc::new(Inner {
+                records,
+                commit,
+                flushes,
+            }),
+        })
     }
 
     /// How many group flushes have been made (for tests and benchmarks).
@@ -90,32 +124,124 @@ impl SledStore {
     }
 }
 
-/// Makes everything written so far durable, for every append waiting, with one flush.
-async fn committer(
-    inner: std::sync::Weak<Inner>,
+/// Stores of the earlier layout kept lengths in a tree of their own: move them beside
+/// the records, in one batch, and flush before the old tree goes.
+fn move_old_lengths(db: &sled::Db, records: &sled::Tree) -> Result<(), StoreError> {
+    if !db.tree_names().iter().any(|n| n.as_ref() == b"lengths") {
+        return Ok(());
+    }
+    let old = db.open_tree("lengths").map_err(io)?;
+    let mut batch = sled::Batch::default();
+    for entry in old.iter() {
+        let (name, len) = entry.map_err(io)?;
+        let mut k = vec![LENGTH_TAG];
+        k.extend_from_slice(&name);
+        batch.insert(k, len);
+    }
+    records.apply_batch(batch).map_err(io)?;
+    db.flush().map_err(io)?;
+    db.drop_tree("lengths").map_err(io)?;
+    db.flush().map_err(io)?;
+    Ok(())
+}
+
+/// The committer thread's state: the database, and every stream's length as far as the
+/// committer has written it (read from the tree the first time a stream is seen).
+struct Committer {
+    db: sled::Db,
+    records: sled::Tree,
     data_file: PathBuf,
-    mut waiting: mpsc::UnboundedReceiver<oneshot::Sender<Result<(), String>>>,
-) {
-    while let Some(first) = waiting.recv().await {
-        let mut batch = vec![first];
-        while let Ok(more) = waiting.try_recv() {
-            batch.push(more);
+    lengths: HashMap<String, u64>,
+    flushes: Arc<AtomicU64>,
+}
+
+impl Committer {
+    /// Until every handle of the store is dropped: take the waiting appends, write the
+    /// acceptable ones in one batch, flush, answer.
+    fn run(mut self, mut waiting: mpsc::UnboundedReceiver<Append>) {
+        while let Some(first) = waiting.blocking_recv() {
+            let mut appends = vec![first];
+            while appends.len() < MAX_BATCH {
+                match waiting.try_recv() {
+                    Ok(more) => appends.push(more),
+                    Err(_) => break,
+                }
+            }
+            self.commit(appends);
         }
-        let Some(inner) = inner.upgrade() else { return };
-        let path = data_file.clone();
-        let result = tokio::task::spawn_blocking(move || {
-            inner.db.flush().map_err(|e| e.to_string())?;
-            File::open(&path)
-                .and_then(|f| f.sync_all())
-                .map_err(|e| e.to_string())?;
-            inner.flushes.fetch_add(1, Ordering::Relaxed);
-            Ok(())
-        })
-        .await
-        .unwrap_or_else(|e| Err(format!("flush task failed: {e}")));
-        for waiter in batch {
-            let _ = waiter.send(result.clone());
+    }
+
+    fn commit(&mut self, appends: Vec<Append>) {
+        let mut batch = sled::Batch::default();
+        let mut accepted = Vec::with_capacity(appends.len());
+        let touched: Vec<String> = appends.iter().map(|a| a.stream.clone()).collect();
+        for a in appends {
+            let actual = match self.length(&a.stream) {
+                Ok(n) => n,
+                Err(e) => {
+                    let _ = a.done.send(Err(e));
+                    continue;
+                }
+            };
+            if actual != a.expected {
+                let _ = a.done.send(Err(StoreError::Conflict {
+                    expected: a.expected,
+                    actual,
+                }));
+                continue;
+            }
+            for (i, r) in a.records.iter().enumerate() {
+                batch.insert(key(&a.stream, a.expected + i as u64), r.as_slice());
+            }
+            let new_len = a.expected + a.records.len() as u64;
+            batch.insert(length_key(&a.stream), &new_len.to_be_bytes());
+            self.lengths.insert(a.stream.clone(), new_len);
+            accepted.push((a.done, new_len));
         }
+        if accepted.is_empty() {
+            return;
+        }
+        let result = self
+            .records
+            .apply_batch(batch)
+            .map_err(|e| e.to_string())
+            .and_then(|()| self.flush());
+        match result {
+            Ok(()) => {
+                for (done, new_len) in accepted {
+                    let _ = done.send(Ok(new_len));
+                }
+            }
+            Err(e) => {
+                // What was written (if anything) is read back from the tree next time.
+                for stream in touched {
+                    self.lengths.remove(&stream);
+                }
+                for (done, _) in accepted {
+                    let _ = done.send(Err(StoreError::Io(e.clone())));
+                }
+            }
+        }
+    }
+
+    /// A stream's length: the cache, or the tree the first time.
+    fn length(&mut self, stream: &str) -> Result<u64, StoreError> {
+        if let Some(n) = self.lengths.get(stream) {
+            return Ok(*n);
+        }
+        let n = decode_len(self.records.get(length_key(stream)).map_err(io)?);
+        self.lengths.insert(stream.to_string(), n);
+        Ok(n)
+    }
+
+    /// sled's flush, then `fsync` on its data file.
+    fn flush(&self) -> Result<(), String> {
+        self.db.flush().map_err(|e| e.to_string())?;
+        File::open(&self.data_file)
+            .and_then(|f| f.sync_all())
+            .map_err(|e| e.to_string())?;
+        self.flushes.fetch_add(1, Ordering::Relaxed);
+        Ok(())
     }
 }
 
@@ -126,36 +252,17 @@ impl EventStore for SledStore {
         expected: u64,
         records: Vec<Vec<u8>>,
     ) -> Result<u64, StoreError> {
-        let inner = &self.inner;
-        let outcome = (&inner.records, &inner.lengths).transaction(|(recs, lens)| {
-            let actual = decode_len(lens.get(stream.as_bytes())?);
-            if actual != expected {
-                return Err(ConflictableTransactionError::Abort(actual));
-            }
-            for (i, r) in records.iter().enumerate() {
-                recs.insert(key(stream, expected + i as u64), r.as_slice())?;
-            }
-            let new_len = expected + records.len() as u64;
-            lens.insert(stream.as_bytes(), &new_len.to_be_bytes())?;
-            Ok(new_len)
-        });
-        let new_len = match outcome {
-            Ok(n) => n,
-            Err(TransactionError::Abort(actual)) => {
-                return Err(StoreError::Conflict { expected, actual });
-            }
-            Err(TransactionError::Storage(e)) => return Err(io(e)),
-        };
         let (done, durable) = oneshot::channel();
-        inner
+        self.inner
             .commit
-            .send(done)
+            .send(Append {
+                stream: stream.to_string(),
+                expected,
+                records,
+                done,
+            })
             .map_err(|_| io("the committer has stopped"))?;
-        durable
-            .await
-            .map_err(|_| io("the committer has stopped"))?
-            .map_err(StoreError::Io)?;
-        Ok(new_len)
+        durable.await.map_err(|_| io("the committer has stopped"))?
     }
 
     fn read(&self, stream: &str, from: u64, limit: usize) -> Result<Vec<Vec<u8>>, StoreError> {
@@ -173,18 +280,18 @@ impl EventStore for SledStore {
 
     fn len(&self, stream: &str) -> Result<u64, StoreError> {
         Ok(decode_len(
-            self.inner.lengths.get(stream.as_bytes()).map_err(io)?,
+            self.inner.records.get(length_key(stream)).map_err(io)?,
         ))
     }
 
     fn streams(&self) -> Result<Vec<String>, StoreError> {
         self.inner
-            .lengths
-            .iter()
+            .records
+            .scan_prefix([LENGTH_TAG])
             .keys()
             .map(|k| {
                 k.map_err(io)
-                    .map(|k| String::from_utf8_lossy(&k).into_owned())
+                    .map(|k| String::from_utf8_lossy(&k[1..]).into_owned())
             })
             .collect()
     }
@@ -243,6 +350,39 @@ mod tests {
         }
         let store = store.expect("the store reopens");
         assert_eq!(store.read("m1", 0, 10).unwrap(), recs(&["a"]));
+    }
+
+    /// A store written with lengths in a tree of their own (the first layout) opens with
+    /// every stream, record and length, and takes appends where they left off.
+    #[tokio::test]
+    async fn a_store_of_the_first_layout_is_moved_on_open() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let db = sled::Config::new().path(dir.path()).open().unwrap();
+            let records = db.open_tree("records").unwrap();
+            let lengths = db.open_tree("lengths").unwrap();
+            for (stream, n) in [("m/a", 2u64), ("registry", 1)] {
+                for i in 0..n {
+                    records
+                        .insert(key(stream, i), format!("{stream}{i}").as_bytes())
+                        .unwrap();
+                }
+                lengths.insert(stream.as_bytes(), &n.to_be_bytes()).unwrap();
+            }
+            db.flush().unwrap();
+        }
+        let store = SledStore::open(dir.path()).unwrap();
+        assert_eq!(store.streams().unwrap(), ["m/a", "registry"]);
+        assert_eq!(store.len("m/a").unwrap(), 2);
+        assert_eq!(store.append("m/a", 2, recs(&["m/a2"])).await.unwrap(), 3);
+        assert_eq!(
+            store.read("m/a", 0, 10).unwrap(),
+            recs(&["m/a0", "m/a1", "m/a2"])
+        );
+        assert!(matches!(
+            store.append("registry", 0, recs(&["x"])).await,
+            Err(StoreError::Conflict { actual: 1, .. })
+        ));
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

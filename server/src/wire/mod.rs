@@ -6,7 +6,6 @@ use baffle_core::audit::{Hash, Record};
 use baffle_core::backgammon::{
     Command, DiceSource, DirectorAction, GameKind, Match, MatchEnd, Ruling, Turn, VoidReason,
 };
-use baffle_core::dice::Commitment;
 use baffle_core::{Millis, Side, Timestamp};
 use baffle_proto::convert::{clock_state, pause_reason_from_wire, side_from_wire, side_to_wire};
 use baffle_proto::v1;
@@ -291,12 +290,26 @@ fn director_action(action: Action) -> Result<DirectorAction, Status> {
     })
 }
 
+/// The `kind` of a record body. Bodies are written with `kind` first, so that is read
+/// without parsing the whole body (recovery and every update read it); any other shape
+/// is parsed.
+pub fn json_kind(body: &str) -> Option<String> {
+    if let Some(rest) = body.strip_prefix(r#"{"kind":""#)
+        && let Some(end) = rest.find('"')
+        && !rest[..end].contains('\\')
+    {
+        return Some(rest[..end].to_string());
+    }
+    serde_json::from_str::<serde_json::Value>(body)
+        .ok()?
+        .get("kind")?
+        .as_str()
+        .map(str::to_string)
+}
+
 /// The wire form of one log record.
 pub fn event(record: &Record) -> v1::Event {
-    let kind = serde_json::from_str::<serde_json::Value>(&record.body)
-        .ok()
-        .and_then(|v| v.get("kind").and_then(|k| k.as_str()).map(str::to_string))
-        .unwrap_or_default();
+    let kind = json_kind(&record.body).unwrap_or_default();
     v1::Event {
         seq: record.seq,
         kind,
@@ -309,8 +322,8 @@ pub fn event(record: &Record) -> v1::Event {
 pub struct StateContext<'a> {
     /// Where the match sits.
     pub info: &'a MatchInfo,
-    /// The dice commitment.
-    pub commitment: Commitment,
+    /// The dice commitment, hex.
+    pub commitment: &'a str,
     /// Records in the log.
     pub seq: u64,
     /// The newest record's hash.
@@ -505,5 +518,20 @@ mod tests {
             .unwrap(),
             Planned::ServerOpening
         );
+    }
+
+    #[test]
+    fn the_kind_is_read_from_the_first_bytes_or_by_parsing() {
+        assert_eq!(
+            json_kind(r#"{"kind":"bg.pressed","side":"A"}"#).as_deref(),
+            Some("bg.pressed")
+        );
+        // Not first, or escaped: parsed properly.
+        assert_eq!(
+            json_kind(r#"{"side":"A","kind":"bg.pressed"}"#).as_deref(),
+            Some("bg.pressed")
+        );
+        assert_eq!(json_kind(r#"{"kind":"a\"b"}"#).as_deref(), Some("a\"b"));
+        assert_eq!(json_kind("not json"), None);
     }
 }

@@ -1,0 +1,253 @@
+//! Sustained durable presses per second with many live matches, beside the raw store's
+//! batched insert-and-flush rate measured in the same run (issue 10, docs/benchmarks.md):
+//!
+//! ```text
+//! cargo bench -p baffle-server --bench throughput                  # 1,000 matches
+//! BAFFLE_BENCH_MATCHES=10000 cargo bench -p baffle-server --bench throughput
+//! ```
+//!
+//! The server's core in this process, without the network: a `Hub` on a fresh sled store
+//! and the system clock; one driver per match sends commands to its actor as fast as the
+//! acknowledgements come back (each one decoded, planned, chained, durably appended with
+//! group commit and `fsync`, applied and broadcast). Two workloads: chess, where every
+//! command is a press, and backgammon, where each press follows a roll (physical dice),
+//! so presses are half the commands. The network's cost is measured apart
+//! (`press_floor`, `baffle-device load`). `BAFFLE_BENCH_SECONDS` sets each run (default 5);
+//! `BAFFLE_BENCH_GAME=chess` or `backgammon` runs one workload only.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use baffle_proto::v1;
+use baffle_proto::v1::chess_command::Action as Chess;
+use baffle_proto::v1::command::Action;
+use baffle_server::hub::Hub;
+use baffle_server::store::{EventStore, SledStore};
+use baffle_server::time::SystemTime_;
+use baffle_server::wire::decode;
+use hdrhistogram::Histogram;
+
+fn env(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn command(action: Action) -> Option<v1::Command> {
+    Some(v1::Command {
+        action: Some(action),
+    })
+}
+
+fn chess(action: Chess) -> Action {
+    Action::Chess(v1::ChessCommand {
+        action: Some(action),
+    })
+}
+
+/// The raw store: `streams` streams appending one 200-byte record each as fast as they
+/// can, for `seconds`. Returns durable appends per second.
+async fn raw_store_rate(streams: u64, seconds: u64) -> f64 {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = Arc::new(SledStore::open(dir.path()).unwrap());
+    let record = vec![b'x'; 200];
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let started = Instant::now();
+    let writers: Vec<_> = (0..streams)
+        .map(|s| {
+            let raw = raw.clone();
+            let record = record.clone();
+            tokio::spawn(async move {
+                let mut i = 0u64;
+                while Instant::now() < deadline {
+                    raw.append(&format!("s{s}"), i, vec![record.clone()])
+                        .await
+                        .unwrap();
+                    i += 1;
+                }
+                i
+            })
+        })
+        .collect();
+    let mut appends = 0;
+    for w in writers {
+        appends += w.await.unwrap();
+    }
+    appends as f64 / started.elapsed().as_secs_f64()
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Game {
+    Chess,
+    Backgammon,
+}
+
+/// Creates `matches` matches of `game`, ready for presses, and drives them all for
+/// `seconds`: returns (presses/s, commands/s, latency histogram in µs).
+async fn run(game: Game, matches: u64, seconds: u64) -> (f64, f64, Histogram<u64>) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SledStore::open(&dir.path().join("store")).unwrap();
+    let hub = Hub::open(store, SystemTime_, "bench".into()).await.unwrap();
+    let defaults = v1::TournamentDefaults {
+        dice: v1::DiceSource::Physical as i32,
+        per_point_ms: 60 * 60_000,
+        ..Default::default()
+    };
+    hub.create_tournament(v1::Tournament {
+        id: "t".into(),
+        name: "throughput".into(),
+        defaults: Some(defaults),
+    })
+    .await
+    .unwrap();
+    let created = Instant::now();
+    let mut handles = Vec::new();
+    for i in 0..matches {
+        let request = v1::CreateMatchRequest {
+            tournament_id: "t".into(),
+            match_id: format!("m{i}"),
+            player_a: "a".into(),
+            player_b: "b".into(),
+            length: 25,
+            chess: (game == Game::Chess).then(|| v1::ChessMatchSettings {
+                control: Some((&baffle_core::clock::TimeControl::fide_classical()).into()),
+                default_time_ms: 3_600_000,
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        handles.push(hub.create_match(request).await.unwrap());
+    }
+    let opening: Vec<Action> = match game {
+        Game::Chess => vec![
+            chess(Chess::Arrive(v1::Color::White as i32)),
+            chess(Chess::Arrive(v1::Color::Black as i32)),
+        ],
+        Game::Backgammon => vec![
+            Action::CheckIn(v1::Side::A as i32),
+            Action::CheckIn(v1::Side::B as i32),
+            Action::OpeningRoll(v1::Roll {
+                side: 0,
+                dice: vec![6, 1],
+            }),
+        ],
+    };
+    // Seat every match at once.
+    let seated: Vec<_> = handles
+        .iter()
+        .cloned()
+        .map(|h| {
+            let opening = opening.clone();
+            tokio::spawn(async move {
+                for a in opening {
+                    let planned = decode(command(a), None, h.rules).unwrap();
+                    h.execute(planned, String::new(), None).await.unwrap();
+                }
+            })
+        })
+        .collect();
+    for s in seated {
+        s.await.unwrap();
+    }
+    eprintln!(
+        "  {matches} matches created and seated in {:.1} s",
+        created.elapsed().as_secs_f64()
+    );
+
+    let warm_up = Instant::now() + Duration::from_secs(1);
+    let deadline = warm_up + Duration::from_secs(seconds);
+    let drivers: Vec<_> = handles
+        .into_iter()
+        .map(|h| {
+            tokio::spawn(async move {
+                let mut latency = Histogram::<u64>::new_with_bounds(1, 60_000_000, 3).unwrap();
+                let (mut presses, mut commands) = (0u64, 0u64);
+                // Chess: White moved first; backgammon: A won the opening roll with 6-1.
+                let mut side = 0usize;
+                let colors = [v1::Color::White as i32, v1::Color::Black as i32];
+                let sides = [v1::Side::A as i32, v1::Side::B as i32];
+                loop {
+                    let now = Instant::now();
+                    if now >= deadline {
+                        break;
+                    }
+                    let turn: Vec<Action> = match game {
+                        Game::Chess => vec![chess(Chess::Press(colors[side]))],
+                        Game::Backgammon => vec![
+                            Action::Press(sides[side]),
+                            Action::Roll(v1::Roll {
+                                side: sides[1 - side],
+                                dice: vec![3, 4],
+                            }),
+                        ],
+                    };
+                    for (i, a) in turn.into_iter().enumerate() {
+                        let t = Instant::now();
+                        let planned = decode(command(a), None, h.rules).unwrap();
+                        match h.execute(planned, String::new(), None).await {
+                            Ok(_) => {}
+                            // The per-match rate limit: wait for the next second.
+                            Err(s) if s.code() == tonic::Code::ResourceExhausted => {
+                                tokio::time::sleep(Duration::from_millis(20)).await;
+                                continue;
+                            }
+                            Err(s) => panic!("{s:?}"),
+                        }
+                        if t >= warm_up && Instant::now() <= deadline {
+                            latency
+                                .record(t.elapsed().as_micros().max(1) as u64)
+                                .unwrap();
+                            commands += 1;
+                            presses += u64::from(i == 0);
+                        }
+                    }
+                    side = 1 - side;
+                }
+                (presses, commands, latency)
+            })
+        })
+        .collect();
+    let mut latency = Histogram::<u64>::new_with_bounds(1, 60_000_000, 3).unwrap();
+    let (mut presses, mut commands) = (0u64, 0u64);
+    for d in drivers {
+        let (p, c, h) = d.await.unwrap();
+        presses += p;
+        commands += c;
+        latency.add(h).unwrap();
+    }
+    hub.close();
+    let secs = seconds as f64;
+    (presses as f64 / secs, commands as f64 / secs, latency)
+}
+
+#[tokio::main]
+async fn main() {
+    let matches = env("BAFFLE_BENCH_MATCHES", 1_000);
+    let seconds = env("BAFFLE_BENCH_SECONDS", 5);
+    println!(
+        "{matches} live matches, {seconds} s per run, {} cores",
+        num_cpus()
+    );
+    let raw = raw_store_rate(matches, 3).await;
+    println!("raw store, {matches} streams     {raw:>9.0} durable appends/s (baseline)");
+    let only = std::env::var("BAFFLE_BENCH_GAME").unwrap_or_default();
+    for (name, game) in [("chess", Game::Chess), ("backgammon", Game::Backgammon)] {
+        if !only.is_empty() && only != name {
+            continue;
+        }
+        let (presses, commands, latency) = run(game, matches, seconds).await;
+        let ms = |q: f64| latency.value_at_quantile(q) as f64 / 1_000.0;
+        println!(
+            "{name:<11} {presses:>9.0} presses/s  {commands:>9.0} commands/s  \
+             ({:.2}× the raw store)  command p50 {:.1} ms  p99 {:.1} ms",
+            commands / raw,
+            ms(0.5),
+            ms(0.99)
+        );
+    }
+}
+
+fn num_cpus() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
