@@ -81,16 +81,21 @@ pub enum Line {
 
 /// Parses one line; the error says what is wrong with it.
 pub fn parse_line(line: &str) -> Result<Line, String> {
-    if let Ok(end) = serde_json::from_str::<EndLine>(line) {
-        let head =
-            Hash::from_hex(&end.end.head).ok_or("the end line's head is not 64 hex digits")?;
-        return Ok(Line::End {
-            records: end.end.records,
-            head,
-        });
-    }
-    let r: RecordLine =
-        serde_json::from_str(line).map_err(|e| format!("not a record line: {e}"))?;
+    // Record lines are nearly all of a log (and recovery reads every one): try them first.
+    let r: RecordLine = match serde_json::from_str(line) {
+        Ok(r) => r,
+        Err(not_a_record) => {
+            let Ok(end) = serde_json::from_str::<EndLine>(line) else {
+                return Err(format!("not a record line: {not_a_record}"));
+            };
+            let head =
+                Hash::from_hex(&end.end.head).ok_or("the end line's head is not 64 hex digits")?;
+            return Ok(Line::End {
+                records: end.end.records,
+                head,
+            });
+        }
+    };
     let prev = Hash::from_hex(&r.prev).ok_or("prev is not 64 hex digits")?;
     let hash = Hash::from_hex(&r.hash).ok_or("hash is not 64 hex digits")?;
     Ok(Line::Record(Record {
