@@ -11,7 +11,6 @@ use std::sync::Arc;
 
 use baffle_core::backgammon::{DiceSource, TimeoutPolicy};
 use baffle_core::clock::{BACKGAMMON_DELAY, BACKGAMMON_PER_POINT};
-use baffle_core::dice::ServerSeed;
 use baffle_core::{Millis, Timestamp};
 use baffle_proto::v1;
 use serde::{Deserialize, Serialize};
@@ -112,49 +111,9 @@ pub fn check_id(id: &str, what: &str) -> Result<(), Status> {
     }
 }
 
-/// Rebuilds every match from its log, checking chains and dice: on every core when there
-/// are many (recovery is CPU work: parsing, hashing, replaying), inline when few.
-async fn recover_all<S: EventStore + Clone>(
-    store: &S,
-    matches: Vec<(MatchInfo, [u8; 32])>,
-) -> Result<Vec<MatchLog>, String> {
-    fn recover_one<S: EventStore>(
-        store: &S,
-        (info, seed): (MatchInfo, [u8; 32]),
-    ) -> Result<MatchLog, String> {
-        let lines = store
-            .read(&actor::stream(&info.id), 0, usize::MAX)
-            .map_err(|e| e.to_string())?;
-        let id = info.id.clone();
-        MatchLog::recover(info, ServerSeed::from_bytes(seed), &lines)
-            .map_err(|e| format!("match {id}: {e}"))
-    }
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if matches.len() < 64 || cores == 1 {
-        return matches.into_iter().map(|m| recover_one(store, m)).collect();
-    }
-    let per_core = matches.len().div_ceil(cores);
-    let mut chunks = Vec::new();
-    let mut matches = matches.into_iter().peekable();
-    while matches.peek().is_some() {
-        let chunk: Vec<_> = matches.by_ref().take(per_core).collect();
-        let store = store.clone();
-        chunks.push(tokio::task::spawn_blocking(move || {
-            chunk
-                .into_iter()
-                .map(|m| recover_one(&store, m))
-                .collect::<Result<Vec<_>, String>>()
-        }));
-    }
-    let mut logs = Vec::new();
-    for chunk in chunks {
-        logs.extend(chunk.await.map_err(|e| e.to_string())??);
-    }
-    Ok(logs)
-}
-
 impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
-    /// Opens the hub: replays the registry and every match log, and starts the actors.
+    /// Opens the hub: replays the registry, gives every match its handle, and starts
+    /// replaying the match logs in the background (`actor::recovery`).
     pub async fn open(store: S, time: T, director_token: String) -> Result<Arc<Self>, String> {
         let hub = Arc::new(Hub {
             store,
@@ -209,12 +168,33 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
                 }
             }
         }
-        for log in recover_all(&hub.store, to_recover).await? {
-            let feed = hub.feed(&log.info().tournament);
-            let id = log.info().id.clone();
-            let handle = MatchActor::spawn(log, hub.store.clone(), hub.time.clone(), feed);
+        // Every match gets its handle now; its log is replayed in the background, or at
+        // once when a message comes for it (actor::recovery).
+        let mut jobs = Vec::with_capacity(to_recover.len());
+        for (info, seed) in to_recover {
+            let setup = hub
+                .store
+                .read(&actor::stream(&info.id), 1, 1)
+                .map_err(|e| e.to_string())?;
+            let rules = setup
+                .first()
+                .ok_or_else(|| "no set-up record".to_string())
+                .and_then(|line| MatchLog::rules_from_setup(line))
+                .map_err(|e| format!("match {}: {e}", info.id))?;
+            let feed = hub.feed(&info.tournament);
+            let id = info.id.clone();
+            let (handle, job) = MatchActor::spawn_recovering(
+                info,
+                rules,
+                seed,
+                hub.store.clone(),
+                hub.time.clone(),
+                feed,
+            );
             reg.matches.insert(id, handle);
+            jobs.push(job);
         }
+        actor::recover_in_background(jobs);
         drop(reg);
         Ok(hub)
     }

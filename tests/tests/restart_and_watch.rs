@@ -219,3 +219,60 @@ async fn server_dice_are_committed_recorded_and_recomputable_after_the_reveal() 
     );
     server.stop().await;
 }
+
+/// A match log that does not check out on start (here, a record that does not continue
+/// the chain) makes that match answer DATA_LOSS with the reason, and only that match: the
+/// others are served as before.
+#[tokio::test]
+async fn a_log_that_does_not_check_out_takes_only_its_match_offline() {
+    use baffle_server::store::{EventStore, SledStore};
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    d.tournament("open", defaults(0, None, v1::DiceSource::Server))
+        .await;
+    for m in ["good", "bad"] {
+        d.create_match("open", m, 7, EPOCH.as_ms()).await;
+        d.act(m, Action::CheckIn(A)).await;
+    }
+    let good = d.state("good").await;
+    drop(d);
+    let (dir, time) = server.stop().await;
+    // Tamper with the stored log of "bad" while the server is down.
+    let path = dir.path().join("store");
+    let store = loop {
+        match SledStore::open(&path) {
+            Ok(s) => break s,
+            Err(_) => tokio::time::sleep(std::time::Duration::from_millis(1)).await,
+        }
+    };
+    let len = store.len("m/bad").unwrap();
+    let zeros = "0".repeat(64);
+    let forged = format!(
+        r#"{{"seq":{len},"prev":"{zeros}","hash":"{zeros}","body":"{{\"kind\":\"bg.pressed\"}}"}}"#
+    );
+    store
+        .append("m/bad", len, vec![forged.as_bytes().to_vec()])
+        .await
+        .unwrap();
+    drop(store);
+
+    let server = TestServer::start_in(dir, time).await;
+    let mut d = Director::connect(&server).await;
+    let mut after = d.state("good").await;
+    after.sent_at_ms = good.sent_at_ms;
+    assert_eq!(after, good, "the good match is served as it was");
+    let e = d
+        .tournaments
+        .get_match(v1::GetMatchRequest {
+            match_id: "bad".into(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), tonic::Code::DataLoss, "{e:?}");
+    assert!(
+        e.message().contains("record 3 does not continue the chain"),
+        "{}",
+        e.message()
+    );
+    server.stop().await;
+}

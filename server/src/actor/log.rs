@@ -214,6 +214,25 @@ impl MatchLog {
         })
     }
 
+    /// The rules of a match from its set-up record (record 1 of its log), read without
+    /// replaying the log: what a handle needs before recovery is done.
+    pub fn rules_from_setup(line: &[u8]) -> Result<wire::Rules, String> {
+        let text = std::str::from_utf8(line).map_err(|_| "record 1 is not UTF-8")?;
+        let Ok(Line::Record(r)) = parse_line(text) else {
+            return Err("record 1 does not parse".into());
+        };
+        let v: serde_json::Value = serde_json::from_str(&r.body).map_err(|e| e.to_string())?;
+        if v["kind"] != "match.setup" {
+            return Err("record 1 is not the set-up".into());
+        }
+        if v.get("chess").is_some() {
+            return Ok(wire::Rules::Chess);
+        }
+        let setup: MatchSetup =
+            serde_json::from_value(v["setup"].clone()).map_err(|e| e.to_string())?;
+        Ok(wire::Rules::Backgammon(setup.dice))
+    }
+
     /// Which match this is.
     pub fn info(&self) -> &MatchInfo {
         &self.info

@@ -10,9 +10,11 @@ use std::sync::Arc;
 
 mod engine;
 mod log;
+mod recovery;
 
 pub use engine::Engine;
 pub use log::{MatchLog, Setup};
+pub use recovery::{Recovery, recover_in_background};
 
 use baffle_core::audit::export::record_line;
 use baffle_core::audit::{Entry, Record};
@@ -101,6 +103,8 @@ pub struct MatchHandle {
     pub info: MatchInfo,
     /// Its rules (and dice), for decoding commands.
     pub rules: Rules,
+    /// Why the match is unavailable, if its log could not be recovered.
+    failed: Arc<std::sync::OnceLock<String>>,
 }
 
 fn gone() -> Status {
@@ -113,8 +117,19 @@ impl MatchHandle {
         self.tx
             .send(Box::new(msg(reply)))
             .await
-            .map_err(|_| gone())?;
-        answer.await.map_err(|_| gone())
+            .map_err(|_| self.gone())?;
+        answer.await.map_err(|_| self.gone())
+    }
+
+    /// Why the actor is not answering: its log failed recovery, or it is shutting down.
+    fn gone(&self) -> Status {
+        match self.failed.get() {
+            Some(why) => Status::data_loss(format!(
+                "match {} is unavailable: its log did not check out on start: {why}",
+                self.info.id
+            )),
+            None => gone(),
+        }
     }
 
     /// Applies a decoded command.
@@ -203,8 +218,19 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             tx,
             info: log.info.clone(),
             rules: log.m.rules(),
+            failed: Default::default(),
         };
-        let actor = MatchActor {
+        tokio::spawn(MatchActor::new(log, store, time, summaries).run(rx));
+        handle
+    }
+
+    fn new(
+        log: MatchLog,
+        store: S,
+        time: T,
+        summaries: broadcast::Sender<v1::MatchState>,
+    ) -> MatchActor<S, T> {
+        MatchActor {
             log,
             store,
             time,
@@ -212,9 +238,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             summaries,
             replies: VecDeque::new(),
             window: (0, 0),
-        };
-        tokio::spawn(actor.run(rx));
-        handle
+        }
     }
 
     async fn run(mut self, mut rx: mpsc::Receiver<Box<Msg>>) {
