@@ -1,0 +1,201 @@
+//! Fan-out: 10,000 followers of one tournament, and the time from a press to the last
+//! follower's copy of the new state (issue 10, docs/benchmarks.md):
+//!
+//! ```text
+//! cargo bench -p baffle-server --bench fanout
+//! BAFFLE_BENCH_FOLLOWERS=1000 cargo bench -p baffle-server --bench fanout
+//! ```
+//!
+//! A `baffled` in this process on loopback TCP; the followers are `WatchTournament`
+//! streams, 250 to a connection (the server allows 256), read by this same process. A
+//! director presses in a chess match of the tournament every 100 ms; for each press the
+//! time runs from sending it to the moment the last of the followers has the state it
+//! caused. The baseline in the same run is the press's own round trip (its ack). The
+//! followers' decoding shares the two cores with the server.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use baffle_proto::v1;
+use baffle_proto::v1::chess_command::Action as Chess;
+use baffle_proto::v1::command::Action;
+use baffle_proto::v1::matches_client::MatchesClient;
+use baffle_server::hub::Hub;
+use baffle_server::store::SledStore;
+use baffle_server::time::SystemTime_;
+use hdrhistogram::Histogram;
+use tokio_stream::StreamExt;
+use tonic::transport::{Channel, Endpoint};
+
+fn env(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn authed<T>(message: T, token: &str) -> tonic::Request<T> {
+    let mut r = tonic::Request::new(message);
+    r.metadata_mut()
+        .insert("authorization", format!("Bearer {token}").parse().unwrap());
+    r
+}
+
+fn chess(action: Chess) -> Option<v1::Command> {
+    Some(v1::Command {
+        action: Some(Action::Chess(v1::ChessCommand {
+            action: Some(action),
+        })),
+    })
+}
+
+/// Microseconds since `origin`.
+fn since(origin: Instant) -> u64 {
+    origin.elapsed().as_micros() as u64
+}
+
+#[tokio::main]
+async fn main() {
+    let followers = env("BAFFLE_BENCH_FOLLOWERS", 10_000) as usize;
+    let presses = env("BAFFLE_BENCH_PRESSES", 100) as usize;
+    let dir = tempfile::tempdir().unwrap();
+    let token = "bench".to_string();
+    let store = SledStore::open(&dir.path().join("store")).unwrap();
+    let hub = Hub::open(store, SystemTime_, token.clone()).await.unwrap();
+    hub.create_tournament(v1::Tournament {
+        id: "t".into(),
+        name: "fan-out".into(),
+        defaults: None,
+    })
+    .await
+    .unwrap();
+    hub.create_match(v1::CreateMatchRequest {
+        tournament_id: "t".into(),
+        match_id: "m".into(),
+        player_a: "a".into(),
+        player_b: "b".into(),
+        chess: Some(v1::ChessMatchSettings {
+            control: Some((&baffle_core::clock::TimeControl::fide_classical()).into()),
+            default_time_ms: 3_600_000,
+            ..Default::default()
+        }),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(baffle_server::serve(hub, listener, async {
+        let _ = stopped.await;
+    }));
+    let connect = || async {
+        Endpoint::from_shared(url.clone())
+            .unwrap()
+            .tcp_nodelay(true)
+            .connect()
+            .await
+            .unwrap()
+    };
+
+    // The followers: each records when it sees each log position of the match.
+    let origin = Instant::now();
+    let last_seen: Arc<Vec<AtomicU64>> =
+        Arc::new((0..presses + 64).map(|_| AtomicU64::new(0)).collect());
+    let seen_count: Arc<Vec<AtomicUsize>> =
+        Arc::new((0..presses + 64).map(|_| AtomicUsize::new(0)).collect());
+    let ready = Arc::new(AtomicUsize::new(0));
+    let mut channels: Vec<Channel> = Vec::new();
+    for _ in 0..followers.div_ceil(250) {
+        channels.push(connect().await);
+    }
+    for i in 0..followers {
+        let channel = channels[i / 250].clone();
+        let (last_seen, seen_count, ready) = (last_seen.clone(), seen_count.clone(), ready.clone());
+        tokio::spawn(async move {
+            let mut stream = MatchesClient::new(channel)
+                .watch_tournament(v1::WatchTournamentRequest {
+                    tournament_id: "t".into(),
+                })
+                .await
+                .unwrap()
+                .into_inner();
+            ready.fetch_add(1, Ordering::Relaxed);
+            while let Some(Ok(state)) = stream.next().await {
+                let at = since(origin);
+                if let Some(slot) = last_seen.get(state.seq as usize) {
+                    slot.fetch_max(at, Ordering::Relaxed);
+                    seen_count[state.seq as usize].fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        });
+    }
+    while ready.load(Ordering::Relaxed) < followers {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    println!(
+        "{followers} followers on {} connections, ready in {:.1} s",
+        channels.len(),
+        origin.elapsed().as_secs_f64()
+    );
+
+    // The director: both players arrive, then a press every 100 ms.
+    let mut director = MatchesClient::new(connect().await);
+    let execute = |command| v1::ExecuteRequest {
+        match_id: "m".into(),
+        command,
+        ..Default::default()
+    };
+    for color in [v1::Color::White, v1::Color::Black] {
+        director
+            .execute(authed(execute(chess(Chess::Arrive(color as i32))), &token))
+            .await
+            .unwrap();
+    }
+    let mut fan_out = Histogram::<u64>::new_with_bounds(1, 60_000_000, 3).unwrap();
+    let mut ack = Histogram::<u64>::new_with_bounds(1, 60_000_000, 3).unwrap();
+    let mut sent = Vec::new();
+    let colors = [v1::Color::White as i32, v1::Color::Black as i32];
+    for p in 0..presses {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let start = since(origin);
+        let reply = director
+            .execute(authed(execute(chess(Chess::Press(colors[p % 2]))), &token))
+            .await
+            .unwrap()
+            .into_inner();
+        ack.record((since(origin) - start).max(1)).unwrap();
+        let seq = reply.state.unwrap().seq as usize - 1;
+        sent.push((seq, start));
+    }
+    // Let the last copies arrive.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let mut incomplete = 0;
+    for (seq, start) in sent {
+        // The state after the press's event has `seq` = the event's position + 1.
+        let slot = seq + 1;
+        if seen_count[slot].load(Ordering::Relaxed) < followers {
+            incomplete += 1;
+            continue;
+        }
+        fan_out
+            .record((last_seen[slot].load(Ordering::Relaxed) - start).max(1))
+            .unwrap();
+    }
+    let ms = |h: &Histogram<u64>, q: f64| h.value_at_quantile(q) as f64 / 1_000.0;
+    println!(
+        "press ack (baseline)          p50 {:>7.1} ms  p99 {:>7.1} ms",
+        ms(&ack, 0.5),
+        ms(&ack, 0.99)
+    );
+    println!(
+        "press → last of {followers} followers p50 {:>7.1} ms  p99 {:>7.1} ms  max {:>7.1} ms  ({} presses, {incomplete} not seen by all)",
+        ms(&fan_out, 0.5),
+        ms(&fan_out, 0.99),
+        ms(&fan_out, 1.0),
+        fan_out.len()
+    );
+    let _ = stop.send(());
+    let _ = tokio::time::timeout(Duration::from_secs(10), server).await;
+}
