@@ -13,7 +13,6 @@
 //!
 //! `BAFFLE_BENCH_N` sets the samples (default 400).
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use baffle_firmware_sim::demo::Tables;
@@ -24,6 +23,9 @@ use baffle_server::hub::Hub;
 use baffle_server::store::{EventStore, SledStore};
 use baffle_server::time::SystemTime_;
 use hdrhistogram::Histogram;
+
+mod common;
+use common::raw_store_rate;
 use tonic::transport::Endpoint;
 use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_client::HealthClient;
@@ -61,29 +63,7 @@ async fn main() {
     }
 
     // The store's batched rate: 1,000 streams appending as fast as they can for 3 s.
-    let raw = Arc::new(raw);
-    let deadline = Instant::now() + Duration::from_secs(3);
-    let mut writers = Vec::new();
-    for s in 0..1_000 {
-        let raw = raw.clone();
-        let record = record.clone();
-        writers.push(tokio::spawn(async move {
-            let mut i = 0u64;
-            while Instant::now() < deadline {
-                raw.append(&format!("s{s}"), i, vec![record.clone()])
-                    .await
-                    .unwrap();
-                i += 1;
-            }
-            i
-        }));
-    }
-    let started = Instant::now();
-    let mut appends = 0;
-    for w in writers {
-        appends += w.await.unwrap();
-    }
-    let store_rate = appends as f64 / started.elapsed().as_secs_f64();
+    let store_rate = raw_store_rate(1_000, 3).await;
 
     // The server, in this process, on the system clock and a fresh store.
     let dir = tempfile::tempdir().unwrap();

@@ -15,17 +15,19 @@
 //! (`press_floor`, `baffle-device load`). `BAFFLE_BENCH_SECONDS` sets each run (default 5);
 //! `BAFFLE_BENCH_GAME=chess` or `backgammon` runs one workload only.
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use baffle_proto::v1;
 use baffle_proto::v1::chess_command::Action as Chess;
 use baffle_proto::v1::command::Action;
 use baffle_server::hub::Hub;
-use baffle_server::store::{EventStore, SledStore};
+use baffle_server::store::SledStore;
 use baffle_server::time::SystemTime_;
 use baffle_server::wire::decode;
 use hdrhistogram::Histogram;
+
+mod common;
+use common::raw_store_rate;
 
 fn env(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -44,37 +46,6 @@ fn chess(action: Chess) -> Action {
     Action::Chess(v1::ChessCommand {
         action: Some(action),
     })
-}
-
-/// The raw store: `streams` streams appending one 200-byte record each as fast as they
-/// can, for `seconds`. Returns durable appends per second.
-async fn raw_store_rate(streams: u64, seconds: u64) -> f64 {
-    let dir = tempfile::tempdir().unwrap();
-    let raw = Arc::new(SledStore::open(dir.path()).unwrap());
-    let record = vec![b'x'; 200];
-    let deadline = Instant::now() + Duration::from_secs(seconds);
-    let started = Instant::now();
-    let writers: Vec<_> = (0..streams)
-        .map(|s| {
-            let raw = raw.clone();
-            let record = record.clone();
-            tokio::spawn(async move {
-                let mut i = 0u64;
-                while Instant::now() < deadline {
-                    raw.append(&format!("s{s}"), i, vec![record.clone()])
-                        .await
-                        .unwrap();
-                    i += 1;
-                }
-                i
-            })
-        })
-        .collect();
-    let mut appends = 0;
-    for w in writers {
-        appends += w.await.unwrap();
-    }
-    appends as f64 / started.elapsed().as_secs_f64()
 }
 
 #[derive(Clone, Copy, PartialEq)]

@@ -92,6 +92,34 @@ impl Director {
             .into_inner()
     }
 
+    /// Creates chess match `id` at `table` between Anna and Boris, game 1 starting at
+    /// `start_ms`, set up as `chess`.
+    pub async fn create_chess(
+        &mut self,
+        tournament: &str,
+        id: &str,
+        table: &str,
+        start_ms: i64,
+        chess: v1::ChessMatchSettings,
+    ) -> v1::MatchState {
+        let r = v1::CreateMatchRequest {
+            tournament_id: tournament.into(),
+            match_id: id.into(),
+            round: 1,
+            table: table.into(),
+            player_a: "Anna".into(),
+            player_b: "Boris".into(),
+            scheduled_start_ms: start_ms,
+            chess: Some(chess),
+            ..Default::default()
+        };
+        self.tournaments
+            .create_match(with_token(r, &self.token))
+            .await
+            .expect("chess match created")
+            .into_inner()
+    }
+
     /// Registers device `id`, binds it to `match_id`, and returns its credential.
     pub async fn device(
         &mut self,

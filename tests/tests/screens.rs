@@ -159,25 +159,19 @@ async fn chess_is_shown_as_chess() {
     let mut d = Director::connect(&server).await;
     d.tournament("open", defaults(0, None, v1::DiceSource::Server))
         .await;
-    d.tournaments
-        .create_match(server.director(v1::CreateMatchRequest {
-            tournament_id: "open".into(),
-            match_id: "r1-t9".into(),
-            round: 1,
-            table: "9".into(),
-            player_a: "Anna".into(),
-            player_b: "Boris".into(),
-            scheduled_start_ms: EPOCH.as_ms(),
-            chess: Some(v1::ChessMatchSettings {
-                control: Some((&baffle_core::clock::TimeControl::fide_classical()).into()),
-                games: 2,
-                default_time_ms: 3_600_000,
-                ..Default::default()
-            }),
+    d.create_chess(
+        "open",
+        "r1-t9",
+        "9",
+        EPOCH.as_ms(),
+        v1::ChessMatchSettings {
+            control: Some((&baffle_core::clock::TimeControl::fide_classical()).into()),
+            games: 2,
+            default_time_ms: 3_600_000,
             ..Default::default()
-        }))
-        .await
-        .unwrap();
+        },
+    )
+    .await;
     let chess = |a| Action::Chess(v1::ChessCommand { action: Some(a) });
     let (white, black) = (v1::Color::White as i32, v1::Color::Black as i32);
     d.act("r1-t9", chess(Chess::Arrive(white))).await;

@@ -208,25 +208,19 @@ async fn a_real_browser_sees_a_press_and_resumes_after_a_server_restart() {
     d.act("m", Action::CheckIn(B)).await;
     d.act("m", opening(6, 1)).await;
     // A chess match beside it, its first game drawn.
-    d.tournaments
-        .create_match(server.director(v1::CreateMatchRequest {
-            tournament_id: "club".into(),
-            match_id: "c".into(),
-            round: 1,
-            table: "2".into(),
-            player_a: "Anna".into(),
-            player_b: "Boris".into(),
-            scheduled_start_ms: EPOCH.as_ms(),
-            chess: Some(v1::ChessMatchSettings {
-                control: Some((&baffle_core::clock::TimeControl::rapid()).into()),
-                games: 2,
-                default_time_ms: 600_000,
-                ..Default::default()
-            }),
+    d.create_chess(
+        "club",
+        "c",
+        "2",
+        EPOCH.as_ms(),
+        v1::ChessMatchSettings {
+            control: Some((&baffle_core::clock::TimeControl::rapid()).into()),
+            games: 2,
+            default_time_ms: 600_000,
             ..Default::default()
-        }))
-        .await
-        .unwrap();
+        },
+    )
+    .await;
     let chess = |a| Action::Chess(v1::ChessCommand { action: Some(a) });
     use v1::chess_command::Action as Chess;
     d.act("c", chess(Chess::Arrive(v1::Color::White as i32)))

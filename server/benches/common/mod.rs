@@ -1,0 +1,38 @@
+//! What more than one benchmark measures: the raw store's batched rate, the baseline
+//! of sustained presses.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use baffle_server::store::{EventStore, SledStore};
+
+/// The raw store: `streams` streams appending one 200-byte record each as fast as they
+/// can, for `seconds`. Returns durable appends per second.
+pub async fn raw_store_rate(streams: u64, seconds: u64) -> f64 {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = Arc::new(SledStore::open(dir.path()).unwrap());
+    let record = vec![b'x'; 200];
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let started = Instant::now();
+    let writers: Vec<_> = (0..streams)
+        .map(|s| {
+            let raw = raw.clone();
+            let record = record.clone();
+            tokio::spawn(async move {
+                let mut i = 0u64;
+                while Instant::now() < deadline {
+                    raw.append(&format!("s{s}"), i, vec![record.clone()])
+                        .await
+                        .unwrap();
+                    i += 1;
+                }
+                i
+            })
+        })
+        .collect();
+    let mut appends = 0;
+    for w in writers {
+        appends += w.await.unwrap();
+    }
+    appends as f64 / started.elapsed().as_secs_f64()
+}
