@@ -1,10 +1,14 @@
 //! `baffle.v1.Matches`: the one command RPC, and following matches and tournaments.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 
 use baffle_proto::v1;
 use baffle_proto::v1::matches_server::Matches;
-use tokio_stream::wrappers::ReceiverStream;
+use tokio_stream::wrappers::errors::BroadcastStreamRecvError;
+use tokio_stream::wrappers::{BroadcastStream, ReceiverStream};
 use tonic::{Request, Response, Status};
 
 use super::{Stream, follow};
@@ -83,7 +87,7 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
         Ok(Response::new(ReceiverStream::new(rx)))
     }
 
-    type WatchTournamentStream = Stream<v1::MatchState>;
+    type WatchTournamentStream = FeedStream;
 
     async fn watch_tournament(
         &self,
@@ -91,7 +95,7 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
     ) -> Result<Response<Self::WatchTournamentStream>, Status> {
         let id = r.into_inner().tournament_id;
         self.hub.tournament(&id).await?;
-        let mut live = self.hub.feed(&id).subscribe();
+        let live = self.hub.feed(&id).subscribe();
         let mut current = Vec::new();
         for h in self
             .hub
@@ -102,39 +106,48 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
         {
             current.push(h.state().await?);
         }
-        let (tx, rx) = tokio::sync::mpsc::channel(256);
-        let closed = self.hub.closed();
         let time = self.hub.time.clone();
-        let stamped = move |mut state: v1::MatchState| {
-            state.sent_at_ms = time.now().as_ms();
-            state
+        Ok(Response::new(FeedStream {
+            snapshot: current.into_iter(),
+            live: BroadcastStream::new(live),
+            closed: Box::pin(self.hub.closed()),
+            now_ms: Box::new(move || time.now().as_ms()),
+        }))
+    }
+}
+
+/// A tournament feed as the response stream itself: the current state of every match,
+/// then each match's state after every change, each stamped as it leaves; it ends when
+/// the server shuts down. No task or channel of its own: with thousands of followers,
+/// each update costs one wake-up per follower, not three.
+pub struct FeedStream {
+    snapshot: std::vec::IntoIter<v1::MatchState>,
+    live: BroadcastStream<v1::MatchState>,
+    closed: Pin<Box<dyn Future<Output = ()> + Send>>,
+    now_ms: Box<dyn Fn() -> i64 + Send + Sync>,
+}
+
+impl tokio_stream::Stream for FeedStream {
+    type Item = Result<v1::MatchState, Status>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        if self.closed.as_mut().poll(cx).is_ready() {
+            return Poll::Ready(None);
+        }
+        let next = match self.snapshot.next() {
+            Some(state) => state,
+            None => loop {
+                match std::task::ready!(Pin::new(&mut self.live).poll_next(cx)) {
+                    Some(Ok(state)) => break state,
+                    // Summaries are whole states: a follower that fell behind just gets
+                    // the next.
+                    Some(Err(BroadcastStreamRecvError::Lagged(_))) => continue,
+                    None => return Poll::Ready(None),
+                }
+            },
         };
-        tokio::spawn(async move {
-            let feed = async {
-                for state in current {
-                    if tx.send(Ok(stamped(state))).await.is_err() {
-                        return;
-                    }
-                }
-                loop {
-                    match live.recv().await {
-                        Ok(state) => {
-                            if tx.send(Ok(stamped(state))).await.is_err() {
-                                return;
-                            }
-                        }
-                        // Summaries are whole states: a follower that fell behind just gets the next.
-                        Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
-                        Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
-                    }
-                }
-            };
-            tokio::select! {
-                () = feed => {}
-                () = tx.closed() => {}
-                () = closed => {}
-            }
-        });
-        Ok(Response::new(ReceiverStream::new(rx)))
+        let mut state = next;
+        state.sent_at_ms = (self.now_ms)();
+        Poll::Ready(Some(Ok(state)))
     }
 }
