@@ -73,6 +73,9 @@ pub enum Command {
         /// Do not draw the devices' clocks (drawn when the output is a terminal).
         #[arg(long)]
         quiet: bool,
+        /// Play chess: LENGTH games a table, each on per-point × length plus 1 s a move.
+        #[arg(long)]
+        chess: bool,
     },
     /// Many matches pressing as fast as allowed: presses/s and round trips beside a ping.
     Load {

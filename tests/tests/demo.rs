@@ -40,6 +40,40 @@ async fn the_demo_plays_matches_to_the_end() {
     server.stop().await;
 }
 
+/// `baffle-device demo --chess`: the devices play chess matches of three games to the
+/// end — arrivals, presses, results and next games all sent as device inputs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_demo_plays_chess_matches_to_the_end() {
+    let server = TestServer::start().await;
+    let cfg = DemoConfig {
+        tables: 2,
+        length: 3,
+        think_ms: (0, 0),
+        chess: true,
+        ..DemoConfig::default()
+    };
+    let results = run(&server.url(), &server.token, cfg)
+        .await
+        .expect("the demo runs");
+    for r in &results {
+        let s = &r.state;
+        let c = s.chess.as_ref().expect("a chess match");
+        assert_eq!(s.phase, v1::MatchPhase::Over as i32, "{}", r.match_id);
+        assert!(!c.results.is_empty() && c.results.len() <= 3);
+        // Over: someone has more than half the points, or all three games are played.
+        assert!(
+            c.half_points_a > 3 || c.half_points_b > 3 || c.results.len() == 3,
+            "{c:?}"
+        );
+        let log = baffle_client::audit::export_log(server.channel().await, &r.match_id)
+            .await
+            .unwrap();
+        assert!(baffle_core::audit::verify::verify_jsonl(&log, None).is_ok());
+        assert!(log.matches(r#"\"kind\":\"chess.pressed\""#).count() >= 12);
+    }
+    server.stop().await;
+}
+
 /// `baffle-device load` drives devices and measures; here only that what it reports adds
 /// up (speed is for docs/benchmarks.md, not for a test).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

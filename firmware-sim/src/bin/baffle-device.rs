@@ -46,6 +46,7 @@ async fn main() {
             link,
             drift_ppm,
             quiet,
+            chess,
         } => {
             let token = token_or_exit(&cli, "the demo");
             let cfg = DemoConfig {
@@ -59,6 +60,7 @@ async fn main() {
                 link: link.model(),
                 drift_ppm: *drift_ppm,
                 display: !quiet && std::io::stdout().is_terminal(),
+                chess: *chess,
             };
             println!(
                 "playing {tables} table(s); watch with: baffle console {}",

@@ -45,6 +45,9 @@ pub struct DemoConfig {
     pub drift_ppm: i64,
     /// Redraw the devices' faces in the terminal while playing.
     pub display: bool,
+    /// Play chess matches instead: `length` games each, on a control of
+    /// `per_point_ms` × `length` plus a second per move.
+    pub chess: bool,
 }
 
 /// A fresh tournament id for a demo: `demo-<digits of the time>`.
@@ -69,6 +72,7 @@ impl Default for DemoConfig {
             link: LinkModel::perfect(),
             drift_ppm: 100,
             display: false,
+            chess: false,
         }
     }
 }
@@ -241,7 +245,12 @@ pub async fn run_on(
     let mut faces = Vec::new();
     for i in 1..=cfg.tables {
         let players = names[(i as usize - 1) % names.len()];
-        let (match_id, credential) = tables.add(cfg.length, players).await?;
+        let (match_id, credential) = if cfg.chess {
+            // Game 1 starts now; the players have the default time to arrive (6.7).
+            tables.add_chess(chess::settings(&cfg), 0, players).await?
+        } else {
+            tables.add(cfg.length, players).await?
+        };
         let sign = if i % 2 == 0 { -1 } else { 1 };
         let device = Device::connect(DeviceConfig {
             clock: DeviceClock::from_system(
@@ -255,7 +264,11 @@ pub async fn run_on(
         .await?;
         faces.push((format!("t{i}"), device.face()));
         let seed = cfg.seed.wrapping_add(u64::from(i));
-        playing.push(tokio::spawn(play(device, match_id, cfg.clone(), seed)));
+        playing.push(if cfg.chess {
+            tokio::spawn(chess::play(device, match_id, cfg.clone(), seed))
+        } else {
+            tokio::spawn(play(device, match_id, cfg.clone(), seed))
+        });
     }
     let all = async {
         let mut results = Vec::new();
@@ -270,6 +283,8 @@ pub async fn run_on(
         all.await
     }
 }
+
+mod chess;
 
 fn pick(rng: &mut ChaCha8Rng, n: u32) -> u32 {
     rng.next_u32() % n
