@@ -44,6 +44,24 @@ pub struct MatchLog {
     pub(super) device_seqs: std::collections::BTreeMap<String, u64>,
 }
 
+/// The engine a `match.setup` body sets up: chess if it has chess settings, else
+/// backgammon.
+fn engine_from_setup(body: &str) -> Result<Engine, String> {
+    let v: serde_json::Value = serde_json::from_str(body).map_err(|e| e.to_string())?;
+    if v.get("chess").is_some() {
+        let settings: ChessSettings =
+            serde_json::from_value(v["chess"].clone()).map_err(|e| e.to_string())?;
+        return Ok(Engine::Chess(
+            ChessMatch::new(settings).map_err(|e| e.to_string())?,
+        ));
+    }
+    let setup: MatchSetup =
+        serde_json::from_value(v["setup"].clone()).map_err(|e| e.to_string())?;
+    Ok(Engine::Backgammon(
+        Match::new(setup).map_err(|e| e.to_string())?,
+    ))
+}
+
 impl MatchLog {
     /// A new match: its first two records (the commitment, then the set-up) and its state.
     pub fn create(
@@ -119,19 +137,7 @@ impl MatchLog {
                         return Err(fail(&"the stored seed does not match the commitment"));
                     }
                 }
-                "match.setup" => {
-                    let v: serde_json::Value =
-                        serde_json::from_str(&r.body).map_err(|e| fail(&e))?;
-                    m = Some(if v.get("chess").is_some() {
-                        let settings: ChessSettings =
-                            serde_json::from_value(v["chess"].clone()).map_err(|e| fail(&e))?;
-                        Engine::Chess(ChessMatch::new(settings).map_err(|e| fail(&e))?)
-                    } else {
-                        let setup: MatchSetup =
-                            serde_json::from_value(v["setup"].clone()).map_err(|e| fail(&e))?;
-                        Engine::Backgammon(Match::new(setup).map_err(|e| fail(&e))?)
-                    });
-                }
+                "match.setup" => m = Some(engine_from_setup(&r.body).map_err(|e| fail(&e))?),
                 "device.input" => {
                     let v: serde_json::Value =
                         serde_json::from_str(&r.body).map_err(|e| fail(&e))?;
@@ -221,16 +227,10 @@ impl MatchLog {
         let Ok(Line::Record(r)) = parse_line(text) else {
             return Err("record 1 does not parse".into());
         };
-        let v: serde_json::Value = serde_json::from_str(&r.body).map_err(|e| e.to_string())?;
-        if v["kind"] != "match.setup" {
+        if json_kind(&r.body).as_deref() != Some("match.setup") {
             return Err("record 1 is not the set-up".into());
         }
-        if v.get("chess").is_some() {
-            return Ok(wire::Rules::Chess);
-        }
-        let setup: MatchSetup =
-            serde_json::from_value(v["setup"].clone()).map_err(|e| e.to_string())?;
-        Ok(wire::Rules::Backgammon(setup.dice))
+        Ok(engine_from_setup(&r.body)?.rules())
     }
 
     /// Which match this is.

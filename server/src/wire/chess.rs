@@ -119,12 +119,7 @@ pub fn decode(command: v1::ChessCommand, ruling: Option<v1::Ruling>) -> Result<P
         .action
         .ok_or_else(|| Status::invalid_argument("command.chess: exactly one action must be set"))?;
     let ruling = if arbiter_only(&action) {
-        let r = ruling
-            .filter(|r| !r.reason.trim().is_empty() && !r.article.trim().is_empty())
-            .ok_or_else(|| {
-                Status::invalid_argument("ruling: an arbiter action needs a reason and an article")
-            })?;
-        Some(r)
+        Some(super::required_ruling(ruling, "an arbiter action")?)
     } else {
         None
     };

@@ -107,6 +107,15 @@ pub fn director_only(action: &Action) -> bool {
     ) || matches!(action, Action::Chess(v1::ChessCommand { action: Some(a) }) if chess::arbiter_only(a))
 }
 
+/// The ruling `what` needs: a reason and an article, both given.
+fn required_ruling(ruling: Option<v1::Ruling>, what: &str) -> Result<v1::Ruling, Status> {
+    ruling
+        .filter(|r| !r.reason.trim().is_empty() && !r.article.trim().is_empty())
+        .ok_or_else(|| {
+            Status::invalid_argument(format!("ruling: {what} needs a reason and an article"))
+        })
+}
+
 /// Decodes a wire command for a match played under `rules`.
 pub fn decode(
     command: Option<v1::Command>,
@@ -133,11 +142,7 @@ pub fn decode(
         Rules::Backgammon(dice) => dice,
     };
     if director_only(&action) {
-        let ruling = ruling
-            .filter(|r| !r.reason.trim().is_empty() && !r.article.trim().is_empty())
-            .ok_or_else(|| {
-                Status::invalid_argument("ruling: a director action needs a reason and an article")
-            })?;
+        let ruling = required_ruling(ruling, "a director action")?;
         let ruling = Ruling::new(ruling.reason, ruling.article);
         let action = director_action(action)?;
         return Ok(Planned::Engine(Command::Director { action, ruling }));
