@@ -18,7 +18,9 @@
 pub mod category;
 pub mod chess_match;
 mod error;
+mod event;
 pub mod game;
+mod result;
 pub mod series;
 
 pub use category::{Category, Laws, category};
