@@ -2,7 +2,7 @@
 //!
 //! A device is two halves, as in real firmware: the *player side* ([`Device`]) stamps
 //! each button press with the device clock the moment it happens and hands it over; the
-//! *link side* (a task running [`Firmware`]) owns the connection. It says hello, syncs the
+//! *link side* (a task running `Firmware`) owns the connection. It says hello, syncs the
 //! clock every `sync_every` whatever else happens, numbers the inputs, sends them, keeps
 //! every one until its ack arrives, and when the connection is lost — by the simulated
 //! link's loss or drops, or on purpose — reconnects with backoff and replays what was not
