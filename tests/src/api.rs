@@ -74,7 +74,7 @@ impl Director {
         length: u32,
         start_ms: i64,
     ) -> v1::MatchState {
-        let r = v1::CreateMatchRequest {
+        self.create(v1::CreateMatchRequest {
             tournament_id: tournament.into(),
             match_id: id.into(),
             round: 1,
@@ -84,7 +84,12 @@ impl Director {
             length,
             scheduled_start_ms: start_ms,
             ..Default::default()
-        };
+        })
+        .await
+    }
+
+    /// Creates the match `r` asks for; it must be accepted.
+    pub async fn create(&mut self, r: v1::CreateMatchRequest) -> v1::MatchState {
         self.tournaments
             .create_match(with_token(r, &self.token))
             .await
@@ -102,7 +107,7 @@ impl Director {
         start_ms: i64,
         chess: v1::ChessMatchSettings,
     ) -> v1::MatchState {
-        let r = v1::CreateMatchRequest {
+        self.create(v1::CreateMatchRequest {
             tournament_id: tournament.into(),
             match_id: id.into(),
             round: 1,
@@ -112,12 +117,8 @@ impl Director {
             scheduled_start_ms: start_ms,
             chess: Some(chess),
             ..Default::default()
-        };
-        self.tournaments
-            .create_match(with_token(r, &self.token))
-            .await
-            .expect("chess match created")
-            .into_inner()
+        })
+        .await
     }
 
     /// Registers device `id`, binds it to `match_id`, and returns its credential.

@@ -9,7 +9,7 @@ use baffle_proto::v1::command::Action;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
-use super::{DemoConfig, TableResult, pick, think};
+use super::{DemoConfig, TableResult, finish, pick, think};
 use crate::device::{Device, DeviceError};
 
 fn chess(action: Chess) -> Action {
@@ -55,14 +55,7 @@ pub async fn play(
         let s = device.state();
         let c = s.chess.clone().ok_or("not a chess match")?;
         if s.result.is_some() {
-            let connections = device.view().connections;
-            device.close().await;
-            return Ok(TableResult {
-                match_id,
-                state: s,
-                inputs,
-                connections,
-            });
+            return Ok(finish(device, match_id, s, inputs).await);
         }
         let action = if let Some(absent) = c.present.iter().position(|p| !p) {
             let color = if absent == 0 {

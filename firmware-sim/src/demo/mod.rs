@@ -286,6 +286,23 @@ pub async fn run_on(
 
 mod chess;
 
+/// The match is over: the device goes offline, and the table reports.
+async fn finish(
+    device: Device,
+    match_id: String,
+    state: v1::MatchState,
+    inputs: u64,
+) -> TableResult {
+    let connections = device.view().connections;
+    device.close().await;
+    TableResult {
+        match_id,
+        state,
+        inputs,
+        connections,
+    }
+}
+
 fn pick(rng: &mut ChaCha8Rng, n: u32) -> u32 {
     rng.next_u32() % n
 }
@@ -319,14 +336,7 @@ async fn play(
     loop {
         let s = device.state();
         if s.result.is_some() {
-            let connections = device.view().connections;
-            device.close().await;
-            return Ok(TableResult {
-                match_id,
-                state: s,
-                inputs,
-                connections,
-            });
+            return Ok(finish(device, match_id, s, inputs).await);
         }
         let action = if let Some(absent) = s.present.iter().position(|p| !p) {
             Action::CheckIn(if absent == 0 {
