@@ -174,7 +174,6 @@ impl Committer {
     fn commit(&mut self, appends: Vec<Append>) {
         let mut batch = sled::Batch::default();
         let mut accepted = Vec::with_capacity(appends.len());
-        let touched: Vec<String> = appends.iter().map(|a| a.stream.clone()).collect();
         for a in appends {
             let actual = match self.length(&a.stream) {
                 Ok(n) => n,
@@ -196,7 +195,7 @@ impl Committer {
             let new_len = a.expected + a.records.len() as u64;
             batch.insert(length_key(&a.stream), &new_len.to_be_bytes());
             self.lengths.insert(a.stream.clone(), new_len);
-            accepted.push((a.done, new_len));
+            accepted.push((a.done, new_len, a.stream));
         }
         if accepted.is_empty() {
             return;
@@ -208,16 +207,14 @@ impl Committer {
             .and_then(|()| self.flush());
         match result {
             Ok(()) => {
-                for (done, new_len) in accepted {
+                for (done, new_len, _) in accepted {
                     let _ = done.send(Ok(new_len));
                 }
             }
             Err(e) => {
                 // What was written (if anything) is read back from the tree next time.
-                for stream in touched {
+                for (done, _, stream) in accepted {
                     self.lengths.remove(&stream);
-                }
-                for (done, _) in accepted {
                     let _ = done.send(Err(StoreError::Io(e.clone())));
                 }
             }
