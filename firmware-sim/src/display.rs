@@ -106,10 +106,9 @@ fn chess_face(label: &str, view: &View, c: &v1::ChessState, server_now_ms: i64) 
         let name = chess_text::player(s, c, color);
         let letter = if color == v1::Color::White { "W" } else { "B" };
         format!(
-            "{mark} {letter} {name} {} m{} P{}",
+            "{mark} {letter} {name} {} {}",
             mmss(f.main_ms),
-            side.moves,
-            side.period + 1
+            chess_text::moves_and_period(&side)
         )
     };
     let state = match v1::MatchPhase::try_from(s.phase) {

@@ -24,6 +24,12 @@ pub fn score(s: &v1::MatchState, c: &v1::ChessState) -> String {
     )
 }
 
+/// A clock side's move counter and period, as a device shows them: "m12 P1" (periods
+/// count from 1), so a period change shows as it happens (6.3 (b)).
+pub fn moves_and_period(side: &v1::SideClock) -> String {
+    format!("m{} P{}", side.moves, side.period + 1)
+}
+
 /// "1-0", "0-1", "½-½" or "0-0".
 pub fn outcome(value: i32) -> &'static str {
     match v1::ChessOutcome::try_from(value) {

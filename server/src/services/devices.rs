@@ -288,10 +288,9 @@ fn chess_display(s: &v1::MatchState, c: &v1::ChessState) -> Vec<String> {
     let face = |name: &str, side: Option<v1::SideClock>| {
         let side = side.unwrap_or_default();
         format!(
-            "{name} {} m{} P{}",
+            "{name} {} {}",
             baffle_core::Millis(side.main_ms),
-            side.moves,
-            side.period + 1
+            baffle_proto::chess_text::moves_and_period(&side)
         )
     };
     let state = match v1::MatchPhase::try_from(s.phase) {
