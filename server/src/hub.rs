@@ -179,10 +179,18 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             let rules = setup
                 .first()
                 .ok_or_else(|| "no set-up record".to_string())
-                .and_then(|line| MatchLog::rules_from_setup(line))
-                .map_err(|e| format!("match {}: {e}", info.id))?;
-            let feed = hub.feed(&info.tournament);
+                .and_then(|line| MatchLog::rules_from_setup(line));
             let id = info.id.clone();
+            let rules = match rules {
+                Ok(rules) => rules,
+                // Like any log that does not check out: this match alone is offline.
+                Err(why) => {
+                    reg.matches
+                        .insert(id, MatchActor::<S, T>::failed(info, why));
+                    continue;
+                }
+            };
+            let feed = hub.feed(&info.tournament);
             let (handle, job) = MatchActor::spawn_recovering(
                 info,
                 rules,
@@ -381,10 +389,15 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
     /// A match's handle.
     pub async fn match_handle(&self, id: &str) -> Result<MatchHandle, Status> {
         let reg = self.registry.lock().await;
-        reg.matches
+        let handle = reg
+            .matches
             .get(id)
             .cloned()
-            .ok_or_else(|| Status::not_found(format!("no match {id}")))
+            .ok_or_else(|| Status::not_found(format!("no match {id}")))?;
+        match handle.unavailable() {
+            Some(why) => Err(why),
+            None => Ok(handle),
+        }
     }
 
     /// Every match handle, by id.

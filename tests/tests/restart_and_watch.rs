@@ -222,7 +222,7 @@ async fn server_dice_are_committed_recorded_and_recomputable_after_the_reveal() 
 
 /// A match log that does not check out on start (here, a record that does not continue
 /// the chain) makes that match answer DATA_LOSS with the reason, and only that match: the
-/// others are served as before.
+/// others are served as before, and listings go on without it.
 #[tokio::test]
 async fn a_log_that_does_not_check_out_takes_only_its_match_offline() {
     use baffle_server::store::{EventStore, SledStore};
@@ -274,5 +274,20 @@ async fn a_log_that_does_not_check_out_takes_only_its_match_offline() {
         "{}",
         e.message()
     );
+    // The tournament's list goes on without it.
+    let listed: Vec<String> = d
+        .tournaments
+        .list_matches(v1::ListMatchesRequest {
+            tournament_id: "open".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .matches
+        .into_iter()
+        .map(|m| m.match_id)
+        .collect();
+    assert_eq!(listed, ["good"]);
     server.stop().await;
 }

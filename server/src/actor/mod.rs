@@ -185,6 +185,21 @@ impl MatchHandle {
     pub async fn state(&self) -> Result<v1::MatchState, Status> {
         self.ask(|reply| Msg::State { reply }).await
     }
+
+    /// The current state for a listing: `None` for a match whose log did not check out
+    /// on start — it answers DATA_LOSS itself, and a listing goes on without it.
+    pub async fn listed_state(&self) -> Result<Option<v1::MatchState>, Status> {
+        match self.state().await {
+            Ok(state) => Ok(Some(state)),
+            Err(e) if e.code() == tonic::Code::DataLoss => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Why the match cannot be used, if its log did not check out on start.
+    pub fn unavailable(&self) -> Option<Status> {
+        self.failed.get().map(|_| self.gone())
+    }
 }
 
 /// Updates kept for followers that are slow to read. tokio's broadcast channel allocates

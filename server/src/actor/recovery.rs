@@ -43,6 +43,22 @@ impl<S: EventStore> Recovery<S> {
 }
 
 impl<S: EventStore + Clone, T: TimeSource> MatchActor<S, T> {
+    /// A handle for a match whose log did not check out before recovery could start (its
+    /// set-up record unreadable): it answers DATA_LOSS with `why`.
+    pub fn failed(info: MatchInfo, why: String) -> MatchHandle {
+        tracing::error!(match_id = %info.id, error = %why, "a match log did not check out: the match is unavailable");
+        let (tx, _) = mpsc::channel::<Box<Msg>>(1);
+        let handle = MatchHandle {
+            tx,
+            info,
+            // Never used: every request stops at the failure first.
+            rules: Rules::Chess,
+            failed: Default::default(),
+        };
+        let _ = handle.failed.set(why);
+        handle
+    }
+
     /// A handle for a match whose log is recovered later (see the module documentation).
     /// Returns the recovery for the background workers.
     pub fn spawn_recovering(

@@ -104,7 +104,7 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
             .into_iter()
             .filter(|h| h.info.tournament == id)
         {
-            current.push(h.state().await?);
+            current.extend(h.listed_state().await?);
         }
         let time = self.hub.time.clone();
         Ok(Response::new(FeedStream {

@@ -93,7 +93,9 @@ impl<S: EventStore + Clone, T: TimeSource> Tournaments for TournamentsService<S,
             if !wanted {
                 continue;
             }
-            let state = h.state().await?;
+            let Some(state) = h.listed_state().await? else {
+                continue;
+            };
             if f.phase == 0 || state.phase == f.phase {
                 matches.push(state);
             }
