@@ -50,6 +50,76 @@ fn chess(action: Chess) -> Option<v1::Command> {
     })
 }
 
+/// What a follower reads of each `MatchState`: its log position, and nothing else unless
+/// `full` — as a relay or a scoreboard of one field would.
+#[derive(Clone, PartialEq, prost::Message)]
+struct SeqOnly {
+    #[prost(uint64, tag = "21")]
+    seq: u64,
+}
+
+/// Follows tournament `t` on `channel`: the log position of each state received, decoding
+/// either the whole `MatchState` or only its `seq`.
+async fn watch(
+    channel: Channel,
+    full: bool,
+) -> std::pin::Pin<Box<dyn tokio_stream::Stream<Item = Result<u64, tonic::Status>> + Send>> {
+    let request = v1::WatchTournamentRequest {
+        tournament_id: "t".into(),
+    };
+    if full {
+        let states = MatchesClient::new(channel)
+            .watch_tournament(request)
+            .await
+            .unwrap()
+            .into_inner();
+        return Box::pin(states.map(|s| s.map(|s| s.seq)));
+    }
+    let mut grpc = tonic::client::Grpc::new(channel);
+    grpc.ready().await.unwrap();
+    let codec = tonic_prost::ProstCodec::<v1::WatchTournamentRequest, SeqOnly>::default();
+    let path =
+        tonic::codegen::http::uri::PathAndQuery::from_static("/baffle.v1.Matches/WatchTournament");
+    let states = grpc
+        .server_streaming(tonic::Request::new(request), path, codec)
+        .await
+        .unwrap()
+        .into_inner();
+    Box::pin(states.map(|s| s.map(|s| s.seq)))
+}
+
+/// CPU time (ms, user + system) this process's threads have used, by group: the
+/// followers' runtime (`follower`), the server's (`tokio-rt-worker`, the main
+/// thread), and the rest (the store's committer, …). Linux only; empty elsewhere.
+fn cpu_by_thread_group() -> std::collections::HashMap<&'static str, u64> {
+    let mut groups = std::collections::HashMap::new();
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return groups;
+    };
+    for task in tasks.flatten() {
+        let path = task.path();
+        let comm = std::fs::read_to_string(path.join("comm")).unwrap_or_default();
+        let stat = std::fs::read_to_string(path.join("stat")).unwrap_or_default();
+        // Fields after the parenthesised name: state is the 3rd field, utime the 14th.
+        let Some(rest) = stat.rsplit_once(')').map(|(_, rest)| rest) else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let ticks = |i: usize| fields.get(i - 3).and_then(|f| f.parse::<u64>().ok());
+        let (Some(user), Some(system)) = (ticks(14), ticks(15)) else {
+            continue;
+        };
+        let group = match comm.trim() {
+            "follower" => "follower",
+            name if name.starts_with("tokio-r") || name.starts_with("fanout") => "server",
+            _ => "other",
+        };
+        // Clock ticks are 10 ms on Linux (USER_HZ = 100).
+        *groups.entry(group).or_insert(0) += (user + system) * 10;
+    }
+    groups
+}
+
 /// Microseconds since `origin`.
 fn since(origin: Instant) -> u64 {
     origin.elapsed().as_micros() as u64
@@ -59,6 +129,7 @@ fn since(origin: Instant) -> u64 {
 async fn main() {
     let followers = env("BAFFLE_BENCH_FOLLOWERS", 10_000) as usize;
     let presses = env("BAFFLE_BENCH_PRESSES", 100) as usize;
+    let full_decode = std::env::var("BAFFLE_BENCH_DECODE").as_deref() == Ok("full");
     let dir = tempfile::tempdir().unwrap();
     let token = "bench".to_string();
     let store = SledStore::open(&dir.path().join("store")).unwrap();
@@ -106,27 +177,33 @@ async fn main() {
     let seen_count: Arc<Vec<AtomicUsize>> =
         Arc::new((0..presses + 64).map(|_| AtomicUsize::new(0)).collect());
     let ready = Arc::new(AtomicUsize::new(0));
+    // The followers and their connections run on a runtime of their own, so that the CPU
+    // each side spends can be told apart (threads named `follower`).
+    let follower_runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("follower")
+        .enable_all()
+        .build()
+        .unwrap();
     let mut channels: Vec<Channel> = Vec::new();
     for _ in 0..followers.div_ceil(250) {
-        channels.push(connect().await);
+        let endpoint = Endpoint::from_shared(url.clone())
+            .unwrap()
+            .tcp_nodelay(true);
+        let connecting = follower_runtime.spawn(async move { endpoint.connect().await });
+        channels.push(connecting.await.unwrap().unwrap());
     }
     for i in 0..followers {
         let channel = channels[i / 250].clone();
         let (last_seen, seen_count, ready) = (last_seen.clone(), seen_count.clone(), ready.clone());
-        tokio::spawn(async move {
-            let mut stream = MatchesClient::new(channel)
-                .watch_tournament(v1::WatchTournamentRequest {
-                    tournament_id: "t".into(),
-                })
-                .await
-                .unwrap()
-                .into_inner();
+        follower_runtime.spawn(async move {
+            let mut stream = watch(channel, full_decode).await;
             ready.fetch_add(1, Ordering::Relaxed);
-            while let Some(Ok(state)) = stream.next().await {
+            while let Some(Ok(seq)) = stream.next().await {
                 let at = since(origin);
-                if let Some(slot) = last_seen.get(state.seq as usize) {
+                if let Some(slot) = last_seen.get(seq as usize) {
                     slot.fetch_max(at, Ordering::Relaxed);
-                    seen_count[state.seq as usize].fetch_add(1, Ordering::Relaxed);
+                    seen_count[seq as usize].fetch_add(1, Ordering::Relaxed);
                 }
             }
         });
@@ -135,9 +212,14 @@ async fn main() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     println!(
-        "{followers} followers on {} connections, ready in {:.1} s",
+        "{followers} followers on {} connections, ready in {:.1} s; each decodes {}",
         channels.len(),
-        origin.elapsed().as_secs_f64()
+        origin.elapsed().as_secs_f64(),
+        if full_decode {
+            "the whole MatchState"
+        } else {
+            "only MatchState.seq (BAFFLE_BENCH_DECODE=full for all of it)"
+        }
     );
 
     // The director: both players arrive, then a press every 100 ms.
@@ -157,6 +239,7 @@ async fn main() {
     let mut ack = Histogram::<u64>::new_with_bounds(1, 60_000_000, 3).unwrap();
     let mut sent = Vec::new();
     let colors = [v1::Color::White as i32, v1::Color::Black as i32];
+    let cpu_before = cpu_by_thread_group();
     for p in 0..presses {
         tokio::time::sleep(Duration::from_millis(100)).await;
         let start = since(origin);
@@ -166,11 +249,17 @@ async fn main() {
             .unwrap()
             .into_inner();
         ack.record((since(origin) - start).max(1)).unwrap();
-        let seq = reply.state.unwrap().seq as usize - 1;
+        let state = reply.state.unwrap();
+        if p == 0 {
+            use prost::Message;
+            println!("a follower's update: {} bytes", state.encoded_len());
+        }
+        let seq = state.seq as usize - 1;
         sent.push((seq, start));
     }
     // Let the last copies arrive.
     tokio::time::sleep(Duration::from_secs(2)).await;
+    let cpu_after = cpu_by_thread_group();
     let mut incomplete = 0;
     for (seq, start) in sent {
         // The state after the press's event has `seq` = the event's position + 1.
@@ -196,6 +285,18 @@ async fn main() {
         ms(&fan_out, 1.0),
         fan_out.len()
     );
+    let cpu_ms = |group: &str| {
+        (cpu_after.get(group).copied().unwrap_or(0) - cpu_before.get(group).copied().unwrap_or(0))
+            as f64
+            / presses as f64
+    };
+    println!(
+        "CPU per press and its fan-out: server {:.1} ms, followers {:.1} ms, other {:.1} ms",
+        cpu_ms("server"),
+        cpu_ms("follower"),
+        cpu_ms("other")
+    );
     let _ = stop.send(());
+    follower_runtime.shutdown_background();
     let _ = tokio::time::timeout(Duration::from_secs(10), server).await;
 }

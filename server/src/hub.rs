@@ -21,6 +21,7 @@ use crate::actor::{self, MatchActor, MatchHandle, MatchLog, Setup};
 use crate::auth;
 use crate::match_setup::{backgammon_setup, chess_settings};
 use crate::seeds::fresh_server_seed;
+use crate::services::feed::FeedItem;
 use crate::store::EventStore;
 use crate::time::TimeSource;
 use crate::wire::MatchInfo;
@@ -92,7 +93,7 @@ pub struct Hub<S: EventStore, T: TimeSource> {
     pub time: T,
     director_token: String,
     registry: Mutex<Registry>,
-    feeds: std::sync::Mutex<HashMap<String, broadcast::Sender<v1::MatchState>>>,
+    feeds: std::sync::Mutex<HashMap<String, broadcast::Sender<FeedItem>>>,
     closing: tokio::sync::watch::Sender<bool>,
 }
 
@@ -209,7 +210,11 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
 
     /// Starts shutting down: every open stream ends, so connections can close.
     pub fn close(&self) {
+        let feeds = self.feeds.lock().expect("feeds lock");
         self.closing.send_replace(true);
+        for feed in feeds.values() {
+            let _ = feed.send(FeedItem::Closing);
+        }
     }
 
     /// Completes when the hub starts shutting down.
@@ -220,9 +225,27 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         }
     }
 
-    /// The tournament feed: every match's state after each change.
-    pub fn feed(&self, tournament: &str) -> broadcast::Sender<v1::MatchState> {
+    /// The tournament feed, for the actors of its matches to announce on: every match's
+    /// state after each change, and a last message when the server shuts down.
+    pub fn feed(&self, tournament: &str) -> broadcast::Sender<FeedItem> {
         let mut feeds = self.feeds.lock().expect("feeds lock");
+        Self::feed_in(&mut feeds, tournament)
+    }
+
+    /// Follows a tournament's feed; None once the server has begun to shut down (the
+    /// feeds' lock orders this against [`Hub::close`], so no follower misses the end).
+    pub fn subscribe_feed(&self, tournament: &str) -> Option<broadcast::Receiver<FeedItem>> {
+        let mut feeds = self.feeds.lock().expect("feeds lock");
+        if *self.closing.borrow() {
+            return None;
+        }
+        Some(Self::feed_in(&mut feeds, tournament).subscribe())
+    }
+
+    fn feed_in(
+        feeds: &mut HashMap<String, broadcast::Sender<FeedItem>>,
+        tournament: &str,
+    ) -> broadcast::Sender<FeedItem> {
         feeds
             .entry(tournament.to_string())
             .or_insert_with(|| broadcast::channel(4096).0)

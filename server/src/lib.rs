@@ -15,6 +15,7 @@
 
 pub mod actor;
 pub mod auth;
+pub mod coalesce;
 pub mod config;
 pub mod decode_errors;
 pub mod hub;
@@ -38,13 +39,16 @@ use baffle_proto::v1::tournaments_server::TournamentsServer;
 use tokio::net::TcpListener;
 use tokio_stream::StreamExt;
 use tokio_stream::wrappers::TcpListenerStream;
+use tonic::codegen::http;
 use tonic::service::Routes;
 use tonic::transport::Server;
+use tower::ServiceExt;
 use tower_layer::Layer;
 
 use crate::hub::Hub;
 use crate::services::audit::AuditService;
 use crate::services::devices::DevicesService;
+use crate::services::feed::FeedService;
 use crate::services::matches::MatchesService;
 use crate::services::tournaments::TournamentsService;
 use crate::store::EventStore;
@@ -90,7 +94,7 @@ pub async fn serve_with_tls<S: EventStore + Clone, T: TimeSource>(
         {
             tracing::warn!("cannot set TCP_NODELAY: {e}");
         }
-        stream
+        stream.map(coalesce::Coalescing::new)
     });
     serve_incoming(hub, incoming, identity, shutdown).await
 }
@@ -169,8 +173,15 @@ where
                     .max_decoding_message_size(MAX_MESSAGE_BYTES),
             ),
         );
+    // WatchTournament is answered ahead of the generated Matches service, by one that
+    // encodes each update once for all followers (`services::feed`).
+    let feed = web.layer(FeedService::new(hub.clone()));
+    let router = grpc.routes().into_axum_router().route_service(
+        services::feed::PATH,
+        feed.map_request(|r: http::Request<axum::body::Body>| r.map(tonic::body::Body::new)),
+    );
     // The phone page beside the services; browsers reach them over gRPC-Web on HTTP/1.1.
-    let routes = Routes::from(web::routes(grpc.routes().into_axum_router()));
+    let routes = Routes::from(web::routes(router));
     let server = builder
         .max_concurrent_streams(Some(MAX_STREAMS_PER_CONNECTION))
         .accept_http1(true)

@@ -4,6 +4,7 @@ use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 use baffle_proto::v1::devices_client::DevicesClient;
 use baffle_proto::v1::matches_client::MatchesClient;
+use baffle_server::time::TimeSource;
 use baffle_tests::api::{A, B, Director, defaults};
 use baffle_tests::{EPOCH, TestServer};
 use tokio_stream::StreamExt;
@@ -127,6 +128,8 @@ async fn the_tournament_feed_sends_every_match_then_each_change() {
         (change.match_id.as_str(), change.present.as_slice()),
         ("m2", [false, true].as_slice())
     );
+    // Every follower gets the same encoded state, stamped as its own copy leaves.
+    assert_eq!(change.sent_at_ms, server.time.now().as_ms());
     let missing = c
         .watch_tournament(v1::WatchTournamentRequest {
             tournament_id: "none".into(),
@@ -134,7 +137,13 @@ async fn the_tournament_feed_sends_every_match_then_each_change() {
         .await
         .unwrap_err();
     assert_eq!(missing.code(), Code::NotFound);
+    // The feed ends when the server stops, so its connection can close at once.
+    let ended = tokio::spawn(async move { while let Some(Ok(_)) = feed.next().await {} });
     server.stop().await;
+    tokio::time::timeout(std::time::Duration::from_secs(2), ended)
+        .await
+        .expect("the feed ends as the server stops")
+        .unwrap();
 }
 
 #[tokio::test]

@@ -24,6 +24,7 @@ use baffle_proto::v1;
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tonic::Status;
 
+use crate::services::feed::{FeedItem, Summary};
 use crate::store::{EventStore, StoreError};
 use crate::time::TimeSource;
 use crate::wire::{self, MatchInfo, Planned, Rules};
@@ -214,7 +215,7 @@ pub struct MatchActor<S: EventStore, T: TimeSource> {
     store: S,
     time: T,
     updates: broadcast::Sender<Arc<v1::MatchUpdate>>,
-    summaries: broadcast::Sender<v1::MatchState>,
+    summaries: broadcast::Sender<FeedItem>,
     replies: VecDeque<(String, v1::ExecuteReply)>,
     window: (i64, u32),
 }
@@ -226,7 +227,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         log: MatchLog,
         store: S,
         time: T,
-        summaries: broadcast::Sender<v1::MatchState>,
+        summaries: broadcast::Sender<FeedItem>,
     ) -> MatchHandle {
         let (tx, rx) = mpsc::channel(256);
         let handle = MatchHandle {
@@ -243,7 +244,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         log: MatchLog,
         store: S,
         time: T,
-        summaries: broadcast::Sender<v1::MatchState>,
+        summaries: broadcast::Sender<FeedItem>,
     ) -> MatchActor<S, T> {
         MatchActor {
             log,
@@ -324,8 +325,15 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                     events: vec![],
                     state: Some(state.clone()),
                 }));
-                let _ = self.summaries.send(state);
+                self.summarise(&state);
             }
+        }
+    }
+
+    /// Puts `state` on the tournament feed, encoded once for all its followers (if any).
+    fn summarise(&self, state: &v1::MatchState) {
+        if self.summaries.receiver_count() > 0 {
+            let _ = self.summaries.send(FeedItem::State(Summary::encode(state)));
         }
     }
 
@@ -427,7 +435,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             state: Some(state.clone()),
         });
         let _ = self.updates.send(update.clone());
-        let _ = self.summaries.send(state);
+        self.summarise(&state);
         Ok(update)
     }
 

@@ -1,16 +1,15 @@
 //! `baffle.v1.Matches`: the one command RPC, and following matches and tournaments.
 
-use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 
 use baffle_proto::v1;
 use baffle_proto::v1::matches_server::Matches;
-use tokio_stream::wrappers::errors::BroadcastStreamRecvError;
-use tokio_stream::wrappers::{BroadcastStream, ReceiverStream};
+use tokio_stream::StreamExt;
+use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
+use super::feed::FeedStream;
 use super::{Stream, follow};
 use crate::auth::Caller;
 use crate::hub::Hub;
@@ -87,67 +86,19 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
         Ok(Response::new(ReceiverStream::new(rx)))
     }
 
-    type WatchTournamentStream = FeedStream;
+    type WatchTournamentStream =
+        Pin<Box<dyn tokio_stream::Stream<Item = Result<v1::MatchState, Status>> + Send>>;
 
+    /// baffled answers this method with [`FeedService`](super::feed::FeedService), which sends every follower
+    /// the same encoded bytes; this is the same feed, decoded, for a `MatchesServer`
+    /// mounted without it.
     async fn watch_tournament(
         &self,
         r: Request<v1::WatchTournamentRequest>,
     ) -> Result<Response<Self::WatchTournamentStream>, Status> {
-        let id = r.into_inner().tournament_id;
-        self.hub.tournament(&id).await?;
-        let live = self.hub.feed(&id).subscribe();
-        let mut current = Vec::new();
-        for h in self
-            .hub
-            .match_handles()
-            .await
-            .into_iter()
-            .filter(|h| h.info.tournament == id)
-        {
-            current.extend(h.listed_state().await?);
-        }
-        let time = self.hub.time.clone();
-        Ok(Response::new(FeedStream {
-            snapshot: current.into_iter(),
-            live: BroadcastStream::new(live),
-            closed: Box::pin(self.hub.closed()),
-            now_ms: Box::new(move || time.now().as_ms()),
-        }))
-    }
-}
-
-/// A tournament feed as the response stream itself: the current state of every match,
-/// then each match's state after every change, each stamped as it leaves; it ends when
-/// the server shuts down. No task or channel of its own: with thousands of followers,
-/// each update costs one wake-up per follower, not three.
-pub struct FeedStream {
-    snapshot: std::vec::IntoIter<v1::MatchState>,
-    live: BroadcastStream<v1::MatchState>,
-    closed: Pin<Box<dyn Future<Output = ()> + Send>>,
-    now_ms: Box<dyn Fn() -> i64 + Send + Sync>,
-}
-
-impl tokio_stream::Stream for FeedStream {
-    type Item = Result<v1::MatchState, Status>;
-
-    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        if self.closed.as_mut().poll(cx).is_ready() {
-            return Poll::Ready(None);
-        }
-        let next = match self.snapshot.next() {
-            Some(state) => state,
-            None => loop {
-                match std::task::ready!(Pin::new(&mut self.live).poll_next(cx)) {
-                    Some(Ok(state)) => break state,
-                    // Summaries are whole states: a follower that fell behind just gets
-                    // the next.
-                    Some(Err(BroadcastStreamRecvError::Lagged(_))) => continue,
-                    None => return Poll::Ready(None),
-                }
-            },
-        };
-        let mut state = next;
-        state.sent_at_ms = (self.now_ms)();
-        Poll::Ready(Some(Ok(state)))
+        let feed = FeedStream::open(&self.hub, &r.into_inner().tournament_id).await?;
+        Ok(Response::new(Box::pin(
+            feed.map(|frame| frame.and_then(|f| f.decode())),
+        )))
     }
 }
