@@ -7,11 +7,15 @@
 //! ```
 //!
 //! A `baffled` in this process on loopback TCP; the followers are `WatchTournament`
-//! streams, 250 to a connection (the server allows 256), read by this same process. A
-//! director presses in a chess match of the tournament every 100 ms; for each press the
-//! time runs from sending it to the moment the last of the followers has the state it
-//! caused. The baseline in the same run is the press's own round trip (its ack). The
-//! followers' decoding shares the two cores with the server.
+//! streams, 250 to a connection (the server allows 256), read by this same process on a
+//! runtime of its own (`BAFFLE_BENCH_FOLLOWER_THREADS`, default 1). A director presses in a
+//! chess match of the tournament every 100 ms; for each press the time runs from sending
+//! it to the moment the last of the followers has the state it caused. The baseline in the
+//! same run is the press's own round trip (its ack). The followers are as light as HTTP/2
+//! allows (h2 directly, one task per connection, only `seq` decoded), standing in for
+//! followers on devices of their own; `BAFFLE_BENCH_DECODE=full` makes them tonic clients
+//! decoding every state whole. The CPU each side used per press is printed, so the
+//! server's own cost can be told from the generator's.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -50,42 +54,107 @@ fn chess(action: Chess) -> Option<v1::Command> {
     })
 }
 
-/// What a follower reads of each `MatchState`: its log position, and nothing else unless
-/// `full` — as a relay or a scoreboard of one field would.
+/// What a light follower reads of each `MatchState`: its log position.
 #[derive(Clone, PartialEq, prost::Message)]
 struct SeqOnly {
     #[prost(uint64, tag = "21")]
     seq: u64,
 }
 
-/// Follows tournament `t` on `channel`: the log position of each state received, decoding
-/// either the whole `MatchState` or only its `seq`.
-async fn watch(
-    channel: Channel,
-    full: bool,
-) -> std::pin::Pin<Box<dyn tokio_stream::Stream<Item = Result<u64, tonic::Status>> + Send>> {
+/// When each follower saw each log position of the match.
+struct Sightings {
+    origin: Instant,
+    /// The latest sighting of each position (µs since `origin`).
+    last: Vec<AtomicU64>,
+    /// How many followers saw each position.
+    count: Vec<AtomicUsize>,
+    /// Followers whose stream is open.
+    ready: AtomicUsize,
+}
+
+impl Sightings {
+    fn saw(&self, seq: u64) {
+        let at = since(self.origin);
+        if let Some(slot) = self.last.get(seq as usize) {
+            slot.fetch_max(at, Ordering::Relaxed);
+            self.count[seq as usize].fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+/// `count` followers on one HTTP/2 connection of their own, read by a single task straight
+/// from h2 (no tonic, no hyper): each gRPC message is framed and its `seq` decoded. The
+/// cheapest faithful follower, so that the followers sharing the server's two cores here
+/// cost as little as they can (on phones, they cost the server nothing).
+async fn light_followers(addr: std::net::SocketAddr, count: usize, seen: Arc<Sightings>) {
+    use futures_util::stream::FuturesUnordered;
+    use prost::Message;
+    type Chunk = (h2::RecvStream, bytes::BytesMut, Option<bytes::Bytes>);
+
+    async fn next_chunk(mut recv: h2::RecvStream, buf: bytes::BytesMut) -> Chunk {
+        let data = recv.data().await.map(|d| d.unwrap());
+        (recv, buf, data)
+    }
+
+    let tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
+    tcp.set_nodelay(true).unwrap();
+    let (mut client, connection) = h2::client::handshake(tcp).await.unwrap();
+    tokio::spawn(connection);
     let request = v1::WatchTournamentRequest {
         tournament_id: "t".into(),
-    };
-    if full {
-        let states = MatchesClient::new(channel)
-            .watch_tournament(request)
-            .await
-            .unwrap()
-            .into_inner();
-        return Box::pin(states.map(|s| s.map(|s| s.seq)));
     }
-    let mut grpc = tonic::client::Grpc::new(channel);
-    grpc.ready().await.unwrap();
-    let codec = tonic_prost::ProstCodec::<v1::WatchTournamentRequest, SeqOnly>::default();
-    let path =
-        tonic::codegen::http::uri::PathAndQuery::from_static("/baffle.v1.Matches/WatchTournament");
-    let states = grpc
-        .server_streaming(tonic::Request::new(request), path, codec)
+    .encode_to_vec();
+    let mut body = vec![0u8];
+    body.extend_from_slice(&(request.len() as u32).to_be_bytes());
+    body.extend_from_slice(&request);
+    let body = bytes::Bytes::from(body);
+    let mut reading = FuturesUnordered::new();
+    for _ in 0..count {
+        client = client.ready().await.unwrap();
+        let head = tonic::codegen::http::Request::post(format!(
+            "http://{addr}/baffle.v1.Matches/WatchTournament"
+        ))
+        .header("content-type", "application/grpc")
+        .header("te", "trailers")
+        .body(())
+        .unwrap();
+        let (response, mut send) = client.send_request(head, false).unwrap();
+        send.send_data(body.clone(), true).unwrap();
+        let recv = response.await.unwrap().into_body();
+        seen.ready.fetch_add(1, Ordering::Relaxed);
+        reading.push(next_chunk(recv, bytes::BytesMut::new()));
+    }
+    while let Some((mut recv, mut buf, data)) = reading.next().await {
+        let Some(data) = data else { continue };
+        let _ = recv.flow_control().release_capacity(data.len());
+        buf.extend_from_slice(&data);
+        // gRPC framing: a flag byte, a 4-byte length, the message.
+        while buf.len() >= 5 {
+            let len = u32::from_be_bytes(buf[1..5].try_into().unwrap()) as usize;
+            if buf.len() < 5 + len {
+                break;
+            }
+            let message = buf.split_to(5 + len);
+            seen.saw(SeqOnly::decode(&message[5..]).unwrap().seq);
+        }
+        reading.push(next_chunk(recv, buf));
+    }
+}
+
+/// One follower through tonic's generated client, decoding every `MatchState` whole, as
+/// the console and `baffle follow` do.
+async fn full_follower(channel: Channel, seen: Arc<Sightings>) {
+    let mut states = MatchesClient::new(channel)
+        .watch_tournament(v1::WatchTournamentRequest {
+            tournament_id: "t".into(),
+        })
         .await
         .unwrap()
         .into_inner();
-    Box::pin(states.map(|s| s.map(|s| s.seq)))
+    seen.ready.fetch_add(1, Ordering::Relaxed);
+    while let Some(Ok(state)) = states.next().await {
+        seen.saw(state.seq);
+    }
 }
 
 /// CPU time (ms, user + system) this process's threads have used, by group: the
@@ -130,6 +199,9 @@ async fn main() {
     let followers = env("BAFFLE_BENCH_FOLLOWERS", 10_000) as usize;
     let presses = env("BAFFLE_BENCH_PRESSES", 100) as usize;
     let full_decode = std::env::var("BAFFLE_BENCH_DECODE").as_deref() == Ok("full");
+    // The load generator takes one thread unless told otherwise, so that it competes with
+    // the server for the two cores as little as it can.
+    let follower_threads = env("BAFFLE_BENCH_FOLLOWER_THREADS", 1) as usize;
     let dir = tempfile::tempdir().unwrap();
     let token = "bench".to_string();
     let store = SledStore::open(&dir.path().join("store")).unwrap();
@@ -156,7 +228,8 @@ async fn main() {
     .await
     .unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
+    let addr = listener.local_addr().unwrap();
+    let url = format!("http://{addr}");
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let server = tokio::spawn(baffle_server::serve(hub, listener, async {
         let _ = stopped.await;
@@ -170,55 +243,51 @@ async fn main() {
             .unwrap()
     };
 
-    // The followers: each records when it sees each log position of the match.
-    let origin = Instant::now();
-    let last_seen: Arc<Vec<AtomicU64>> =
-        Arc::new((0..presses + 64).map(|_| AtomicU64::new(0)).collect());
-    let seen_count: Arc<Vec<AtomicUsize>> =
-        Arc::new((0..presses + 64).map(|_| AtomicUsize::new(0)).collect());
-    let ready = Arc::new(AtomicUsize::new(0));
-    // The followers and their connections run on a runtime of their own, so that the CPU
-    // each side spends can be told apart (threads named `follower`).
+    // The followers: each records when it sees each log position of the match. They and
+    // their connections run on a runtime of their own, so that the CPU each side spends
+    // can be told apart (threads named `follower`).
+    let seen = Arc::new(Sightings {
+        origin: Instant::now(),
+        last: (0..presses + 64).map(|_| AtomicU64::new(0)).collect(),
+        count: (0..presses + 64).map(|_| AtomicUsize::new(0)).collect(),
+        ready: AtomicUsize::new(0),
+    });
+    let origin = seen.origin;
     let follower_runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+        .worker_threads(follower_threads)
         .thread_name("follower")
         .enable_all()
         .build()
         .unwrap();
-    let mut channels: Vec<Channel> = Vec::new();
-    for _ in 0..followers.div_ceil(250) {
-        let endpoint = Endpoint::from_shared(url.clone())
-            .unwrap()
-            .tcp_nodelay(true);
-        let connecting = follower_runtime.spawn(async move { endpoint.connect().await });
-        channels.push(connecting.await.unwrap().unwrap());
-    }
-    for i in 0..followers {
-        let channel = channels[i / 250].clone();
-        let (last_seen, seen_count, ready) = (last_seen.clone(), seen_count.clone(), ready.clone());
-        follower_runtime.spawn(async move {
-            let mut stream = watch(channel, full_decode).await;
-            ready.fetch_add(1, Ordering::Relaxed);
-            while let Some(Ok(seq)) = stream.next().await {
-                let at = since(origin);
-                if let Some(slot) = last_seen.get(seq as usize) {
-                    slot.fetch_max(at, Ordering::Relaxed);
-                    seen_count[seq as usize].fetch_add(1, Ordering::Relaxed);
-                }
+    let connections = followers.div_ceil(250);
+    for c in 0..connections {
+        let on_this = (followers - c * 250).min(250);
+        if full_decode {
+            let endpoint = Endpoint::from_shared(url.clone())
+                .unwrap()
+                .tcp_nodelay(true);
+            let channel = follower_runtime
+                .spawn(async move { endpoint.connect().await })
+                .await
+                .unwrap()
+                .unwrap();
+            for _ in 0..on_this {
+                follower_runtime.spawn(full_follower(channel.clone(), seen.clone()));
             }
-        });
+        } else {
+            follower_runtime.spawn(light_followers(addr, on_this, seen.clone()));
+        }
     }
-    while ready.load(Ordering::Relaxed) < followers {
+    while seen.ready.load(Ordering::Relaxed) < followers {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     println!(
-        "{followers} followers on {} connections, ready in {:.1} s; each decodes {}",
-        channels.len(),
+        "{followers} followers on {connections} connections and {follower_threads} thread(s), ready in {:.1} s; {}",
         origin.elapsed().as_secs_f64(),
         if full_decode {
-            "the whole MatchState"
+            "tonic clients decoding every MatchState whole"
         } else {
-            "only MatchState.seq (BAFFLE_BENCH_DECODE=full for all of it)"
+            "light h2 followers reading MatchState.seq (BAFFLE_BENCH_DECODE=full: tonic clients)"
         }
     );
 
@@ -264,12 +333,12 @@ async fn main() {
     for (seq, start) in sent {
         // The state after the press's event has `seq` = the event's position + 1.
         let slot = seq + 1;
-        if seen_count[slot].load(Ordering::Relaxed) < followers {
+        if seen.count[slot].load(Ordering::Relaxed) < followers {
             incomplete += 1;
             continue;
         }
         fan_out
-            .record((last_seen[slot].load(Ordering::Relaxed) - start).max(1))
+            .record((seen.last[slot].load(Ordering::Relaxed) - start).max(1))
             .unwrap();
     }
     let ms = |h: &Histogram<u64>, q: f64| h.value_at_quantile(q) as f64 / 1_000.0;
