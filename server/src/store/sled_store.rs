@@ -2,15 +2,20 @@
 //!
 //! Every append goes to the *committer*, a thread of its own, which takes all the appends
 //! waiting at that moment — from any number of matches — checks each one's expected
-//! length, writes all their records with one atomic sled batch, and makes them durable
-//! with one flush. Only then is any of them acknowledged. So under load many appends
-//! share one batch and one flush, the async runtime never blocks on sled, and no append
+//! length and writes all their records with one atomic sled batch. The batch then goes to
+//! the *flusher*, a second thread, which makes it durable with one flush (together with
+//! any other batch written meanwhile); only then is any of its appends acknowledged. So
+//! under load many appends share one batch and one flush, the next batch is written while
+//! the last one is being flushed, the async runtime never blocks on sled, and no append
 //! is acknowledged before it is durable.
 //!
 //! One tree holds everything: a stream's records under `len(name) ‖ name ‖ position`
-//! (big-endian, so a stream is contiguous and in order) and its length under
-//! `0xFF ‖ name`. Records and length therefore change in the same atomic batch. (Stores
-//! written before this layout kept lengths in a second tree; `open` moves them.)
+//! (big-endian, so a stream is contiguous and in order), and a marker under `0xFF ‖ name`,
+//! written with the stream's first records, so that streams can be listed without reading
+//! them. A stream's length is its last record's position plus one: the records are the
+//! only truth, and an append writes nothing else. (Stores written before kept lengths in a
+//! second tree, then as the markers' values; `open` moves the first, the second are
+//! simply no longer read.)
 //!
 //! What "durable" means here, honestly: sled 0.34's `flush` writes its log buffers and
 //! on Linux calls `sync_file_range(WAIT_BEFORE | WRITE | WAIT_AFTER)` on the written range
@@ -74,20 +79,27 @@ fn stream_prefix(stream: &str) -> Vec<u8> {
     k
 }
 
-/// The first byte of every length key.
-const LENGTH_TAG: u8 = 0xFF;
+/// The first byte of every stream marker.
+const MARKER_TAG: u8 = 0xFF;
 
-fn length_key(stream: &str) -> Vec<u8> {
+fn marker_key(stream: &str) -> Vec<u8> {
     let mut k = Vec::with_capacity(1 + stream.len());
-    k.push(LENGTH_TAG);
+    k.push(MARKER_TAG);
     k.extend_from_slice(stream.as_bytes());
     k
 }
 
-fn decode_len(v: Option<sled::IVec>) -> u64 {
-    v.map_or(0, |v| {
-        u64::from_be_bytes(v.as_ref().try_into().unwrap_or([0; 8]))
-    })
+/// A stream's length: its last record's position plus one, 0 if it has none.
+fn stored_len(records: &sled::Tree, stream: &str) -> Result<u64, StoreError> {
+    let end = key(stream, u64::MAX);
+    match records.range(key(stream, 0)..end).next_back() {
+        None => Ok(0),
+        Some(entry) => {
+            let (k, _) = entry.map_err(io)?;
+            let position = k[k.len() - 8..].try_into().map_err(io)?;
+            Ok(u64::from_be_bytes(position) + 1)
+        }
+    }
 }
 
 impl SledStore {
@@ -97,14 +109,22 @@ impl SledStore {
         let records = db.open_tree("records").map_err(io)?;
         move_old_lengths(&db, &records)?;
         let (commit, waiting) = mpsc::unbounded_channel();
+        let (to_flusher, written) = std::sync::mpsc::channel();
         let flushes = Arc::new(AtomicU64::new(0));
-        let committer = Committer {
+        let flusher = Flusher {
             db,
-            records: records.clone(),
             data_file: dir.join("db"),
-            lengths: HashMap::new(),
             flushes: flushes.clone(),
         };
+        let committer = Committer {
+            records: records.clone(),
+            lengths: HashMap::new(),
+            flusher: to_flusher,
+        };
+        std::thread::Builder::new()
+            .name("store-flush".into())
+            .spawn(move || flusher.run(written))
+            .map_err(io)?;
         std::thread::Builder::new()
             .name("store-commit".into())
             .spawn(move || committer.run(waiting))
@@ -134,7 +154,7 @@ fn move_old_lengths(db: &sled::Db, records: &sled::Tree) -> Result<(), StoreErro
     let mut batch = sled::Batch::default();
     for entry in old.iter() {
         let (name, len) = entry.map_err(io)?;
-        let mut k = vec![LENGTH_TAG];
+        let mut k = vec![MARKER_TAG];
         k.extend_from_slice(&name);
         batch.insert(k, len);
     }
@@ -145,13 +165,23 @@ fn move_old_lengths(db: &sled::Db, records: &sled::Tree) -> Result<(), StoreErro
     Ok(())
 }
 
-/// The committer thread's state: the database, and every stream's length as far as the
-/// committer has written it (read from the tree the first time a stream is seen).
+/// The committer thread's state: the tree, every stream's length as far as the committer
+/// has written it (read from the tree the first time a stream is seen), and the way to
+/// the flusher.
 struct Committer {
-    db: sled::Db,
     records: sled::Tree,
-    data_file: PathBuf,
     lengths: HashMap<String, u64>,
+    flusher: std::sync::mpsc::Sender<Vec<Written>>,
+}
+
+/// An append written to the tree, waiting for a flush: whom to answer, and the stream's
+/// new length.
+type Written = (oneshot::Sender<Result<u64, StoreError>>, u64);
+
+/// The flusher thread's state: the database to flush and the file to `fsync`.
+struct Flusher {
+    db: sled::Db,
+    data_file: PathBuf,
     flushes: Arc<AtomicU64>,
 }
 
@@ -189,33 +219,38 @@ impl Committer {
                 }));
                 continue;
             }
+            if a.expected == 0 && !a.records.is_empty() {
+                batch.insert(marker_key(&a.stream), &[]);
+            }
             for (i, r) in a.records.iter().enumerate() {
                 batch.insert(key(&a.stream, a.expected + i as u64), r.as_slice());
             }
             let new_len = a.expected + a.records.len() as u64;
-            batch.insert(length_key(&a.stream), &new_len.to_be_bytes());
             self.lengths.insert(a.stream.clone(), new_len);
             accepted.push((a.done, new_len, a.stream));
         }
         if accepted.is_empty() {
             return;
         }
-        let result = self
-            .records
-            .apply_batch(batch)
-            .map_err(|e| e.to_string())
-            .and_then(|()| self.flush());
-        match result {
+        match self.records.apply_batch(batch) {
             Ok(()) => {
-                for (done, new_len, _) in accepted {
-                    let _ = done.send(Ok(new_len));
+                // Written: the tree now holds these lengths, durable or not, so the cache
+                // stays right even if the flush fails.
+                let written = accepted
+                    .into_iter()
+                    .map(|(done, new_len, _)| (done, new_len))
+                    .collect();
+                if let Err(std::sync::mpsc::SendError(written)) = self.flusher.send(written) {
+                    for (done, _) in written {
+                        let _ = done.send(Err(io("the store's flusher has stopped")));
+                    }
                 }
             }
             Err(e) => {
                 // What was written (if anything) is read back from the tree next time.
                 for (done, _, stream) in accepted {
                     self.lengths.remove(&stream);
-                    let _ = done.send(Err(StoreError::Io(e.clone())));
+                    let _ = done.send(Err(io(&e)));
                 }
             }
         }
@@ -226,9 +261,24 @@ impl Committer {
         if let Some(n) = self.lengths.get(stream) {
             return Ok(*n);
         }
-        let n = decode_len(self.records.get(length_key(stream)).map_err(io)?);
+        let n = stored_len(&self.records, stream)?;
         self.lengths.insert(stream.to_string(), n);
         Ok(n)
+    }
+}
+
+impl Flusher {
+    /// Until the committer stops: take every written batch waiting, flush once, answer.
+    fn run(self, written: std::sync::mpsc::Receiver<Vec<Written>>) {
+        while let Ok(mut waiting) = written.recv() {
+            while let Ok(more) = written.try_recv() {
+                waiting.extend(more);
+            }
+            let result = self.flush();
+            for (done, new_len) in waiting {
+                let _ = done.send(result.clone().map(|()| new_len).map_err(StoreError::Io));
+            }
+        }
     }
 
     /// sled's flush, then `fsync` on its data file.
@@ -263,28 +313,22 @@ impl EventStore for SledStore {
     }
 
     fn read(&self, stream: &str, from: u64, limit: usize) -> Result<Vec<Vec<u8>>, StoreError> {
-        let end = stream_prefix(stream)
-            .into_iter()
-            .chain(u64::MAX.to_be_bytes())
-            .collect::<Vec<_>>();
         self.inner
             .records
-            .range(key(stream, from)..end)
+            .range(key(stream, from)..key(stream, u64::MAX))
             .take(limit)
             .map(|r| r.map(|(_, v)| v.to_vec()).map_err(io))
             .collect()
     }
 
     fn len(&self, stream: &str) -> Result<u64, StoreError> {
-        Ok(decode_len(
-            self.inner.records.get(length_key(stream)).map_err(io)?,
-        ))
+        stored_len(&self.inner.records, stream)
     }
 
     fn streams(&self) -> Result<Vec<String>, StoreError> {
         self.inner
             .records
-            .scan_prefix([LENGTH_TAG])
+            .scan_prefix([MARKER_TAG])
             .keys()
             .map(|k| {
                 k.map_err(io)
@@ -326,6 +370,18 @@ mod tests {
         assert_eq!(store.len("m1").unwrap(), 3);
     }
 
+    /// Opens the store in `dir` again. sled locks its directory until the old handle is
+    /// gone, and the old committer and flusher threads may still hold it for a moment.
+    async fn reopen(dir: &Path) -> SledStore {
+        for _ in 0..20_000 {
+            if let Ok(store) = SledStore::open(dir) {
+                return store;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+        }
+        panic!("the store stays locked");
+    }
+
     #[tokio::test]
     async fn records_survive_reopening() {
         let dir = tempfile::tempdir().unwrap();
@@ -333,19 +389,7 @@ mod tests {
             let store = SledStore::open(dir.path()).unwrap();
             store.append("m1", 0, recs(&["a"])).await.unwrap();
         }
-        // sled locks its directory until the old handle is gone; the old committer task
-        // may still hold it for a moment.
-        let mut store = None;
-        for _ in 0..10_000 {
-            match SledStore::open(dir.path()) {
-                Ok(s) => {
-                    store = Some(s);
-                    break;
-                }
-                Err(_) => tokio::task::yield_now().await,
-            }
-        }
-        let store = store.expect("the store reopens");
+        let store = reopen(dir.path()).await;
         assert_eq!(store.read("m1", 0, 10).unwrap(), recs(&["a"]));
     }
 
@@ -380,6 +424,34 @@ mod tests {
             store.append("registry", 0, recs(&["x"])).await,
             Err(StoreError::Conflict { actual: 1, .. })
         ));
+    }
+
+    #[tokio::test]
+    async fn a_streams_length_is_read_from_its_last_record() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let store = SledStore::open(dir.path()).unwrap();
+            store.append("m", 0, recs(&["a", "b"])).await.unwrap();
+            store.append("m", 2, recs(&["c"])).await.unwrap();
+            // A name that extends another's, and one whose records sort right after.
+            store
+                .append("m1", 0, recs(&["x", "y", "z", "w"]))
+                .await
+                .unwrap();
+            store.append("l", 0, recs(&["q"])).await.unwrap();
+        }
+        let store = reopen(dir.path()).await;
+        assert_eq!(store.len("m").unwrap(), 3);
+        assert_eq!(store.len("m1").unwrap(), 4);
+        assert_eq!(store.len("l").unwrap(), 1);
+        assert_eq!(store.len("none").unwrap(), 0);
+        assert_eq!(store.streams().unwrap(), ["l", "m", "m1"]);
+        assert!(matches!(
+            store.append("m", 2, recs(&["late"])).await,
+            Err(StoreError::Conflict { actual: 3, .. })
+        ));
+        assert_eq!(store.append("m", 3, recs(&["d"])).await.unwrap(), 4);
+        assert_eq!(store.read("m", 2, 10).unwrap(), recs(&["c", "d"]));
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
