@@ -19,6 +19,10 @@ use baffle_server::time::SystemTime_;
 use tonic::Request;
 use tonic::transport::{Channel, Endpoint};
 
+/// The allocator `baffled` runs with.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn rss_bytes() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     status

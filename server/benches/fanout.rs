@@ -32,6 +32,10 @@ use hdrhistogram::Histogram;
 use tokio_stream::StreamExt;
 use tonic::transport::{Channel, Endpoint};
 
+/// The allocator `baffled` runs with.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn env(name: &str, default: u64) -> u64 {
     std::env::var(name)
         .ok()

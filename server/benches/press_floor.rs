@@ -24,6 +24,10 @@ use baffle_server::store::{EventStore, SledStore};
 use baffle_server::time::SystemTime_;
 use hdrhistogram::Histogram;
 
+/// The allocator `baffled` runs with.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod common;
 use common::raw_store_rate;
 use tonic::transport::Endpoint;

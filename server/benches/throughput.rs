@@ -27,6 +27,10 @@ use baffle_server::wire::decode;
 use hdrhistogram::Histogram;
 
 mod common;
+
+/// The allocator `baffled` runs with.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use common::raw_store_rate;
 
 fn env(name: &str, default: u64) -> u64 {
@@ -133,7 +137,7 @@ async fn run(game: Game, matches: u64, seconds: u64) -> (f64, f64, Histogram<u64
         .map(|h| {
             tokio::spawn(async move {
                 let mut latency = Histogram::<u64>::new_with_bounds(1, 60_000_000, 3).unwrap();
-                let (mut presses, mut commands) = (0u64, 0u64);
+                let (mut presses, mut commands, mut limited) = (0u64, 0u64, 0u64);
                 // Chess: White moved first; backgammon: A won the opening roll with 6-1.
                 let mut side = 0usize;
                 let colors = [v1::Color::White as i32, v1::Color::Black as i32];
@@ -155,15 +159,17 @@ async fn run(game: Game, matches: u64, seconds: u64) -> (f64, f64, Histogram<u64
                     };
                     for (i, a) in turn.into_iter().enumerate() {
                         let t = Instant::now();
-                        let planned = decode(command(a), None, h.rules).unwrap();
-                        match h.execute(planned, String::new(), None).await {
-                            Ok(_) => {}
-                            // The per-match rate limit: wait for the next second.
-                            Err(s) if s.code() == tonic::Code::ResourceExhausted => {
-                                tokio::time::sleep(Duration::from_millis(20)).await;
-                                continue;
+                        loop {
+                            let planned = decode(command(a.clone()), None, h.rules).unwrap();
+                            match h.execute(planned, String::new(), None).await {
+                                Ok(_) => break,
+                                // The per-match rate limit: the same command again soon.
+                                Err(s) if s.code() == tonic::Code::ResourceExhausted => {
+                                    limited += 1;
+                                    tokio::time::sleep(Duration::from_millis(20)).await;
+                                }
+                                Err(s) => panic!("{s:?}"),
                             }
-                            Err(s) => panic!("{s:?}"),
                         }
                         if t >= warm_up && Instant::now() <= deadline {
                             latency
@@ -175,17 +181,25 @@ async fn run(game: Game, matches: u64, seconds: u64) -> (f64, f64, Histogram<u64
                     }
                     side = 1 - side;
                 }
-                (presses, commands, latency)
+                (presses, commands, limited, latency)
             })
         })
         .collect();
     let mut latency = Histogram::<u64>::new_with_bounds(1, 60_000_000, 3).unwrap();
-    let (mut presses, mut commands) = (0u64, 0u64);
+    let (mut presses, mut commands, mut limited) = (0u64, 0u64, 0u64);
     for d in drivers {
-        let (p, c, h) = d.await.unwrap();
+        let (p, c, l, h) = d.await.unwrap();
         presses += p;
         commands += c;
+        limited += l;
         latency.add(h).unwrap();
+    }
+    if limited > 0 {
+        eprintln!(
+            "  {limited} commands waited for the per-match limit \
+             ({} per second per match)",
+            baffle_server::actor::COMMANDS_PER_SECOND
+        );
     }
     hub.close();
     let secs = seconds as f64;

@@ -7,6 +7,11 @@ use baffle_server::time::SystemTime_;
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
 
+/// mimalloc rather than glibc's malloc, whose `_int_malloc` was the largest single cost
+/// of a command under load (docs/benchmarks.md, "Sustained durable presses").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> Result<(), baffle_server::ServeError> {
     let config = Config::parse();
