@@ -271,11 +271,15 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             };
             tokio::select! {
                             msg = rx.recv() => match msg {
-                                Some(msg) => self.handle(*msg).await,
+                                // Boxed: the future of a command in flight (a planned copy
+                                // of the match, the store's append) is large, and a task
+                                // keeps room for its largest state while it waits for
+                                // the next message — per live match.
+                                Some(msg) => Box::pin(self.handle(*msg)).await,
                                 None => return,
                             },
                             () = timer => {
-            if let Err(e) = self.commit(&Planned::Tick).await {
+            if let Err(e) = Box::pin(self.commit(&Planned::Tick)).await {
                                     tracing::warn!(match_id = %self.log.info.id, error = %e.message(), "a due event could not be stored; retrying in a second");
                                     // The due time stays in the past until the event is stored: wait
                                     // before trying again rather than spinning on the failure.
