@@ -19,19 +19,12 @@ use baffle_server::time::SystemTime_;
 use tonic::Request;
 use tonic::transport::{Channel, Endpoint};
 
+mod common;
+use common::rss_bytes;
+
 /// The allocator `baffled` runs with.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-fn rss_bytes() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find(|l| l.starts_with("VmRSS:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|kb| kb.parse::<u64>().ok())
-        .map_or(0, |kb| kb * 1024)
-}
 
 fn env(name: &str, default: u64) -> u64 {
     std::env::var(name)

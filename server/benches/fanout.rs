@@ -32,6 +32,9 @@ use hdrhistogram::Histogram;
 use tokio_stream::StreamExt;
 use tonic::transport::{Channel, Endpoint};
 
+mod common;
+use common::rss_bytes;
+
 /// The allocator `baffled` runs with.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -263,6 +266,7 @@ async fn main() {
         .enable_all()
         .build()
         .unwrap();
+    let resident_before = rss_bytes();
     let connections = followers.div_ceil(250);
     for c in 0..connections {
         let on_this = (followers - c * 250).min(250);
@@ -285,6 +289,11 @@ async fn main() {
     while seen.ready.load(Ordering::Relaxed) < followers {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    // Both ends of every stream are in this process: an upper bound on the server's share.
+    println!(
+        "resident memory per follower, server and follower ends together: {:.1} KiB",
+        (rss_bytes().saturating_sub(resident_before)) as f64 / 1024.0 / followers as f64
+    );
     println!(
         "{followers} followers on {connections} connections and {follower_threads} thread(s), ready in {:.1} s; {}",
         origin.elapsed().as_secs_f64(),

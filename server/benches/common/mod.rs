@@ -1,5 +1,8 @@
 //! What more than one benchmark measures: the raw store's batched rate, the baseline
-//! of sustained presses.
+//! of sustained presses, and the process's resident memory.
+
+// Each bench uses what it needs of this module.
+#![allow(dead_code)]
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -35,4 +38,15 @@ pub async fn raw_store_rate(streams: u64, seconds: u64) -> f64 {
         appends += w.await.unwrap();
     }
     appends as f64 / started.elapsed().as_secs_f64()
+}
+
+/// This process's resident memory in bytes (Linux; 0 elsewhere).
+pub fn rss_bytes() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|kb| kb.parse::<u64>().ok())
+        .map_or(0, |kb| kb * 1024)
 }

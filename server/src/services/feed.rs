@@ -246,6 +246,13 @@ impl Encoder for FrameEncoder {
     type Item = Frame;
     type Error = Status;
 
+    /// A follower's stream keeps its encoding buffer for as long as it is open: 1 KiB
+    /// holds a few states, where tonic's default of 8 KiB would cost that much per
+    /// follower.
+    fn buffer_settings(&self) -> BufferSettings {
+        BufferSettings::new(1024, 32 * 1024)
+    }
+
     fn encode(&mut self, frame: Frame, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
         frame.write(dst);
         Ok(())
