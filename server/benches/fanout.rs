@@ -318,6 +318,7 @@ async fn main() {
             .unwrap();
     }
     let mut fan_out = Histogram::<u64>::new_with_bounds(1, 60_000_000, 3).unwrap();
+    let mut from_ack = Histogram::<u64>::new_with_bounds(1, 60_000_000, 3).unwrap();
     let mut ack = Histogram::<u64>::new_with_bounds(1, 60_000_000, 3).unwrap();
     let mut sent = Vec::new();
     let colors = [v1::Color::White as i32, v1::Color::Black as i32];
@@ -330,29 +331,31 @@ async fn main() {
             .await
             .unwrap()
             .into_inner();
-        ack.record((since(origin) - start).max(1)).unwrap();
+        let acked = since(origin);
+        ack.record((acked - start).max(1)).unwrap();
         let state = reply.state.unwrap();
         if p == 0 {
             use prost::Message;
             println!("a follower's update: {} bytes", state.encoded_len());
         }
         let seq = state.seq as usize - 1;
-        sent.push((seq, start));
+        sent.push((seq, start, acked));
     }
     // Let the last copies arrive.
     tokio::time::sleep(Duration::from_secs(2)).await;
     let cpu_after = cpu_by_thread_group();
     let mut incomplete = 0;
-    for (seq, start) in sent {
+    for (seq, start, acked) in sent {
         // The state after the press's event has `seq` = the event's position + 1.
         let slot = seq + 1;
         if seen.count[slot].load(Ordering::Relaxed) < followers {
             incomplete += 1;
             continue;
         }
-        fan_out
-            .record((seen.last[slot].load(Ordering::Relaxed) - start).max(1))
-            .unwrap();
+        let last = seen.last[slot].load(Ordering::Relaxed);
+        fan_out.record((last - start).max(1)).unwrap();
+        // Some followers may have it before the director has its ack.
+        from_ack.record(last.saturating_sub(acked).max(1)).unwrap();
     }
     let ms = |h: &Histogram<u64>, q: f64| h.value_at_quantile(q) as f64 / 1_000.0;
     println!(
@@ -366,6 +369,12 @@ async fn main() {
         ms(&fan_out, 0.99),
         ms(&fan_out, 1.0),
         fan_out.len()
+    );
+    println!(
+        "ack → last of {followers} followers   p50 {:>7.1} ms  p99 {:>7.1} ms  max {:>7.1} ms  (from the press's acceptance, as the director sees it)",
+        ms(&from_ack, 0.5),
+        ms(&from_ack, 0.99),
+        ms(&from_ack, 1.0),
     );
     let cpu_ms = |group: &str| {
         (cpu_after.get(group).copied().unwrap_or(0) - cpu_before.get(group).copied().unwrap_or(0))
