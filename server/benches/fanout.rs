@@ -33,18 +33,7 @@ use tokio_stream::StreamExt;
 use tonic::transport::{Channel, Endpoint};
 
 mod common;
-use common::rss_bytes;
-
-/// The allocator `baffled` runs with.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-fn env(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
+use common::{env, rss_bytes};
 
 fn authed<T>(message: T, token: &str) -> tonic::Request<T> {
     let mut r = tonic::Request::new(message);

@@ -24,12 +24,8 @@ use baffle_server::store::{EventStore, SledStore};
 use baffle_server::time::SystemTime_;
 use hdrhistogram::Histogram;
 
-/// The allocator `baffled` runs with.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 mod common;
-use common::raw_store_rate;
+use common::{env, raw_store_rate};
 use tonic::transport::Endpoint;
 use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_client::HealthClient;
@@ -50,10 +46,7 @@ fn row(name: &str, h: &Histogram<u64>) {
 
 #[tokio::main]
 async fn main() {
-    let n: usize = std::env::var("BAFFLE_BENCH_N")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(400);
+    let n = env("BAFFLE_BENCH_N", 400) as usize;
 
     // One flush: single appends to a fresh store, one at a time.
     let raw_dir = tempfile::tempdir().unwrap();

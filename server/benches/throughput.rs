@@ -27,18 +27,7 @@ use baffle_server::wire::decode;
 use hdrhistogram::Histogram;
 
 mod common;
-
-/// The allocator `baffled` runs with.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-use common::raw_store_rate;
-
-fn env(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
+use common::{env, raw_store_rate};
 
 fn command(action: Action) -> Option<v1::Command> {
     Some(v1::Command {

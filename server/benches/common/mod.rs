@@ -1,5 +1,6 @@
-//! What more than one benchmark measures: the raw store's batched rate, the baseline
-//! of sustained presses, and the process's resident memory.
+//! What every benchmark shares: the allocator `baffled` runs with, settings from the
+//! environment, the raw store's batched rate (the baseline of sustained presses), and the
+//! process's resident memory.
 
 // Each bench uses what it needs of this module.
 #![allow(dead_code)]
@@ -8,6 +9,18 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use baffle_server::store::{EventStore, SledStore};
+
+/// The allocator `baffled` runs with, so that every bench measures what it ships.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// The number in environment variable `name`, or `default`.
+pub fn env(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
 
 /// The raw store: `streams` streams appending one 200-byte record each as fast as they
 /// can, for `seconds`. Returns durable appends per second.
