@@ -325,11 +325,11 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                 // Not an event of the match: nothing is logged, followers get a new state.
                 self.log.devices.insert(device, connected);
                 let state = self.log.state(self.now());
+                self.summarise(&state);
                 let _ = self.updates.send(Arc::new(v1::MatchUpdate {
                     events: vec![],
-                    state: Some(state.clone()),
+                    state: Some(state),
                 }));
-                self.summarise(&state);
             }
         }
     }
@@ -434,12 +434,12 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         next.last = records.last().cloned();
         self.log = next;
         let state = self.log.state(self.now());
+        self.summarise(&state);
         let update = Arc::new(v1::MatchUpdate {
             events: records.iter().map(wire::event).collect(),
-            state: Some(state.clone()),
+            state: Some(state),
         });
         let _ = self.updates.send(update.clone());
-        self.summarise(&state);
         Ok(update)
     }
 

@@ -44,11 +44,19 @@ const SENT_AT_MS_FIELD: u32 = 33;
 pub struct Summary(Bytes);
 
 impl Summary {
-    /// Encodes `state`, leaving out `sent_at_ms`.
+    /// Encodes `state`, leaving out `sent_at_ms`. The actors' states are not stamped,
+    /// so they are encoded as they are; a stamped one is copied without its stamp.
     pub fn encode(state: &v1::MatchState) -> Summary {
-        let mut state = state.clone();
-        state.sent_at_ms = 0;
-        Summary(state.encode_to_vec().into())
+        let bytes = if state.sent_at_ms == 0 {
+            state.encode_to_vec()
+        } else {
+            v1::MatchState {
+                sent_at_ms: 0,
+                ..state.clone()
+            }
+            .encode_to_vec()
+        };
+        Summary(bytes.into())
     }
 
     /// The state again, with `sent_at_ms` as a copy sent at `sent_at_ms` has it.
@@ -314,5 +322,7 @@ mod tests {
         let mut expected = state();
         expected.sent_at_ms = 0;
         assert_eq!(summary.0, expected.encode_to_vec());
+        // An actor's state, not stamped, encodes to the same bytes.
+        assert_eq!(Summary::encode(&expected).0, summary.0);
     }
 }

@@ -89,9 +89,9 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
     type WatchTournamentStream =
         Pin<Box<dyn tokio_stream::Stream<Item = Result<v1::MatchState, Status>> + Send>>;
 
-    /// baffled answers this method with [`FeedService`](super::feed::FeedService), which sends every follower
-    /// the same encoded bytes; this is the same feed, decoded, for a `MatchesServer`
-    /// mounted without it.
+    /// baffled answers this method with [`FeedService`](super::feed::FeedService), which
+    /// sends every follower the same encoded bytes; this is the same feed, decoded, for a
+    /// `MatchesServer` mounted without it.
     async fn watch_tournament(
         &self,
         r: Request<v1::WatchTournamentRequest>,
