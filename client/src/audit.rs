@@ -44,21 +44,31 @@ pub fn verify_file(path: &Path, head: Option<&str>) -> Result<Report, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use baffle_core::audit::Chain;
     use baffle_core::audit::export::to_jsonl;
-    use baffle_core::audit::{Chain, Entry};
+    use baffle_core::backgammon::{Command, MatchSetup};
+    use baffle_core::dice::ServerSeed;
+    use baffle_core::table::{GameSetup, MatchInfo, Request, Table};
+    use baffle_core::{Side, Timestamp};
     use std::io::Write;
 
     #[test]
     fn good_and_tampered_files() {
+        let info = MatchInfo {
+            id: "m".into(),
+            tournament: "t".into(),
+            round: 1,
+            table: "1".into(),
+        };
+        let setup = GameSetup::Backgammon(MatchSetup::new(["Ann", "Bo"], 3, Timestamp(0)));
+        let seed = ServerSeed::from_bytes([1; 32]);
+        let (table, mut records) = Table::create(info, setup, seed).unwrap();
+        let check_in = Request::Backgammon(Command::CheckIn { side: Side::A });
+        records.extend(table.plan(&check_in, Timestamp(0)).unwrap().records);
         let mut chain = Chain::new();
-        chain.append(
-            Entry::MatchOpened {
-                match_id: "m".into(),
-                commitment: "00".repeat(32),
-            }
-            .body(),
-        );
-        chain.append(r#"{"kind":"bg.press","side":"A"}"#.into());
+        for r in records {
+            chain.append(r.body);
+        }
         let good = to_jsonl(chain.records());
         let mut file = tempfile::NamedTempFile::new().unwrap();
         file.write_all(good.as_bytes()).unwrap();
@@ -69,7 +79,7 @@ mod tests {
         bad.write_all(good.replace(r#"\"A\""#, r#"\"B\""#).as_bytes())
             .unwrap();
         let report = verify_file(bad.path(), None).unwrap();
-        assert_eq!(report.problem.unwrap().line, 2);
+        assert_eq!(report.problem.unwrap().line, 3);
 
         assert!(
             verify_file(Path::new("/nonexistent/log.jsonl"), None)

@@ -13,7 +13,7 @@ use baffle_core::backgammon::{Command, Match, MatchSetup};
 use baffle_core::chess::{ChessMatch, ChessSettings, Color, Laws, MatchCommand};
 use baffle_core::clock::{Clock, TimeControl};
 use baffle_core::device_time::TimeSync;
-use baffle_core::dice::{MatchDice, ServerSeed};
+use baffle_core::dice::{DiceStream, ServerSeed, dice_key};
 use baffle_core::{Millis, Side, Timestamp};
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 
@@ -133,9 +133,10 @@ fn chess(c: &mut Criterion) {
 fn dice_and_audit(c: &mut Criterion) {
     let mut g = c.benchmark_group("dice and audit");
     g.throughput(Throughput::Elements(1));
-    let mut dice = MatchDice::new("m", ServerSeed::from_bytes([7; 32]));
+    let key = dice_key("m", &ServerSeed::from_bytes([7; 32]), b"", b"");
+    let mut dice = DiceStream::new(key);
     g.bench_function("server roll (ChaCha20, rejection sampling)", |b| {
-        b.iter(|| black_box(dice.roll().unwrap()))
+        b.iter(|| black_box(dice.roll()))
     });
     let body =
         r#"{"kind":"bg.pressed","side":"A","at":1700000123456,"main_ms":583210,"delay_ms":0}"#;

@@ -259,8 +259,10 @@ fn ternary(mut a: f64, mut b: f64, f: impl Fn(f64) -> f64) -> f64 {
     (a + b) / 2.0
 }
 
-/// How a claimed instant was bounded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How a claimed instant was bounded. Recorded in a `device.input` record as the
+/// variant's name in lower case (`turnstart`, `lagcredit`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Bound {
     /// The device's time was used as it was.
     Claimed,

@@ -10,17 +10,21 @@
 //! seed is revealed and anyone can recompute every roll. `docs/dice.md` is the byte-level
 //! specification with test vectors.
 //!
-//! ```
-//! use baffle_core::dice::{MatchDice, ServerSeed};
-//! use baffle_core::Side;
+//! A match's dice as its log records them — seeds closing at the first draw, nothing
+//! drawn after the reveal — are [`crate::table::TableDice`].
 //!
-//! let mut dice = MatchDice::new("open-r1-t7", ServerSeed::from_bytes([7; 32]));
-//! let commitment = dice.commitment(); // published before the first roll
-//! dice.add_player_seed(Side::A, b"anna's lucky words").unwrap();
-//! let opening = dice.opening().unwrap();
+//! ```
+//! use baffle_core::dice::{DiceStream, ServerSeed, dice_key};
+//!
+//! let seed = ServerSeed::from_bytes([7; 32]);
+//! let commitment = seed.commitment(); // published before the first roll
+//! let key = dice_key("open-r1-t7", &seed, b"anna's lucky words", b"");
+//! let mut stream = DiceStream::new(key);
+//! let opening = stream.opening();
 //! assert!(opening.first_player().is_some());
-//! assert!(dice.add_player_seed(Side::B, b"too late").is_err());
-//! let seed = dice.reveal(); // after the match
+//! let [a, b] = stream.roll();
+//! assert!((1..=6).contains(&a) && (1..=6).contains(&b));
+//! // After the match the seed is revealed and anyone can check it and redo the draws.
 //! assert_eq!(seed.commitment(), commitment);
 //! ```
 
@@ -280,93 +284,6 @@ impl fmt::Display for DiceError {
 
 impl std::error::Error for DiceError {}
 
-/// The server dice of one match: seeds, commitment, draws in order, reveal.
-#[derive(Clone, Debug)]
-pub struct MatchDice {
-    match_id: String,
-    server: ServerSeed,
-    player_seeds: [Vec<u8>; 2],
-    stream: Option<DiceStream>,
-    revealed: bool,
-}
-
-impl MatchDice {
-    /// Dice for `match_id` with the server's secret seed.
-    pub fn new(match_id: impl Into<String>, server: ServerSeed) -> MatchDice {
-        MatchDice {
-            match_id: match_id.into(),
-            server,
-            player_seeds: [Vec::new(), Vec::new()],
-            stream: None,
-            revealed: false,
-        }
-    }
-
-    /// The commitment to publish before the first roll.
-    pub fn commitment(&self) -> Commitment {
-        self.server.commitment()
-    }
-
-    /// The seed `side` added, empty if none.
-    pub fn player_seed(&self, side: Side) -> &[u8] {
-        &self.player_seeds[side.index()]
-    }
-
-    /// True once the first draw was made (seeds are closed).
-    pub fn started(&self) -> bool {
-        self.stream.is_some()
-    }
-
-    /// Adds `side`'s seed: 1 to [`MAX_PLAYER_SEED`] bytes, once, before the first roll.
-    pub fn add_player_seed(&mut self, side: Side, seed: &[u8]) -> Result<(), DiceError> {
-        if self.started() || self.revealed {
-            return Err(DiceError::SeedsClosed);
-        }
-        if seed.is_empty() || seed.len() > MAX_PLAYER_SEED {
-            return Err(DiceError::SeedLength(seed.len()));
-        }
-        if !self.player_seeds[side.index()].is_empty() {
-            return Err(DiceError::SeedAlreadyAdded(side));
-        }
-        self.player_seeds[side.index()] = seed.to_vec();
-        Ok(())
-    }
-
-    fn stream(&mut self) -> Result<&mut DiceStream, DiceError> {
-        if self.revealed {
-            return Err(DiceError::Revealed);
-        }
-        let key = dice_key(
-            &self.match_id,
-            &self.server,
-            &self.player_seeds[0],
-            &self.player_seeds[1],
-        );
-        Ok(self.stream.get_or_insert_with(|| DiceStream::new(key)))
-    }
-
-    /// The next roll of two dice.
-    pub fn roll(&mut self) -> Result<Roll, DiceError> {
-        Ok(self.stream()?.roll())
-    }
-
-    /// The next opening roll.
-    pub fn opening(&mut self) -> Result<OpeningRoll, DiceError> {
-        Ok(self.stream()?.opening())
-    }
-
-    /// The next Chess960 position number.
-    pub fn chess960(&mut self) -> Result<u16, DiceError> {
-        Ok(self.stream()?.chess960())
-    }
-
-    /// Reveals the server seed; no server dice can be drawn afterwards.
-    pub fn reveal(&mut self) -> ServerSeed {
-        self.revealed = true;
-        self.server.clone()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -407,32 +324,5 @@ mod tests {
         );
         assert_ne!(dice_key("m", &s, b"", b"x"), dice_key("m", &s, b"x", b""));
         assert_ne!(dice_key("m1", &s, b"", b""), dice_key("m2", &s, b"", b""));
-    }
-
-    #[test]
-    fn seeds_close_at_the_first_roll_and_draws_stop_at_the_reveal() {
-        let mut d = MatchDice::new("m", ServerSeed::from_bytes([2; 32]));
-        assert_eq!(
-            d.add_player_seed(Side::A, b""),
-            Err(DiceError::SeedLength(0))
-        );
-        assert_eq!(
-            d.add_player_seed(Side::A, &[0; 65]),
-            Err(DiceError::SeedLength(65))
-        );
-        d.add_player_seed(Side::A, b"x").unwrap();
-        assert_eq!(
-            d.add_player_seed(Side::A, b"y"),
-            Err(DiceError::SeedAlreadyAdded(Side::A))
-        );
-        d.roll().unwrap();
-        assert_eq!(
-            d.add_player_seed(Side::B, b"z"),
-            Err(DiceError::SeedsClosed)
-        );
-        assert_eq!(d.player_seed(Side::B), b"");
-        d.reveal();
-        assert_eq!(d.roll(), Err(DiceError::Revealed));
-        assert!(format!("{:?}", ServerSeed::from_bytes([9; 32])).contains("secret"));
     }
 }

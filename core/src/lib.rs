@@ -6,7 +6,10 @@
 //!
 //! - [`clock`]: one two-sided clock for backgammon and chess, with every timing method a
 //!   tournament clock has.
-//! - [`backgammon`] and [`chess`]: the rules of each game on that clock.
+//! - [`backgammon`] and [`chess`]: the rules of each game on that clock, each an
+//!   [`engine::Engine`].
+//! - [`table`]: one match at its table — game, dice, devices and audit chain — the layer
+//!   the server runs and the verifier replays.
 //! - [`time`]: integer milliseconds and instants.
 //! - [`side`]: the two players.
 
@@ -19,7 +22,9 @@ pub mod clock;
 pub mod device_time;
 pub mod dice;
 pub mod dice_check;
+pub mod engine;
 pub mod side;
+pub mod table;
 pub mod time;
 
 pub use side::Side;

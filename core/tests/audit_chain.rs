@@ -2,75 +2,77 @@
 //! altered, dropped, reordered or inserted line is rejected, with the first bad line named.
 
 use baffle_core::Side;
+use baffle_core::Timestamp;
 use baffle_core::audit::export::{record_line, to_jsonl};
 use baffle_core::audit::verify::verify_jsonl;
 use baffle_core::audit::{Chain, Entry, Hash, Record};
-use baffle_core::dice::{MatchDice, ServerSeed};
+use baffle_core::backgammon::{Command, GameKind, MatchSetup};
+use baffle_core::dice::ServerSeed;
+use baffle_core::table::{GameSetup, MatchInfo, Request, Table};
 use proptest::prelude::*;
 
-fn side_name(s: Side) -> String {
-    s.to_string()
-}
-
-/// A realistic match log: opened, player seeds, an opening roll, `rolls` rolls with game
-/// events between them, reported dice, and (optionally) the reveal.
+/// A realistic match log, written through the [`Table`] as the server writes it: opened,
+/// set up, both players' seeds, check-ins, a server opening roll, `rolls` server rolls
+/// each ended by a press, and (optionally) the end of the match and the reveal.
 fn match_log(seed: u8, rolls: usize, reveal: bool) -> Chain {
-    let mut dice = MatchDice::new(format!("match-{seed}"), ServerSeed::from_bytes([seed; 32]));
+    let info = MatchInfo {
+        id: format!("match-{seed}"),
+        tournament: "open".into(),
+        round: 1,
+        table: "1".into(),
+    };
+    let setup = GameSetup::Backgammon(MatchSetup::new(["Anna", "Ben"], 1, Timestamp(0)));
+    let (mut table, records) =
+        Table::create(info, setup, ServerSeed::from_bytes([seed; 32])).unwrap();
     let mut chain = Chain::new();
-    chain.append(
-        Entry::MatchOpened {
-            match_id: format!("match-{seed}"),
-            commitment: dice.commitment().to_string(),
+    for r in records {
+        chain.append(r.body);
+    }
+    let mut t = 0;
+    let mut run = |table: &mut Table, request: Request| {
+        t += 1_000;
+        let plan = table.plan(&request, Timestamp(t)).unwrap();
+        for r in plan.records {
+            chain.append(r.body);
         }
-        .body(),
-    );
+        *table = plan.table;
+    };
     for (side, s) in [(Side::A, b"anna".as_slice()), (Side::B, b"ben".as_slice())] {
-        dice.add_player_seed(side, s).unwrap();
-        chain.append(
-            Entry::PlayerSeed {
-                side: side_name(side),
-                seed: hex::encode(s),
-            }
-            .body(),
+        run(
+            &mut table,
+            Request::PlayerSeed {
+                side,
+                seed: s.to_vec(),
+            },
         );
     }
-    let opening = dice.opening().unwrap();
-    let mut on_roll = opening.first_player().unwrap();
-    chain.append(
-        Entry::Opening {
-            throws: opening.throws,
-        }
-        .body(),
-    );
-    for i in 0..rolls {
-        let roll = dice.roll().unwrap();
-        chain.append(
-            Entry::Roll {
-                side: side_name(on_roll),
-                dice: roll,
-            }
-            .body(),
-        );
-        chain.append(format!(
-            r#"{{"kind":"bg.press","side":"{on_roll}","at_ms":{}}}"#,
-            1000 * i as i64
-        ));
-        on_roll = on_roll.other();
+    for side in Side::BOTH {
+        run(&mut table, Request::Backgammon(Command::CheckIn { side }));
     }
-    chain.append(
-        Entry::Reported {
-            side: "A".into(),
-            dice: [3, 4],
-        }
-        .body(),
+    run(&mut table, Request::ServerOpening);
+    let mut mover = table.game().to_move().unwrap();
+    run(
+        &mut table,
+        Request::Backgammon(Command::Press { side: mover }),
     );
+    for _ in 0..rolls {
+        mover = mover.other();
+        run(&mut table, Request::ServerRoll(mover));
+        run(
+            &mut table,
+            Request::Backgammon(Command::Press { side: mover }),
+        );
+    }
     if reveal {
-        chain.append(
-            Entry::Reveal {
-                server_seed: hex::encode(dice.reveal().as_bytes()),
-            }
-            .body(),
+        let kind = GameKind::Single;
+        run(
+            &mut table,
+            Request::Backgammon(Command::EndGame {
+                winner: mover,
+                kind,
+            }),
         );
+        run(&mut table, Request::Reveal);
     }
     chain
 }
@@ -83,7 +85,13 @@ fn a_good_log_verifies_and_every_draw_is_recomputed() {
     assert_eq!(report.records, chain.records().len());
     assert_eq!(report.head, Some(chain.head()));
     assert_eq!(report.dice_verified, 13); // the opening roll and 12 rolls
-    assert!(report.to_string().starts_with("OK: 30 records"), "{report}");
+    let records = chain.records().len();
+    assert!(
+        report
+            .to_string()
+            .starts_with(&format!("OK: {records} records")),
+        "{report}"
+    );
 }
 
 #[test]
@@ -96,13 +104,14 @@ fn before_the_reveal_the_chain_verifies_but_the_dice_wait() {
     assert!(report.to_string().contains("not revealed yet"));
 }
 
-/// An attacker who rebuilds the whole chain (every hash recomputed) can change a roll,
-/// but not the dice the committed seed gives.
+/// An attacker who rebuilds the whole chain (every hash recomputed) can change a roll
+/// and the move that plays it, but not the dice the committed seed gives.
 #[test]
 fn forged_dice_in_a_rebuilt_chain_are_caught_by_the_replay() {
     let honest = match_log(3, 6, true);
     let mut forged = Chain::new();
     let mut forged_seq = None;
+    let mut forged_dice = None;
     for r in honest.records() {
         let mut body = r.body.clone();
         if forged_seq.is_none() && body.contains(r#""kind":"dice.roll""#) {
@@ -113,15 +122,20 @@ fn forged_dice_in_a_rebuilt_chain_are_caught_by_the_replay() {
             let better = [if dice[0] == 6 { 5 } else { 6 }, 6];
             body = Entry::Roll { side, dice: better }.body();
             forged_seq = Some(r.seq);
+            forged_dice = Some((dice, better));
+        } else if let Some((dice, better)) = forged_dice.take() {
+            // The move that plays the roll, made to play the forged one.
+            let was = format!(r#""dice":[{},{}]"#, dice[0], dice[1]);
+            body = body.replacen(&was, &format!(r#""dice":[{},{}]"#, better[0], better[1]), 1);
         }
         forged.append(body);
     }
     let report = verify_jsonl(&to_jsonl(forged.records()), None);
     let p = report.problem.expect("forgery caught");
-    assert_eq!(p.seq, forged_seq);
-    assert_eq!(p.line as u64, forged_seq.unwrap() + 1);
     assert!(
-        p.reason.contains("not what the revealed seed gives"),
+        p.reason
+            .contains(&format!("record {}", forged_seq.unwrap()))
+            && p.reason.contains("not what the revealed seed gives"),
         "{}",
         p.reason
     );
@@ -144,7 +158,7 @@ fn a_seed_after_the_first_roll_is_rejected() {
     let mut bodies: Vec<String> = chain.records().iter().map(|r| r.body.clone()).collect();
     bodies.push(
         Entry::PlayerSeed {
-            side: "B".into(),
+            side: Side::B,
             seed: "00".into(),
         }
         .body(),
@@ -155,14 +169,15 @@ fn a_seed_after_the_first_roll_is_rejected() {
             .problem
             .unwrap()
             .reason
-            .contains("seeds close at the first roll")
+            .contains("only until the first roll")
     );
 }
 
 #[test]
 fn a_reveal_that_does_not_match_the_commitment_is_rejected() {
-    let chain = match_log(5, 3, false);
+    let chain = match_log(5, 3, true);
     let mut bodies: Vec<String> = chain.records().iter().map(|r| r.body.clone()).collect();
+    bodies.pop();
     bodies.push(
         Entry::Reveal {
             server_seed: hex::encode([6u8; 32]),
@@ -296,7 +311,7 @@ fn apply(text: &str, records: &[Record], t: &Tamper) -> Option<String> {
             let prev = at.checked_sub(1).map(|i| &records[i]);
             let forged = Record::next(
                 prev,
-                r#"{"kind":"bg.press","side":"A","at_ms":1}"#.to_string(),
+                r#"{"at":1,"kind":"bg.pressed","side":"A"}"#.to_string(),
             );
             lines.insert(at, record_line(&forged));
         }

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{Mutex, broadcast};
 use tonic::Status;
 
-use crate::actor::{self, MatchActor, MatchHandle, MatchLog, Setup};
+use crate::actor::{self, MatchActor, MatchHandle};
 use crate::auth;
 use crate::match_setup::{backgammon_setup, chess_settings};
 use crate::seeds::fresh_server_seed;
@@ -25,6 +25,7 @@ use crate::services::feed::FeedItem;
 use crate::store::EventStore;
 use crate::time::TimeSource;
 use crate::wire::MatchInfo;
+use baffle_core::table::{GameSetup, Table};
 
 const REGISTRY: &str = "registry";
 
@@ -180,7 +181,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             let rules = setup
                 .first()
                 .ok_or_else(|| "no set-up record".to_string())
-                .and_then(|line| MatchLog::rules_from_setup(line));
+                .and_then(|line| actor::rules_from_setup(line));
             let id = info.id.clone();
             let rules = match rules {
                 Ok(rules) => rules,
@@ -363,8 +364,10 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         };
         let players = [r.player_a.clone(), r.player_b.clone()];
         let setup = match r.chess.clone() {
-            Some(chess) => Setup::Chess(chess_settings(chess, players, start, self.time.now())?),
-            None => Setup::Backgammon(backgammon_setup(&r, &d, players, start)?),
+            Some(chess) => {
+                GameSetup::Chess(chess_settings(chess, players, start, self.time.now())?)
+            }
+            None => GameSetup::Backgammon(backgammon_setup(&r, &d, players, start)?),
         };
         let info = MatchInfo {
             id: r.match_id.clone(),
@@ -374,7 +377,8 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         };
         let seed =
             fresh_server_seed().map_err(|e| Status::internal(format!("the OS RNG failed: {e}")))?;
-        let (log, records) = MatchLog::create(info.clone(), setup, seed.clone())?;
+        let (table, records) = Table::create(info.clone(), setup, seed.clone())
+            .map_err(|e| Status::invalid_argument(e.message))?;
         let lines = records
             .iter()
             .map(|r| baffle_core::audit::export::record_line(r).into_bytes())
@@ -400,7 +404,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         )
         .await?;
         let handle = MatchActor::spawn(
-            log,
+            table,
             self.store.clone(),
             self.time.clone(),
             self.feed(&info.tournament),

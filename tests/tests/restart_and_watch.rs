@@ -270,7 +270,8 @@ async fn a_log_that_does_not_check_out_takes_only_its_match_offline() {
         .unwrap_err();
     assert_eq!(e.code(), tonic::Code::DataLoss, "{e:?}");
     assert!(
-        e.message().contains("record 3 does not continue the chain"),
+        e.message()
+            .contains("record 3: prev is not the hash of the record before it"),
         "{}",
         e.message()
     );

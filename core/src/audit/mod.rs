@@ -7,27 +7,41 @@
 //! update, so each follower is a witness: changing, dropping, reordering or inserting a
 //! record changes every hash after it.
 //!
-//! Bodies are compact JSON objects with a `kind` field. The kinds this module knows are
-//! the dice entries of [`Entry`]; games add their own kinds, which the chain hashes like
-//! any other. [`export`] writes the chain as JSON Lines and [`verify`] checks such a file
-//! offline: the chain, the commitment and every server roll. `docs/audit-log.md` is the
+//! Bodies are compact JSON objects with a `kind` field. This module knows the dice
+//! entries ([`Entry`]); every kind a match log holds is typed in
+//! [`crate::table::Body`], and a log is read back only through
+//! [`crate::table::Replay`]. [`export`] writes the chain as JSON Lines and [`verify`]
+//! checks such a file offline by replaying it: the chain, each body, the game's rules,
+//! and every die played against the die drawn. `docs/audit-log.md` is the
 //! specification.
 //!
 //! ```
-//! use baffle_core::audit::{Chain, Entry};
-//! use baffle_core::dice::{MatchDice, ServerSeed};
+//! use baffle_core::audit::Chain;
+//! use baffle_core::backgammon::{Command, MatchSetup};
+//! use baffle_core::dice::ServerSeed;
+//! use baffle_core::table::{GameSetup, MatchInfo, Request, Table};
+//! use baffle_core::{Side, Timestamp};
 //!
-//! let mut dice = MatchDice::new("m1", ServerSeed::from_bytes([3; 32]));
+//! let info = MatchInfo { id: "m1".into(), tournament: "t".into(), round: 1, table: "1".into() };
+//! let setup = GameSetup::Backgammon(MatchSetup::new(["Anna", "Ben"], 1, Timestamp(0)));
+//! let (mut table, records) = Table::create(info, setup, ServerSeed::from_bytes([3; 32])).unwrap();
 //! let mut chain = Chain::new();
-//! chain.append(Entry::MatchOpened { match_id: "m1".into(), commitment: dice.commitment().to_string() }.body());
-//! let roll = dice.roll().unwrap();
-//! chain.append(Entry::Roll { side: "A".into(), dice: roll }.body());
-//! chain.append(Entry::Reveal { server_seed: hex::encode(dice.reveal().as_bytes()) }.body());
+//! records.into_iter().for_each(|r| { chain.append(r.body); });
+//! for request in [
+//!     Request::Backgammon(Command::CheckIn { side: Side::A }),
+//!     Request::Backgammon(Command::CheckIn { side: Side::B }),
+//!     Request::ServerOpening,
+//! ] {
+//!     let plan = table.plan(&request, Timestamp(1_000)).unwrap();
+//!     plan.records.into_iter().for_each(|r| { chain.append(r.body); });
+//!     table = plan.table;
+//! }
+//! assert_eq!(chain.head(), table.head());
 //!
 //! let file = baffle_core::audit::export::to_jsonl(chain.records());
-//! let report = baffle_core::audit::verify::verify_jsonl(&file, None);
-//! assert!(report.problem.is_none(), "{report}");
-//! assert_eq!(report.dice_verified, 1);
+//! let report = baffle_core::audit::verify::verify_jsonl(&file, Some(chain.head()));
+//! assert!(report.is_ok(), "{report}");
+//! assert!(!report.revealed); // the opening roll is recomputed once the seed is revealed
 //! ```
 
 pub mod export;
@@ -37,6 +51,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+
+use crate::side::Side;
 
 /// Domain label hashed in front of every record.
 pub const RECORD_LABEL: &[u8] = b"baffle-audit-v1";
@@ -157,16 +173,16 @@ pub enum Entry {
     /// A player's seed, hex; only before the first server draw.
     #[serde(rename = "dice.player_seed")]
     PlayerSeed {
-        /// "A" or "B".
-        side: String,
+        /// Whose.
+        side: Side,
         /// The seed's bytes, hex.
         seed: String,
     },
     /// Two server dice for `side`.
     #[serde(rename = "dice.roll")]
     Roll {
-        /// "A" or "B".
-        side: String,
+        /// Whose.
+        side: Side,
         /// The dice.
         dice: [u8; 2],
     },
@@ -186,8 +202,8 @@ pub enum Entry {
     /// range and turn, and watched statistically).
     #[serde(rename = "dice.reported")]
     Reported {
-        /// "A" or "B".
-        side: String,
+        /// Whose.
+        side: Side,
         /// The dice as reported.
         dice: [u8; 2],
     },
@@ -200,8 +216,56 @@ pub enum Entry {
 }
 
 impl Entry {
+    /// The `kind` of each entry.
+    pub const KINDS: [&'static str; 7] = [
+        "match.opened",
+        "dice.player_seed",
+        "dice.roll",
+        "dice.opening",
+        "dice.chess960",
+        "dice.reported",
+        "dice.reveal",
+    ];
+
     /// The entry as a record body: compact JSON, fields in declaration order.
     pub fn body(&self) -> String {
         serde_json::to_string(self).expect("entries always serialize")
+    }
+}
+
+/// The `kind` of a record body. Most bodies are written with `kind` first, so it is read
+/// from the first bytes without parsing the whole body (every update and every replayed
+/// record asks); any other shape is parsed.
+pub fn kind_of(body: &str) -> Option<String> {
+    if let Some(rest) = body.strip_prefix(r#"{"kind":""#)
+        && let Some(end) = rest.find('"')
+        && !rest[..end].contains('\\')
+    {
+        return Some(rest[..end].to_string());
+    }
+    serde_json::from_str::<serde_json::Value>(body)
+        .ok()?
+        .get("kind")?
+        .as_str()
+        .map(str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::kind_of;
+
+    #[test]
+    fn the_kind_is_read_from_the_first_bytes_or_by_parsing() {
+        assert_eq!(
+            kind_of(r#"{"kind":"bg.pressed","side":"A"}"#).as_deref(),
+            Some("bg.pressed")
+        );
+        // Not first, or escaped: parsed properly.
+        assert_eq!(
+            kind_of(r#"{"side":"A","kind":"bg.pressed"}"#).as_deref(),
+            Some("bg.pressed")
+        );
+        assert_eq!(kind_of(r#"{"kind":"a\"b"}"#).as_deref(), Some("a\"b"));
+        assert_eq!(kind_of("not json"), None);
     }
 }

@@ -73,6 +73,38 @@ impl Match {
         Ok(())
     }
 
+    /// Whether `side` may roll at `now` (anything due by then first): the question the
+    /// server asks before it draws dice, so that a roll out of turn draws nothing.
+    pub fn may_roll(&self, side: Side, now: Timestamp) -> Result<(), RuleError> {
+        let (next, _) = self.step(&Command::Tick, now)?;
+        if let Some(r) = next.result {
+            return Err(match_over(r.winner));
+        }
+        next.roll_turn(side).map(|_| ())
+    }
+
+    /// Whether `side` may roll in the game as it stands; true if the roll is premature
+    /// (made before the opponent pressed), which stands (4.1 (v)(a)).
+    fn roll_turn(&self, side: Side) -> Result<bool, RuleError> {
+        let game = self.current()?;
+        match game.turn {
+            Turn::OnRoll { side: s, .. } if s == side => Ok(false),
+            // A roll made before the opponent finished his move stands (4.1 (v)(a)).
+            Turn::Moving { side: mover, .. }
+                if mover == side.other() && game.premature_roll.is_none() =>
+            {
+                if game.premature_double == Some(side) {
+                    return Err(RuleError::rule(
+                        "4.4",
+                        "a double is offered: the opponent decides first",
+                    ));
+                }
+                Ok(true)
+            }
+            turn => Err(not_your_turn(side, turn)),
+        }
+    }
+
     fn command(
         &mut self,
         command: &Command,
@@ -93,13 +125,7 @@ impl Match {
                 _ => false,
             };
             if !allowed {
-                return Err(RuleError::rule(
-                    "4.6",
-                    format!(
-                        "the match is over: player {} won; only the director's corrections remain",
-                        r.winner
-                    ),
-                ));
+                return Err(match_over(r.winner));
             }
         }
         match command {
@@ -132,23 +158,7 @@ impl Match {
             }
             Command::Roll { side, dice, source } => {
                 self.check_dice(*dice, *source)?;
-                let game = self.current()?;
-                let premature = match game.turn {
-                    Turn::OnRoll { side: s, .. } if s == *side => false,
-                    // A roll made before the opponent finished his move stands (4.1 (v)(a)).
-                    Turn::Moving { side: mover, .. }
-                        if mover == side.other() && game.premature_roll.is_none() =>
-                    {
-                        if game.premature_double == Some(*side) {
-                            return Err(RuleError::rule(
-                                "4.4",
-                                "a double is offered: the opponent decides first",
-                            ));
-                        }
-                        true
-                    }
-                    turn => return Err(not_your_turn(*side, turn)),
-                };
+                let premature = self.roll_turn(*side)?;
                 self.emit(
                     out,
                     now,
@@ -504,9 +514,20 @@ fn not_your_turn(side: Side, turn: Turn) -> RuleError {
         Turn::DoubleOffered { .. } => {
             RuleError::rule("4.4", "a double is offered: take or pass first")
         }
+        Turn::Moving { side: s, .. } if s == side => RuleError::rule(
+            "4.2 (i)",
+            format!("player {side} has rolled and is moving: his press ends the turn"),
+        ),
         Turn::OnRoll { side: s, .. } | Turn::Moving { side: s, .. } => RuleError::rule(
             "4.2 (i)",
             format!("it is player {s}'s turn, not player {side}'s"),
         ),
     }
+}
+
+fn match_over(winner: Side) -> RuleError {
+    RuleError::rule(
+        "4.6",
+        format!("the match is over: player {winner} won; only the director's corrections remain"),
+    )
 }

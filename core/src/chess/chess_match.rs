@@ -201,6 +201,18 @@ impl ChessMatch {
         self.game.next_due()
     }
 
+    /// Whether a Chess960 position may be set now: the question the server asks before
+    /// it draws one, so that a refused draw takes nothing from the dice.
+    pub fn may_set_position(&self) -> Result<(), ChessError> {
+        if !self.settings.chess960 {
+            return Err(ChessError::state("this is not a Chess960 match"));
+        }
+        if self.series.position().is_some() {
+            return Err(ChessError::state("the position is drawn already"));
+        }
+        Ok(())
+    }
+
     /// Checks `command` at `now` and returns the events it causes (what fell due first),
     /// without changing the match.
     pub fn handle(
@@ -243,12 +255,7 @@ impl ChessMatch {
                 )?;
             }
             MatchCommand::Position(p) => {
-                if !work.settings.chess960 {
-                    return Err(ChessError::state("this is not a Chess960 match"));
-                }
-                if work.series.position().is_some() {
-                    return Err(ChessError::state("the position is drawn already"));
-                }
+                work.may_set_position()?;
                 work.emit(
                     MatchEvent::Series(SeriesEvent::Position {
                         sp: p.sp,

@@ -1,25 +1,23 @@
-//! One task per live match (design principle 4). The actor owns the match's state and
-//! applies commands in order: decode → draw server dice (on a copy) → the engine's
-//! events → audit records chained to the log → durable append → only then the new state,
-//! the reply and the broadcast to watchers. A refused command, or a failed append, leaves
-//! everything as it was — the dice stream included. Timers come from the engine's
-//! `next_due`; when one fires the actor sends itself a `Tick`.
+//! One task per live match (design principle 4): the I/O around the match's
+//! [`Table`]. The actor applies requests in order: the table plans the request (its
+//! records, chained, on a copy) → durable append → only then the new table, the reply and
+//! the broadcast to watchers. A refused request, or a failed append, leaves everything as
+//! it was — the dice included. Timers come from the game's `next_due`; when one fires the
+//! actor asks its table for a `Tick`.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-mod engine;
-mod log;
 mod recovery;
 
-pub use engine::Engine;
-pub use log::{MatchLog, Setup};
-pub use recovery::{Recovery, recover_in_background};
+pub use baffle_core::table::DeviceInput;
+pub use recovery::{Recovery, recover_in_background, rules_from_setup};
 
+use std::collections::BTreeMap;
+
+use baffle_core::Timestamp;
 use baffle_core::audit::export::record_line;
-use baffle_core::audit::{Entry, Record};
-use baffle_core::device_time::charge_instant;
-use baffle_core::{Side, Timestamp};
+use baffle_core::table::{DeviceOutcome, Plan, Request, Table};
 use baffle_proto::v1;
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tonic::Status;
@@ -27,7 +25,7 @@ use tonic::Status;
 use crate::services::feed::{FeedItem, Summary};
 use crate::store::{EventStore, StoreError};
 use crate::time::TimeSource;
-use crate::wire::{self, MatchInfo, Planned, Rules};
+use crate::wire::{self, MatchInfo, Rules, StateContext};
 
 /// Most commands per match per second before RESOURCE_EXHAUSTED: far above any real
 /// table, low enough that one client cannot monopolise the store.
@@ -44,15 +42,10 @@ pub fn stream(match_id: &str) -> String {
 /// Messages to a match actor.
 enum Msg {
     Execute {
-        planned: Planned,
+        request: Request,
         request_id: String,
         expected_seq: Option<u64>,
         reply: oneshot::Sender<Result<v1::ExecuteReply, Status>>,
-    },
-    Seed {
-        side: Side,
-        seed: Vec<u8>,
-        reply: oneshot::Sender<Result<u64, Status>>,
     },
     Reveal {
         reply: oneshot::Sender<Result<String, Status>>,
@@ -71,26 +64,6 @@ enum Msg {
         input: DeviceInput,
         reply: oneshot::Sender<v1::Ack>,
     },
-}
-
-/// Most credit a device's timestamp can give a player against the server's receipt: a
-/// press claimed earlier than this before it arrived is charged as this much earlier.
-pub const MAX_LAG_CREDIT: baffle_core::Millis = baffle_core::Millis::secs(2);
-
-/// An input from a device, decoded and timed by the connection that received it.
-pub struct DeviceInput {
-    /// The device.
-    pub device: String,
-    /// Its sequence number.
-    pub seq: u64,
-    /// Its own time for it, in ms on its clock.
-    pub device_ms: i64,
-    /// That time on the server's clock, if the device's clock is known.
-    pub claimed: Option<Timestamp>,
-    /// When the server received it.
-    pub receipt: Timestamp,
-    /// The command, or why it is malformed.
-    pub planned: Result<Planned, String>,
 }
 
 /// A handle to a running match actor. Cheap to clone.
@@ -133,15 +106,15 @@ impl MatchHandle {
         }
     }
 
-    /// Applies a decoded command.
+    /// Applies a decoded request.
     pub async fn execute(
         &self,
-        planned: Planned,
+        request: Request,
         request_id: String,
         expected_seq: Option<u64>,
     ) -> Result<v1::ExecuteReply, Status> {
         self.ask(|reply| Msg::Execute {
-            planned,
+            request,
             request_id,
             expected_seq,
             reply,
@@ -149,9 +122,12 @@ impl MatchHandle {
         .await?
     }
 
-    /// Records a player's seed.
-    pub async fn add_seed(&self, side: Side, seed: Vec<u8>) -> Result<u64, Status> {
-        self.ask(|reply| Msg::Seed { side, seed, reply }).await?
+    /// Records a player's seed; returns the log's length after it.
+    pub async fn add_seed(&self, side: baffle_core::Side, seed: Vec<u8>) -> Result<u64, Status> {
+        let reply = self
+            .execute(Request::PlayerSeed { side, seed }, String::new(), None)
+            .await?;
+        Ok(reply.state.map_or(0, |s| s.seq))
     }
 
     /// Reveals the server seed (after the match).
@@ -211,7 +187,11 @@ const UPDATE_BUFFER: usize = 16;
 
 /// The running actor.
 pub struct MatchActor<S: EventStore, T: TimeSource> {
-    log: MatchLog,
+    table: Table,
+    /// Devices that connected, and whether they are now (not in the log).
+    devices: BTreeMap<String, bool>,
+    /// The dice commitment in hex, computed once: every state shows it.
+    commitment: String,
     store: S,
     time: T,
     updates: broadcast::Sender<Arc<v1::MatchUpdate>>,
@@ -221,10 +201,10 @@ pub struct MatchActor<S: EventStore, T: TimeSource> {
 }
 
 impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
-    /// Starts the actor for `log` and returns its handle. `summaries` receives the state
-    /// after every change (the tournament feed).
+    /// Starts the actor for `table` and returns its handle. `summaries` receives the
+    /// state after every change (the tournament feed).
     pub fn spawn(
-        log: MatchLog,
+        table: Table,
         store: S,
         time: T,
         summaries: broadcast::Sender<FeedItem>,
@@ -232,22 +212,24 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         let (tx, rx) = mpsc::channel(256);
         let handle = MatchHandle {
             tx,
-            info: log.info.clone(),
-            rules: log.m.rules(),
+            info: table.info().clone(),
+            rules: wire::rules(table.game()),
             failed: Default::default(),
         };
-        tokio::spawn(MatchActor::new(log, store, time, summaries).run(rx));
+        tokio::spawn(MatchActor::new(table, store, time, summaries).run(rx));
         handle
     }
 
     fn new(
-        log: MatchLog,
+        table: Table,
         store: S,
         time: T,
         summaries: broadcast::Sender<FeedItem>,
     ) -> MatchActor<S, T> {
         MatchActor {
-            log,
+            commitment: table.dice().commitment().to_string(),
+            table,
+            devices: BTreeMap::new(),
             store,
             time,
             updates: broadcast::channel(UPDATE_BUFFER).0,
@@ -259,7 +241,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
 
     async fn run(mut self, mut rx: mpsc::Receiver<Box<Msg>>) {
         loop {
-            let due = self.log.m.next_due();
+            let due = self.table.game().next_due();
             let timer = {
                 let time = self.time.clone();
                 async move {
@@ -270,61 +252,71 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                 }
             };
             tokio::select! {
-                            msg = rx.recv() => match msg {
-                                // Boxed: the future of a command in flight (a planned copy
-                                // of the match, the store's append) is large, and a task
-                                // keeps room for its largest state while it waits for
-                                // the next message — per live match.
-                                Some(msg) => Box::pin(self.handle(*msg)).await,
-                                None => return,
-                            },
-                            () = timer => {
-            if let Err(e) = Box::pin(self.commit(&Planned::Tick)).await {
-                                    tracing::warn!(match_id = %self.log.info.id, error = %e.message(), "a due event could not be stored; retrying in a second");
-                                    // The due time stays in the past until the event is stored: wait
-                                    // before trying again rather than spinning on the failure.
-                                    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
-                                }
-
-                            }
-                        }
+                msg = rx.recv() => match msg {
+                    // Boxed: the future of a command in flight (a planned copy of the
+                    // table, the store's append) is large, and a task keeps room for its
+                    // largest state while it waits for the next message — per live match.
+                    Some(msg) => Box::pin(self.handle(*msg)).await,
+                    None => return,
+                },
+                () = timer => {
+                    if let Err(e) = Box::pin(self.commit(&Request::Tick)).await {
+                        tracing::warn!(match_id = %self.table.info().id, error = %e.message(), "a due event could not be stored; retrying in a second");
+                        // The due time stays in the past until the event is stored: wait
+                        // before trying again rather than spinning on the failure.
+                        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+                    }
+                }
+            }
         }
     }
 
     fn now(&self) -> Timestamp {
         // Never before the last event: a system clock stepped back must not refuse play.
-        self.time.now().max(self.log.m.now())
+        self.time.now().max(self.table.game().now())
+    }
+
+    /// The wire state at `now`.
+    fn state(&self, now: Timestamp) -> v1::MatchState {
+        let table = &self.table;
+        let cx = StateContext {
+            info: table.info(),
+            commitment: &self.commitment,
+            seq: table.len(),
+            head: table.head(),
+            now,
+            anomalies: table.anomalies(),
+            devices: &self.devices,
+        };
+        wire::match_state(table.game(), &cx)
     }
 
     async fn handle(&mut self, msg: Msg) {
         match msg {
             Msg::Execute {
-                planned,
+                request,
                 request_id,
                 expected_seq,
                 reply,
             } => {
-                let _ = reply.send(self.execute(planned, request_id, expected_seq).await);
-            }
-            Msg::Seed { side, seed, reply } => {
-                let _ = reply.send(self.seed(side, seed).await);
+                let _ = reply.send(self.execute(request, request_id, expected_seq).await);
             }
             Msg::Reveal { reply } => {
                 let _ = reply.send(self.reveal().await);
             }
             Msg::Subscribe { reply } => {
-                let _ = reply.send((self.log.state(self.now()), self.updates.subscribe()));
+                let _ = reply.send((self.state(self.now()), self.updates.subscribe()));
             }
             Msg::State { reply } => {
-                let _ = reply.send(self.log.state(self.now()));
+                let _ = reply.send(self.state(self.now()));
             }
             Msg::DeviceInput { input, reply } => {
                 let _ = reply.send(self.device_input(input).await);
             }
             Msg::Presence { device, connected } => {
                 // Not an event of the match: nothing is logged, followers get a new state.
-                self.log.devices.insert(device, connected);
-                let state = self.log.state(self.now());
+                self.devices.insert(device, connected);
+                let state = self.state(self.now());
                 self.summarise(&state);
                 let _ = self.updates.send(Arc::new(v1::MatchUpdate {
                     events: vec![],
@@ -343,7 +335,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
 
     async fn execute(
         &mut self,
-        planned: Planned,
+        request: Request,
         request_id: String,
         expected_seq: Option<u64>,
     ) -> Result<v1::ExecuteReply, Status> {
@@ -354,10 +346,10 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         {
             return Ok(reply.clone());
         }
-        if let Some(expected) = expected_seq.filter(|e| *e != self.log.seq()) {
+        if let Some(expected) = expected_seq.filter(|e| *e != self.table.len()) {
             return Err(Status::aborted(format!(
                 "the match log has {} events, not the expected {expected}: reload the state and retry",
-                self.log.seq()
+                self.table.len()
             )));
         }
         let second = self.time.now().as_ms().div_euclid(1_000);
@@ -370,7 +362,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             )));
         }
         self.window.1 += 1;
-        let update = self.commit(&planned).await?;
+        let update = self.commit(&request).await?;
         let reply = v1::ExecuteReply {
             events: update.events.clone(),
             state: update.state.clone(),
@@ -386,29 +378,21 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
 
     /// Plans, stores durably, then applies and announces. Returns the update announced:
     /// the events added and the state after them.
-    async fn commit(&mut self, planned: &Planned) -> Result<Arc<v1::MatchUpdate>, Status> {
+    async fn commit(&mut self, request: &Request) -> Result<Arc<v1::MatchUpdate>, Status> {
         let now = self.now();
-        let (next, bodies) = self.log.plan(planned, now)?;
-        self.append(next, bodies).await
+        let plan = self.table.plan(request, now).map_err(wire::refusal)?;
+        self.append(plan).await
     }
 
-    /// Chains `bodies` to the log, stores them durably, then makes `next` the state and
-    /// announces the update (built once: the reply, the watchers and the feed share it).
-    async fn append(
-        &mut self,
-        mut next: MatchLog,
-        bodies: Vec<String>,
-    ) -> Result<Arc<v1::MatchUpdate>, Status> {
-        if bodies.is_empty() {
+    /// Stores the plan's records durably, then makes its table the state and announces
+    /// the update (built once: the reply, the watchers and the feed share it).
+    async fn append(&mut self, plan: Plan) -> Result<Arc<v1::MatchUpdate>, Status> {
+        let Plan { table, records } = plan;
+        if records.is_empty() {
             return Ok(Arc::new(v1::MatchUpdate {
                 events: Vec::new(),
-                state: Some(self.log.state(self.now())),
+                state: Some(self.state(self.now())),
             }));
-        }
-        let mut records: Vec<Record> = Vec::with_capacity(bodies.len());
-        for body in bodies {
-            let record = Record::next(records.last().or(self.log.last.as_ref()), body);
-            records.push(record);
         }
         let lines = records
             .iter()
@@ -416,7 +400,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             .collect();
         match self
             .store
-            .append(&stream(&self.log.info.id), self.log.seq(), lines)
+            .append(&stream(&self.table.info().id), self.table.len(), lines)
             .await
         {
             Ok(_) => {}
@@ -431,9 +415,8 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                 )));
             }
         }
-        next.last = records.last().cloned();
-        self.log = next;
-        let state = self.log.state(self.now());
+        self.table = table;
+        let state = self.state(self.now());
         self.summarise(&state);
         let update = Arc::new(v1::MatchUpdate {
             events: records.iter().map(wire::event).collect(),
@@ -445,12 +428,6 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
 
     async fn device_input(&mut self, input: DeviceInput) -> v1::Ack {
         let seq = input.seq;
-        let last = self
-            .log
-            .device_seqs
-            .get(&input.device)
-            .copied()
-            .unwrap_or(0);
         let refused = |error: String| v1::Ack {
             seq,
             error,
@@ -460,103 +437,44 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             resend_from: from,
             ..refused(error)
         };
-        if seq <= last {
-            return v1::Ack {
+        match self.table.plan_device_input(&input) {
+            DeviceOutcome::Duplicate => v1::Ack {
                 seq,
                 duplicate: true,
                 ..Default::default()
-            };
-        }
-        if seq != last + 1 {
-            return resend(
-                last + 1,
-                format!(
-                    "out of order: the next input from this device is seq {}",
-                    last + 1
-                ),
-            );
-        }
-        let charge = charge_instant(
-            input.claimed,
-            self.log.m.now(),
-            input.receipt,
-            MAX_LAG_CREDIT,
-        );
-        let record = |outcome: &str| {
-            serde_json::json!({
-                "kind": "device.input", "device": input.device, "seq": seq, "device_ms": input.device_ms,
-                "claimed_at": input.claimed.map(Timestamp::as_ms), "receipt": input.receipt.as_ms(),
-                "charged_at": charge.at.as_ms(), "credit_ms": charge.credit.as_ms(),
-                "bound": format!("{:?}", charge.bound).to_lowercase(), "outcome": outcome,
-            })
-            .to_string()
-        };
-        let plan = match &input.planned {
-            Ok(planned) => self
-                .log
-                .plan(planned, charge.at)
-                .map_err(|s| s.message().to_string()),
-            Err(malformed) => Err(malformed.clone()),
-        };
-        let (mut next, bodies, error) = match plan {
-            Ok((next, bodies)) => (next, [vec![record("applied")], bodies].concat(), None),
-            // Refused inputs are recorded too, so that a replay of them stays without effect.
-            Err(e) => (
-                self.log.clone(),
-                vec![record(&format!("refused: {e}"))],
-                Some(e),
-            ),
-        };
-        next.device_seqs.insert(input.device.clone(), seq);
-        if let Err(e) = self.append(next, bodies).await {
-            return resend(seq, format!("not stored, send it again: {}", e.message()));
-        }
-        match error {
-            Some(e) => refused(e),
-            None => v1::Ack {
-                seq,
-                applied: true,
-                charged_at_ms: charge.at.as_ms(),
-                ..Default::default()
             },
+            DeviceOutcome::OutOfOrder { next } => resend(
+                next,
+                format!("out of order: the next input from this device is seq {next}"),
+            ),
+            DeviceOutcome::Recorded {
+                plan,
+                charged_at,
+                refused: why,
+            } => {
+                if let Err(e) = self.append(*plan).await {
+                    return resend(seq, format!("not stored, send it again: {}", e.message()));
+                }
+                match why {
+                    Some(e) => refused(e),
+                    None => v1::Ack {
+                        seq,
+                        applied: true,
+                        charged_at_ms: charged_at.as_ms(),
+                        ..Default::default()
+                    },
+                }
+            }
         }
-    }
-
-    async fn seed(&mut self, side: Side, seed: Vec<u8>) -> Result<u64, Status> {
-        let mut next = self.log.clone();
-        next.dice
-            .add_player_seed(side, &seed)
-            .map_err(|e| Status::failed_precondition(e.to_string()))?;
-        let body = Entry::PlayerSeed {
-            side: side.to_string(),
-            seed: hex::encode(&seed),
-        }
-        .body();
-        self.append(next, vec![body]).await?;
-        Ok(self.log.seq())
     }
 
     async fn reveal(&mut self) -> Result<String, Status> {
-        if !self.log.m.is_over() {
-            return Err(Status::failed_precondition(
-                "the server seed is revealed only after the match",
-            ));
-        }
-        let mut next = self.log.clone();
-        let seed = hex::encode(next.dice.reveal().as_bytes());
-        if !self.log.revealed {
-            next.revealed = true;
-            self.append(
-                next,
-                vec![
-                    Entry::Reveal {
-                        server_seed: seed.clone(),
-                    }
-                    .body(),
-                ],
-            )
-            .await?;
-        }
-        Ok(seed)
+        self.commit(&Request::Reveal).await?;
+        let seed = self
+            .table
+            .dice()
+            .server_seed()
+            .expect("the server holds its seeds");
+        Ok(hex::encode(seed.as_bytes()))
     }
 }

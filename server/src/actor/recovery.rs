@@ -8,10 +8,13 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use baffle_core::audit::Record;
+use baffle_core::audit::export::{Line, parse_line};
 use baffle_core::dice::ServerSeed;
+use baffle_core::table::{GameSetup, Replay, Table, setup_of};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
-use super::{MatchActor, MatchHandle, MatchLog, Msg, stream};
+use super::{MatchActor, MatchHandle, Msg, stream};
 use crate::store::EventStore;
 use crate::time::TimeSource;
 use crate::wire::{MatchInfo, Rules};
@@ -23,7 +26,7 @@ pub struct Recovery<S> {
     store: S,
     claimed: AtomicBool,
     /// Where a worker delivers the log to the match's task.
-    deliver: std::sync::Mutex<Option<oneshot::Sender<Result<MatchLog, String>>>>,
+    deliver: std::sync::Mutex<Option<oneshot::Sender<Result<Table, String>>>>,
 }
 
 impl<S: EventStore> Recovery<S> {
@@ -33,13 +36,46 @@ impl<S: EventStore> Recovery<S> {
     }
 
     /// Reads and replays the log (CPU and store reads: run it off the async workers).
-    fn recover(&self) -> Result<MatchLog, String> {
+    fn recover(&self) -> Result<Table, String> {
         let lines = self
             .store
             .read(&stream(&self.info.id), 0, usize::MAX)
             .map_err(|e| e.to_string())?;
-        MatchLog::recover(self.info.clone(), ServerSeed::from_bytes(self.seed), &lines)
+        let records = lines
+            .iter()
+            .enumerate()
+            .map(|(i, line)| record(i, line))
+            .collect::<Result<Vec<_>, _>>()?;
+        let table = Replay::run(&records, Some(ServerSeed::from_bytes(self.seed)))
+            .map_err(|e| e.to_string())?;
+        if *table.info() != self.info {
+            return Err(format!(
+                "the log's set-up is for {:?}, the registry's for {:?}",
+                table.info(),
+                self.info
+            ));
+        }
+        Ok(table)
     }
+}
+
+/// One stored line as a record (not yet checked: the replay checks it).
+fn record(i: usize, line: &[u8]) -> Result<Record, String> {
+    let text = std::str::from_utf8(line).map_err(|_| format!("record {i} is not UTF-8"))?;
+    match parse_line(text) {
+        Ok(Line::Record(r)) => Ok(r),
+        _ => Err(format!("record {i} does not parse")),
+    }
+}
+
+/// The rules of a match from its set-up record (record 1 of its log), read without
+/// replaying the log: what a handle needs before recovery is done.
+pub fn rules_from_setup(line: &[u8]) -> Result<Rules, String> {
+    let setup = setup_of(&record(1, line)?)?;
+    Ok(match setup.game {
+        GameSetup::Backgammon(s) => Rules::Backgammon(s.dice),
+        GameSetup::Chess(_) => Rules::Chess,
+    })
 }
 
 impl<S: EventStore + Clone, T: TimeSource> MatchActor<S, T> {
@@ -107,8 +143,8 @@ impl<S: EventStore + Clone, T: TimeSource> MatchActor<S, T> {
             };
             drop(job);
             match log {
-                Ok(log) => {
-                    let mut actor = MatchActor::new(log, store, time, summaries);
+                Ok(table) => {
+                    let mut actor = MatchActor::new(table, store, time, summaries);
                     if let Some(msg) = first {
                         actor.handle(*msg).await;
                     }

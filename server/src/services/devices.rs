@@ -187,7 +187,7 @@ impl<S: EventStore + Clone, T: TimeSource> Devices for DevicesService<S, T> {
                                 break;
                             }
                             Some(v1::device_message::Message::Input(input)) => {
-                                let planned = match input.command.as_ref().and_then(|c| c.action.as_ref()) {
+                                let request = match input.command.as_ref().and_then(|c| c.action.as_ref()) {
                                     Some(a) if director_only(a) => Err("only the director may take this action".to_string()),
                                     _ => decode(input.command, None, handle.rules).map_err(|s| s.message().to_string()),
                                 };
@@ -197,7 +197,7 @@ impl<S: EventStore + Clone, T: TimeSource> Devices for DevicesService<S, T> {
                                     device_ms: input.device_ms,
                                     claimed: sync.to_server(input.device_ms),
                                     receipt,
-                                    planned,
+                                    request,
                                 };
                                 match handle.device_input(input).await {
                                     Ok(ack) => Some(v1::server_message::Message::Ack(ack)),

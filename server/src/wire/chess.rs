@@ -12,7 +12,9 @@ use baffle_proto::v1;
 use baffle_proto::v1::chess_command::Action;
 use tonic::Status;
 
-use super::{Planned, StateContext};
+use baffle_core::table::{ChessRuling, Request};
+
+use super::StateContext;
 
 /// True for the actions only the arbiter (the director's token) may take.
 pub fn arbiter_only(action: &Action) -> bool {
@@ -114,17 +116,21 @@ fn result_from_wire(r: v1::ChessResult) -> Result<GameResult, Status> {
 
 /// Decodes a chess command; `ruling` is the director's reason and article, required with
 /// arbiter actions.
-pub fn decode(command: v1::ChessCommand, ruling: Option<v1::Ruling>) -> Result<Planned, Status> {
+pub fn decode(command: v1::ChessCommand, ruling: Option<v1::Ruling>) -> Result<Request, Status> {
     let action = command
         .action
         .ok_or_else(|| Status::invalid_argument("command.chess: exactly one action must be set"))?;
     let ruling = if arbiter_only(&action) {
-        Some(super::required_ruling(ruling, "an arbiter action")?)
+        let r = super::required_ruling(ruling, "an arbiter action")?;
+        Some(ChessRuling {
+            reason: r.reason,
+            article: r.article,
+        })
     } else {
         None
     };
-    let game = |c: Command| -> Result<Planned, Status> {
-        Ok(Planned::Chess {
+    let game = |c: Command| -> Result<Request, Status> {
+        Ok(Request::Chess {
             command: MatchCommand::Game(c),
             ruling: ruling.clone(),
         })
@@ -142,7 +148,7 @@ pub fn decode(command: v1::ChessCommand, ruling: Option<v1::Ruling>) -> Result<P
         )),
         Action::Resume(_) => game(Command::Resume),
         Action::QuickplayClaim(c) => game(Command::QuickplayClaim(color(c, "quickplay_claim")?)),
-        Action::NextGame(_) => Ok(Planned::Chess {
+        Action::NextGame(_) => Ok(Request::Chess {
             command: MatchCommand::NextGame,
             ruling,
         }),
@@ -181,14 +187,8 @@ pub fn decode(command: v1::ChessCommand, ruling: Option<v1::Ruling>) -> Result<P
             },
         )),
         Action::ArbiterResult(r) => game(Command::ArbiterResult(result_from_wire(r)?)),
-        Action::DrawPosition(_) => Ok(Planned::ChessPosition { ruling }),
+        Action::DrawPosition(_) => Ok(Request::ChessPosition { ruling }),
     }
-}
-
-/// The audit body of an arbiter's ruling, recorded before the events it caused.
-pub fn ruling_body(ruling: &v1::Ruling) -> String {
-    serde_json::json!({ "kind": "chess.ruling", "reason": ruling.reason, "article": ruling.article })
-        .to_string()
 }
 
 fn category_name(c: Category) -> &'static str {

@@ -2,10 +2,11 @@
 //! Malformed commands become INVALID_ARGUMENT naming the field; nothing here panics on
 //! input.
 
-use baffle_core::audit::{Hash, Record};
+use baffle_core::audit::{Hash, Record, kind_of};
 use baffle_core::backgammon::{
     Command, DiceSource, DirectorAction, GameKind, Match, MatchEnd, Ruling, Turn, VoidReason,
 };
+use baffle_core::table::{Game, Refusal, RefusalKind, Request};
 use baffle_core::{Millis, Side, Timestamp};
 use baffle_proto::convert::{clock_state, pause_reason_from_wire, side_from_wire, side_to_wire};
 use baffle_proto::v1;
@@ -14,42 +15,15 @@ use tonic::Status;
 
 pub mod chess;
 
-/// Where a match sits in its tournament.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct MatchInfo {
-    /// The match id.
-    pub id: String,
-    /// Its tournament.
-    pub tournament: String,
-    /// Round, 1 = first.
-    pub round: u32,
-    /// Table label.
-    pub table: String,
-}
+pub use baffle_core::table::MatchInfo;
 
-/// What a command asks for, once decoded: an engine command, or server dice to draw first.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Planned {
-    /// Nothing but time passing: record what fell due (a flag, a start, a late point).
-    Tick,
-    /// A command for the backgammon engine as it is.
-    Engine(Command),
-    /// The server throws the opening roll until the dice differ.
-    ServerOpening,
-    /// The server rolls for `side`.
-    ServerRoll(Side),
-    /// A command for a chess match, with the arbiter's ruling if it is an arbiter's.
-    Chess {
-        /// The command.
-        command: baffle_core::chess::MatchCommand,
-        /// The arbiter's reason and article.
-        ruling: Option<v1::Ruling>,
-    },
-    /// The server draws the Chess960 position from the match's dice.
-    ChessPosition {
-        /// The arbiter's reason and article.
-        ruling: Option<v1::Ruling>,
-    },
+/// A refusal of the match's table as a status: a request that does not fit the match
+/// is INVALID_ARGUMENT, a rule that refuses it now FAILED_PRECONDITION.
+pub fn refusal(r: Refusal) -> Status {
+    match r.kind {
+        RefusalKind::NotThisMatch => Status::invalid_argument(r.message),
+        RefusalKind::Rule => Status::failed_precondition(r.message),
+    }
 }
 
 /// Which rules a match is played under, as decoding a command needs to know.
@@ -121,7 +95,7 @@ pub fn decode(
     command: Option<v1::Command>,
     ruling: Option<v1::Ruling>,
     rules: Rules,
-) -> Result<Planned, Status> {
+) -> Result<Request, Status> {
     let action = command
         .and_then(|c| c.action)
         .ok_or_else(|| Status::invalid_argument("command: exactly one action must be set"))?;
@@ -145,16 +119,16 @@ pub fn decode(
         let ruling = required_ruling(ruling, "a director action")?;
         let ruling = Ruling::new(ruling.reason, ruling.article);
         let action = director_action(action)?;
-        return Ok(Planned::Engine(Command::Director { action, ruling }));
+        return Ok(Request::Backgammon(Command::Director { action, ruling }));
     }
-    let engine = |c| Ok(Planned::Engine(c));
+    let engine = |c| Ok(Request::Backgammon(c));
     match action {
         Action::CheckIn(s) => engine(Command::CheckIn {
             side: side(s, "check_in")?,
         }),
         Action::StartGame(_) => engine(Command::StartGame),
         Action::OpeningRoll(r) => match dice {
-            DiceSource::Server if r.dice.is_empty() => Ok(Planned::ServerOpening),
+            DiceSource::Server if r.dice.is_empty() => Ok(Request::ServerOpening),
             DiceSource::Server => Err(Status::invalid_argument(
                 "opening_roll: this match uses server dice: leave dice empty",
             )),
@@ -166,7 +140,7 @@ pub fn decode(
         Action::Roll(r) => {
             let s = side(r.side, "roll.side")?;
             match dice {
-                DiceSource::Server if r.dice.is_empty() => Ok(Planned::ServerRoll(s)),
+                DiceSource::Server if r.dice.is_empty() => Ok(Request::ServerRoll(s)),
                 DiceSource::Server => Err(Status::invalid_argument(
                     "roll: this match uses server dice: leave dice empty",
                 )),
@@ -295,26 +269,9 @@ fn director_action(action: Action) -> Result<DirectorAction, Status> {
     })
 }
 
-/// The `kind` of a record body. Bodies are written with `kind` first, so that is read
-/// without parsing the whole body (recovery and every update read it); any other shape
-/// is parsed.
-pub fn json_kind(body: &str) -> Option<String> {
-    if let Some(rest) = body.strip_prefix(r#"{"kind":""#)
-        && let Some(end) = rest.find('"')
-        && !rest[..end].contains('\\')
-    {
-        return Some(rest[..end].to_string());
-    }
-    serde_json::from_str::<serde_json::Value>(body)
-        .ok()?
-        .get("kind")?
-        .as_str()
-        .map(str::to_string)
-}
-
 /// The wire form of one log record.
 pub fn event(record: &Record) -> v1::Event {
-    let kind = json_kind(&record.body).unwrap_or_default();
+    let kind = kind_of(&record.body).unwrap_or_default();
     v1::Event {
         seq: record.seq,
         kind,
@@ -341,8 +298,24 @@ pub struct StateContext<'a> {
     pub devices: &'a std::collections::BTreeMap<String, bool>,
 }
 
+/// Which rules a game is played under, as decoding a command needs them.
+pub fn rules(game: &Game) -> Rules {
+    match game {
+        Game::Backgammon(m) => Rules::Backgammon(m.setup().dice),
+        Game::Chess(_) => Rules::Chess,
+    }
+}
+
 /// The wire state of a match.
-pub fn match_state(m: &Match, cx: &StateContext<'_>) -> v1::MatchState {
+pub fn match_state(game: &Game, cx: &StateContext<'_>) -> v1::MatchState {
+    match game {
+        Game::Backgammon(m) => backgammon_state(m, cx),
+        Game::Chess(m) => chess::match_state(m, cx),
+    }
+}
+
+/// The wire state of a backgammon match.
+fn backgammon_state(m: &Match, cx: &StateContext<'_>) -> v1::MatchState {
     let setup = m.setup();
     let game = m.game();
     let (turn, turn_side, dice) = match game.map(|g| g.turn) {
@@ -496,7 +469,7 @@ mod tests {
                 Rules::Backgammon(DiceSource::Server)
             )
             .unwrap(),
-            Planned::ServerRoll(Side::B)
+            Request::ServerRoll(Side::B)
         );
         let reported = v1::Roll {
             side: 2,
@@ -521,22 +494,7 @@ mod tests {
                 Rules::Backgammon(DiceSource::Server)
             )
             .unwrap(),
-            Planned::ServerOpening
+            Request::ServerOpening
         );
-    }
-
-    #[test]
-    fn the_kind_is_read_from_the_first_bytes_or_by_parsing() {
-        assert_eq!(
-            json_kind(r#"{"kind":"bg.pressed","side":"A"}"#).as_deref(),
-            Some("bg.pressed")
-        );
-        // Not first, or escaped: parsed properly.
-        assert_eq!(
-            json_kind(r#"{"side":"A","kind":"bg.pressed"}"#).as_deref(),
-            Some("bg.pressed")
-        );
-        assert_eq!(json_kind(r#"{"kind":"a\"b"}"#).as_deref(), Some("a\"b"));
-        assert_eq!(json_kind("not json"), None);
     }
 }

@@ -1,0 +1,256 @@
+//! Every kind of record a match log holds, as one typed enum: [`Body`].
+//!
+//! A record's body is the exact text that was hashed, so each kind has exactly one
+//! spelling, and [`Body::parse`] accepts a text only if writing the parsed value again
+//! gives the same bytes ([`Body::text`]). A body with a duplicated key, a reordered key,
+//! extra white space or an unknown field is refused as not canonical; hex is checked for
+//! lower case where it is read ([`super::dice`]).
+//!
+//! Two spellings exist, both kept from the first logs written, so those logs verify:
+//! the dice entries and the game events are written with `kind` first and the other fields
+//! in declaration order; the set-up, device inputs, dice anomalies and chess rulings are
+//! written with every object's keys sorted (`kind` among them).
+
+use serde::{Deserialize, Serialize};
+
+use crate::audit::Entry;
+use crate::backgammon::{self, MatchSetup};
+use crate::chess::{self, ChessSettings};
+use crate::device_time::Bound;
+
+/// Where a match sits in its tournament: the `info` of its set-up record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchInfo {
+    /// The match id (the one hashed into the dice key).
+    pub id: String,
+    /// Its tournament.
+    pub tournament: String,
+    /// Round, 1 = first.
+    pub round: u32,
+    /// Table label.
+    pub table: String,
+}
+
+/// Which game a match plays, and its settings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GameSetup {
+    /// Backgammon: `"setup": {…}` in the record.
+    #[serde(rename = "setup")]
+    Backgammon(MatchSetup),
+    /// Chess: `"chess": {…}` in the record.
+    #[serde(rename = "chess")]
+    Chess(ChessSettings),
+}
+
+/// The second record of every log: where the match sits and how it is played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SetupRecord {
+    /// Where the match sits.
+    pub info: MatchInfo,
+    /// The game and its settings.
+    #[serde(flatten)]
+    pub game: GameSetup,
+}
+
+/// A device's input as received: recorded before the events it caused, or alone when
+/// it was refused, so a replay applies it exactly once.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeviceInputRecord {
+    /// The device.
+    pub device: String,
+    /// Its sequence number: 1 for its first input, then one more each time.
+    pub seq: u64,
+    /// The device's own time for the input, ms on its clock.
+    pub device_ms: i64,
+    /// That time on the server's clock, if the device's clock was known.
+    pub claimed_at: Option<i64>,
+    /// When the server received it.
+    pub receipt: i64,
+    /// The instant the player was charged to.
+    pub charged_at: i64,
+    /// How much earlier than the receipt that is.
+    pub credit_ms: i64,
+    /// Which bound decided the charged instant.
+    pub bound: Bound,
+    /// `applied`, or `refused: ` and why.
+    pub outcome: String,
+}
+
+/// A dice anomaly raised by the statistical watch of physically rolled dice.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AnomalyRecord {
+    /// The anomaly in words.
+    pub message: String,
+    /// Its p-value.
+    pub p_value: f64,
+}
+
+/// The arbiter's reason for the chess events that follow it in the same append.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChessRuling {
+    /// What happened and why.
+    pub reason: String,
+    /// The article applied.
+    pub article: String,
+}
+
+/// The kinds written with sorted keys, as one serde enum so each carries its `kind`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind")]
+enum Sorted {
+    #[serde(rename = "match.setup")]
+    Setup(SetupRecord),
+    #[serde(rename = "device.input")]
+    DeviceInput(DeviceInputRecord),
+    #[serde(rename = "dice.anomaly")]
+    Anomaly(AnomalyRecord),
+    #[serde(rename = "chess.ruling")]
+    ChessRuling(ChessRuling),
+}
+
+/// One record of a match log. See the [module documentation](self).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Body {
+    /// `match.opened` and the `dice.*` entries.
+    Dice(Entry),
+    /// `match.setup`.
+    Setup(SetupRecord),
+    /// `device.input`.
+    DeviceInput(DeviceInputRecord),
+    /// `dice.anomaly`.
+    Anomaly(AnomalyRecord),
+    /// `chess.ruling`.
+    ChessRuling(ChessRuling),
+    /// A backgammon event, `bg.*`.
+    Backgammon(backgammon::Event),
+    /// A chess event, `chess.*`.
+    Chess(chess::MatchEvent),
+}
+
+/// Which game's events a log holds, as parsing needs to know.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameType {
+    /// Backgammon: other kinds are `bg.*` events.
+    Backgammon,
+    /// Chess: other kinds are `chess.*` events.
+    Chess,
+}
+
+impl Body {
+    /// The record text: the one canonical spelling of this body.
+    pub fn text(&self) -> String {
+        let sorted = |s: Sorted| {
+            // serde_json's maps are ordered by key, so going through a `Value` sorts
+            // every object, nested ones too.
+            serde_json::to_value(&s)
+                .expect("bodies always serialize")
+                .to_string()
+        };
+        match self {
+            Body::Dice(e) => e.body(),
+            Body::Setup(s) => sorted(Sorted::Setup(s.clone())),
+            Body::DeviceInput(d) => sorted(Sorted::DeviceInput(d.clone())),
+            Body::Anomaly(a) => sorted(Sorted::Anomaly(a.clone())),
+            Body::ChessRuling(r) => sorted(Sorted::ChessRuling(r.clone())),
+            Body::Backgammon(e) => e.body(),
+            Body::Chess(e) => e.body(),
+        }
+    }
+
+    /// The body's `kind`.
+    pub fn kind(&self) -> String {
+        crate::audit::kind_of(&self.text()).unwrap_or_default()
+    }
+
+    /// Parses a record text in a log of `game` (`None` before the set-up is known: only
+    /// the opening and set-up records can be read then). The text must be canonical.
+    pub fn parse(text: &str, game: Option<GameType>) -> Result<Body, String> {
+        let kind =
+            crate::audit::kind_of(text).ok_or("the body is not JSON with a string \"kind\"")?;
+        let malformed = |e: serde_json::Error| format!("malformed {kind} record: {e}");
+        let body = match kind.as_str() {
+            "match.setup" | "device.input" | "dice.anomaly" | "chess.ruling" => {
+                match serde_json::from_str::<Sorted>(text).map_err(malformed)? {
+                    Sorted::Setup(s) => Body::Setup(s),
+                    Sorted::DeviceInput(d) => Body::DeviceInput(d),
+                    Sorted::Anomaly(a) => Body::Anomaly(a),
+                    Sorted::ChessRuling(r) => Body::ChessRuling(r),
+                }
+            }
+            k if Entry::KINDS.contains(&k) => {
+                Body::Dice(serde_json::from_str(text).map_err(malformed)?)
+            }
+            _ => match game {
+                None => return Err(format!("a {kind} record before the match's set-up")),
+                Some(GameType::Backgammon) => {
+                    Body::Backgammon(serde_json::from_str(text).map_err(|e| {
+                        format!("{kind} is not a backgammon event of this log: {e}")
+                    })?)
+                }
+                Some(GameType::Chess) => Body::Chess(
+                    serde_json::from_str(text)
+                        .map_err(|_| format!("{kind} is not a chess event of this log"))?,
+                ),
+            },
+        };
+        if body.text() != text {
+            return Err(format!(
+                "the {kind} record is not in its canonical form (one spelling per record: \
+                 no repeated or reordered keys, no spaces, no unknown fields)"
+            ));
+        }
+        Ok(body)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sorted_kinds_keep_the_spelling_of_the_first_logs() {
+        let text = r#"{"article":"6.10","kind":"chess.ruling","reason":"set wrongly"}"#;
+        let body = Body::parse(text, Some(GameType::Chess)).unwrap();
+        assert_eq!(
+            body,
+            Body::ChessRuling(ChessRuling {
+                reason: "set wrongly".into(),
+                article: "6.10".into()
+            })
+        );
+        assert_eq!(body.text(), text);
+    }
+
+    #[test]
+    fn anything_but_the_one_spelling_is_refused() {
+        let cases = [
+            // a repeated key
+            r#"{"article":"6.10","article":"6.11","kind":"chess.ruling","reason":"x"}"#,
+            // reordered keys
+            r#"{"kind":"chess.ruling","article":"6.10","reason":"x"}"#,
+            // a space
+            r#"{"article": "6.10","kind":"chess.ruling","reason":"x"}"#,
+            // an unknown field
+            r#"{"article":"6.10","extra":1,"kind":"chess.ruling","reason":"x"}"#,
+            // a repeated key in a declared-order kind
+            r#"{"kind":"dice.roll","side":"A","side":"B","dice":[1,2]}"#,
+        ];
+        for text in cases {
+            let e = Body::parse(text, Some(GameType::Chess)).unwrap_err();
+            assert!(
+                e.contains("canonical") || e.contains("malformed") || e.contains("duplicate"),
+                "{text}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_game_event_is_read_as_the_logs_game_only() {
+        let pressed = r#"{"at":5,"kind":"bg.pressed","side":"A"}"#;
+        assert!(Body::parse(pressed, Some(GameType::Backgammon)).is_ok());
+        assert!(Body::parse(pressed, Some(GameType::Chess)).is_err());
+        assert!(Body::parse(pressed, None).is_err());
+        let bad_side = r#"{"at":5,"kind":"bg.pressed","side":"C"}"#;
+        assert!(Body::parse(bad_side, Some(GameType::Backgammon)).is_err());
+    }
+}

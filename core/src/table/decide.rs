@@ -1,0 +1,284 @@
+//! Deciding a request: the records it adds, each emitted through the fold on a working
+//! copy, so a request is accepted only if every record it writes would replay.
+
+use super::body::{AnomalyRecord, Body, ChessRuling, DeviceInputRecord};
+use super::evolve::Owed;
+use super::request::{DeviceInput, DeviceOutcome, Refusal, Request};
+use super::{Game, MAX_LAG_CREDIT, Plan, Table};
+use crate::audit::{Entry, Record, record_hash};
+use crate::backgammon::{Command, DiceSource};
+use crate::chess::{Chess960, MatchCommand};
+use crate::device_time::charge_instant;
+use crate::side::Side;
+use crate::time::Timestamp;
+
+/// A plan being written: the working copy and the records so far.
+struct Draft {
+    table: Table,
+    records: Vec<Record>,
+}
+
+impl Draft {
+    fn new(table: &Table) -> Draft {
+        Draft {
+            table: table.clone(),
+            records: Vec::new(),
+        }
+    }
+
+    /// Chains `body` to the log and folds it in.
+    fn emit(&mut self, body: Body) -> Result<(), Refusal> {
+        let text = body.text();
+        let (seq, prev) = (self.table.len, self.table.head);
+        let hash = record_hash(seq, &prev, text.as_bytes());
+        self.table.evolve_body(&body, seq).map_err(Refusal::rule)?;
+        self.table.len += 1;
+        self.table.head = hash;
+        self.records.push(Record {
+            seq,
+            prev,
+            body: text,
+            hash,
+        });
+        Ok(())
+    }
+
+    fn done(self) -> Plan {
+        Plan {
+            table: self.table,
+            records: self.records,
+        }
+    }
+
+    fn backgammon(&self) -> Result<&crate::backgammon::Match, Refusal> {
+        match &self.table.game {
+            Game::Backgammon(m) => Ok(m),
+            Game::Chess(_) => Err(Refusal::not_this_match(
+                "command: this is a chess match: send command.chess",
+            )),
+        }
+    }
+
+    fn chess(&self) -> Result<&crate::chess::ChessMatch, Refusal> {
+        match &self.table.game {
+            Game::Chess(m) => Ok(m),
+            Game::Backgammon(_) => Err(Refusal::not_this_match(
+                "command.chess: this is a backgammon match",
+            )),
+        }
+    }
+
+    fn server_dice(&self) -> Result<(), Refusal> {
+        if self.backgammon()?.setup().dice != DiceSource::Server {
+            return Err(Refusal::not_this_match(
+                "this match uses physically rolled dice: report them",
+            ));
+        }
+        Ok(())
+    }
+
+    /// A backgammon command's events, then what they owe: a physically rolled die's
+    /// report and the anomalies the watch raises on it.
+    fn backgammon_command(&mut self, command: &Command, now: Timestamp) -> Result<(), Refusal> {
+        let events = self
+            .backgammon()?
+            .handle(command, now)
+            .map_err(Refusal::rule)?;
+        for e in events {
+            self.emit(Body::Backgammon(e))?;
+        }
+        if let Some(Owed::Report { side, dice }) = self.table.owed.clone() {
+            self.emit(Body::Dice(Entry::Reported { side, dice }))?;
+        }
+        while let Some(Owed::Anomalies(raised)) = self.table.owed.clone() {
+            let anomaly: AnomalyRecord = raised.front().expect("never empty").clone();
+            self.emit(Body::Anomaly(anomaly))?;
+        }
+        Ok(())
+    }
+
+    fn server_opening(&mut self, now: Timestamp) -> Result<(), Refusal> {
+        self.server_dice()?;
+        let opening = self.table.dice.next_opening().map_err(Refusal::rule)?;
+        self.emit(Body::Dice(Entry::Opening {
+            throws: opening.throws.clone(),
+        }))?;
+        for throw in opening.throws {
+            let command = Command::OpeningThrow {
+                throw,
+                source: DiceSource::Server,
+            };
+            self.backgammon_command(&command, now)?;
+        }
+        Ok(())
+    }
+
+    fn server_roll(&mut self, side: Side, now: Timestamp) -> Result<(), Refusal> {
+        self.server_dice()?;
+        // Asked first, so that a roll out of turn draws nothing.
+        self.backgammon()?
+            .may_roll(side, now)
+            .map_err(Refusal::rule)?;
+        let dice = self.table.dice.next_roll().map_err(Refusal::rule)?;
+        self.emit(Body::Dice(Entry::Roll { side, dice }))?;
+        let command = Command::Roll {
+            side,
+            dice,
+            source: DiceSource::Server,
+        };
+        self.backgammon_command(&command, now)
+    }
+
+    /// A chess command's events; a Chess960 match whose first game has just started
+    /// gets its position drawn now if the arbiter has not drawn it before.
+    fn chess_command(&mut self, command: &MatchCommand, now: Timestamp) -> Result<(), Refusal> {
+        let events = self.chess()?.handle(command, now).map_err(Refusal::rule)?;
+        for e in events {
+            self.emit(Body::Chess(e))?;
+        }
+        let m = self.chess()?;
+        if m.settings().chess960 && m.series().position().is_none() && m.game().started() {
+            self.chess_position(now)?;
+        }
+        Ok(())
+    }
+
+    /// Draws the Chess960 position and sets it.
+    fn chess_position(&mut self, now: Timestamp) -> Result<(), Refusal> {
+        // Asked first, so that a refused draw takes nothing from the dice.
+        self.chess()?.may_set_position().map_err(Refusal::rule)?;
+        let sp = self.table.dice.next_chess960().map_err(Refusal::rule)?;
+        self.emit(Body::Dice(Entry::Chess960 { sp }))?;
+        let position = Chess960::numbered(sp).expect("the stream draws 0..960");
+        let events = self
+            .chess()?
+            .handle(&MatchCommand::Position(position), now)
+            .map_err(Refusal::rule)?;
+        for e in events {
+            self.emit(Body::Chess(e))?;
+        }
+        Ok(())
+    }
+
+    fn ruling(&mut self, ruling: &Option<ChessRuling>) -> Result<(), Refusal> {
+        self.chess()?;
+        if let Some(r) = ruling {
+            self.emit(Body::ChessRuling(r.clone()))?;
+        }
+        Ok(())
+    }
+
+    fn request(&mut self, request: &Request, now: Timestamp) -> Result<(), Refusal> {
+        match request {
+            Request::Tick => match self.table.game {
+                Game::Backgammon(_) => self.backgammon_command(&Command::Tick, now),
+                Game::Chess(_) => self.chess_command(&MatchCommand::Tick, now),
+            },
+            Request::Backgammon(command) => self.backgammon_command(command, now),
+            Request::ServerOpening => self.server_opening(now),
+            Request::ServerRoll(side) => self.server_roll(*side, now),
+            Request::Chess { command, ruling } => {
+                self.ruling(ruling)?;
+                self.chess_command(command, now)
+            }
+            Request::ChessPosition { ruling } => {
+                self.ruling(ruling)?;
+                self.chess_position(now)
+            }
+            Request::PlayerSeed { side, seed } => {
+                // Checked by the dice themselves, for the message.
+                self.table
+                    .dice
+                    .clone()
+                    .add_player_seed(*side, seed)
+                    .map_err(Refusal::rule)?;
+                self.emit(Body::Dice(Entry::PlayerSeed {
+                    side: *side,
+                    seed: hex::encode(seed),
+                }))
+            }
+            Request::Reveal => {
+                if !self.table.game.is_over() {
+                    return Err(Refusal::rule(
+                        "the server seed is revealed only after the match",
+                    ));
+                }
+                if self.table.dice.revealed() {
+                    return Ok(()); // once is enough: nothing more to record
+                }
+                let seed = self
+                    .table
+                    .dice
+                    .server_seed()
+                    .map(|s| hex::encode(s.as_bytes()))
+                    .ok_or_else(|| Refusal::rule("this table does not hold the seed"))?;
+                self.emit(Body::Dice(Entry::Reveal { server_seed: seed }))
+            }
+        }
+    }
+}
+
+impl Table {
+    /// The records `request` adds at `now` and the table after them, or the rule that
+    /// refuses it. Nothing changes here: the caller keeps the plan's table once its
+    /// records are stored.
+    pub fn plan(&self, request: &Request, now: Timestamp) -> Result<Plan, Refusal> {
+        let mut draft = Draft::new(self);
+        draft.request(request, now)?;
+        Ok(draft.done())
+    }
+
+    /// A device's input: applied exactly once and in order per device, charged at the
+    /// instant its timestamp allows (principle 5), and recorded (`device.input`) in the
+    /// same records as its events; a refused input is recorded alone.
+    pub fn plan_device_input(&self, input: &DeviceInput) -> DeviceOutcome {
+        let last = self.device_seqs.get(&input.device).copied().unwrap_or(0);
+        if input.seq <= last {
+            return DeviceOutcome::Duplicate;
+        }
+        if input.seq != last + 1 {
+            return DeviceOutcome::OutOfOrder { next: last + 1 };
+        }
+        let charge = charge_instant(
+            input.claimed,
+            self.game.now(),
+            input.receipt,
+            MAX_LAG_CREDIT,
+        );
+        let record = |outcome: String| {
+            Body::DeviceInput(DeviceInputRecord {
+                device: input.device.clone(),
+                seq: input.seq,
+                device_ms: input.device_ms,
+                claimed_at: input.claimed.map(Timestamp::as_ms),
+                receipt: input.receipt.as_ms(),
+                charged_at: charge.at.as_ms(),
+                credit_ms: charge.credit.as_ms(),
+                bound: charge.bound,
+                outcome,
+            })
+        };
+        let applied = input.request.clone().and_then(|request| {
+            let mut draft = Draft::new(self);
+            draft
+                .emit(record("applied".into()))
+                .and_then(|()| draft.request(&request, charge.at))
+                .map(|()| draft.done())
+                .map_err(|e| e.message)
+        });
+        let (plan, refused) = match applied {
+            Ok(plan) => (plan, None),
+            Err(why) => {
+                let mut draft = Draft::new(self);
+                let recorded = draft.emit(record(format!("refused: {why}")));
+                debug_assert!(recorded.is_ok(), "an input in order is always recorded");
+                (draft.done(), Some(why))
+            }
+        };
+        DeviceOutcome::Recorded {
+            plan: Box::new(plan),
+            charged_at: charge.at,
+            refused,
+        }
+    }
+}

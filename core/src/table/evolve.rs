@@ -1,0 +1,311 @@
+//! The fold: one record's body into the table. Used by every path that changes a table —
+//! planning a request emits each record through it, and a replay reads each record
+//! through it — so what the server decides and what a verifier accepts cannot drift.
+
+use std::collections::VecDeque;
+
+use super::body::{AnomalyRecord, Body};
+use super::dice::{Draw, strict_hex};
+use super::{Game, Table};
+use crate::audit::Entry;
+use crate::backgammon::{Change, DiceSource, Event};
+use crate::chess::{MatchEvent, SeriesEvent};
+use crate::dice::Roll;
+use crate::side::Side;
+
+/// What the log owes after a record: the use of a draw, or the report of a roll.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Owed {
+    /// A server roll for `side`, to be played by the next `bg.rolled`.
+    Roll { side: Side, dice: Roll },
+    /// Server opening throws, each to be thrown by a `bg.opening_throw`, in order.
+    Opening(VecDeque<Roll>),
+    /// A drawn Chess960 position, to be set by the next `chess.position`.
+    Position(u16),
+    /// A physically rolled `bg.rolled`, to be reported by a `dice.reported`.
+    Report { side: Side, dice: Roll },
+    /// The anomalies the watch raised on a report, each to be recorded.
+    Anomalies(VecDeque<AnomalyRecord>),
+}
+
+impl Owed {
+    fn unpaid(&self) -> String {
+        match self {
+            Owed::Roll { side, dice: [a, b] } => {
+                format!("the server roll {a}-{b} drawn for {side} was not played")
+            }
+            Owed::Opening(throws) => format!("the drawn opening throws {throws:?} were not thrown"),
+            Owed::Position(sp) => format!("the drawn Chess960 position {sp} was not set"),
+            Owed::Report { side, dice: [a, b] } => {
+                format!("{side}'s roll {a}-{b} was not reported as dice.reported")
+            }
+            Owed::Anomalies(a) => format!(
+                "the dice watch raised {:?} here, and it was not recorded",
+                a.front().map(|a| &a.message)
+            ),
+        }
+    }
+}
+
+fn server_rolled(event: &Event) -> Option<(Side, Roll)> {
+    match event.change {
+        Change::Rolled {
+            side,
+            dice,
+            source: DiceSource::Server,
+            ..
+        } => Some((side, dice)),
+        _ => None,
+    }
+}
+
+fn server_throw(event: &Event) -> Option<Roll> {
+    match event.change {
+        Change::OpeningThrow {
+            throw,
+            source: DiceSource::Server,
+        } => Some(throw),
+        _ => None,
+    }
+}
+
+fn set_position(event: &MatchEvent) -> Option<u16> {
+    match event {
+        MatchEvent::Series(SeriesEvent::Position { sp, .. }) => Some(*sp),
+        _ => None,
+    }
+}
+
+impl Table {
+    /// Folds the body of record `seq`. On error the table must be dropped (callers fold
+    /// on a copy).
+    pub(super) fn evolve_body(&mut self, body: &Body, seq: u64) -> Result<(), String> {
+        let paid = self.pay(body)?;
+        match body {
+            Body::Dice(entry) => self.evolve_dice(entry, seq, paid)?,
+            Body::Setup(_) => return Err("match.setup may only be the second record".into()),
+            Body::DeviceInput(d) => {
+                let last = self.device_seqs.get(&d.device).copied().unwrap_or(0);
+                if d.seq != last + 1 {
+                    return Err(format!(
+                        "input {} of device {} after its input {last}",
+                        d.seq, d.device
+                    ));
+                }
+                self.device_seqs.insert(d.device.clone(), d.seq);
+            }
+            Body::Anomaly(a) => {
+                if !paid {
+                    return Err(format!(
+                        "an anomaly the dice watch did not raise: {}",
+                        a.message
+                    ));
+                }
+                self.anomalies = (self.anomalies.0 + 1, a.message.clone());
+            }
+            Body::ChessRuling(_) => {
+                if !matches!(self.game, Game::Chess(_)) {
+                    return Err("a chess ruling in a backgammon match".into());
+                }
+            }
+            Body::Backgammon(event) => self.evolve_backgammon(event, paid)?,
+            Body::Chess(event) => {
+                let Game::Chess(m) = &mut self.game else {
+                    return Err("a chess event in a backgammon match".into());
+                };
+                if set_position(event).is_some() && !paid {
+                    return Err("a Chess960 position that was not drawn".into());
+                }
+                m.apply(event).map_err(|e| e.to_string())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Settles what the log owes with `body`, if it pays; true if it did. Any record
+    /// that neither pays nor may come between is an error.
+    fn pay(&mut self, body: &Body) -> Result<bool, String> {
+        let Some(owed) = self.owed.as_mut() else {
+            return Ok(false);
+        };
+        let paid = match (owed, body) {
+            (Owed::Roll { side, dice }, Body::Backgammon(e)) => match server_rolled(e) {
+                Some(played) if played == (*side, *dice) => true,
+                Some((s, [a, b])) => {
+                    return Err(format!(
+                        "{s} played the server roll {a}-{b}, but {} was drawn for {side}",
+                        fmt_roll(*dice)
+                    ));
+                }
+                // Events that fell due before the roll come first.
+                None => return Ok(false),
+            },
+            (Owed::Opening(throws), Body::Backgammon(e)) => match server_throw(e) {
+                Some(t) if throws.front() == Some(&t) => {
+                    throws.pop_front();
+                    if !throws.is_empty() {
+                        return Ok(true);
+                    }
+                    true
+                }
+                Some(t) => {
+                    return Err(format!(
+                        "the opening throw {} is not the one drawn ({:?})",
+                        fmt_roll(t),
+                        throws.front()
+                    ));
+                }
+                None => return Ok(false),
+            },
+            (Owed::Position(sp), Body::Chess(e)) => match set_position(e) {
+                Some(p) if p == *sp => true,
+                Some(p) => {
+                    return Err(format!("position {p} was set, but {sp} was drawn"));
+                }
+                None => return Ok(false),
+            },
+            (
+                Owed::Report { side, dice },
+                Body::Dice(Entry::Reported {
+                    side: s,
+                    dice: reported,
+                }),
+            ) => {
+                if (*side, *dice) != (*s, *reported) {
+                    return Err(format!(
+                        "{s}'s reported dice {} are not the roll {} of {side}",
+                        fmt_roll(*reported),
+                        fmt_roll(*dice)
+                    ));
+                }
+                let raised: VecDeque<AnomalyRecord> = self
+                    .monitor
+                    .observe_roll(*side, *dice)
+                    .into_iter()
+                    .map(|a| AnomalyRecord {
+                        message: a.to_string(),
+                        p_value: a.p_value,
+                    })
+                    .collect();
+                self.owed = (!raised.is_empty()).then_some(Owed::Anomalies(raised));
+                return Ok(true);
+            }
+            (Owed::Anomalies(raised), Body::Anomaly(a)) => {
+                if raised.front() != Some(a) {
+                    return Err(format!(
+                        "the anomaly {:?} is not the one the dice watch raised ({:?})",
+                        a.message,
+                        raised.front().map(|r| &r.message)
+                    ));
+                }
+                raised.pop_front();
+                if !raised.is_empty() {
+                    return Ok(true);
+                }
+                true
+            }
+            (owed, _) => return Err(owed.unpaid()),
+        };
+        self.owed = None;
+        Ok(paid)
+    }
+
+    /// Whatever the log still owes, as an error: a complete log owes nothing.
+    pub(super) fn settled(&self) -> Result<(), String> {
+        self.owed.as_ref().map_or(Ok(()), |o| Err(o.unpaid()))
+    }
+
+    fn evolve_dice(&mut self, entry: &Entry, seq: u64, paid: bool) -> Result<(), String> {
+        let server_dice = self.game.dice_source() == Some(DiceSource::Server);
+        let not_here = |what: &str| Err(format!("{what} in a match without server dice"));
+        match entry {
+            Entry::MatchOpened { .. } => {
+                return Err("match.opened may only be the first record".into());
+            }
+            Entry::PlayerSeed { side, seed } => {
+                let bytes = strict_hex(seed, "the seed")?;
+                self.dice
+                    .add_player_seed(*side, &bytes)
+                    .map_err(|e| e.to_string())?;
+            }
+            Entry::Roll { side, dice } => {
+                if !server_dice {
+                    return not_here("a server roll");
+                }
+                self.dice.record(seq, Draw::Roll(*dice))?;
+                self.owed = Some(Owed::Roll {
+                    side: *side,
+                    dice: *dice,
+                });
+            }
+            Entry::Opening { throws } => {
+                if !server_dice {
+                    return not_here("a server opening roll");
+                }
+                self.dice.record(seq, Draw::Opening(throws.clone()))?;
+                self.owed = Some(Owed::Opening(throws.iter().copied().collect()));
+            }
+            Entry::Chess960 { sp } => {
+                let chess960 = matches!(&self.game, Game::Chess(m) if m.settings().chess960);
+                if !chess960 {
+                    return Err("a Chess960 draw in a match that is not Chess960".into());
+                }
+                self.dice.record(seq, Draw::Chess960(*sp))?;
+                self.owed = Some(Owed::Position(*sp));
+            }
+            // Checked against the roll it reports, and watched, as it paid for it.
+            Entry::Reported { .. } if paid => {}
+            Entry::Reported { .. } => {
+                return Err("reported dice with no physically rolled dice before them".into());
+            }
+            Entry::Reveal { server_seed } => {
+                if !self.game.is_over() {
+                    return Err("the server seed was revealed before the match was over".into());
+                }
+                self.dice
+                    .reveal(server_seed)
+                    .map_err(|e| match e.draw_seq {
+                        Some(seq) => format!("the draw of record {seq}: {}", e.reason),
+                        None => e.reason,
+                    })?;
+            }
+        }
+        Ok(())
+    }
+
+    fn evolve_backgammon(&mut self, event: &Event, paid: bool) -> Result<(), String> {
+        let Game::Backgammon(m) = &mut self.game else {
+            return Err("a backgammon event in a chess match".into());
+        };
+        let dice = m.setup().dice;
+        let source = match event.change {
+            Change::Rolled { source, .. } | Change::OpeningThrow { source, .. } => Some(source),
+            _ => None,
+        };
+        if let Some(source) = source {
+            if source != dice {
+                return Err(format!(
+                    "{source:?} dice in a match of {dice:?} dice (backgammon 4.1)"
+                ));
+            }
+            if source == DiceSource::Server && !paid {
+                return Err("server dice that were not drawn".into());
+            }
+        }
+        m.apply(event).map_err(|e| e.to_string())?;
+        if let Change::Rolled {
+            side,
+            dice,
+            source: DiceSource::Physical,
+            ..
+        } = event.change
+        {
+            self.owed = Some(Owed::Report { side, dice });
+        }
+        Ok(())
+    }
+}
+
+fn fmt_roll([a, b]: Roll) -> String {
+    format!("{a}-{b}")
+}

@@ -1,0 +1,248 @@
+//! One match at its table: the game's rules, its dice, the watch on physically rolled
+//! dice, the devices' sequence numbers and the audit chain, as one sans-I/O state machine
+//! in the style of quinn-proto.
+//!
+//! A [`Table`] is asked ([`Table::plan`]) and it answers with the audit records the
+//! request adds and the table after them, or a [`Refusal`] naming the rule; nothing is
+//! stored, sent or timed here. The caller stores the records and keeps the new table only
+//! once they are durable. The table is the fold of its records: [`Replay`] rebuilds it
+//! from a log record by record, checking the chain, the canonical form of each body, the
+//! game's rules and the dice, and it is the one replay path of the server's recovery and
+//! of the offline verifier (`audit::verify`), so the verifier checks everything the
+//! server checks.
+//!
+//! The dice rule the fold keeps beside the game's own: **every die played is a die
+//! drawn**. A server draw (`dice.roll`, `dice.opening`, `dice.chess960`) is owed to the
+//! game and must be the one the next `bg.rolled`, `bg.opening_throw`s or
+//! `chess.position` use before any other record; a server die the game plays without a
+//! draw is refused. A physically rolled `bg.rolled` is owed a `dice.reported` with the
+//! same dice, and that report the anomalies the statistical watch raises on it.
+//!
+//! ```
+//! use baffle_core::backgammon::{Command, MatchSetup};
+//! use baffle_core::dice::ServerSeed;
+//! use baffle_core::table::{GameSetup, MatchInfo, Replay, Request, Table};
+//! use baffle_core::{Side, Timestamp};
+//!
+//! let info = MatchInfo { id: "m1".into(), tournament: "open".into(), round: 1, table: "7".into() };
+//! let seed = ServerSeed::from_bytes([3; 32]);
+//! let setup = GameSetup::Backgammon(MatchSetup::new(["Anna", "Ben"], 5, Timestamp(0)));
+//! let (mut table, mut log) = Table::create(info, setup, seed.clone()).unwrap();
+//! for request in [
+//!     Request::Backgammon(Command::CheckIn { side: Side::A }),
+//!     Request::Backgammon(Command::CheckIn { side: Side::B }),
+//!     Request::ServerOpening,
+//! ] {
+//!     let plan = table.plan(&request, Timestamp(1_000)).unwrap();
+//!     log.extend(plan.records);
+//!     table = plan.table;
+//! }
+//! // A roll out of turn is refused, names its rule and draws nothing.
+//! let mover = table.game().to_move().unwrap();
+//! let refused = table.plan(&Request::ServerRoll(mover), Timestamp(2_000)).unwrap_err();
+//! assert!(refused.message.contains("4.2 (i)"), "{refused}");
+//! // The log replays to the same table, on the server (seed known) or anywhere else.
+//! let replayed = Replay::run(&log, Some(seed)).unwrap();
+//! assert_eq!(replayed.head(), table.head());
+//! assert!(Replay::run(&log, None).is_ok());
+//! ```
+
+mod body;
+mod decide;
+pub mod dice;
+mod evolve;
+mod replay;
+mod request;
+
+pub use body::{
+    AnomalyRecord, Body, ChessRuling, DeviceInputRecord, GameSetup, GameType, MatchInfo,
+    SetupRecord,
+};
+pub use dice::TableDice;
+pub use replay::{Replay, ReplayError, setup_of};
+pub use request::{DeviceInput, DeviceOutcome, Refusal, RefusalKind, Request};
+
+use std::collections::BTreeMap;
+
+use crate::audit::{Hash, Record};
+use crate::backgammon::{DiceSource, Match, Turn};
+use crate::chess::ChessMatch;
+use crate::dice::ServerSeed;
+use crate::dice_check::DiceMonitor;
+use crate::engine::Engine;
+use crate::side::Side;
+use crate::time::{Millis, Timestamp};
+
+/// Most credit a device's timestamp can give a player against the server's receipt: a
+/// press claimed earlier than this before it arrived is charged as this much earlier.
+pub const MAX_LAG_CREDIT: Millis = Millis::secs(2);
+
+/// The game a table plays.
+#[derive(Clone, Debug)]
+pub enum Game {
+    /// A backgammon match.
+    Backgammon(Match),
+    /// A chess match.
+    Chess(ChessMatch),
+}
+
+impl Game {
+    fn new(setup: &GameSetup) -> Result<Game, Refusal> {
+        Ok(match setup {
+            GameSetup::Backgammon(s) => {
+                Game::Backgammon(Match::new(s.clone()).map_err(Refusal::rule)?)
+            }
+            GameSetup::Chess(s) => Game::Chess(ChessMatch::new(s.clone()).map_err(Refusal::rule)?),
+        })
+    }
+
+    /// Which game.
+    pub fn game_type(&self) -> GameType {
+        match self {
+            Game::Backgammon(_) => GameType::Backgammon,
+            Game::Chess(_) => GameType::Chess,
+        }
+    }
+
+    /// The next instant something falls due by itself.
+    pub fn next_due(&self) -> Option<Timestamp> {
+        match self {
+            Game::Backgammon(m) => Engine::next_due(m),
+            Game::Chess(m) => Engine::next_due(m),
+        }
+    }
+
+    /// The instant of the latest event: nothing is ever timed before it.
+    pub fn now(&self) -> Timestamp {
+        match self {
+            Game::Backgammon(m) => Engine::now(m),
+            Game::Chess(m) => Engine::now(m),
+        }
+    }
+
+    /// Whether the match is over.
+    pub fn is_over(&self) -> bool {
+        match self {
+            Game::Backgammon(m) => Engine::is_over(m),
+            Game::Chess(m) => Engine::is_over(m),
+        }
+    }
+
+    /// Where the dice come from (chess has none but the Chess960 draw).
+    pub fn dice_source(&self) -> Option<DiceSource> {
+        match self {
+            Game::Backgammon(m) => Some(m.setup().dice),
+            Game::Chess(_) => None,
+        }
+    }
+
+    /// In backgammon, who is to roll or move now.
+    pub fn to_move(&self) -> Option<Side> {
+        let Game::Backgammon(m) = self else {
+            return None;
+        };
+        match m.game()?.turn {
+            Turn::OnRoll { side, .. } | Turn::Moving { side, .. } => Some(side),
+            Turn::DoubleOffered { by } => Some(by.other()),
+            Turn::Opening => None,
+        }
+    }
+}
+
+/// The state of one match at its table. See the [module documentation](self).
+#[derive(Clone, Debug)]
+pub struct Table {
+    info: MatchInfo,
+    game: Game,
+    dice: TableDice,
+    monitor: DiceMonitor,
+    anomalies: (u32, String),
+    device_seqs: BTreeMap<String, u64>,
+    owed: Option<evolve::Owed>,
+    len: u64,
+    head: Hash,
+}
+
+/// What a request adds: the records, chained to the log, and the table after them.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The table once the records are stored.
+    pub table: Table,
+    /// The records to append, in order.
+    pub records: Vec<Record>,
+}
+
+impl Table {
+    /// A new match: its table and its first two records, the dice commitment
+    /// (`match.opened`) and the set-up (`match.setup`).
+    pub fn create(
+        info: MatchInfo,
+        setup: GameSetup,
+        seed: ServerSeed,
+    ) -> Result<(Table, Vec<Record>), Refusal> {
+        Game::new(&setup)?;
+        let mut replay = Replay::new(Some(seed.clone()));
+        let opened = crate::audit::Entry::MatchOpened {
+            match_id: info.id.clone(),
+            commitment: seed.commitment().to_string(),
+        }
+        .body();
+        let first = Record::next(None, opened);
+        let second = Record::next(
+            Some(&first),
+            Body::Setup(SetupRecord { info, game: setup }).text(),
+        );
+        for r in [&first, &second] {
+            replay.push(r).map_err(|e| Refusal::rule(e.reason))?;
+        }
+        Ok((
+            replay.finish().map_err(|e| Refusal::rule(e.reason))?,
+            vec![first, second],
+        ))
+    }
+
+    /// Where the match sits.
+    pub fn info(&self) -> &MatchInfo {
+        &self.info
+    }
+
+    /// The game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The dice.
+    pub fn dice(&self) -> &TableDice {
+        &self.dice
+    }
+
+    /// The dice watch of physically rolled dice.
+    pub fn monitor(&self) -> &DiceMonitor {
+        &self.monitor
+    }
+
+    /// Dice anomalies raised so far, and the latest in words.
+    pub fn anomalies(&self) -> (u32, &str) {
+        (self.anomalies.0, &self.anomalies.1)
+    }
+
+    /// The last input sequence number recorded per device.
+    pub fn device_seqs(&self) -> &BTreeMap<String, u64> {
+        &self.device_seqs
+    }
+
+    /// Records in the log: the sequence number of the next.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the log is empty (never, for a table: it starts with two records).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The hash of the newest record: the head every follower witnesses.
+    pub fn head(&self) -> Hash {
+        self.head
+    }
+}

@@ -1,0 +1,253 @@
+//! Rebuilding a table from its log, record by record: the one replay path of the
+//! server's recovery (seed known) and of the offline verifier (seed sealed until the
+//! reveal).
+
+use super::body::{Body, GameSetup, SetupRecord};
+use super::dice::{TableDice, strict_hex};
+use super::{Game, Table};
+use crate::audit::{Entry, Hash, Record, record_hash};
+use crate::dice::{Commitment, ServerSeed};
+use crate::dice_check::DiceMonitor;
+
+/// Why a log does not replay, and at which record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayError {
+    /// The record at fault (its sequence number); `None` for the log as a whole.
+    pub seq: Option<u64>,
+    /// Why.
+    pub reason: String,
+}
+
+impl std::fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.seq {
+            Some(seq) => write!(f, "record {seq}: {}", self.reason),
+            None => f.write_str(&self.reason),
+        }
+    }
+}
+
+enum Stage {
+    Empty,
+    Opened {
+        match_id: String,
+        commitment: Commitment,
+        head: Hash,
+    },
+    Table(Box<Table>),
+}
+
+/// A replay in progress. See the [module documentation](self).
+pub struct Replay {
+    seed: Option<ServerSeed>,
+    stage: Stage,
+}
+
+impl Replay {
+    /// A replay with the server seed (the server's recovery) or without (a verifier).
+    pub fn new(seed: Option<ServerSeed>) -> Replay {
+        Replay {
+            seed,
+            stage: Stage::Empty,
+        }
+    }
+
+    /// Replays a whole log.
+    pub fn run(records: &[Record], seed: Option<ServerSeed>) -> Result<Table, ReplayError> {
+        let mut replay = Replay::new(seed);
+        for r in records {
+            replay.push(r)?;
+        }
+        replay.finish()
+    }
+
+    /// Records read so far.
+    pub fn len(&self) -> u64 {
+        match &self.stage {
+            Stage::Empty => 0,
+            Stage::Opened { .. } => 1,
+            Stage::Table(t) => t.len,
+        }
+    }
+
+    /// Whether no record was read.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The head of the records read so far.
+    pub fn head(&self) -> Hash {
+        match &self.stage {
+            Stage::Empty => Hash::GENESIS,
+            Stage::Opened { head, .. } => *head,
+            Stage::Table(t) => t.head,
+        }
+    }
+
+    /// The match id, once the first record is read.
+    pub fn match_id(&self) -> Option<&str> {
+        match &self.stage {
+            Stage::Empty => None,
+            Stage::Opened { match_id, .. } => Some(match_id),
+            Stage::Table(t) => Some(&t.info.id),
+        }
+    }
+
+    /// The table, once the set-up is read.
+    pub fn table(&self) -> Option<&Table> {
+        match &self.stage {
+            Stage::Table(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Reads the next record: its place in the chain, its canonical form, and its body
+    /// folded into the table.
+    pub fn push(&mut self, record: &Record) -> Result<(), ReplayError> {
+        let at = |reason: String| ReplayError {
+            seq: Some(record.seq),
+            reason,
+        };
+        let expected = self.len();
+        if record.seq != expected {
+            return Err(at(format!(
+                "sequence number {} where {expected} was expected: a record was dropped, inserted or moved",
+                record.seq
+            )));
+        }
+        if record.prev != self.head() {
+            return Err(at("prev is not the hash of the record before it".into()));
+        }
+        if record_hash(record.seq, &record.prev, record.body.as_bytes()) != record.hash {
+            return Err(at(
+                "the hash does not match the record: it was altered".into()
+            ));
+        }
+        let stage = std::mem::replace(&mut self.stage, Stage::Empty);
+        self.stage = self.next_stage(stage, record).map_err(at)?;
+        Ok(())
+    }
+
+    fn next_stage(&self, stage: Stage, record: &Record) -> Result<Stage, String> {
+        let game = match &stage {
+            Stage::Table(t) => Some(t.game.game_type()),
+            Stage::Empty => {
+                let kind = crate::audit::kind_of(&record.body);
+                if kind.as_deref() != Some("match.opened") {
+                    return Err(format!(
+                        "the first record must be match.opened, not {}",
+                        kind.as_deref()
+                            .unwrap_or("a body that is not JSON with a kind")
+                    ));
+                }
+                None
+            }
+            Stage::Opened { .. } => None,
+        };
+        let body = Body::parse(&record.body, game)?;
+        match (stage, body) {
+            (
+                Stage::Empty,
+                Body::Dice(Entry::MatchOpened {
+                    match_id,
+                    commitment,
+                }),
+            ) => {
+                let bytes: [u8; 32] = strict_hex(&commitment, "the commitment")?
+                    .try_into()
+                    .map_err(|_| "the commitment is not 32 bytes")?;
+                let commitment = Commitment(bytes);
+                if let Some(seed) = &self.seed
+                    && seed.commitment() != commitment
+                {
+                    return Err("the stored seed does not match the commitment".into());
+                }
+                Ok(Stage::Opened {
+                    match_id,
+                    commitment,
+                    head: record.hash,
+                })
+            }
+            (Stage::Empty, b) => Err(format!(
+                "the first record must be match.opened, not {}",
+                b.kind()
+            )),
+            (
+                Stage::Opened {
+                    match_id,
+                    commitment,
+                    ..
+                },
+                Body::Setup(setup),
+            ) => {
+                let SetupRecord { info, game } = setup;
+                if info.id != match_id {
+                    return Err(format!(
+                        "the set-up is for match {:?}, the log for {match_id:?}",
+                        info.id
+                    ));
+                }
+                let game = Game::new(&game).map_err(|e| e.message)?;
+                let dice = match &self.seed {
+                    Some(seed) => TableDice::with_seed(&match_id, seed.clone()),
+                    None => TableDice::sealed(&match_id, commitment),
+                };
+                Ok(Stage::Table(Box::new(Table {
+                    info,
+                    game,
+                    dice,
+                    monitor: DiceMonitor::default(),
+                    anomalies: (0, String::new()),
+                    device_seqs: Default::default(),
+                    owed: None,
+                    len: 2,
+                    head: record.hash,
+                })))
+            }
+            (Stage::Opened { .. }, b) => Err(format!(
+                "the second record must be match.setup, not {}",
+                b.kind()
+            )),
+            (Stage::Table(mut table), body) => {
+                table.evolve_body(&body, record.seq)?;
+                table.len += 1;
+                table.head = record.hash;
+                Ok(Stage::Table(table))
+            }
+        }
+    }
+
+    /// The table at the end of the log: the log must have its set-up and owe nothing.
+    pub fn finish(self) -> Result<Table, ReplayError> {
+        let whole = |reason: &str| ReplayError {
+            seq: None,
+            reason: reason.into(),
+        };
+        match self.stage {
+            Stage::Table(t) => {
+                t.settled().map_err(|r| whole(&r))?;
+                Ok(*t)
+            }
+            _ => Err(whole("the log has no set-up")),
+        }
+    }
+}
+
+/// The set-up of a match, read from its second record alone (without replaying the log):
+/// what a server needs to know about a match before its recovery is done.
+pub fn setup_of(record: &Record) -> Result<SetupRecord, String> {
+    match Body::parse(&record.body, None)? {
+        Body::Setup(s) => Ok(s),
+        b => Err(format!("record 1 is {}, not the set-up", b.kind())),
+    }
+}
+
+impl GameSetup {
+    /// Which game this sets up.
+    pub fn game_type(&self) -> super::GameType {
+        match self {
+            GameSetup::Backgammon(_) => super::GameType::Backgammon,
+            GameSetup::Chess(_) => super::GameType::Chess,
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! What can be asked of a table, and how it says no.
+
+use std::fmt;
+
+use super::Plan;
+use super::body::ChessRuling;
+use crate::backgammon;
+use crate::chess;
+use crate::side::Side;
+use crate::time::Timestamp;
+
+/// A request to a table, decoded from whatever carried it (the API, a device, a timer).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Request {
+    /// Nothing but time passing: record what fell due (a flag, a start, a late point).
+    Tick,
+    /// A backgammon command as it is (dice, if any, rolled at the table).
+    Backgammon(backgammon::Command),
+    /// The server throws the opening roll until the dice differ.
+    ServerOpening,
+    /// The server rolls for `side`.
+    ServerRoll(Side),
+    /// A chess command, with the arbiter's ruling if it is an arbiter's.
+    Chess {
+        /// The command.
+        command: chess::MatchCommand,
+        /// The arbiter's reason and article.
+        ruling: Option<ChessRuling>,
+    },
+    /// The server draws the Chess960 position from the match's dice.
+    ChessPosition {
+        /// The arbiter's reason and article.
+        ruling: Option<ChessRuling>,
+    },
+    /// A player's seed for the dice key (before the first draw).
+    PlayerSeed {
+        /// Whose.
+        side: Side,
+        /// 1 to 64 bytes.
+        seed: Vec<u8>,
+    },
+    /// Reveal the server seed (after the match).
+    Reveal,
+}
+
+/// Why a request was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RefusalKind {
+    /// The request does not fit this match at all (a chess command to a backgammon
+    /// match, server dice in a match of physical dice): the caller's mistake.
+    NotThisMatch,
+    /// The rules refuse it now: the message names the article.
+    Rule,
+}
+
+/// A refusal: nothing changed. The message is for people and names the rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// Which kind of refusal.
+    pub kind: RefusalKind,
+    /// Why.
+    pub message: String,
+}
+
+impl Refusal {
+    pub(super) fn rule(e: impl fmt::Display) -> Refusal {
+        Refusal {
+            kind: RefusalKind::Rule,
+            message: e.to_string(),
+        }
+    }
+
+    pub(super) fn not_this_match(message: impl Into<String>) -> Refusal {
+        Refusal {
+            kind: RefusalKind::NotThisMatch,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+/// An input from a clock device, timed by the connection that received it.
+#[derive(Clone, Debug)]
+pub struct DeviceInput {
+    /// The device.
+    pub device: String,
+    /// Its sequence number: 1, then one more each time.
+    pub seq: u64,
+    /// Its own time for the input, in ms on its clock.
+    pub device_ms: i64,
+    /// That time on the server's clock, if the device's clock is known.
+    pub claimed: Option<Timestamp>,
+    /// When the server received it.
+    pub receipt: Timestamp,
+    /// The request, or why it is malformed.
+    pub request: Result<Request, String>,
+}
+
+/// What a device input comes to.
+#[derive(Debug)]
+pub enum DeviceOutcome {
+    /// Its sequence number was applied before: nothing to do (a resend).
+    Duplicate,
+    /// A gap: inputs from `next` on must come first.
+    OutOfOrder {
+        /// The sequence number expected.
+        next: u64,
+    },
+    /// Recorded: applied, or refused with the reason (recorded too, so that a replay
+    /// of it stays without effect).
+    Recorded {
+        /// The records and the table after them (boxed: a table is large, and the other
+        /// outcomes carry nothing).
+        plan: Box<Plan>,
+        /// The instant the player was charged to.
+        charged_at: Timestamp,
+        /// Why it was refused, if it was.
+        refused: Option<String>,
+    },
+}
