@@ -6,12 +6,15 @@
 //! Credentials travel as `authorization: Bearer <token>`. A device credential is
 //! `dev.<device id>.<secret>`; the server keeps only the secret's SHA-256.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
 use sha2::{Digest, Sha256};
 use tonic::Status;
 use tonic::metadata::MetadataMap;
+
+use crate::registry::DeviceRecord;
 
 /// Who is calling.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,6 +69,35 @@ pub fn parse_token(token: &str) -> Presented {
             secret: secret.to_string(),
         },
         None => Presented::Token(token.to_string()),
+    }
+}
+
+/// Who is calling: the director's token, a registered device's credential (checked
+/// against `devices`), or no token at all. A credential that is wrong is UNAUTHENTICATED.
+pub fn identify(
+    metadata: &MetadataMap,
+    director_token: &str,
+    devices: &BTreeMap<String, DeviceRecord>,
+) -> Result<Caller, Status> {
+    match presented(metadata)? {
+        Presented::None => Ok(Caller::Spectator),
+        Presented::Token(t) if same_secret(&t, director_token) => Ok(Caller::Director),
+        Presented::Token(_) => Err(Status::unauthenticated("the token is not valid")),
+        Presented::Device { id, secret } => match devices.get(&id) {
+            Some(d) if same_secret(&secret_hash(&secret), &d.secret_hash) => Ok(Caller::Device(id)),
+            _ => Err(Status::unauthenticated(
+                "the device credential is not valid",
+            )),
+        },
+    }
+}
+
+/// Refuses anyone but the director.
+pub fn require_director(caller: Caller) -> Result<(), Status> {
+    match caller {
+        Caller::Director => Ok(()),
+        Caller::Spectator => Err(Status::unauthenticated("this needs the director token")),
+        Caller::Device(_) => Err(Status::permission_denied("only the director may do this")),
     }
 }
 

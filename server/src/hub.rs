@@ -1,89 +1,35 @@
-//! The server's shared state: tournaments, matches (each a running actor) and devices.
-//!
-//! The registry is itself a stream in the event store (`registry`): tournaments created,
-//! matches created (with their secret server seed: this stream is never exported),
-//! devices registered, bound and unbound. On start the hub replays it and rebuilds every
+//! The server's shared state: the [registry](crate::registry) (tournaments, matches and
+//! devices, event-sourced) and the live matches, each a running actor, with the
+//! tournaments' feeds. On start the hub folds the registry's stream and rebuilds every
 //! match from its own log, so a restart continues exactly where the last acknowledged
 //! event left off.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use baffle_core::backgammon::{DiceSource, TimeoutPolicy};
-use baffle_core::clock::{BACKGAMMON_DELAY, BACKGAMMON_PER_POINT};
-use baffle_core::{Millis, Timestamp};
+use baffle_core::Timestamp;
+use baffle_core::table::{GameSetup, Table};
 use baffle_proto::v1;
-use serde::{Deserialize, Serialize};
 use tokio::sync::{Mutex, broadcast};
 use tonic::Status;
 
 use crate::actor::{self, MatchActor, MatchHandle};
 use crate::auth;
-use crate::match_setup::{backgammon_setup, chess_settings};
+use crate::feed::FeedItem;
+use crate::registry::{self, Entry, Registry};
 use crate::seeds::fresh_server_seed;
-use crate::services::feed::FeedItem;
 use crate::store::EventStore;
 use crate::time::TimeSource;
 use crate::wire::MatchInfo;
-use baffle_core::table::{GameSetup, Table};
+use crate::wire::setup::{backgammon_setup, chess_settings};
+use crate::wire::tournament::{defaults_from_wire, tournament_to_wire};
 
-const REGISTRY: &str = "registry";
-
-/// A tournament's defaults, as stored.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Defaults {
-    /// Time per point.
-    pub per_point: Millis,
-    /// Delay.
-    pub delay: Millis,
-    /// Time-out policy.
-    pub timeout: TimeoutPolicy,
-    /// "required", "allowed" or "off".
-    pub clocks: String,
-    /// Dice source.
-    pub dice: DiceSource,
-    /// Breaks in match time.
-    pub breaks_in_match_time: bool,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(tag = "kind")]
-enum Entry {
-    #[serde(rename = "tournament.created")]
-    Tournament {
-        id: String,
-        name: String,
-        defaults: Defaults,
-    },
-    #[serde(rename = "match.created")]
-    Match {
-        info: MatchInfo,
-        server_seed: String,
-    },
-    #[serde(rename = "device.registered")]
-    DeviceRegistered { id: String, secret_hash: String },
-    #[serde(rename = "device.bound")]
-    DeviceBound { id: String, match_id: String },
-    #[serde(rename = "device.unbound")]
-    DeviceUnbound { id: String },
-    #[serde(rename = "device.revoked")]
-    DeviceRevoked { id: String },
-}
-
-/// A registered device.
-#[derive(Clone, Debug)]
-pub struct DeviceRecord {
-    secret_hash: String,
-    /// The match it is bound to.
-    pub bound: Option<String>,
-}
-
+/// The registry and the live matches, under one lock: a match is registered and its
+/// actor started as one step.
 #[derive(Default)]
-struct Registry {
-    tournaments: BTreeMap<String, (String, Defaults)>,
+struct State {
+    registry: Registry,
     matches: BTreeMap<String, MatchHandle>,
-    devices: BTreeMap<String, DeviceRecord>,
-    len: u64,
 }
 
 /// Everything the services share.
@@ -93,18 +39,14 @@ pub struct Hub<S: EventStore, T: TimeSource> {
     /// The time.
     pub time: T,
     director_token: String,
-    registry: Mutex<Registry>,
+    state: Mutex<State>,
     feeds: std::sync::Mutex<HashMap<String, broadcast::Sender<FeedItem>>>,
     closing: tokio::sync::watch::Sender<bool>,
 }
 
 /// Ids chosen by people: short, plain, safe in a URL and a stream name.
 pub fn check_id(id: &str, what: &str) -> Result<(), Status> {
-    let ok = (1..=40).contains(&id.len())
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-    if ok {
+    if registry::valid_id(id) {
         Ok(())
     } else {
         Err(Status::invalid_argument(format!(
@@ -121,53 +63,25 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             store,
             time,
             director_token,
-            registry: Mutex::new(Registry::default()),
+            state: Mutex::new(State::default()),
             feeds: Default::default(),
             closing: tokio::sync::watch::channel(false).0,
         });
         let lines = hub
             .store
-            .read(REGISTRY, 0, usize::MAX)
+            .read(registry::STREAM, 0, usize::MAX)
             .map_err(|e| e.to_string())?;
-        let mut reg = hub.registry.lock().await;
-        reg.len = lines.len() as u64;
+        let mut state = hub.state.lock().await;
         let mut to_recover = Vec::new();
         for (i, line) in lines.iter().enumerate() {
             let entry: Entry =
                 serde_json::from_slice(line).map_err(|e| format!("registry record {i}: {e}"))?;
-            match entry {
-                Entry::Tournament { id, name, defaults } => {
-                    reg.tournaments.insert(id, (name, defaults));
-                }
-                Entry::Match { info, server_seed } => {
-                    let seed: [u8; 32] = hex::decode(&server_seed)
-                        .ok()
-                        .and_then(|b| b.try_into().ok())
-                        .ok_or_else(|| format!("registry record {i}: a bad server seed"))?;
-                    to_recover.push((info, seed));
-                }
-                Entry::DeviceRegistered { id, secret_hash } => {
-                    reg.devices.insert(
-                        id,
-                        DeviceRecord {
-                            secret_hash,
-                            bound: None,
-                        },
-                    );
-                }
-                Entry::DeviceBound { id, match_id } => {
-                    if let Some(d) = reg.devices.get_mut(&id) {
-                        d.bound = Some(match_id);
-                    }
-                }
-                Entry::DeviceRevoked { id } => {
-                    reg.devices.remove(&id);
-                }
-                Entry::DeviceUnbound { id } => {
-                    if let Some(d) = reg.devices.get_mut(&id) {
-                        d.bound = None;
-                    }
-                }
+            if let Some(m) = state
+                .registry
+                .apply(entry)
+                .map_err(|e| format!("registry record {i}: {e}"))?
+            {
+                to_recover.push(m);
             }
         }
         // Every match gets its handle now; its log is replayed in the background, or at
@@ -187,7 +101,8 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
                 Ok(rules) => rules,
                 // Like any log that does not check out: this match alone is offline.
                 Err(why) => {
-                    reg.matches
+                    state
+                        .matches
                         .insert(id, MatchActor::<S, T>::failed(info, why));
                     continue;
                 }
@@ -201,11 +116,11 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
                 hub.time.clone(),
                 feed,
             );
-            reg.matches.insert(id, handle);
+            state.matches.insert(id, handle);
             jobs.push(job);
         }
         actor::recover_in_background(jobs);
-        drop(reg);
+        drop(state);
         Ok(hub)
     }
 
@@ -258,46 +173,26 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         &self,
         metadata: &tonic::metadata::MetadataMap,
     ) -> Result<auth::Caller, Status> {
-        match auth::presented(metadata)? {
-            auth::Presented::None => Ok(auth::Caller::Spectator),
-            auth::Presented::Token(t) if auth::same_secret(&t, &self.director_token) => {
-                Ok(auth::Caller::Director)
-            }
-            auth::Presented::Token(_) => Err(Status::unauthenticated("the token is not valid")),
-            auth::Presented::Device { id, secret } => {
-                let reg = self.registry.lock().await;
-                match reg.devices.get(&id) {
-                    Some(d) if auth::same_secret(&auth::secret_hash(&secret), &d.secret_hash) => {
-                        Ok(auth::Caller::Device(id))
-                    }
-                    _ => Err(Status::unauthenticated(
-                        "the device credential is not valid",
-                    )),
-                }
-            }
-        }
+        let state = self.state.lock().await;
+        auth::identify(metadata, &self.director_token, &state.registry.devices)
     }
 
     /// Refuses anyone but the director.
     pub async fn director(&self, metadata: &tonic::metadata::MetadataMap) -> Result<(), Status> {
-        match self.caller(metadata).await? {
-            auth::Caller::Director => Ok(()),
-            auth::Caller::Spectator => {
-                Err(Status::unauthenticated("this needs the director token"))
-            }
-            auth::Caller::Device(_) => {
-                Err(Status::permission_denied("only the director may do this"))
-            }
-        }
+        auth::require_director(self.caller(metadata).await?)
     }
 
-    async fn record(&self, reg: &mut Registry, entry: &Entry) -> Result<(), Status> {
-        let line = serde_json::to_vec(entry).expect("registry entries serialize");
+    /// Stores `entry` in the registry's stream, then folds it in.
+    async fn record(&self, state: &mut State, entry: Entry) -> Result<(), Status> {
+        let line = serde_json::to_vec(&entry).expect("registry entries serialize");
         self.store
-            .append(REGISTRY, reg.len, vec![line])
+            .append(registry::STREAM, state.registry.len, vec![line])
             .await
             .map_err(|e| Status::unavailable(format!("the registry could not be stored: {e}")))?;
-        reg.len += 1;
+        state
+            .registry
+            .apply(entry)
+            .map_err(|e| Status::internal(format!("a registry entry does not fold: {e}")))?;
         Ok(())
     }
 
@@ -305,8 +200,8 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
     pub async fn create_tournament(&self, t: v1::Tournament) -> Result<v1::Tournament, Status> {
         check_id(&t.id, "tournament.id")?;
         let defaults = defaults_from_wire(t.defaults.unwrap_or_default())?;
-        let mut reg = self.registry.lock().await;
-        if reg.tournaments.contains_key(&t.id) {
+        let mut state = self.state.lock().await;
+        if state.registry.tournaments.contains_key(&t.id) {
             return Err(Status::already_exists(format!(
                 "tournament {} exists",
                 t.id
@@ -317,41 +212,43 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             name: t.name.clone(),
             defaults: defaults.clone(),
         };
-        self.record(&mut reg, &entry).await?;
-        reg.tournaments
-            .insert(t.id.clone(), (t.name.clone(), defaults.clone()));
+        self.record(&mut state, entry).await?;
         Ok(tournament_to_wire(&t.id, &t.name, &defaults))
     }
 
     /// One tournament.
     pub async fn tournament(&self, id: &str) -> Result<v1::Tournament, Status> {
-        let reg = self.registry.lock().await;
-        let (name, d) = reg
+        let state = self.state.lock().await;
+        let t = state
+            .registry
             .tournaments
             .get(id)
             .ok_or_else(|| Status::not_found(format!("no tournament {id}")))?;
-        Ok(tournament_to_wire(id, name, d))
+        Ok(tournament_to_wire(id, &t.name, &t.defaults))
     }
 
     /// Every tournament.
     pub async fn tournaments(&self) -> Vec<v1::Tournament> {
-        let reg = self.registry.lock().await;
-        reg.tournaments
+        let state = self.state.lock().await;
+        state
+            .registry
+            .tournaments
             .iter()
-            .map(|(id, (name, d))| tournament_to_wire(id, name, d))
+            .map(|(id, t)| tournament_to_wire(id, &t.name, &t.defaults))
             .collect()
     }
 
     /// Creates a match from the request and its tournament's defaults.
     pub async fn create_match(&self, r: v1::CreateMatchRequest) -> Result<MatchHandle, Status> {
         check_id(&r.match_id, "match_id")?;
-        let mut reg = self.registry.lock().await;
-        let (_, d) = reg
+        let mut state = self.state.lock().await;
+        let d = state
+            .registry
             .tournaments
             .get(&r.tournament_id)
-            .cloned()
+            .map(|t| t.defaults.clone())
             .ok_or_else(|| Status::not_found(format!("no tournament {}", r.tournament_id)))?;
-        if reg.matches.contains_key(&r.match_id) {
+        if state.matches.contains_key(&r.match_id) {
             return Err(Status::already_exists(format!(
                 "match {} exists",
                 r.match_id
@@ -377,8 +274,8 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         };
         let seed =
             fresh_server_seed().map_err(|e| Status::internal(format!("the OS RNG failed: {e}")))?;
-        let (table, records) = Table::create(info.clone(), setup, seed.clone())
-            .map_err(|e| Status::invalid_argument(e.message))?;
+        let (table, records) =
+            Table::create(info.clone(), setup, seed.clone()).map_err(crate::wire::refusal)?;
         let lines = records
             .iter()
             .map(|r| baffle_core::audit::export::record_line(r).into_bytes())
@@ -395,28 +292,25 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
                 )),
                 e => Status::unavailable(format!("the match could not be stored: {e}")),
             })?;
-        self.record(
-            &mut reg,
-            &Entry::Match {
-                info: info.clone(),
-                server_seed: hex::encode(seed.as_bytes()),
-            },
-        )
-        .await?;
+        let entry = Entry::Match {
+            info: info.clone(),
+            server_seed: hex::encode(seed.as_bytes()),
+        };
+        self.record(&mut state, entry).await?;
         let handle = MatchActor::spawn(
             table,
             self.store.clone(),
             self.time.clone(),
             self.feed(&info.tournament),
         );
-        reg.matches.insert(info.id.clone(), handle.clone());
+        state.matches.insert(info.id.clone(), handle.clone());
         Ok(handle)
     }
 
     /// A match's handle.
     pub async fn match_handle(&self, id: &str) -> Result<MatchHandle, Status> {
-        let reg = self.registry.lock().await;
-        let handle = reg
+        let state = self.state.lock().await;
+        let handle = state
             .matches
             .get(id)
             .cloned()
@@ -429,40 +323,23 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
 
     /// Every match handle, by id.
     pub async fn match_handles(&self) -> Vec<MatchHandle> {
-        self.registry
-            .lock()
-            .await
-            .matches
-            .values()
-            .cloned()
-            .collect()
+        self.state.lock().await.matches.values().cloned().collect()
     }
 
     /// Registers a device and returns its credential.
     pub async fn register_device(&self, id: &str) -> Result<String, Status> {
         check_id(id, "device_id")?;
-        let mut reg = self.registry.lock().await;
-        if reg.devices.contains_key(id) {
+        let mut state = self.state.lock().await;
+        if state.registry.devices.contains_key(id) {
             return Err(Status::already_exists(format!("device {id} is registered")));
         }
         let secret = auth::random_secret()
             .map_err(|e| Status::internal(format!("the OS RNG failed: {e}")))?;
-        let secret_hash = auth::secret_hash(&secret);
-        self.record(
-            &mut reg,
-            &Entry::DeviceRegistered {
-                id: id.to_string(),
-                secret_hash: secret_hash.clone(),
-            },
-        )
-        .await?;
-        reg.devices.insert(
-            id.to_string(),
-            DeviceRecord {
-                secret_hash,
-                bound: None,
-            },
-        );
+        let entry = Entry::DeviceRegistered {
+            id: id.to_string(),
+            secret_hash: auth::secret_hash(&secret),
+        };
+        self.record(&mut state, entry).await?;
         Ok(auth::device_credential(id, &secret))
     }
 
@@ -472,11 +349,11 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         id: &str,
         match_id: Option<&str>,
     ) -> Result<v1::Device, Status> {
-        let mut reg = self.registry.lock().await;
-        if !reg.devices.contains_key(id) {
+        let mut state = self.state.lock().await;
+        if !state.registry.devices.contains_key(id) {
             return Err(Status::not_found(format!("no device {id}")));
         }
-        if let Some(m) = match_id.filter(|m| !reg.matches.contains_key(*m)) {
+        if let Some(m) = match_id.filter(|m| !state.matches.contains_key(*m)) {
             return Err(Status::not_found(format!("no match {m}")));
         }
         let entry = match match_id {
@@ -486,9 +363,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             },
             None => Entry::DeviceUnbound { id: id.to_string() },
         };
-        self.record(&mut reg, &entry).await?;
-        let device = reg.devices.get_mut(id).expect("checked above");
-        device.bound = match_id.map(str::to_string);
+        self.record(&mut state, entry).await?;
         Ok(v1::Device {
             device_id: id.to_string(),
             match_id: match_id.unwrap_or_default().to_string(),
@@ -497,13 +372,12 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
 
     /// Revokes a device: its credential is refused from now on.
     pub async fn revoke_device(&self, id: &str) -> Result<v1::Device, Status> {
-        let mut reg = self.registry.lock().await;
-        if !reg.devices.contains_key(id) {
+        let mut state = self.state.lock().await;
+        if !state.registry.devices.contains_key(id) {
             return Err(Status::not_found(format!("no device {id}")));
         }
-        self.record(&mut reg, &Entry::DeviceRevoked { id: id.to_string() })
-            .await?;
-        reg.devices.remove(id);
+        let entry = Entry::DeviceRevoked { id: id.to_string() };
+        self.record(&mut state, entry).await?;
         Ok(v1::Device {
             device_id: id.to_string(),
             match_id: String::new(),
@@ -512,105 +386,12 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
 
     /// The match a device is bound to.
     pub async fn device_match(&self, id: &str) -> Option<String> {
-        self.registry
+        self.state
             .lock()
             .await
+            .registry
             .devices
             .get(id)
             .and_then(|d| d.bound.clone())
-    }
-}
-
-fn defaults_from_wire(d: v1::TournamentDefaults) -> Result<Defaults, Status> {
-    let per_point = if d.per_point_ms == 0 {
-        BACKGAMMON_PER_POINT
-    } else {
-        Millis(d.per_point_ms)
-    };
-    let delay = d.delay_ms.map_or(BACKGAMMON_DELAY, Millis);
-    if per_point <= Millis::ZERO || delay < Millis::ZERO {
-        return Err(Status::invalid_argument(
-            "defaults: the time per point must be positive and the delay not negative",
-        ));
-    }
-    use v1::timeout_policy::Policy;
-    let timeout = match d.timeout.and_then(|t| t.policy) {
-        None | Some(Policy::LoseMatch(_)) => TimeoutPolicy::LoseMatch,
-        Some(Policy::UsbgfOvertimeMs(ms)) if ms == 60_000 || ms == 120_000 => {
-            TimeoutPolicy::UsbgfOvertime {
-                overtime: Millis(ms),
-            }
-        }
-        Some(Policy::UsbgfOvertimeMs(ms)) => {
-            return Err(Status::invalid_argument(format!(
-                "defaults.timeout: USBGF overtime is 60000 or 120000 ms, not {ms}"
-            )));
-        }
-        Some(Policy::PenaltyPoints(0)) => {
-            return Err(Status::invalid_argument(
-                "defaults.timeout: penalty_points is at least 1",
-            ));
-        }
-        Some(Policy::PenaltyPoints(points)) => TimeoutPolicy::PenaltyPoints { points },
-    };
-    let clocks = match v1::ClockPolicy::try_from(d.clocks) {
-        Ok(v1::ClockPolicy::Unspecified | v1::ClockPolicy::Required) => "required",
-        Ok(v1::ClockPolicy::Allowed) => "allowed",
-        Ok(v1::ClockPolicy::Off) => "off",
-        Err(_) => {
-            return Err(Status::invalid_argument(format!(
-                "defaults.clocks: unknown value {}",
-                d.clocks
-            )));
-        }
-    };
-    let dice = match v1::DiceSource::try_from(d.dice) {
-        Ok(v1::DiceSource::Unspecified | v1::DiceSource::Server) => DiceSource::Server,
-        Ok(v1::DiceSource::Physical) => DiceSource::Physical,
-        Err(_) => {
-            return Err(Status::invalid_argument(format!(
-                "defaults.dice: unknown value {}",
-                d.dice
-            )));
-        }
-    };
-    Ok(Defaults {
-        per_point,
-        delay,
-        timeout,
-        clocks: clocks.into(),
-        dice,
-        breaks_in_match_time: d.breaks_in_match_time,
-    })
-}
-
-fn tournament_to_wire(id: &str, name: &str, d: &Defaults) -> v1::Tournament {
-    use v1::timeout_policy::Policy;
-    let policy = match d.timeout {
-        TimeoutPolicy::LoseMatch => Policy::LoseMatch(v1::LoseMatch {}),
-        TimeoutPolicy::UsbgfOvertime { overtime } => Policy::UsbgfOvertimeMs(overtime.as_ms()),
-        TimeoutPolicy::PenaltyPoints { points } => Policy::PenaltyPoints(points),
-    };
-    let clocks = match d.clocks.as_str() {
-        "allowed" => v1::ClockPolicy::Allowed,
-        "off" => v1::ClockPolicy::Off,
-        _ => v1::ClockPolicy::Required,
-    };
-    v1::Tournament {
-        id: id.to_string(),
-        name: name.to_string(),
-        defaults: Some(v1::TournamentDefaults {
-            per_point_ms: d.per_point.as_ms(),
-            delay_ms: Some(d.delay.as_ms()),
-            timeout: Some(v1::TimeoutPolicy {
-                policy: Some(policy),
-            }),
-            clocks: clocks as i32,
-            dice: match d.dice {
-                DiceSource::Server => v1::DiceSource::Server,
-                DiceSource::Physical => v1::DiceSource::Physical,
-            } as i32,
-            breaks_in_match_time: d.breaks_in_match_time,
-        }),
     }
 }

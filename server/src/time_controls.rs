@@ -8,9 +8,8 @@ use tonic::{Request, Response, Status};
 /// Match length used for the backgammon preset when the request leaves it at 0.
 pub const DEFAULT_MATCH_LENGTH: u32 = 7;
 
-/// Longest match the backgammon preset is offered for: far beyond any real match, and
-/// small enough that length × time per point cannot overflow.
-pub const MAX_MATCH_LENGTH: u32 = 999;
+/// Longest match the backgammon preset is offered for: the rules' longest match.
+pub const MAX_MATCH_LENGTH: u32 = baffle_core::backgammon::setup::MAX_LENGTH;
 
 /// Serves `TimeControls`. Stateless.
 #[derive(Clone, Copy, Debug, Default)]

@@ -18,7 +18,19 @@ impl Match {
         match *action {
             DirectorAction::AwardPoints { points: 0, .. }
             | DirectorAction::DeductPoints { points: 0, .. } => {
-                return Err(RuleError::state("a penalty of zero points changes nothing"));
+                return Err(RuleError::invalid(
+                    "",
+                    "a penalty of zero points changes nothing",
+                ));
+            }
+            DirectorAction::AwardPoints { points, .. }
+            | DirectorAction::DeductPoints { points, .. }
+                if points > MAX_LENGTH =>
+            {
+                return Err(RuleError::invalid(
+                    "",
+                    format!("points are 1 to {MAX_LENGTH}, not {points}"),
+                ));
             }
             DirectorAction::AdjustTime { delta, .. } => {
                 self.clock_required()?;

@@ -12,6 +12,10 @@ pub struct RuleError {
     pub message: String,
     /// The article enforced, e.g. "4.4 (iv)"; empty for plain state errors.
     pub article: &'static str,
+    /// True when the command carries a value no match could accept (a length of 0, a
+    /// penalty of a million points), as opposed to one the state refuses now: the server
+    /// answers the first INVALID_ARGUMENT, the second FAILED_PRECONDITION.
+    pub invalid: bool,
 }
 
 impl RuleError {
@@ -20,6 +24,7 @@ impl RuleError {
         RuleError {
             message: message.into(),
             article,
+            invalid: false,
         }
     }
 
@@ -28,6 +33,16 @@ impl RuleError {
         RuleError {
             message: message.into(),
             article: "",
+            invalid: false,
+        }
+    }
+
+    /// A value out of every acceptable range, citing `article` (empty if none).
+    pub fn invalid(article: &'static str, message: impl Into<String>) -> RuleError {
+        RuleError {
+            message: message.into(),
+            article,
+            invalid: true,
         }
     }
 }

@@ -321,7 +321,7 @@ impl Match {
             };
             return Err(RuleError::state(format!("this match uses {used}")));
         }
-        validate_roll(dice).map_err(|e| RuleError::rule("4.1 (i)", e.to_string()))
+        validate_roll(dice).map_err(|e| RuleError::invalid("4.1 (i)", e.to_string()))
     }
 
     fn start_game(&mut self, now: Timestamp, out: &mut Vec<Event>) -> Result<(), RuleError> {

@@ -38,6 +38,7 @@ pub mod error;
 pub mod event;
 mod handle;
 pub mod setup;
+pub mod tournament;
 
 pub use command::{Command, DirectorAction, GameKind, Ruling, VoidReason};
 pub use cube::{Cube, CubeTurn};
@@ -45,6 +46,7 @@ pub use due::Due;
 pub use error::RuleError;
 pub use event::{Change, Event, Expiry, GameEnd, MatchEnd};
 pub use setup::{ClockSetup, DiceSource, MatchSetup, TimeoutPolicy};
+pub use tournament::{ClockPolicy, TournamentDefaults};
 
 use crate::clock::{Clock, TimeControl};
 use crate::dice::Roll;

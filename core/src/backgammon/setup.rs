@@ -26,6 +26,28 @@ pub enum TimeoutPolicy {
     },
 }
 
+impl TimeoutPolicy {
+    /// USBGF overtime of 1 or 2 minutes; at least one point per penalty-point time-out.
+    pub fn validate(&self) -> Result<(), super::RuleError> {
+        use super::RuleError;
+        match *self {
+            TimeoutPolicy::UsbgfOvertime { overtime }
+                if overtime != Millis::mins(1) && overtime != Millis::mins(2) =>
+            {
+                Err(RuleError::invalid(
+                    "4.3 (iv)",
+                    format!("USBGF overtime is 1 or 2 minutes, not {overtime}"),
+                ))
+            }
+            TimeoutPolicy::PenaltyPoints { points: 0 } => Err(RuleError::invalid(
+                "",
+                "a penalty-point time-out awards at least one point",
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
 /// Where the dice come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -46,6 +68,19 @@ pub struct ClockSetup {
     /// Whether breaks count in match time (the breaking player's clock runs); by
     /// default they do not and the clock stands still (4.3 (ii)(b)).
     pub breaks_in_match_time: bool,
+}
+
+impl ClockSetup {
+    /// A positive time per point and a delay that is not negative (3.5).
+    pub fn validate(&self) -> Result<(), super::RuleError> {
+        if self.per_point <= Millis::ZERO || self.delay < Millis::ZERO {
+            return Err(super::RuleError::invalid(
+                "3.5",
+                "the time per point must be positive and the delay not negative",
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl Default for ClockSetup {
@@ -97,37 +132,21 @@ impl MatchSetup {
     pub fn validate(&self) -> Result<(), super::RuleError> {
         use super::RuleError;
         if !(1..=MAX_LENGTH).contains(&self.length) {
-            return Err(RuleError::state(format!(
-                "a match length is 1 to {MAX_LENGTH} points, not {}",
-                self.length
-            )));
-        }
-        if self.players.iter().any(|p| p.trim().is_empty()) {
-            return Err(RuleError::state("both players need a name"));
-        }
-        let bad_clock = self
-            .clock
-            .is_some_and(|c| c.per_point <= Millis::ZERO || c.delay < Millis::ZERO);
-        if bad_clock {
-            return Err(RuleError::rule(
-                "3.5",
-                "the time per point must be positive and the delay not negative",
+            return Err(RuleError::invalid(
+                "",
+                format!(
+                    "a match length is 1 to {MAX_LENGTH} points, not {}",
+                    self.length
+                ),
             ));
         }
-        match self.timeout {
-            TimeoutPolicy::UsbgfOvertime { overtime }
-                if overtime != Millis::mins(1) && overtime != Millis::mins(2) =>
-            {
-                Err(RuleError::rule(
-                    "4.3 (iv)",
-                    format!("USBGF overtime is 1 or 2 minutes, not {overtime}"),
-                ))
-            }
-            TimeoutPolicy::PenaltyPoints { points: 0 } => Err(RuleError::state(
-                "a penalty-point time-out awards at least one point",
-            )),
-            _ => Ok(()),
+        if self.players.iter().any(|p| p.trim().is_empty()) {
+            return Err(RuleError::invalid("", "both players need a name"));
         }
+        if let Some(clock) = &self.clock {
+            clock.validate()?;
+        }
+        self.timeout.validate()
     }
 }
 

@@ -43,6 +43,22 @@ pub struct ChessSettings {
 }
 
 impl ChessSettings {
+    /// Whether a match with these settings can start as scheduled when made at `now`:
+    /// with a default time of zero both players must be at the board when White's clock
+    /// starts (6.7), so a game starting now would be lost by both at once — refused as
+    /// the mistake it is.
+    pub fn check_start(&self, now: Timestamp) -> Result<(), ChessError> {
+        if self.default_time == Millis::ZERO && self.start <= now {
+            return Err(ChessError::rule(
+                "6.7",
+                "with a default time of 0 both players must be at the board when White's \
+                 clock starts, so a game starting now is lost by both at once: schedule the \
+                 start later or give a default time",
+            ));
+        }
+        Ok(())
+    }
+
     fn game_setup(&self, start: Timestamp) -> GameSetup {
         GameSetup {
             control: self.control.clone(),
@@ -131,6 +147,9 @@ pub struct ChessMatch {
 impl ChessMatch {
     /// A match not yet started.
     pub fn new(settings: ChessSettings) -> Result<ChessMatch, ChessError> {
+        if settings.players.iter().any(|p| p.trim().is_empty()) {
+            return Err(ChessError::state("both players need a name"));
+        }
         if !(1..=MAX_GAMES).contains(&settings.games) {
             return Err(ChessError::state(format!(
                 "a match has 1 to {MAX_GAMES} games, not {}",

@@ -12,6 +12,9 @@ pub struct ChessError {
     pub message: String,
     /// The article enforced, e.g. "6.2"; empty for plain state errors.
     pub article: &'static str,
+    /// True when the command carries a value no game could accept (a negative time), as
+    /// opposed to one the state refuses now.
+    pub invalid: bool,
 }
 
 impl ChessError {
@@ -20,6 +23,16 @@ impl ChessError {
         ChessError {
             message: message.into(),
             article,
+            invalid: false,
+        }
+    }
+
+    /// A value out of every acceptable range, citing `article` (empty if none).
+    pub fn invalid(article: &'static str, message: impl Into<String>) -> ChessError {
+        ChessError {
+            message: message.into(),
+            article,
+            invalid: true,
         }
     }
 

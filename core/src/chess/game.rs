@@ -412,6 +412,9 @@ impl Game {
                 self.emit(Event::Resumed { at: now }, out)
             }
             C::SetTime(color, time) => {
+                if time < Millis::ZERO {
+                    return Err(ChessError::invalid("6.10", "a time is not negative"));
+                }
                 self.stopped("6.10")?;
                 self.emit(
                     Event::TimeSet {

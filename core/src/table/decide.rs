@@ -53,7 +53,7 @@ impl Draft {
     fn backgammon(&self) -> Result<&crate::backgammon::Match, Refusal> {
         match &self.table.game {
             Game::Backgammon(m) => Ok(m),
-            Game::Chess(_) => Err(Refusal::not_this_match(
+            Game::Chess(_) => Err(Refusal::invalid(
                 "command: this is a chess match: send command.chess",
             )),
         }
@@ -62,7 +62,7 @@ impl Draft {
     fn chess(&self) -> Result<&crate::chess::ChessMatch, Refusal> {
         match &self.table.game {
             Game::Chess(m) => Ok(m),
-            Game::Backgammon(_) => Err(Refusal::not_this_match(
+            Game::Backgammon(_) => Err(Refusal::invalid(
                 "command.chess: this is a backgammon match",
             )),
         }
@@ -70,7 +70,7 @@ impl Draft {
 
     fn server_dice(&self) -> Result<(), Refusal> {
         if self.backgammon()?.setup().dice != DiceSource::Server {
-            return Err(Refusal::not_this_match(
+            return Err(Refusal::invalid(
                 "this match uses physically rolled dice: report them",
             ));
         }
@@ -83,7 +83,7 @@ impl Draft {
         let events = self
             .backgammon()?
             .handle(command, now)
-            .map_err(Refusal::rule)?;
+            .map_err(Refusal::backgammon)?;
         for e in events {
             self.emit(Body::Backgammon(e))?;
         }
@@ -118,7 +118,7 @@ impl Draft {
         // Asked first, so that a roll out of turn draws nothing.
         self.backgammon()?
             .may_roll(side, now)
-            .map_err(Refusal::rule)?;
+            .map_err(Refusal::backgammon)?;
         let dice = self.table.dice.next_roll().map_err(Refusal::rule)?;
         self.emit(Body::Dice(Entry::Roll { side, dice }))?;
         let command = Command::Roll {
@@ -132,7 +132,7 @@ impl Draft {
     /// A chess command's events; a Chess960 match whose first game has just started
     /// gets its position drawn now if the arbiter has not drawn it before.
     fn chess_command(&mut self, command: &MatchCommand, now: Timestamp) -> Result<(), Refusal> {
-        let events = self.chess()?.handle(command, now).map_err(Refusal::rule)?;
+        let events = self.chess()?.handle(command, now).map_err(Refusal::chess)?;
         for e in events {
             self.emit(Body::Chess(e))?;
         }
@@ -146,14 +146,14 @@ impl Draft {
     /// Draws the Chess960 position and sets it.
     fn chess_position(&mut self, now: Timestamp) -> Result<(), Refusal> {
         // Asked first, so that a refused draw takes nothing from the dice.
-        self.chess()?.may_set_position().map_err(Refusal::rule)?;
+        self.chess()?.may_set_position().map_err(Refusal::chess)?;
         let sp = self.table.dice.next_chess960().map_err(Refusal::rule)?;
         self.emit(Body::Dice(Entry::Chess960 { sp }))?;
         let position = Chess960::numbered(sp).expect("the stream draws 0..960");
         let events = self
             .chess()?
             .handle(&MatchCommand::Position(position), now)
-            .map_err(Refusal::rule)?;
+            .map_err(Refusal::chess)?;
         for e in events {
             self.emit(Body::Chess(e))?;
         }

@@ -90,7 +90,7 @@ impl Game {
     fn new(setup: &GameSetup) -> Result<Game, Refusal> {
         Ok(match setup {
             GameSetup::Backgammon(s) => {
-                Game::Backgammon(Match::new(s.clone()).map_err(Refusal::rule)?)
+                Game::Backgammon(Match::new(s.clone()).map_err(Refusal::backgammon)?)
             }
             GameSetup::Chess(s) => Game::Chess(ChessMatch::new(s.clone()).map_err(Refusal::rule)?),
         })

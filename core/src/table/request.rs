@@ -47,8 +47,9 @@ pub enum Request {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RefusalKind {
     /// The request does not fit this match at all (a chess command to a backgammon
-    /// match, server dice in a match of physical dice): the caller's mistake.
-    NotThisMatch,
+    /// match, server dice in a match of physical dice, a value out of every range): the
+    /// caller's mistake.
+    Invalid,
     /// The rules refuse it now: the message names the article.
     Rule,
 }
@@ -70,9 +71,33 @@ impl Refusal {
         }
     }
 
-    pub(super) fn not_this_match(message: impl Into<String>) -> Refusal {
+    /// A chess refusal, of the kind the engine says.
+    pub(super) fn chess(e: crate::chess::ChessError) -> Refusal {
         Refusal {
-            kind: RefusalKind::NotThisMatch,
+            kind: if e.invalid {
+                RefusalKind::Invalid
+            } else {
+                RefusalKind::Rule
+            },
+            message: e.to_string(),
+        }
+    }
+
+    /// A backgammon refusal, of the kind the engine says.
+    pub(super) fn backgammon(e: crate::backgammon::RuleError) -> Refusal {
+        Refusal {
+            kind: if e.invalid {
+                RefusalKind::Invalid
+            } else {
+                RefusalKind::Rule
+            },
+            message: e.to_string(),
+        }
+    }
+
+    pub(super) fn invalid(message: impl Into<String>) -> Refusal {
+        Refusal {
+            kind: RefusalKind::Invalid,
             message: message.into(),
         }
     }

@@ -22,7 +22,7 @@ use baffle_proto::v1;
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tonic::Status;
 
-use crate::services::feed::{FeedItem, Summary};
+use crate::feed::{FeedItem, Summary};
 use crate::store::{EventStore, StoreError};
 use crate::time::TimeSource;
 use crate::wire::{self, MatchInfo, Rules, StateContext};

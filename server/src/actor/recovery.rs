@@ -103,7 +103,7 @@ impl<S: EventStore + Clone, T: TimeSource> MatchActor<S, T> {
         seed: [u8; 32],
         store: S,
         time: T,
-        summaries: broadcast::Sender<crate::services::feed::FeedItem>,
+        summaries: broadcast::Sender<crate::feed::FeedItem>,
     ) -> (MatchHandle, Arc<Recovery<S>>) {
         let (tx, mut rx) = mpsc::channel::<Box<Msg>>(256);
         let (deliver, delivered) = oneshot::channel();

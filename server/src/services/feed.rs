@@ -18,8 +18,7 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use baffle_proto::v1;
-use bytes::{BufMut, Bytes};
-use prost::Message;
+use bytes::BufMut;
 use tokio_stream::wrappers::BroadcastStream;
 use tokio_stream::wrappers::errors::BroadcastStreamRecvError;
 use tonic::body::Body;
@@ -28,56 +27,14 @@ use tonic::codegen::{Service, http};
 use tonic::server::{Grpc, NamedService, ServerStreamingService};
 use tonic::{Request, Response, Status};
 
+use crate::feed::SENT_AT_MS_FIELD;
+pub use crate::feed::{FeedItem, Summary};
 use crate::hub::Hub;
 use crate::store::EventStore;
 use crate::time::TimeSource;
 
 /// The path `FeedService` answers.
 pub const PATH: &str = "/baffle.v1.Matches/WatchTournament";
-
-/// `MatchState.sent_at_ms`'s field number (matches.proto).
-const SENT_AT_MS_FIELD: u32 = 33;
-
-/// A match's state as its followers receive it, encoded once: every field but
-/// `sent_at_ms`.
-#[derive(Clone, Debug)]
-pub struct Summary(Bytes);
-
-impl Summary {
-    /// Encodes `state`, leaving out `sent_at_ms`. The actors' states are not stamped,
-    /// so they are encoded as they are; a stamped one is copied without its stamp.
-    pub fn encode(state: &v1::MatchState) -> Summary {
-        let bytes = if state.sent_at_ms == 0 {
-            state.encode_to_vec()
-        } else {
-            v1::MatchState {
-                sent_at_ms: 0,
-                ..state.clone()
-            }
-            .encode_to_vec()
-        };
-        Summary(bytes.into())
-    }
-
-    /// The state again, with `sent_at_ms` as a copy sent at `sent_at_ms` has it.
-    pub fn decode(&self, sent_at_ms: i64) -> Result<v1::MatchState, Status> {
-        let mut state = v1::MatchState::decode(self.0.clone())
-            .map_err(|e| Status::internal(format!("a summary does not decode: {e}")))?;
-        state.sent_at_ms = sent_at_ms;
-        Ok(state)
-    }
-}
-
-/// What a tournament's broadcast channel carries.
-#[derive(Clone, Debug)]
-pub enum FeedItem {
-    /// A match's state after a change.
-    State(Summary),
-    /// The server is shutting down: the feed ends. (A message on the channel costs the
-    /// followers nothing more than the updates do; a shutdown signal polled beside the
-    /// channel would cost each follower a shared lock on every update.)
-    Closing,
-}
 
 /// One follower's copy: the shared bytes and when it leaves.
 #[derive(Clone, Debug)]
@@ -270,7 +227,7 @@ impl Encoder for FrameEncoder {
 impl Frame {
     /// The copy's protobuf encoding, into `dst`.
     fn write(&self, dst: &mut impl BufMut) {
-        dst.put_slice(&self.summary.0);
+        dst.put_slice(self.summary.bytes());
         if self.sent_at_ms != 0 {
             prost::encoding::int64::encode(SENT_AT_MS_FIELD, &self.sent_at_ms, dst);
         }
@@ -280,6 +237,7 @@ impl Frame {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use prost::Message;
 
     fn state() -> v1::MatchState {
         v1::MatchState {
@@ -321,8 +279,8 @@ mod tests {
         assert_eq!(summary.decode(0).unwrap().sent_at_ms, 0);
         let mut expected = state();
         expected.sent_at_ms = 0;
-        assert_eq!(summary.0, expected.encode_to_vec());
+        assert_eq!(summary.bytes()[..], expected.encode_to_vec()[..]);
         // An actor's state, not stamped, encodes to the same bytes.
-        assert_eq!(Summary::encode(&expected).0, summary.0);
+        assert_eq!(Summary::encode(&expected).bytes(), summary.bytes());
     }
 }

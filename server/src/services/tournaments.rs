@@ -54,17 +54,6 @@ impl<S: EventStore + Clone, T: TimeSource> Tournaments for TournamentsService<S,
     ) -> Result<Response<v1::MatchState>, Status> {
         self.hub.director(r.metadata()).await?;
         let r = r.into_inner();
-        if r.player_a.trim().is_empty() || r.player_b.trim().is_empty() {
-            return Err(Status::invalid_argument(
-                "player_a and player_b are required",
-            ));
-        }
-        if r.chess.is_none() && !(1..=999).contains(&r.length) {
-            return Err(Status::invalid_argument(format!(
-                "length: 1 to 999 points, not {}",
-                r.length
-            )));
-        }
         let handle = self.hub.create_match(r).await?;
         Ok(Response::new(handle.state().await?))
     }

@@ -159,17 +159,10 @@ pub fn decode(command: v1::ChessCommand, ruling: Option<v1::Ruling>) -> Result<R
         }),
         Action::CannotCheckmate(_) => game(Command::CannotCheckmate),
         Action::FlagOrderUnknown(_) => game(Command::FlagOrderUnknown),
-        Action::SetTime(t) => {
-            if t.ms < 0 {
-                return Err(Status::invalid_argument(
-                    "set_time.ms: a time is not negative",
-                ));
-            }
-            game(Command::SetTime(
-                color(t.color, "set_time.color")?,
-                Millis(t.ms),
-            ))
-        }
+        Action::SetTime(t) => game(Command::SetTime(
+            color(t.color, "set_time.color")?,
+            Millis(t.ms),
+        )),
         Action::SetMoves(m) => game(Command::SetMoves(
             color(m.color, "set_moves.color")?,
             m.moves,

@@ -14,14 +14,26 @@ use baffle_proto::v1::command::Action;
 use tonic::Status;
 
 pub mod chess;
+pub mod setup;
+pub mod tournament;
 
 pub use baffle_core::table::MatchInfo;
+
+/// A backgammon rule's refusal as a status: INVALID_ARGUMENT for a value no match could
+/// accept, FAILED_PRECONDITION for one the state refuses now.
+pub fn rule_error(e: baffle_core::backgammon::RuleError) -> Status {
+    if e.invalid {
+        Status::invalid_argument(e.to_string())
+    } else {
+        Status::failed_precondition(e.to_string())
+    }
+}
 
 /// A refusal of the match's table as a status: a request that does not fit the match
 /// is INVALID_ARGUMENT, a rule that refuses it now FAILED_PRECONDITION.
 pub fn refusal(r: Refusal) -> Status {
     match r.kind {
-        RefusalKind::NotThisMatch => Status::invalid_argument(r.message),
+        RefusalKind::Invalid => Status::invalid_argument(r.message),
         RefusalKind::Rule => Status::failed_precondition(r.message),
     }
 }
@@ -50,11 +62,15 @@ fn kind(value: i32, field: &str) -> Result<GameKind, Status> {
     }
 }
 
+/// Two reported dice as the rules take them; whether they are 1 to 6 is the rules' to
+/// say (4.1 (i)).
 fn two_dice(dice: &[u32], field: &str) -> Result<[u8; 2], Status> {
+    let die = |d: u32| u8::try_from(d).unwrap_or(u8::MAX);
     match dice {
-        [a, b] if (1..=6).contains(a) && (1..=6).contains(b) => Ok([*a as u8, *b as u8]),
+        [a, b] => Ok([die(*a), die(*b)]),
         _ => Err(Status::invalid_argument(format!(
-            "{field}: reported dice are two values from 1 to 6 (backgammon rules 4.1 (i))"
+            "{field}: two dice, not {}",
+            dice.len()
         ))),
     }
 }
@@ -194,12 +210,8 @@ pub fn decode(
 }
 
 fn director_action(action: Action) -> Result<DirectorAction, Status> {
+    // The number of points is the rules' to check (backgammon/director.rs).
     let points = |p: v1::Points, field: &str| -> Result<(Side, u32), Status> {
-        if p.points == 0 || p.points > 999 {
-            return Err(Status::invalid_argument(format!(
-                "{field}: points are 1 to 999"
-            )));
-        }
         Ok((side(p.side, field)?, p.points))
     };
     Ok(match action {
@@ -427,7 +439,7 @@ mod tests {
         assert!(e.message().starts_with("press:"), "{}", e.message());
         let roll = v1::Roll {
             side: 1,
-            dice: vec![7, 1],
+            dice: vec![7],
         };
         let e = decode(
             cmd(Action::Roll(roll)),
@@ -435,7 +447,7 @@ mod tests {
             Rules::Backgammon(DiceSource::Physical),
         )
         .unwrap_err();
-        assert!(e.message().contains("4.1 (i)"));
+        assert!(e.message().starts_with("roll: two dice"), "{}", e.message());
         let e = decode(
             cmd(Action::Warn(1)),
             None,
