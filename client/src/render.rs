@@ -5,14 +5,7 @@ use baffle_proto::chess_text;
 use baffle_proto::v1;
 use serde_json::{Value, json};
 
-/// "A", "B" or "-".
-pub fn side(value: i32) -> &'static str {
-    match v1::Side::try_from(value) {
-        Ok(v1::Side::A) => "A",
-        Ok(v1::Side::B) => "B",
-        _ => "-",
-    }
-}
+pub use baffle_proto::backgammon_text::side;
 
 fn phase(value: i32) -> &'static str {
     match v1::MatchPhase::try_from(value) {
@@ -21,17 +14,6 @@ fn phase(value: i32) -> &'static str {
         Ok(v1::MatchPhase::BetweenGames) => "between games",
         Ok(v1::MatchPhase::Over) => "over",
         _ => "-",
-    }
-}
-
-fn turn(s: &v1::MatchState) -> String {
-    let who = side(s.turn_side);
-    match v1::TurnPhase::try_from(s.turn) {
-        Ok(v1::TurnPhase::Opening) => "opening roll".into(),
-        Ok(v1::TurnPhase::OnRoll) => format!("{who} on roll"),
-        Ok(v1::TurnPhase::Moving) => format!("{who} moving {:?}", s.dice),
-        Ok(v1::TurnPhase::DoubleOffered) => format!("{who} doubled, decision pending"),
-        _ => "-".into(),
     }
 }
 
@@ -46,18 +28,7 @@ pub fn score(s: &v1::MatchState) -> String {
     )
 }
 
-/// The cube: "1", "2 B", "off (Crawford)"; "-" in chess.
-pub fn cube(s: &v1::MatchState) -> String {
-    if s.chess.is_some() {
-        "-".into()
-    } else if s.crawford {
-        "off (Crawford)".into()
-    } else if s.cube_owner == 0 {
-        s.cube_value.to_string()
-    } else {
-        format!("{} {}", s.cube_value, side(s.cube_owner))
-    }
-}
+pub use baffle_proto::backgammon_text::cube_short as cube;
 
 /// One side's clock: "13:42.0 +0:12.0", flagged "0:00.0 FLAG".
 pub fn clock_side(c: &v1::SideClock) -> String {
@@ -89,10 +60,10 @@ pub fn match_text(s: &v1::MatchState) -> String {
         out.push_str(&chess_lines(s, c));
     } else if s.game_number > 0 {
         out.push_str(&format!(
-            "game {}  cube {}  {}\n",
+            "game {}  {}  {}\n",
             s.game_number,
-            cube(s),
-            turn(s)
+            baffle_proto::backgammon_text::cube(s),
+            baffle_proto::backgammon_text::turn(s)
         ));
     }
     if let Some(c) = &s.clock {

@@ -5,6 +5,7 @@
 use std::io::Write;
 use std::time::Duration;
 
+use baffle_proto::backgammon_text;
 use baffle_proto::faces::{faces, mmss};
 use baffle_proto::v1;
 
@@ -12,20 +13,13 @@ use crate::device::{DeviceFace, View};
 
 /// One device's face at `server_now_ms` (the server's time as the device estimates it):
 /// two lines, e.g.
-/// `t1  Anna 2 - 1 Ben  to 5  cube 2B` and `  ▶ Anna 9:51.2 +2.1  |    Ben 10:00.0   A moves`.
+/// `t1  Anna 2 - 1 Ben  to 5  cube 2 B` and `  ▶ Anna 9:51.2 +2.1  |    Ben 10:00.0   A moves`.
 pub fn face(label: &str, view: &View, server_now_ms: i64) -> [String; 2] {
     let s = &view.state;
     if let Some(c) = &s.chess {
         return chess_face(label, view, c, server_now_ms);
     }
-    let side = |v: i32| if v == v1::Side::B as i32 { "B" } else { "A" };
-    let cube = if s.crawford {
-        "Crawford".to_string()
-    } else if s.cube_owner == 0 {
-        format!("cube {}", s.cube_value.max(1))
-    } else {
-        format!("cube {}{}", s.cube_value, side(s.cube_owner))
-    };
+    let cube = backgammon_text::cube(s);
     let link = link(view);
     let title = format!(
         "{label}  {} {} - {} {}  to {}  {cube}{link}",
@@ -48,14 +42,7 @@ pub fn face(label: &str, view: &View, server_now_ms: i64) -> [String; 2] {
         };
         format!("{mark} {name} {}{delay}", mmss(f.main_ms))
     };
-    let turn = match v1::TurnPhase::try_from(s.turn) {
-        _ if s.result.is_some() => "match over".to_string(),
-        Ok(v1::TurnPhase::Opening) => "opening roll".to_string(),
-        Ok(v1::TurnPhase::OnRoll) => format!("{} to roll", side(s.turn_side)),
-        Ok(v1::TurnPhase::Moving) => format!("{} moves {:?}", side(s.turn_side), s.dice),
-        Ok(v1::TurnPhase::DoubleOffered) => format!("{} doubled", side(s.turn_side)),
-        _ => String::new(),
-    };
+    let turn = backgammon_text::turn(s);
     let paused = if clock.paused != 0 { "  paused" } else { "" };
     let clocks = format!(
         "  {}  |  {}   {turn}{paused}",
@@ -193,10 +180,10 @@ mod tests {
             ..Default::default()
         };
         let [title, clocks] = face("t1", &view, 1_000 + 9_900);
-        assert_eq!(title, "t1  Anna 2 - 1 Ben  to 5  cube 2B");
+        assert_eq!(title, "t1  Anna 2 - 1 Ben  to 5  cube 2 B");
         assert_eq!(
             clocks,
-            "  ▶ Anna 10:00.0 +2.1  |    Ben 9:00.0   A moves [6, 1]"
+            "  ▶ Anna 10:00.0 +2.1  |    Ben 9:00.0   A moves 6-1"
         );
         let [_, clocks] = face("t1", &view, 1_000 + 22_000);
         assert!(clocks.starts_with("  ▶ Anna 9:50.0  |"), "{clocks}");

@@ -10,6 +10,7 @@ pub mod v1 {
     tonic::include_proto!("baffle.v1");
 }
 
+pub mod backgammon_text;
 pub mod chess_text;
 pub mod convert;
 pub mod faces;

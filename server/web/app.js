@@ -143,7 +143,8 @@ const ListTournamentsResponse = { 1: ["tournaments", Tournament, "repeated"] };
 
 const SIDE_A = 1, SIDE_B = 2;
 const PAUSES = ["", "director", "break", "dispute", "illness", "equipment", "other"];
-const TURNS = ["", "opening roll", "to roll", "to move", "doubled"];
+// The words of proto/src/backgammon_text.rs, with the player's name for the letter.
+const TURNS = ["", "opening roll", "to roll", "moves", "doubled"];
 const WHITE = 1, BLACK = 2, BETWEEN_GAMES = 3;
 const OUTCOMES = ["", "1-0", "0-1", "½-½", "0-0"];
 
@@ -317,9 +318,11 @@ function tags(s) {
   const out = el("div", { class: "tags" });
   if (s.chess) return chessTags(s, out);
   out.append(el("span", { class: "tag" }, `to ${s.length}`));
-  if (s.crawford) out.append(el("span", { class: "tag crawford" }, "CRAWFORD"));
-  const cube = s.cube_value > 1 ? `cube ${s.cube_value}${s.cube_owner === SIDE_B ? " B" : s.cube_owner === SIDE_A ? " A" : ""}` : "cube 1";
-  out.append(el("span", { class: "tag cube" }, cube));
+  if (s.crawford) out.append(el("span", { class: "tag crawford" }, "Crawford"));
+  else {
+    const owner = s.cube_owner === SIDE_B ? " B" : s.cube_owner === SIDE_A ? " A" : "";
+    out.append(el("span", { class: "tag cube" }, `cube ${Math.max(s.cube_value, 1)}${owner}`));
+  }
   if (s.clock && s.clock.paused) out.append(el("span", { class: "tag paused" }, `paused: ${PAUSES[s.clock.paused] || "paused"}`));
   if (s.result) out.append(el("span", { class: "tag result" }, `${s.result.winner === SIDE_A ? s.player_a : s.player_b} won (${s.result.how})`));
   else if (s.turn) out.append(el("span", { class: "tag turn" }, `${s.turn_side === SIDE_B ? s.player_b : s.player_a} ${TURNS[s.turn] || ""}${s.dice.length ? " " + s.dice.join("-") : ""}`));

@@ -81,7 +81,7 @@ async fn a_director_runs_a_match_from_the_command_line() {
     let o = baffle(&server, &["play", "r1-t7", "opening", "--dice", "6,1"]).await;
     ok(&o);
     assert!(
-        o.out.contains("bg.opening_throw") && o.out.contains("A moving [6, 1]"),
+        o.out.contains("bg.opening_throw") && o.out.contains("A moves 6-1"),
         "{}",
         o.out
     );

@@ -73,26 +73,21 @@ impl Refusal {
 
     /// A chess refusal, of the kind the engine says.
     pub(super) fn chess(e: crate::chess::ChessError) -> Refusal {
-        Refusal {
-            kind: if e.invalid {
-                RefusalKind::Invalid
-            } else {
-                RefusalKind::Rule
-            },
-            message: e.to_string(),
-        }
+        Refusal::of_kind(e.invalid, e.to_string())
     }
 
     /// A backgammon refusal, of the kind the engine says.
     pub(super) fn backgammon(e: crate::backgammon::RuleError) -> Refusal {
-        Refusal {
-            kind: if e.invalid {
-                RefusalKind::Invalid
-            } else {
-                RefusalKind::Rule
-            },
-            message: e.to_string(),
-        }
+        Refusal::of_kind(e.invalid, e.to_string())
+    }
+
+    fn of_kind(invalid: bool, message: String) -> Refusal {
+        let kind = if invalid {
+            RefusalKind::Invalid
+        } else {
+            RefusalKind::Rule
+        };
+        Refusal { kind, message }
     }
 
     pub(super) fn invalid(message: impl Into<String>) -> Refusal {

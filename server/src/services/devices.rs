@@ -12,6 +12,8 @@ use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status, Streaming};
 
 use super::{Stream, follow};
+use baffle_proto::backgammon_text;
+
 use crate::actor::DeviceInput;
 use crate::auth;
 use crate::hub::Hub;
@@ -238,26 +240,15 @@ pub fn display(s: &v1::MatchState) -> Vec<String> {
     if let Some(chess) = &s.chess {
         return chess_display(s, chess);
     }
-    let side = |v: i32| if v == v1::Side::B as i32 { "B" } else { "A" };
-    let cube = if s.crawford {
-        "Crawford".to_string()
-    } else if s.cube_owner == 0 {
-        format!("cube {}", s.cube_value)
-    } else {
-        format!("cube {}{}", s.cube_value, side(s.cube_owner))
-    };
     let first = format!(
-        "{} {} - {} {}  {cube}",
-        s.player_a, s.score_a, s.score_b, s.player_b
+        "{} {} - {} {}  {}",
+        s.player_a,
+        s.score_a,
+        s.score_b,
+        s.player_b,
+        backgammon_text::cube(s)
     );
-    let turn = match v1::TurnPhase::try_from(s.turn) {
-        Ok(v1::TurnPhase::Opening) => "opening roll".to_string(),
-        Ok(v1::TurnPhase::OnRoll) => format!("{} to roll", side(s.turn_side)),
-        Ok(v1::TurnPhase::Moving) => format!("{} moves {:?}", side(s.turn_side), s.dice),
-        Ok(v1::TurnPhase::DoubleOffered) => format!("{} doubled", side(s.turn_side)),
-        _ if s.result.is_some() => "match over".to_string(),
-        _ => "between games".to_string(),
-    };
+    let turn = backgammon_text::turn(s);
     let clocks = s
         .clock
         .as_ref()

@@ -466,14 +466,7 @@ impl Dashboard {
             };
             let turn = match v1::TurnPhase::try_from(s.turn) {
                 _ if s.chess.is_some() => chess_turn(s),
-                Ok(v1::TurnPhase::Opening) => "opening".into(),
-                Ok(v1::TurnPhase::OnRoll) => format!("{} roll", render::side(s.turn_side)),
-                Ok(v1::TurnPhase::Moving) => format!("{} move", render::side(s.turn_side)),
-                Ok(v1::TurnPhase::DoubleOffered) => {
-                    format!("{} doubled", render::side(s.turn_side))
-                }
-                _ if s.result.is_some() => "over".into(),
-                _ => "-".into(),
+                _ => baffle_proto::backgammon_text::turn_short(s),
             };
             let pause = s
                 .clock
