@@ -303,7 +303,6 @@ async fn channel(cli: &Cli) -> Result<Channel, Outcome> {
 
 async fn run_inner(cli: &Cli) -> Result<Outcome, Outcome> {
     let token = token(cli);
-    let json = |v: serde_json::Value| Outcome::ok(format!("{v:#}\n"));
     match &cli.command {
         Command::Presets { length } => {
             let reply = TimeControlsClient::new(channel(cli).await?)
@@ -314,162 +313,8 @@ async fn run_inner(cli: &Cli) -> Result<Outcome, Outcome> {
                 .map_err(refused)?;
             Ok(Outcome::ok(presets::render(&reply.into_inner().presets)))
         }
-        Command::Tournament(t) => {
-            let mut client = TournamentsClient::new(channel(cli).await?);
-            match t {
-                TournamentCommand::Create {
-                    id,
-                    name,
-                    per_point,
-                    delay,
-                    timeout,
-                    clocks,
-                    dice,
-                    breaks_in_match_time,
-                } => {
-                    let defaults = tournament_defaults(
-                        per_point,
-                        delay,
-                        timeout,
-                        *clocks,
-                        *dice,
-                        *breaks_in_match_time,
-                    )?;
-                    let tournament = v1::Tournament {
-                        id: id.clone(),
-                        name: name.clone(),
-                        defaults: Some(defaults),
-                    };
-                    let request = authed(
-                        v1::CreateTournamentRequest {
-                            tournament: Some(tournament),
-                        },
-                        &token,
-                    )?;
-                    let t = client
-                        .create_tournament(request)
-                        .await
-                        .map_err(refused)?
-                        .into_inner();
-                    Ok(if cli.json {
-                        json(render::tournament_json(&t))
-                    } else {
-                        Outcome::ok(format!("created tournament {}\n", t.id))
-                    })
-                }
-                TournamentCommand::List => {
-                    let list = client
-                        .list_tournaments(v1::ListTournamentsRequest {})
-                        .await
-                        .map_err(refused)?
-                        .into_inner();
-                    if cli.json {
-                        return Ok(json(serde_json::Value::Array(
-                            list.tournaments
-                                .iter()
-                                .map(render::tournament_json)
-                                .collect(),
-                        )));
-                    }
-                    let mut out = format!("{:<16} {}\n", "ID", "NAME");
-                    for t in list.tournaments {
-                        out.push_str(&format!("{:<16} {}\n", t.id, t.name));
-                    }
-                    Ok(Outcome::ok(out))
-                }
-                TournamentCommand::Show { id } => {
-                    let t = client
-                        .get_tournament(v1::GetTournamentRequest { id: id.clone() })
-                        .await
-                        .map_err(refused)?
-                        .into_inner();
-                    Ok(json(render::tournament_json(&t)))
-                }
-            }
-        }
-        Command::Match(m) => {
-            let mut client = TournamentsClient::new(channel(cli).await?);
-            match m {
-                MatchCommand::Create {
-                    tournament,
-                    id,
-                    round,
-                    table,
-                    length,
-                    players,
-                    start_in,
-                    unclocked,
-                    chess,
-                } => {
-                    let Some((a, b)) = players.split_once(',') else {
-                        return Err(usage(format!("--players takes \"A,B\", not {players:?}")));
-                    };
-                    let scheduled_start_ms = match start_in {
-                        None => 0,
-                        Some(d) => {
-                            let now = std::time::SystemTime::now()
-                                .duration_since(std::time::UNIX_EPOCH)
-                                .map_or(0, |d| d.as_millis() as i64);
-                            now + ms(d)?
-                        }
-                    };
-                    let request = v1::CreateMatchRequest {
-                        tournament_id: tournament.clone(),
-                        match_id: id.clone().unwrap_or_else(|| format!("r{round}-t{table}")),
-                        round: *round,
-                        table: table.clone(),
-                        player_a: a.trim().into(),
-                        player_b: b.trim().into(),
-                        length: *length,
-                        scheduled_start_ms,
-                        unclocked: *unclocked,
-                        chess: crate::chess::settings(chess).map_err(usage)?,
-                    };
-                    let s = client
-                        .create_match(authed(request, &token)?)
-                        .await
-                        .map_err(refused)?
-                        .into_inner();
-                    Ok(match_outcome(cli, &s))
-                }
-                MatchCommand::List {
-                    tournament,
-                    round,
-                    table,
-                    phase,
-                } => {
-                    let request = v1::ListMatchesRequest {
-                        tournament_id: tournament.clone().unwrap_or_default(),
-                        round: round.unwrap_or(0),
-                        table: table.clone().unwrap_or_default(),
-                        phase: phase_filter(*phase),
-                    };
-                    let list = client
-                        .list_matches(request)
-                        .await
-                        .map_err(refused)?
-                        .into_inner()
-                        .matches;
-                    Ok(if cli.json {
-                        json(serde_json::Value::Array(
-                            list.iter().map(render::match_json).collect(),
-                        ))
-                    } else {
-                        Outcome::ok(render::match_table(&list))
-                    })
-                }
-                MatchCommand::Show { match_id } => {
-                    let s = client
-                        .get_match(v1::GetMatchRequest {
-                            match_id: match_id.clone(),
-                        })
-                        .await
-                        .map_err(refused)?
-                        .into_inner();
-                    Ok(match_outcome(cli, &s))
-                }
-            }
-        }
+        Command::Tournament(t) => run_tournament(cli, &token, t).await,
+        Command::Match(m) => run_match(cli, &token, m).await,
         Command::Play(p) => {
             let action = play_action(&p.action)?;
             execute(cli, &token, &p.match_id, action, None, &p.options).await
@@ -482,92 +327,8 @@ async fn run_inner(cli: &Cli) -> Result<Outcome, Outcome> {
             };
             execute(cli, &token, &r.match_id, action, Some(ruling), &r.options).await
         }
-        Command::Chess(c) => {
-            let pause = match &c.action {
-                crate::chess::ChessAction::Pause { reason } => pause(reason)?,
-                _ => 0,
-            };
-            let command = crate::chess::command(&c.action, pause).map_err(usage)?;
-            let ruling = match (&c.reason, &c.article) {
-                (Some(reason), Some(article)) => Some(v1::Ruling {
-                    reason: reason.clone(),
-                    article: article.clone(),
-                }),
-                (None, None) => None,
-                _ => return Err(usage("--reason and --article go together")),
-            };
-            let action = Action::Chess(command);
-            execute(cli, &token, &c.match_id, action, ruling, &c.options).await
-        }
-        Command::Device(d) => {
-            let mut client = DevicesClient::new(channel(cli).await?);
-            let device = match d {
-                DeviceCommand::Register { id } => {
-                    let r = client
-                        .register_device(authed(
-                            v1::RegisterDeviceRequest {
-                                device_id: id.clone(),
-                            },
-                            &token,
-                        )?)
-                        .await
-                        .map_err(refused)?
-                        .into_inner();
-                    return Ok(if cli.json {
-                        json(serde_json::json!({ "device_id": id, "credential": r.credential }))
-                    } else {
-                        Outcome::ok(format!(
-                            "registered device {id}\ncredential (shown once): {}\n",
-                            r.credential
-                        ))
-                    });
-                }
-                DeviceCommand::Bind { id, match_id } => {
-                    let request = v1::BindDeviceRequest {
-                        device_id: id.clone(),
-                        match_id: match_id.clone(),
-                    };
-                    client.bind_device(authed(request, &token)?).await
-                }
-                DeviceCommand::Revoke { id } => client
-                    .revoke_device(authed(
-                        v1::RevokeDeviceRequest {
-                            device_id: id.clone(),
-                        },
-                        &token,
-                    )?)
-                    .await
-                    .map(|r| {
-                        let mut d = r.into_inner();
-                        d.match_id.clear();
-                        tonic::Response::new(d)
-                    }),
-                DeviceCommand::Unbind { id } => {
-                    client
-                        .unbind_device(authed(
-                            v1::UnbindDeviceRequest {
-                                device_id: id.clone(),
-                            },
-                            &token,
-                        )?)
-                        .await
-                }
-            }
-            .map_err(refused)?
-            .into_inner();
-            Ok(if cli.json {
-                json(
-                    serde_json::json!({ "device_id": device.device_id, "match_id": device.match_id }),
-                )
-            } else if device.match_id.is_empty() {
-                Outcome::ok(format!("device {} is unbound\n", device.device_id))
-            } else {
-                Outcome::ok(format!(
-                    "device {} is bound to {}\n",
-                    device.device_id, device.match_id
-                ))
-            })
-        }
+        Command::Chess(c) => run_chess(cli, &token, c).await,
+        Command::Device(d) => run_device(cli, &token, d).await,
         Command::Audit(a) => run_audit(cli, &token, a).await,
         Command::Dice(crate::cli::DiceCommand::Key {
             match_id,
@@ -597,6 +358,275 @@ async fn run_inner(cli: &Cli) -> Result<Outcome, Outcome> {
             Err(usage("this command runs in the terminal, not here"))
         }
     }
+}
+
+/// `baffle tournament …`.
+async fn run_tournament(
+    cli: &Cli,
+    token: &Option<String>,
+    t: &TournamentCommand,
+) -> Result<Outcome, Outcome> {
+    let mut client = TournamentsClient::new(channel(cli).await?);
+    match t {
+        TournamentCommand::Create {
+            id,
+            name,
+            per_point,
+            delay,
+            timeout,
+            clocks,
+            dice,
+            breaks_in_match_time,
+        } => {
+            let defaults = tournament_defaults(
+                per_point,
+                delay,
+                timeout,
+                *clocks,
+                *dice,
+                *breaks_in_match_time,
+            )?;
+            let tournament = v1::Tournament {
+                id: id.clone(),
+                name: name.clone(),
+                defaults: Some(defaults),
+            };
+            let request = authed(
+                v1::CreateTournamentRequest {
+                    tournament: Some(tournament),
+                },
+                token,
+            )?;
+            let t = client
+                .create_tournament(request)
+                .await
+                .map_err(refused)?
+                .into_inner();
+            Ok(if cli.json {
+                json(render::tournament_json(&t))
+            } else {
+                Outcome::ok(format!("created tournament {}\n", t.id))
+            })
+        }
+        TournamentCommand::List => {
+            let list = client
+                .list_tournaments(v1::ListTournamentsRequest {})
+                .await
+                .map_err(refused)?
+                .into_inner();
+            if cli.json {
+                return Ok(json(serde_json::Value::Array(
+                    list.tournaments
+                        .iter()
+                        .map(render::tournament_json)
+                        .collect(),
+                )));
+            }
+            let mut out = format!("{:<16} {}\n", "ID", "NAME");
+            for t in list.tournaments {
+                out.push_str(&format!("{:<16} {}\n", t.id, t.name));
+            }
+            Ok(Outcome::ok(out))
+        }
+        TournamentCommand::Show { id } => {
+            let t = client
+                .get_tournament(v1::GetTournamentRequest { id: id.clone() })
+                .await
+                .map_err(refused)?
+                .into_inner();
+            Ok(json(render::tournament_json(&t)))
+        }
+    }
+}
+
+/// `baffle match …`.
+async fn run_match(
+    cli: &Cli,
+    token: &Option<String>,
+    m: &MatchCommand,
+) -> Result<Outcome, Outcome> {
+    let mut client = TournamentsClient::new(channel(cli).await?);
+    match m {
+        MatchCommand::Create {
+            tournament,
+            id,
+            round,
+            table,
+            length,
+            players,
+            start_in,
+            unclocked,
+            chess,
+        } => {
+            let Some((a, b)) = players.split_once(',') else {
+                return Err(usage(format!("--players takes \"A,B\", not {players:?}")));
+            };
+            let scheduled_start_ms = match start_in {
+                None => 0,
+                Some(d) => {
+                    let now = std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.as_millis() as i64);
+                    now + ms(d)?
+                }
+            };
+            let request = v1::CreateMatchRequest {
+                tournament_id: tournament.clone(),
+                match_id: id.clone().unwrap_or_else(|| format!("r{round}-t{table}")),
+                round: *round,
+                table: table.clone(),
+                player_a: a.trim().into(),
+                player_b: b.trim().into(),
+                length: *length,
+                scheduled_start_ms,
+                unclocked: *unclocked,
+                chess: crate::chess::settings(chess).map_err(usage)?,
+            };
+            let s = client
+                .create_match(authed(request, token)?)
+                .await
+                .map_err(refused)?
+                .into_inner();
+            Ok(match_outcome(cli, &s))
+        }
+        MatchCommand::List {
+            tournament,
+            round,
+            table,
+            phase,
+        } => {
+            let request = v1::ListMatchesRequest {
+                tournament_id: tournament.clone().unwrap_or_default(),
+                round: round.unwrap_or(0),
+                table: table.clone().unwrap_or_default(),
+                phase: phase_filter(*phase),
+            };
+            let list = client
+                .list_matches(request)
+                .await
+                .map_err(refused)?
+                .into_inner()
+                .matches;
+            Ok(if cli.json {
+                json(serde_json::Value::Array(
+                    list.iter().map(render::match_json).collect(),
+                ))
+            } else {
+                Outcome::ok(render::match_table(&list))
+            })
+        }
+        MatchCommand::Show { match_id } => {
+            let s = client
+                .get_match(v1::GetMatchRequest {
+                    match_id: match_id.clone(),
+                })
+                .await
+                .map_err(refused)?
+                .into_inner();
+            Ok(match_outcome(cli, &s))
+        }
+    }
+}
+
+/// `baffle chess MATCH …`.
+async fn run_chess(
+    cli: &Cli,
+    token: &Option<String>,
+    c: &crate::chess::ChessArgs,
+) -> Result<Outcome, Outcome> {
+    let pause = match &c.action {
+        crate::chess::ChessAction::Pause { reason } => pause(reason)?,
+        _ => 0,
+    };
+    let command = crate::chess::command(&c.action, pause).map_err(usage)?;
+    let ruling = match (&c.reason, &c.article) {
+        (Some(reason), Some(article)) => Some(v1::Ruling {
+            reason: reason.clone(),
+            article: article.clone(),
+        }),
+        (None, None) => None,
+        _ => return Err(usage("--reason and --article go together")),
+    };
+    let action = Action::Chess(command);
+    execute(cli, token, &c.match_id, action, ruling, &c.options).await
+}
+
+/// `baffle device …`.
+async fn run_device(
+    cli: &Cli,
+    token: &Option<String>,
+    d: &DeviceCommand,
+) -> Result<Outcome, Outcome> {
+    let mut client = DevicesClient::new(channel(cli).await?);
+    let device = match d {
+        DeviceCommand::Register { id } => {
+            let r = client
+                .register_device(authed(
+                    v1::RegisterDeviceRequest {
+                        device_id: id.clone(),
+                    },
+                    token,
+                )?)
+                .await
+                .map_err(refused)?
+                .into_inner();
+            return Ok(if cli.json {
+                json(serde_json::json!({ "device_id": id, "credential": r.credential }))
+            } else {
+                Outcome::ok(format!(
+                    "registered device {id}\ncredential (shown once): {}\n",
+                    r.credential
+                ))
+            });
+        }
+        DeviceCommand::Bind { id, match_id } => {
+            let request = v1::BindDeviceRequest {
+                device_id: id.clone(),
+                match_id: match_id.clone(),
+            };
+            client.bind_device(authed(request, token)?).await
+        }
+        DeviceCommand::Revoke { id } => client
+            .revoke_device(authed(
+                v1::RevokeDeviceRequest {
+                    device_id: id.clone(),
+                },
+                token,
+            )?)
+            .await
+            .map(|r| {
+                let mut d = r.into_inner();
+                d.match_id.clear();
+                tonic::Response::new(d)
+            }),
+        DeviceCommand::Unbind { id } => {
+            client
+                .unbind_device(authed(
+                    v1::UnbindDeviceRequest {
+                        device_id: id.clone(),
+                    },
+                    token,
+                )?)
+                .await
+        }
+    }
+    .map_err(refused)?
+    .into_inner();
+    Ok(if cli.json {
+        json(serde_json::json!({ "device_id": device.device_id, "match_id": device.match_id }))
+    } else if device.match_id.is_empty() {
+        Outcome::ok(format!("device {} is unbound\n", device.device_id))
+    } else {
+        Outcome::ok(format!(
+            "device {} is bound to {}\n",
+            device.device_id, device.match_id
+        ))
+    })
+}
+
+/// A JSON value as the command's output.
+fn json(v: serde_json::Value) -> Outcome {
+    Outcome::ok(format!("{v:#}\n"))
 }
 
 /// A match as the command's output: JSON with --json, else the text.

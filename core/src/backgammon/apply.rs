@@ -15,6 +15,38 @@ impl Match {
     pub fn apply(&mut self, event: &Event) -> Result<(), RuleError> {
         let at = event.at;
         match &event.change {
+            Change::CheckedIn { .. }
+            | Change::LatenessPoint { .. }
+            | Change::BreakStarted { .. }
+            | Change::BreakEnded => self.apply_attendance(&event.change, at)?,
+            Change::GameStarted { .. }
+            | Change::OpeningThrow { .. }
+            | Change::Rolled { .. }
+            | Change::RollInvalid { .. }
+            | Change::Pressed { .. }
+            | Change::TurnReplayed { .. } => self.apply_play(&event.change, at)?,
+            Change::Doubled { .. } | Change::Taken { .. } | Change::Passed { .. } => {
+                self.apply_cube(&event.change, at)?
+            }
+            Change::Paused { .. }
+            | Change::Resumed
+            | Change::DelayRestarted
+            | Change::WaitOutDelay { .. }
+            | Change::TimeExpired { .. } => self.apply_clock(&event.change, at)?,
+            Change::GameEnded { .. }
+            | Change::LengthCorrected { .. }
+            | Change::LengthKept { .. }
+            | Change::MatchEnded { .. }
+            | Change::MatchResumed => self.apply_result(&event.change, at)?,
+            Change::Ruled { action, .. } => self.apply_director(action, at)?,
+        }
+        self.now = self.now.max(at);
+        Ok(())
+    }
+
+    /// Presence, lateness and breaks (2.2).
+    fn apply_attendance(&mut self, change: &Change, at: Timestamp) -> Result<(), RuleError> {
+        match change {
             Change::CheckedIn { side } => self.present[side.index()] = true,
             Change::LatenessPoint { late } => {
                 let to = late.other().index();
@@ -42,6 +74,14 @@ impl Match {
                 self.lateness_charged = [0; 2];
                 self.stop_clock(at)?;
             }
+            _ => unreachable!("routed by apply"),
+        }
+        Ok(())
+    }
+
+    /// The play of a game: its start, the opening, rolls and presses (3, 4.1, 4.2).
+    fn apply_play(&mut self, change: &Change, at: Timestamp) -> Result<(), RuleError> {
+        match change {
             Change::GameStarted { number, crawford } => {
                 self.game = Some(Game {
                     number: *number,
@@ -94,6 +134,44 @@ impl Match {
                     may_double: false,
                 };
             }
+            Change::Pressed { side } => {
+                let game = self.game_mut()?;
+                if let Turn::Moving { dice, .. } = game.turn {
+                    game.last_move = Some((*side, dice));
+                }
+                // A premature double either takes effect now (a `Doubled` follows) or lapses.
+                game.premature_double = None;
+                game.turn = match game.premature_roll.take() {
+                    Some((roller, dice)) => Turn::Moving { side: roller, dice },
+                    None => Turn::OnRoll {
+                        side: side.other(),
+                        may_double: true,
+                    },
+                };
+                self.press_clock(*side, at)?;
+            }
+            Change::TurnReplayed { offender } => {
+                let game = self.game_mut()?;
+                let (_, dice) = game
+                    .last_move
+                    .ok_or_else(|| RuleError::state("no move to replay"))?;
+                game.turn = Turn::Moving {
+                    side: *offender,
+                    dice,
+                };
+                self.stop_clock(at)?;
+                let clock = self.clock_mut()?;
+                clock.wait_out_delay_next_turn(*offender, at)?;
+                clock.start(*offender, at)?;
+            }
+            _ => unreachable!("routed by apply"),
+        }
+        Ok(())
+    }
+
+    /// The cube (4.4).
+    fn apply_cube(&mut self, change: &Change, at: Timestamp) -> Result<(), RuleError> {
+        match change {
             Change::Doubled {
                 side, premature, ..
             } => {
@@ -134,22 +212,43 @@ impl Match {
                 self.press_clock(*side, at)?;
             }
             Change::Passed { .. } => self.stop_clock(at)?,
-            Change::Pressed { side } => {
-                let game = self.game_mut()?;
-                if let Turn::Moving { dice, .. } = game.turn {
-                    game.last_move = Some((*side, dice));
-                }
-                // A premature double either takes effect now (a `Doubled` follows) or lapses.
-                game.premature_double = None;
-                game.turn = match game.premature_roll.take() {
-                    Some((roller, dice)) => Turn::Moving { side: roller, dice },
-                    None => Turn::OnRoll {
-                        side: side.other(),
-                        may_double: true,
-                    },
-                };
-                self.press_clock(*side, at)?;
+            _ => unreachable!("routed by apply"),
+        }
+        Ok(())
+    }
+
+    /// The clock: pauses, delays and expiries (4.3).
+    fn apply_clock(&mut self, change: &Change, at: Timestamp) -> Result<(), RuleError> {
+        match change {
+            Change::Paused { reason } => self.clock_mut()?.pause_for(*reason, at)?,
+            Change::Resumed => self.clock_mut()?.resume(at)?,
+            Change::DelayRestarted => self.clock_mut()?.restart_delay(false, at)?,
+            Change::WaitOutDelay { side } => {
+                self.clock_mut()?.wait_out_delay_next_turn(*side, at)?
             }
+            Change::TimeExpired { side, expiry, .. } => {
+                self.expiries[side.index()] += 1;
+                match *expiry {
+                    Expiry::LoseMatch => {}
+                    Expiry::Overtime { time } => {
+                        self.clock_mut()?.adjust(*side, time, at)?;
+                        self.restart_clock(at)?;
+                    }
+                    Expiry::PenaltyPoints { points, reserve } => {
+                        self.score[side.other().index()] += points;
+                        self.clock_mut()?.set_time(*side, reserve, at)?;
+                        self.restart_clock(at)?;
+                    }
+                }
+            }
+            _ => unreachable!("routed by apply"),
+        }
+        Ok(())
+    }
+
+    /// Results: games, the match, its length (4.5, 4.6, 4.8).
+    fn apply_result(&mut self, change: &Change, at: Timestamp) -> Result<(), RuleError> {
+        match change {
             Change::GameEnded {
                 winner,
                 result: kind,
@@ -175,42 +274,6 @@ impl Match {
                 });
                 self.stop_clock(at)?;
             }
-            Change::Paused { reason } => self.clock_mut()?.pause_for(*reason, at)?,
-            Change::Resumed => self.clock_mut()?.resume(at)?,
-            Change::DelayRestarted => self.clock_mut()?.restart_delay(false, at)?,
-            Change::WaitOutDelay { side } => {
-                self.clock_mut()?.wait_out_delay_next_turn(*side, at)?
-            }
-            Change::TurnReplayed { offender } => {
-                let game = self.game_mut()?;
-                let (_, dice) = game
-                    .last_move
-                    .ok_or_else(|| RuleError::state("no move to replay"))?;
-                game.turn = Turn::Moving {
-                    side: *offender,
-                    dice,
-                };
-                self.stop_clock(at)?;
-                let clock = self.clock_mut()?;
-                clock.wait_out_delay_next_turn(*offender, at)?;
-                clock.start(*offender, at)?;
-            }
-            Change::TimeExpired { side, expiry, .. } => {
-                self.expiries[side.index()] += 1;
-                match *expiry {
-                    Expiry::LoseMatch => {}
-                    Expiry::Overtime { time } => {
-                        self.clock_mut()?.adjust(*side, time, at)?;
-                        self.restart_clock(at)?;
-                    }
-                    Expiry::PenaltyPoints { points, reserve } => {
-                        self.score[side.other().index()] += points;
-                        self.clock_mut()?.set_time(*side, reserve, at)?;
-                        self.restart_clock(at)?;
-                    }
-                }
-            }
-            Change::Ruled { action, .. } => self.apply_director(action, at)?,
             Change::LengthCorrected { length } => {
                 self.length = *length;
                 self.pending_length = None;
@@ -228,8 +291,8 @@ impl Match {
                 self.stop_clock(at)?;
             }
             Change::MatchResumed => self.result = None,
+            _ => unreachable!("routed by apply"),
         }
-        self.now = self.now.max(at);
         Ok(())
     }
 

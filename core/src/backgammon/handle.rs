@@ -140,21 +140,7 @@ impl Match {
             }
             Command::StartGame => self.start_game(now, out),
             Command::OpeningThrow { throw, source } => {
-                self.check_dice(*throw, *source)?;
-                if self.game.is_none() {
-                    self.start_game(now, out)?;
-                }
-                if self.current()?.turn != Turn::Opening {
-                    return Err(RuleError::state("the opening roll is over"));
-                }
-                self.emit(
-                    out,
-                    now,
-                    Change::OpeningThrow {
-                        throw: *throw,
-                        source: *source,
-                    },
-                )
+                self.opening_throw(*throw, *source, now, out)
             }
             Command::Roll { side, dice, source } => {
                 self.check_dice(*dice, *source)?;
@@ -188,58 +174,8 @@ impl Match {
                 self.check_decision(*side)?;
                 self.emit(out, now, Change::Taken { side: *side })
             }
-            Command::Pass { side } => {
-                self.check_decision(*side)?;
-                let value = self.current()?.cube_value();
-                self.emit(out, now, Change::Passed { side: *side })?;
-                let ended = Change::GameEnded {
-                    winner: side.other(),
-                    result: GameKind::Single,
-                    cube: value,
-                    points: value,
-                    how: GameEnd::Pass,
-                };
-                self.emit(out, now, ended)
-            }
-            Command::Press { side } => {
-                let game = self.current()?;
-                match game.turn {
-                    Turn::Moving { side: s, .. } if s == *side => {}
-                    Turn::OnRoll { side: s, .. } if s == *side => {
-                        return Err(RuleError::rule(
-                            "4.2 (i)",
-                            format!("player {side} has not rolled yet"),
-                        ));
-                    }
-                    turn => return Err(not_your_turn(*side, turn)),
-                }
-                let pending_double = game.premature_double;
-                self.emit(out, now, Change::Pressed { side: *side })?;
-                // The premature double now takes effect if it is still valid (4.4 (v): "valid
-                // if otherwise valid"); a correction of the cube or the score meanwhile may
-                // have made it void, and then it lapses.
-                let game = self.current()?;
-                let still_valid = |doubler: Side| {
-                    !game.crawford
-                        && game.cube.is_some_and(|c| {
-                            c.check_double(doubler, self.points_needed(doubler)).is_ok()
-                        })
-                };
-                if let Some(doubler) = pending_double.filter(|d| still_valid(*d)) {
-                    // The doubler presses.
-                    let value = self.current()?.cube_value() * 2;
-                    self.emit(
-                        out,
-                        now,
-                        Change::Doubled {
-                            side: doubler,
-                            value,
-                            premature: false,
-                        },
-                    )?;
-                }
-                Ok(())
-            }
+            Command::Pass { side } => self.pass(*side, now, out),
+            Command::Press { side } => self.press(*side, now, out),
             Command::EndGame { winner, kind } => {
                 self.end_game(*winner, *kind, GameEnd::Declared, now, out)
             }
@@ -259,45 +195,133 @@ impl Match {
                 self.emit(out, now, Change::DelayRestarted)
             }
             Command::DicePickedUpEarly { offender } => {
-                self.clock_required()?;
-                match self.current()?.turn {
-                    Turn::Moving { side, .. } if side == offender.other() => {
-                        self.emit(out, now, Change::WaitOutDelay { side: *offender })
-                    }
-                    _ => Err(RuleError::rule(
-                        "4.1 (v)(b)",
-                        format!(
-                            "player {offender} can pick up his dice early only while the opponent is moving"
-                        ),
-                    )),
-                }
+                self.dice_picked_up_early(*offender, now, out)
             }
             Command::ReplayIllegalMove { offender } => {
-                self.clock_required()?;
-                let game = self.current()?;
-                match (game.turn, game.last_move) {
-                    (Turn::OnRoll { side, .. }, Some((mover, _)))
-                        if side == offender.other() && mover == *offender =>
-                    {
-                        self.emit(
-                            out,
-                            now,
-                            Change::TurnReplayed {
-                                offender: *offender,
-                            },
-                        )
-                    }
-                    _ => Err(RuleError::rule(
-                        "4.2 (iii)(c)",
-                        format!(
-                            "player {offender}'s last move can be replayed only before the opponent rolls"
-                        ),
-                    )),
-                }
+                self.replay_illegal_move(*offender, now, out)
             }
             Command::TakeBreak { side } => self.take_break(*side, now, out),
             Command::Director { action, ruling } => self.director(action, ruling, now, out),
         }
+    }
+
+    /// An opening throw (3): the first starts the game; equal dice are thrown again.
+    fn opening_throw(
+        &mut self,
+        throw: [u8; 2],
+        source: DiceSource,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        self.check_dice(throw, source)?;
+        if self.game.is_none() {
+            self.start_game(now, out)?;
+        }
+        if self.current()?.turn != Turn::Opening {
+            return Err(RuleError::state("the opening roll is over"));
+        }
+        self.emit(out, now, Change::OpeningThrow { throw, source })
+    }
+
+    /// A press ends the mover's turn (4.2 (i)); a premature double then takes effect if it is still valid (4.4 (v)).
+    fn press(&mut self, side: Side, now: Timestamp, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        let game = self.current()?;
+        match game.turn {
+            Turn::Moving { side: s, .. } if s == side => {}
+            Turn::OnRoll { side: s, .. } if s == side => {
+                return Err(RuleError::rule(
+                    "4.2 (i)",
+                    format!("player {side} has not rolled yet"),
+                ));
+            }
+            turn => return Err(not_your_turn(side, turn)),
+        }
+        let pending_double = game.premature_double;
+        self.emit(out, now, Change::Pressed { side })?;
+        // The premature double now takes effect if it is still valid (4.4 (v): "valid
+        // if otherwise valid"); a correction of the cube or the score meanwhile may
+        // have made it void, and then it lapses.
+        let game = self.current()?;
+        let still_valid = |doubler: Side| {
+            !game.crawford
+                && game
+                    .cube
+                    .is_some_and(|c| c.check_double(doubler, self.points_needed(doubler)).is_ok())
+        };
+        if let Some(doubler) = pending_double.filter(|d| still_valid(*d)) {
+            // The doubler presses.
+            let value = self.current()?.cube_value() * 2;
+            self.emit(
+                out,
+                now,
+                Change::Doubled {
+                    side: doubler,
+                    value,
+                    premature: false,
+                },
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Dice picked up before the opponent pressed: the offender waits out his delay (4.1 (v)(b)).
+    fn dice_picked_up_early(
+        &mut self,
+        offender: Side,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        self.clock_required()?;
+        match self.current()?.turn {
+            Turn::Moving { side, .. } if side == offender.other() => {
+                self.emit(out, now, Change::WaitOutDelay { side: offender })
+            }
+            _ => Err(RuleError::rule(
+                "4.1 (v)(b)",
+                format!(
+                    "player {offender} can pick up his dice early only while the opponent is moving"
+                ),
+            )),
+        }
+    }
+
+    /// An illegal move replayed before the opponent rolls (4.2 (iii)(c)).
+    fn replay_illegal_move(
+        &mut self,
+        offender: Side,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        self.clock_required()?;
+        let game = self.current()?;
+        match (game.turn, game.last_move) {
+            (Turn::OnRoll { side, .. }, Some((mover, _)))
+                if side == offender.other() && mover == offender =>
+            {
+                self.emit(out, now, Change::TurnReplayed { offender })
+            }
+            _ => Err(RuleError::rule(
+                "4.2 (iii)(c)",
+                format!(
+                    "player {offender}'s last move can be replayed only before the opponent rolls"
+                ),
+            )),
+        }
+    }
+
+    /// A double passed: the doubler wins the game at the cube's value (4.4).
+    fn pass(&mut self, side: Side, now: Timestamp, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        self.check_decision(side)?;
+        let value = self.current()?.cube_value();
+        self.emit(out, now, Change::Passed { side })?;
+        let ended = Change::GameEnded {
+            winner: side.other(),
+            result: GameKind::Single,
+            cube: value,
+            points: value,
+            how: GameEnd::Pass,
+        };
+        self.emit(out, now, ended)
     }
 
     pub(super) fn current(&self) -> Result<&Game, RuleError> {

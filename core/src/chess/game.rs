@@ -293,29 +293,7 @@ impl Game {
                 }
                 self.emit(Event::Arrived { color, at: now }, out)
             }
-            C::Press(color) => {
-                if !self.started {
-                    return Err(ChessError::rule("6.6", "the game has not started"));
-                }
-                if self.to_move() != Some(color) {
-                    return Err(ChessError::rule(
-                        "6.2",
-                        format!(
-                            "{color:?} is not on move: only the player whose clock runs presses"
-                        ),
-                    ));
-                }
-                if !self.present[color.index()] {
-                    return Err(ChessError::rule(
-                        "6.7",
-                        format!("{color:?} is not at the board"),
-                    ));
-                }
-                if self.claim.is_some() {
-                    return Err(ChessError::state("a quickplay claim awaits the arbiter"));
-                }
-                self.emit(Event::Pressed { color, at: now }, out)
-            }
+            C::Press(color) => self.press(color, now, out),
             C::Resign(color) => {
                 self.end(Outcome::win(color.other()), Reason::Resignation, now, out)
             }
@@ -336,37 +314,7 @@ impl Game {
             C::IllegalMove {
                 by,
                 opponent_can_mate,
-            } => {
-                let count = self.illegal[by.index()] + 1;
-                self.emit(
-                    Event::IllegalMove {
-                        color: by,
-                        count,
-                        at: now,
-                    },
-                    out,
-                )?;
-                if count >= 2 {
-                    let outcome = if opponent_can_mate {
-                        Outcome::win(by.other())
-                    } else {
-                        Outcome::Draw
-                    };
-                    return self.end(outcome, Reason::IllegalMoves, now, out);
-                }
-                let bonus = illegal_move_bonus(self.category, self.setup.laws);
-                let opponent = by.other();
-                let time = self.clock.view(opponent.side(), now).main + bonus;
-                self.emit(
-                    Event::TimeSet {
-                        color: opponent,
-                        time,
-                        why: format!("7.5: {by:?}'s illegal move gives {opponent:?} {bonus}"),
-                        at: now,
-                    },
-                    out,
-                )
-            }
+            } => self.illegal_move(by, opponent_can_mate, now, out),
             C::CannotCheckmate => match self.result {
                 Some(GameResult {
                     reason: Reason::Flag,
@@ -383,21 +331,7 @@ impl Game {
                     "only a game lost on time becomes a draw because the opponent cannot checkmate",
                 )),
             },
-            C::FlagOrderUnknown => {
-                if self.flags.len() < 2 {
-                    return Err(ChessError::rule("6.11", "both flags must have fallen"));
-                }
-                let last_period = [Side::A, Side::B].iter().all(|s| {
-                    let v = self.clock.view(*s, now);
-                    self.setup.control.period(v.period).moves.is_none()
-                });
-                if last_period {
-                    self.end(Outcome::Draw, Reason::BothFlags, now, out)
-                } else {
-                    // 6.11 (a): the game continues; the arbiter sets the times (6.10).
-                    self.emit(Event::FlagOrderUnknown { at: now }, out)
-                }
-            }
+            C::FlagOrderUnknown => self.flag_order_unknown(now, out),
             C::Pause(reason) => self.emit(
                 Event::Paused {
                     reason: reason.name().to_string(),
@@ -437,62 +371,163 @@ impl Game {
                     out,
                 )
             }
-            C::QuickplayClaim(color) => {
-                let period = self
-                    .setup
-                    .control
-                    .period(self.clock.view(color.side(), now).period);
-                if !matches!(period.method, TimingMethod::SuddenDeath) {
-                    return Err(ChessError::rule(
-                        "G",
-                        "a quickplay finish is for games without increment or delay",
-                    ));
-                }
-                if self.clock.view(color.side(), now).main >= QUICKPLAY_THRESHOLD {
-                    return Err(ChessError::rule(
-                        "G",
-                        "a quickplay claim needs less than two minutes left",
-                    ));
-                }
-                self.emit(Event::QuickplayClaimed { color, at: now }, out)?;
+            C::QuickplayClaim(color) => self.quickplay_claim(color, now, out),
+            C::QuickplayRuling(ruling) => self.quickplay_ruling(ruling, now, out),
+            C::ArbiterResult(result) => self.emit(Event::Ended { result, at: now }, out),
+        }
+    }
+
+    /// A press by the player on move (6.2), at the board (6.7), with no claim pending.
+    fn press(
+        &mut self,
+        color: Color,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), ChessError> {
+        if !self.started {
+            return Err(ChessError::rule("6.6", "the game has not started"));
+        }
+        if self.to_move() != Some(color) {
+            return Err(ChessError::rule(
+                "6.2",
+                format!("{color:?} is not on move: only the player whose clock runs presses"),
+            ));
+        }
+        if !self.present[color.index()] {
+            return Err(ChessError::rule(
+                "6.7",
+                format!("{color:?} is not at the board"),
+            ));
+        }
+        if self.claim.is_some() {
+            return Err(ChessError::state("a quickplay claim awaits the arbiter"));
+        }
+        self.emit(Event::Pressed { color, at: now }, out)
+    }
+
+    /// An illegal move (7.5): time to the opponent, and the second loses the game.
+    fn illegal_move(
+        &mut self,
+        by: Color,
+        opponent_can_mate: bool,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), ChessError> {
+        let count = self.illegal[by.index()] + 1;
+        self.emit(
+            Event::IllegalMove {
+                color: by,
+                count,
+                at: now,
+            },
+            out,
+        )?;
+        if count >= 2 {
+            let outcome = if opponent_can_mate {
+                Outcome::win(by.other())
+            } else {
+                Outcome::Draw
+            };
+            return self.end(outcome, Reason::IllegalMoves, now, out);
+        }
+        let bonus = illegal_move_bonus(self.category, self.setup.laws);
+        let opponent = by.other();
+        let time = self.clock.view(opponent.side(), now).main + bonus;
+        self.emit(
+            Event::TimeSet {
+                color: opponent,
+                time,
+                why: format!("7.5: {by:?}'s illegal move gives {opponent:?} {bonus}"),
+                at: now,
+            },
+            out,
+        )
+    }
+
+    /// Both flags fell and which fell first is unknown (6.11).
+    fn flag_order_unknown(
+        &mut self,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), ChessError> {
+        if self.flags.len() < 2 {
+            return Err(ChessError::rule("6.11", "both flags must have fallen"));
+        }
+        let last_period = [Side::A, Side::B].iter().all(|s| {
+            let v = self.clock.view(*s, now);
+            self.setup.control.period(v.period).moves.is_none()
+        });
+        if last_period {
+            self.end(Outcome::Draw, Reason::BothFlags, now, out)
+        } else {
+            // 6.11 (a): the game continues; the arbiter sets the times (6.10).
+            self.emit(Event::FlagOrderUnknown { at: now }, out)
+        }
+    }
+
+    /// A quickplay-finish claim (Guidelines III / App. G): the clocks stop for the arbiter.
+    fn quickplay_claim(
+        &mut self,
+        color: Color,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), ChessError> {
+        let period = self
+            .setup
+            .control
+            .period(self.clock.view(color.side(), now).period);
+        if !matches!(period.method, TimingMethod::SuddenDeath) {
+            return Err(ChessError::rule(
+                "G",
+                "a quickplay finish is for games without increment or delay",
+            ));
+        }
+        if self.clock.view(color.side(), now).main >= QUICKPLAY_THRESHOLD {
+            return Err(ChessError::rule(
+                "G",
+                "a quickplay claim needs less than two minutes left",
+            ));
+        }
+        self.emit(Event::QuickplayClaimed { color, at: now }, out)?;
+        self.emit(
+            Event::Paused {
+                reason: PauseReason::DirectorCalled.name().to_string(),
+                at: now,
+            },
+            out,
+        )
+    }
+
+    /// The arbiter's ruling on a quickplay claim: a draw, an increment, or the claim rejected.
+    fn quickplay_ruling(
+        &mut self,
+        ruling: QuickplayRuling,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), ChessError> {
+        let claimant = self
+            .claim
+            .ok_or_else(|| ChessError::state("no quickplay claim is pending"))?;
+        match ruling {
+            QuickplayRuling::Draw => {
+                return self.end(Outcome::Draw, Reason::QuickplayFinish, now, out);
+            }
+            QuickplayRuling::Increment => self.emit(Event::IncrementIntroduced { at: now }, out)?,
+            QuickplayRuling::Reject => {
+                let opponent = claimant.other();
+                let time = self.clock.view(opponent.side(), now).main + QUICKPLAY_REJECTED_BONUS;
                 self.emit(
-                    Event::Paused {
-                        reason: PauseReason::DirectorCalled.name().to_string(),
+                    Event::TimeSet {
+                        color: opponent,
+                        time,
+                        why: "G: claim rejected, two minutes to the opponent".into(),
                         at: now,
                     },
                     out,
-                )
+                )?
             }
-            C::QuickplayRuling(ruling) => {
-                let claimant = self
-                    .claim
-                    .ok_or_else(|| ChessError::state("no quickplay claim is pending"))?;
-                match ruling {
-                    QuickplayRuling::Draw => {
-                        return self.end(Outcome::Draw, Reason::QuickplayFinish, now, out);
-                    }
-                    QuickplayRuling::Increment => {
-                        self.emit(Event::IncrementIntroduced { at: now }, out)?
-                    }
-                    QuickplayRuling::Reject => {
-                        let opponent = claimant.other();
-                        let time =
-                            self.clock.view(opponent.side(), now).main + QUICKPLAY_REJECTED_BONUS;
-                        self.emit(
-                            Event::TimeSet {
-                                color: opponent,
-                                time,
-                                why: "G: claim rejected, two minutes to the opponent".into(),
-                                at: now,
-                            },
-                            out,
-                        )?
-                    }
-                }
-                self.emit(Event::Resumed { at: now }, out)
-            }
-            C::ArbiterResult(result) => self.emit(Event::Ended { result, at: now }, out),
         }
+        self.emit(Event::Resumed { at: now }, out)
     }
 
     fn stopped(&self, article: &'static str) -> Result<(), ChessError> {

@@ -1,0 +1,222 @@
+//! One device's live connection: the hello that opens it, then a loop that pushes the
+//! match's updates (with the display's two lines) and answers the device — time syncs,
+//! sync reports, and numbered inputs applied through the match's table.
+
+use std::sync::Arc;
+
+use baffle_core::device_time::TimeSync;
+use baffle_proto::v1;
+use baffle_proto::v1::device_message::Message as FromDevice;
+use baffle_proto::v1::server_message::Message as ToDevice;
+use tokio::sync::mpsc;
+use tokio_stream::StreamExt;
+use tonic::{Status, Streaming};
+
+use super::{HELLO_TIMEOUT, display};
+use crate::actor::{DeviceInput, MatchHandle};
+use crate::auth;
+use crate::hub::Hub;
+use crate::store::EventStore;
+use crate::time::TimeSource;
+use crate::wire::{decode, director_only};
+
+/// Waits for the hello (within [`HELLO_TIMEOUT`]) and checks its credential belongs to
+/// the device it names.
+pub async fn hello<S: EventStore + Clone, T: TimeSource>(
+    hub: &Hub<S, T>,
+    inbound: &mut Streaming<v1::DeviceMessage>,
+) -> Result<v1::Hello, Status> {
+    // A stream that never says hello would hold a task for ever: give it a deadline.
+    let first = tokio::time::timeout(HELLO_TIMEOUT, inbound.next())
+        .await
+        .map_err(|_| {
+            Status::deadline_exceeded(format!(
+                "no hello within {} s of connecting",
+                HELLO_TIMEOUT.as_secs()
+            ))
+        })?
+        .ok_or_else(|| Status::invalid_argument("the connection closed before a hello"))??;
+    let Some(FromDevice::Hello(hello)) = first.message else {
+        return Err(Status::invalid_argument(
+            "the first message must be a hello",
+        ));
+    };
+    let token = format!("Bearer {}", hello.credential);
+    let mut metadata = tonic::metadata::MetadataMap::new();
+    metadata.insert(
+        "authorization",
+        token
+            .parse()
+            .map_err(|_| Status::unauthenticated("the credential is not valid"))?,
+    );
+    match hub.caller(&metadata).await? {
+        auth::Caller::Device(id) if id == hello.device_id => Ok(hello),
+        _ => Err(Status::unauthenticated(
+            "the credential does not belong to this device",
+        )),
+    }
+}
+
+/// What the loop does next.
+enum Flow {
+    /// Go on.
+    Go,
+    /// The connection is over.
+    Stop,
+}
+
+/// A device's connection after its hello.
+pub struct Session<S: EventStore, T: TimeSource> {
+    hub: Arc<Hub<S, T>>,
+    handle: MatchHandle,
+    device: String,
+    sync: TimeSync,
+    tx: mpsc::Sender<Result<v1::ServerMessage, Status>>,
+}
+
+impl<S: EventStore + Clone, T: TimeSource> Session<S, T> {
+    /// A session of `device` on the match of `handle`, answering on `tx`.
+    pub fn new(
+        hub: Arc<Hub<S, T>>,
+        handle: MatchHandle,
+        device: String,
+        tx: mpsc::Sender<Result<v1::ServerMessage, Status>>,
+    ) -> Self {
+        Session {
+            hub,
+            handle,
+            device,
+            sync: TimeSync::new(),
+            tx,
+        }
+    }
+
+    /// Runs until the device, the follower of its match or the server goes away.
+    pub async fn run(
+        mut self,
+        mut inbound: Streaming<v1::DeviceMessage>,
+        mut updates: mpsc::Receiver<Result<v1::MatchUpdate, Status>>,
+    ) {
+        loop {
+            tokio::select! {
+                update = updates.recv() => match update {
+                    Some(Ok(u)) => {
+                        if !self.push(u).await {
+                            break;
+                        }
+                    }
+                    Some(Err(e)) => {
+                        let _ = self.tx.send(Err(e)).await;
+                        break;
+                    }
+                    None => break,
+                },
+                message = inbound.next() => {
+                    let Some(Ok(message)) = message else { break };
+                    if let Flow::Stop = self.answer(message).await {
+                        break;
+                    }
+                }
+                () = self.tx.closed() => break,
+            }
+        }
+        tracing::info!(device = %self.device, "device disconnected");
+        self.handle.presence(&self.device, false).await;
+    }
+
+    async fn send(&self, m: ToDevice) -> Result<(), ()> {
+        self.tx
+            .send(Ok(v1::ServerMessage { message: Some(m) }))
+            .await
+            .map_err(|_| ())
+    }
+
+    /// Sends `m`; stops if the device is gone.
+    async fn reply(&self, m: ToDevice) -> Flow {
+        match self.send(m).await {
+            Ok(()) => Flow::Go,
+            Err(()) => Flow::Stop,
+        }
+    }
+
+    /// An update and the display's lines after it; false once the device is gone.
+    async fn push(&self, u: v1::MatchUpdate) -> bool {
+        let lines = u.state.as_ref().map(display).unwrap_or_default();
+        let messages = [
+            ToDevice::Update(u),
+            ToDevice::Display(v1::Display { lines }),
+        ];
+        for m in messages {
+            if self.send(m).await.is_err() {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The answer to one message from the device.
+    async fn answer(&mut self, message: v1::DeviceMessage) -> Flow {
+        let receipt = self.hub.time.now();
+        match message.message {
+            Some(FromDevice::Sync(r)) => {
+                let reply = v1::SyncReply {
+                    device_ms: r.device_ms,
+                    server_receive_ms: receipt.as_ms(),
+                    server_send_ms: self.hub.time.now().as_ms(),
+                };
+                if let Some(previous) = r.previous {
+                    self.add_report(previous);
+                }
+                self.reply(ToDevice::Sync(reply)).await
+            }
+            Some(FromDevice::Report(r)) => {
+                self.add_report(r);
+                Flow::Go
+            }
+            Some(FromDevice::Input(input)) => self.input(input, receipt).await,
+            Some(FromDevice::Hello(_)) | None => Flow::Go,
+        }
+    }
+
+    /// A numbered input, timed by the device's clock where it is known.
+    async fn input(&mut self, input: v1::Input, receipt: baffle_core::Timestamp) -> Flow {
+        let bound = self.hub.device_match(&self.device).await;
+        if bound.as_deref() != Some(self.handle.info.id.as_str()) {
+            // Revoked or rebound since the hello: this connection is over.
+            let refusal =
+                Status::permission_denied("this device is no longer registered for this match");
+            let _ = self.tx.send(Err(refusal)).await;
+            return Flow::Stop;
+        }
+        let request = match input.command.as_ref().and_then(|c| c.action.as_ref()) {
+            Some(a) if director_only(a) => {
+                Err("only the director may take this action".to_string())
+            }
+            _ => {
+                decode(input.command, None, self.handle.rules).map_err(|s| s.message().to_string())
+            }
+        };
+        let input = DeviceInput {
+            device: self.device.clone(),
+            seq: input.seq,
+            device_ms: input.device_ms,
+            claimed: self.sync.to_server(input.device_ms),
+            receipt,
+            request,
+        };
+        match self.handle.device_input(input).await {
+            Ok(ack) => self.reply(ToDevice::Ack(ack)).await,
+            Err(e) => {
+                let _ = self.tx.send(Err(e)).await;
+                Flow::Stop
+            }
+        }
+    }
+
+    /// Adds one exchange's report to the device's clock estimate.
+    fn add_report(&mut self, r: v1::SyncReport) {
+        if self.sync.add(r.t0, r.t1, r.t2, r.t3).is_err() {
+            tracing::warn!(device = %self.device, "a time sync report with a negative round trip was ignored");
+        }
+    }
+}
