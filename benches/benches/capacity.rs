@@ -1,5 +1,5 @@
 //! Memory per live match and recovery time (issue 10, docs/benchmarks.md):
-//! `cargo bench -p baffle-server --bench capacity`.
+//! `cargo bench -p baffle-benches --bench capacity`.
 //!
 //! Creates `BAFFLE_BENCH_MATCHES` live matches (default 1,000) in an in-process server
 //! and reads the resident memory before and after; plays each to `BAFFLE_BENCH_EVENTS`

@@ -1,5 +1,5 @@
 //! The press round trip against its physical floor, in one run (issue 10,
-//! docs/benchmarks.md): `cargo bench -p baffle-server --bench press_floor`.
+//! docs/benchmarks.md): `cargo bench -p baffle-benches --bench press_floor`.
 //!
 //! - **ping**: a bare `grpc.health.v1` check on the device's own connection;
 //! - **flush**: one append of one record to a fresh sled store (group commit with its

@@ -2,8 +2,8 @@
 //! batched insert-and-flush rate measured in the same run (issue 10, docs/benchmarks.md):
 //!
 //! ```text
-//! cargo bench -p baffle-server --bench throughput                  # 1,000 matches
-//! BAFFLE_BENCH_MATCHES=10000 cargo bench -p baffle-server --bench throughput
+//! cargo bench -p baffle-benches --bench throughput                  # 1,000 matches
+//! BAFFLE_BENCH_MATCHES=10000 cargo bench -p baffle-benches --bench throughput
 //! ```
 //!
 //! The server's core in this process, without the network: a `Hub` on a fresh sled store

@@ -2,8 +2,8 @@
 //! follower's copy of the new state (issue 10, docs/benchmarks.md):
 //!
 //! ```text
-//! cargo bench -p baffle-server --bench fanout
-//! BAFFLE_BENCH_FOLLOWERS=1000 cargo bench -p baffle-server --bench fanout
+//! cargo bench -p baffle-benches --bench fanout
+//! BAFFLE_BENCH_FOLLOWERS=1000 cargo bench -p baffle-benches --bench fanout
 //! ```
 //!
 //! A `baffled` in this process on loopback TCP; the followers are `WatchTournament`
