@@ -17,6 +17,9 @@
 //! decoding every state whole. The CPU each side used per press is printed, so the
 //! server's own cost can be told from the generator's.
 
+use baffle_core::table::MatchInfo;
+use baffle_server::hub::{NewGame, NewMatch};
+use baffle_server::time::TimeSource;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -202,24 +205,20 @@ async fn main() {
     let token = "bench".to_string();
     let store = SledStore::open(&dir.path().join("store")).unwrap();
     let hub = Hub::open(store, SystemTime_, token.clone()).await.unwrap();
-    hub.create_tournament(v1::Tournament {
-        id: "t".into(),
-        name: "fan-out".into(),
-        defaults: None,
-    })
-    .await
-    .unwrap();
-    hub.create_match(v1::CreateMatchRequest {
-        tournament_id: "t".into(),
-        match_id: "m".into(),
-        player_a: "a".into(),
-        player_b: "b".into(),
-        chess: Some(v1::ChessMatchSettings {
-            control: Some((&baffle_core::clock::TimeControl::fide_classical()).into()),
-            default_time_ms: 3_600_000,
-            ..Default::default()
-        }),
-        ..Default::default()
+    hub.create_tournament("t", "fan-out", Default::default())
+        .await
+        .unwrap();
+    let start = SystemTime_.now();
+    hub.create_match(NewMatch {
+        info: MatchInfo {
+            id: "m".into(),
+            tournament: "t".into(),
+            round: 1,
+            table: "1".into(),
+        },
+        players: ["a".into(), "b".into()],
+        start,
+        game: NewGame::Chess(common::classical_chess(start)),
     })
     .await
     .unwrap();

@@ -15,6 +15,11 @@
 //! (`press_floor`, `baffle-device load`). `BAFFLE_BENCH_SECONDS` sets each run (default 5);
 //! `BAFFLE_BENCH_GAME=chess` or `backgammon` runs one workload only.
 
+use baffle_core::Millis;
+use baffle_core::backgammon::{DiceSource, TournamentDefaults};
+use baffle_core::table::MatchInfo;
+use baffle_server::hub::{NewGame, NewMatch};
+use baffle_server::time::TimeSource;
 use std::time::{Duration, Instant};
 
 use baffle_proto::v1;
@@ -53,33 +58,34 @@ async fn run(game: Game, matches: u64, seconds: u64) -> (f64, f64, Histogram<u64
     let dir = tempfile::tempdir().unwrap();
     let store = SledStore::open(&dir.path().join("store")).unwrap();
     let hub = Hub::open(store, SystemTime_, "bench".into()).await.unwrap();
-    let defaults = v1::TournamentDefaults {
-        dice: v1::DiceSource::Physical as i32,
-        per_point_ms: 60 * 60_000,
-        ..Default::default()
+    let defaults = TournamentDefaults {
+        dice: DiceSource::Physical,
+        per_point: Millis::mins(60),
+        ..TournamentDefaults::default()
     };
-    hub.create_tournament(v1::Tournament {
-        id: "t".into(),
-        name: "throughput".into(),
-        defaults: Some(defaults),
-    })
-    .await
-    .unwrap();
+    hub.create_tournament("t", "throughput", defaults)
+        .await
+        .unwrap();
     let created = Instant::now();
     let mut handles = Vec::new();
     for i in 0..matches {
-        let request = v1::CreateMatchRequest {
-            tournament_id: "t".into(),
-            match_id: format!("m{i}"),
-            player_a: "a".into(),
-            player_b: "b".into(),
-            length: 25,
-            chess: (game == Game::Chess).then(|| v1::ChessMatchSettings {
-                control: Some((&baffle_core::clock::TimeControl::fide_classical()).into()),
-                default_time_ms: 3_600_000,
-                ..Default::default()
-            }),
-            ..Default::default()
+        let start = SystemTime_.now();
+        let request = NewMatch {
+            info: MatchInfo {
+                id: format!("m{i}"),
+                tournament: "t".into(),
+                round: 1,
+                table: i.to_string(),
+            },
+            players: ["a".into(), "b".into()],
+            start,
+            game: match game {
+                Game::Chess => NewGame::Chess(common::classical_chess(start)),
+                Game::Backgammon => NewGame::Backgammon {
+                    length: 25,
+                    unclocked: false,
+                },
+            },
         };
         handles.push(hub.create_match(request).await.unwrap());
     }
@@ -153,7 +159,7 @@ async fn run(game: Game, matches: u64, seconds: u64) -> (f64, f64, Histogram<u64
                             match h.execute(planned, String::new(), None).await {
                                 Ok(_) => break,
                                 // The per-match rate limit: the same command again soon.
-                                Err(s) if s.code() == tonic::Code::ResourceExhausted => {
+                                Err(baffle_server::error::Error::RateLimited(_)) => {
                                     limited += 1;
                                     tokio::time::sleep(Duration::from_millis(20)).await;
                                 }

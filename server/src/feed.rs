@@ -6,7 +6,8 @@
 use baffle_proto::v1;
 use bytes::Bytes;
 use prost::Message;
-use tonic::Status;
+
+use crate::error::Error;
 
 /// `MatchState.sent_at_ms`'s field number (matches.proto).
 pub(crate) const SENT_AT_MS_FIELD: u32 = 33;
@@ -40,9 +41,9 @@ impl Summary {
     }
 
     /// The state again, with `sent_at_ms` as a copy sent at `sent_at_ms` has it.
-    pub fn decode(&self, sent_at_ms: i64) -> Result<v1::MatchState, Status> {
+    pub fn decode(&self, sent_at_ms: i64) -> Result<v1::MatchState, Error> {
         let mut state = v1::MatchState::decode(self.0.clone())
-            .map_err(|e| Status::internal(format!("a summary does not decode: {e}")))?;
+            .map_err(|e| Error::Internal(format!("a summary does not decode: {e}")))?;
         state.sent_at_ms = sent_at_ms;
         Ok(state)
     }

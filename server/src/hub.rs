@@ -8,21 +8,19 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use baffle_core::Timestamp;
-use baffle_core::table::{GameSetup, Table};
-use baffle_proto::v1;
+use baffle_core::backgammon::TournamentDefaults;
+use baffle_core::chess::ChessSettings;
+use baffle_core::table::{GameSetup, MatchInfo, Refusal, Table};
 use tokio::sync::{Mutex, broadcast};
-use tonic::Status;
 
 use crate::actor::{self, MatchActor, MatchHandle};
 use crate::auth;
+use crate::error::Error;
 use crate::feed::FeedItem;
-use crate::registry::{self, Entry, Registry};
+use crate::registry::{self, DeviceRecord, Entry, Registry, Tournament};
 use crate::seeds::fresh_server_seed;
 use crate::store::EventStore;
 use crate::time::TimeSource;
-use crate::wire::MatchInfo;
-use crate::wire::setup::{backgammon_setup, chess_settings};
-use crate::wire::tournament::{defaults_from_wire, tournament_to_wire};
 
 /// The registry and the live matches, under one lock: a match is registered and its
 /// actor started as one step.
@@ -45,14 +43,39 @@ pub struct Hub<S: EventStore, T: TimeSource> {
 }
 
 /// Ids chosen by people: short, plain, safe in a URL and a stream name.
-pub fn check_id(id: &str, what: &str) -> Result<(), Status> {
+pub fn check_id(id: &str, what: &str) -> Result<(), Error> {
     if registry::valid_id(id) {
         Ok(())
     } else {
-        Err(Status::invalid_argument(format!(
+        Err(Error::Invalid(format!(
             "{what}: 1 to 40 letters, digits, '-' or '_', not {id:?}"
         )))
     }
+}
+
+/// A match to create: where it sits, its players and start, and its game.
+pub struct NewMatch {
+    /// Where it sits.
+    pub info: MatchInfo,
+    /// The players, A then B.
+    pub players: [String; 2],
+    /// When it is scheduled to start.
+    pub start: Timestamp,
+    /// Its game.
+    pub game: NewGame,
+}
+
+/// The game of a new match.
+pub enum NewGame {
+    /// Backgammon, by its tournament's defaults.
+    Backgammon {
+        /// Points.
+        length: u32,
+        /// Asks for no clock (only where the tournament allows it).
+        unclocked: bool,
+    },
+    /// Chess, with its own settings.
+    Chess(ChessSettings),
 }
 
 impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
@@ -168,114 +191,101 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             .clone()
     }
 
-    /// Who is calling, from request metadata. A token that is wrong is UNAUTHENTICATED.
-    pub async fn caller(
-        &self,
-        metadata: &tonic::metadata::MetadataMap,
-    ) -> Result<auth::Caller, Status> {
-        let state = self.state.lock().await;
-        auth::identify(metadata, &self.director_token, &state.registry.devices)
+    /// Runs `f` on the registered devices (to check a credential).
+    pub async fn with_devices<R>(&self, f: impl FnOnce(&BTreeMap<String, DeviceRecord>) -> R) -> R {
+        f(&self.state.lock().await.registry.devices)
     }
 
-    /// Refuses anyone but the director.
-    pub async fn director(&self, metadata: &tonic::metadata::MetadataMap) -> Result<(), Status> {
-        auth::require_director(self.caller(metadata).await?)
+    /// The director's token.
+    pub fn director_token(&self) -> &str {
+        &self.director_token
     }
 
     /// Stores `entry` in the registry's stream, then folds it in.
-    async fn record(&self, state: &mut State, entry: Entry) -> Result<(), Status> {
+    async fn record(&self, state: &mut State, entry: Entry) -> Result<(), Error> {
         let line = serde_json::to_vec(&entry).expect("registry entries serialize");
         self.store
             .append(registry::STREAM, state.registry.len, vec![line])
             .await
-            .map_err(|e| Status::unavailable(format!("the registry could not be stored: {e}")))?;
+            .map_err(|e| Error::Unavailable(format!("the registry could not be stored: {e}")))?;
         state
             .registry
             .apply(entry)
-            .map_err(|e| Status::internal(format!("a registry entry does not fold: {e}")))?;
+            .map_err(|e| Error::Internal(format!("a registry entry does not fold: {e}")))?;
         Ok(())
     }
 
     /// Creates a tournament.
-    pub async fn create_tournament(&self, t: v1::Tournament) -> Result<v1::Tournament, Status> {
-        check_id(&t.id, "tournament.id")?;
-        let defaults = defaults_from_wire(t.defaults.unwrap_or_default())?;
+    pub async fn create_tournament(
+        &self,
+        id: &str,
+        name: &str,
+        defaults: TournamentDefaults,
+    ) -> Result<(), Error> {
+        check_id(id, "tournament.id")?;
         let mut state = self.state.lock().await;
-        if state.registry.tournaments.contains_key(&t.id) {
-            return Err(Status::already_exists(format!(
-                "tournament {} exists",
-                t.id
-            )));
+        if state.registry.tournaments.contains_key(id) {
+            return Err(Error::AlreadyExists(format!("tournament {id} exists")));
         }
         let entry = Entry::Tournament {
-            id: t.id.clone(),
-            name: t.name.clone(),
-            defaults: defaults.clone(),
+            id: id.to_string(),
+            name: name.to_string(),
+            defaults,
         };
-        self.record(&mut state, entry).await?;
-        Ok(tournament_to_wire(&t.id, &t.name, &defaults))
+        self.record(&mut state, entry).await
     }
 
     /// One tournament.
-    pub async fn tournament(&self, id: &str) -> Result<v1::Tournament, Status> {
+    pub async fn tournament(&self, id: &str) -> Result<Tournament, Error> {
         let state = self.state.lock().await;
-        let t = state
+        state
             .registry
             .tournaments
             .get(id)
-            .ok_or_else(|| Status::not_found(format!("no tournament {id}")))?;
-        Ok(tournament_to_wire(id, &t.name, &t.defaults))
+            .cloned()
+            .ok_or_else(|| Error::NotFound(format!("no tournament {id}")))
     }
 
-    /// Every tournament.
-    pub async fn tournaments(&self) -> Vec<v1::Tournament> {
+    /// Every tournament, by id.
+    pub async fn tournaments(&self) -> Vec<(String, Tournament)> {
         let state = self.state.lock().await;
         state
             .registry
             .tournaments
             .iter()
-            .map(|(id, t)| tournament_to_wire(id, &t.name, &t.defaults))
+            .map(|(id, t)| (id.clone(), t.clone()))
             .collect()
     }
 
-    /// Creates a match from the request and its tournament's defaults.
-    pub async fn create_match(&self, r: v1::CreateMatchRequest) -> Result<MatchHandle, Status> {
-        check_id(&r.match_id, "match_id")?;
+    /// Creates a match: its log's first records, then its registry entry, then its actor.
+    pub async fn create_match(&self, new: NewMatch) -> Result<MatchHandle, Error> {
+        let NewMatch {
+            info,
+            players,
+            start,
+            game,
+        } = new;
+        check_id(&info.id, "match_id")?;
         let mut state = self.state.lock().await;
         let d = state
             .registry
             .tournaments
-            .get(&r.tournament_id)
+            .get(&info.tournament)
             .map(|t| t.defaults.clone())
-            .ok_or_else(|| Status::not_found(format!("no tournament {}", r.tournament_id)))?;
-        if state.matches.contains_key(&r.match_id) {
-            return Err(Status::already_exists(format!(
-                "match {} exists",
-                r.match_id
-            )));
+            .ok_or_else(|| Error::NotFound(format!("no tournament {}", info.tournament)))?;
+        if state.matches.contains_key(&info.id) {
+            return Err(Error::AlreadyExists(format!("match {} exists", info.id)));
         }
-        let start = if r.scheduled_start_ms == 0 {
-            self.time.now()
-        } else {
-            Timestamp(r.scheduled_start_ms)
-        };
-        let players = [r.player_a.clone(), r.player_b.clone()];
-        let setup = match r.chess.clone() {
-            Some(chess) => {
-                GameSetup::Chess(chess_settings(chess, players, start, self.time.now())?)
-            }
-            None => GameSetup::Backgammon(backgammon_setup(&r, &d, players, start)?),
-        };
-        let info = MatchInfo {
-            id: r.match_id.clone(),
-            tournament: r.tournament_id.clone(),
-            round: r.round,
-            table: r.table.clone(),
+        let setup = match game {
+            NewGame::Chess(settings) => GameSetup::Chess(settings),
+            NewGame::Backgammon { length, unclocked } => GameSetup::Backgammon(
+                d.match_setup(players, length, start, unclocked)
+                    .map_err(Refusal::from)?,
+            ),
         };
         let seed =
-            fresh_server_seed().map_err(|e| Status::internal(format!("the OS RNG failed: {e}")))?;
-        let (table, records) =
-            Table::create(info.clone(), setup, seed.clone()).map_err(crate::wire::refusal)?;
+            fresh_server_seed().map_err(|e| Error::Internal(format!("the OS RNG failed: {e}")))?;
+        let (table, records) = Table::create(info.clone(), setup, seed.clone())?;
         let lines = records
             .iter()
             .map(|r| baffle_core::audit::export::record_line(r).into_bytes())
@@ -286,11 +296,11 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             .append(&actor::stream(&info.id), 0, lines)
             .await
             .map_err(|e| match e {
-                crate::store::StoreError::Conflict { .. } => Status::already_exists(format!(
+                crate::store::StoreError::Conflict { .. } => Error::AlreadyExists(format!(
                     "a log for match {} exists already: choose another id",
                     info.id
                 )),
-                e => Status::unavailable(format!("the match could not be stored: {e}")),
+                e => Error::Unavailable(format!("the match could not be stored: {e}")),
             })?;
         let entry = Entry::Match {
             info: info.clone(),
@@ -308,13 +318,13 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
     }
 
     /// A match's handle.
-    pub async fn match_handle(&self, id: &str) -> Result<MatchHandle, Status> {
+    pub async fn match_handle(&self, id: &str) -> Result<MatchHandle, Error> {
         let state = self.state.lock().await;
         let handle = state
             .matches
             .get(id)
             .cloned()
-            .ok_or_else(|| Status::not_found(format!("no match {id}")))?;
+            .ok_or_else(|| Error::NotFound(format!("no match {id}")))?;
         match handle.unavailable() {
             Some(why) => Err(why),
             None => Ok(handle),
@@ -327,14 +337,14 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
     }
 
     /// Registers a device and returns its credential.
-    pub async fn register_device(&self, id: &str) -> Result<String, Status> {
+    pub async fn register_device(&self, id: &str) -> Result<String, Error> {
         check_id(id, "device_id")?;
         let mut state = self.state.lock().await;
         if state.registry.devices.contains_key(id) {
-            return Err(Status::already_exists(format!("device {id} is registered")));
+            return Err(Error::AlreadyExists(format!("device {id} is registered")));
         }
         let secret = auth::random_secret()
-            .map_err(|e| Status::internal(format!("the OS RNG failed: {e}")))?;
+            .map_err(|e| Error::Internal(format!("the OS RNG failed: {e}")))?;
         let entry = Entry::DeviceRegistered {
             id: id.to_string(),
             secret_hash: auth::secret_hash(&secret),
@@ -344,17 +354,13 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
     }
 
     /// Binds (`Some`) or unbinds (`None`) a device.
-    pub async fn bind_device(
-        &self,
-        id: &str,
-        match_id: Option<&str>,
-    ) -> Result<v1::Device, Status> {
+    pub async fn bind_device(&self, id: &str, match_id: Option<&str>) -> Result<(), Error> {
         let mut state = self.state.lock().await;
         if !state.registry.devices.contains_key(id) {
-            return Err(Status::not_found(format!("no device {id}")));
+            return Err(Error::NotFound(format!("no device {id}")));
         }
         if let Some(m) = match_id.filter(|m| !state.matches.contains_key(*m)) {
-            return Err(Status::not_found(format!("no match {m}")));
+            return Err(Error::NotFound(format!("no match {m}")));
         }
         let entry = match match_id {
             Some(m) => Entry::DeviceBound {
@@ -363,25 +369,17 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             },
             None => Entry::DeviceUnbound { id: id.to_string() },
         };
-        self.record(&mut state, entry).await?;
-        Ok(v1::Device {
-            device_id: id.to_string(),
-            match_id: match_id.unwrap_or_default().to_string(),
-        })
+        self.record(&mut state, entry).await
     }
 
     /// Revokes a device: its credential is refused from now on.
-    pub async fn revoke_device(&self, id: &str) -> Result<v1::Device, Status> {
+    pub async fn revoke_device(&self, id: &str) -> Result<(), Error> {
         let mut state = self.state.lock().await;
         if !state.registry.devices.contains_key(id) {
-            return Err(Status::not_found(format!("no device {id}")));
+            return Err(Error::NotFound(format!("no device {id}")));
         }
         let entry = Entry::DeviceRevoked { id: id.to_string() };
-        self.record(&mut state, entry).await?;
-        Ok(v1::Device {
-            device_id: id.to_string(),
-            match_id: String::new(),
-        })
+        self.record(&mut state, entry).await
     }
 
     /// The match a device is bound to.

@@ -18,6 +18,7 @@ pub mod auth;
 pub mod coalesce;
 pub mod config;
 pub mod decode_errors;
+pub mod error;
 pub mod feed;
 pub mod hub;
 pub mod registry;

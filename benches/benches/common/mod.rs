@@ -63,3 +63,18 @@ pub fn rss_bytes() -> u64 {
         .and_then(|kb| kb.parse::<u64>().ok())
         .map_or(0, |kb| kb * 1024)
 }
+
+/// A classical chess match starting at `start` with an hour's default time, as the
+/// benches create them.
+pub fn classical_chess(start: baffle_core::Timestamp) -> baffle_core::chess::ChessSettings {
+    baffle_core::chess::ChessSettings {
+        players: ["a".into(), "b".into()],
+        control: baffle_core::clock::TimeControl::fide_classical(),
+        games: 1,
+        start,
+        default_time: baffle_core::Millis::mins(60),
+        laws: baffle_core::chess::Laws::Later,
+        supervised: true,
+        chess960: false,
+    }
+}

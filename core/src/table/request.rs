@@ -98,6 +98,18 @@ impl Refusal {
     }
 }
 
+impl From<crate::backgammon::RuleError> for Refusal {
+    fn from(e: crate::backgammon::RuleError) -> Refusal {
+        Refusal::backgammon(e)
+    }
+}
+
+impl From<crate::chess::ChessError> for Refusal {
+    fn from(e: crate::chess::ChessError) -> Refusal {
+        Refusal::chess(e)
+    }
+}
+
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)

@@ -20,8 +20,8 @@ use baffle_core::audit::export::record_line;
 use baffle_core::table::{DeviceOutcome, Plan, Request, Table};
 use baffle_proto::v1;
 use tokio::sync::{broadcast, mpsc, oneshot};
-use tonic::Status;
 
+use crate::error::Error;
 use crate::feed::{FeedItem, Summary};
 use crate::store::{EventStore, StoreError};
 use crate::time::TimeSource;
@@ -45,10 +45,10 @@ enum Msg {
         request: Request,
         request_id: String,
         expected_seq: Option<u64>,
-        reply: oneshot::Sender<Result<v1::ExecuteReply, Status>>,
+        reply: oneshot::Sender<Result<v1::ExecuteReply, Error>>,
     },
     Reveal {
-        reply: oneshot::Sender<Result<String, Status>>,
+        reply: oneshot::Sender<Result<String, Error>>,
     },
     Subscribe {
         reply: oneshot::Sender<(v1::MatchState, broadcast::Receiver<Arc<v1::MatchUpdate>>)>,
@@ -81,12 +81,12 @@ pub struct MatchHandle {
     failed: Arc<std::sync::OnceLock<String>>,
 }
 
-fn gone() -> Status {
-    Status::unavailable("the match is shutting down")
+fn gone() -> Error {
+    Error::Unavailable("the match is shutting down".into())
 }
 
 impl MatchHandle {
-    async fn ask<R>(&self, msg: impl FnOnce(oneshot::Sender<R>) -> Msg) -> Result<R, Status> {
+    async fn ask<R>(&self, msg: impl FnOnce(oneshot::Sender<R>) -> Msg) -> Result<R, Error> {
         let (reply, answer) = oneshot::channel();
         self.tx
             .send(Box::new(msg(reply)))
@@ -96,9 +96,9 @@ impl MatchHandle {
     }
 
     /// Why the actor is not answering: its log failed recovery, or it is shutting down.
-    fn gone(&self) -> Status {
+    fn gone(&self) -> Error {
         match self.failed.get() {
-            Some(why) => Status::data_loss(format!(
+            Some(why) => Error::DataLoss(format!(
                 "match {} is unavailable: its log did not check out on start: {why}",
                 self.info.id
             )),
@@ -112,7 +112,7 @@ impl MatchHandle {
         request: Request,
         request_id: String,
         expected_seq: Option<u64>,
-    ) -> Result<v1::ExecuteReply, Status> {
+    ) -> Result<v1::ExecuteReply, Error> {
         self.ask(|reply| Msg::Execute {
             request,
             request_id,
@@ -123,7 +123,7 @@ impl MatchHandle {
     }
 
     /// Records a player's seed; returns the log's length after it.
-    pub async fn add_seed(&self, side: baffle_core::Side, seed: Vec<u8>) -> Result<u64, Status> {
+    pub async fn add_seed(&self, side: baffle_core::Side, seed: Vec<u8>) -> Result<u64, Error> {
         let reply = self
             .execute(Request::PlayerSeed { side, seed }, String::new(), None)
             .await?;
@@ -131,19 +131,19 @@ impl MatchHandle {
     }
 
     /// Reveals the server seed (after the match).
-    pub async fn reveal(&self) -> Result<String, Status> {
+    pub async fn reveal(&self) -> Result<String, Error> {
         self.ask(|reply| Msg::Reveal { reply }).await?
     }
 
     /// The current state and a receiver of every later update.
     pub async fn subscribe(
         &self,
-    ) -> Result<(v1::MatchState, broadcast::Receiver<Arc<v1::MatchUpdate>>), Status> {
+    ) -> Result<(v1::MatchState, broadcast::Receiver<Arc<v1::MatchUpdate>>), Error> {
         self.ask(|reply| Msg::Subscribe { reply }).await
     }
 
     /// Applies a device's input exactly once, in order, timed by the device (principle 5).
-    pub async fn device_input(&self, input: DeviceInput) -> Result<v1::Ack, Status> {
+    pub async fn device_input(&self, input: DeviceInput) -> Result<v1::Ack, Error> {
         self.ask(|reply| Msg::DeviceInput { input, reply }).await
     }
 
@@ -159,22 +159,22 @@ impl MatchHandle {
     }
 
     /// The current state.
-    pub async fn state(&self) -> Result<v1::MatchState, Status> {
+    pub async fn state(&self) -> Result<v1::MatchState, Error> {
         self.ask(|reply| Msg::State { reply }).await
     }
 
     /// The current state for a listing: `None` for a match whose log did not check out
     /// on start — it answers DATA_LOSS itself, and a listing goes on without it.
-    pub async fn listed_state(&self) -> Result<Option<v1::MatchState>, Status> {
+    pub async fn listed_state(&self) -> Result<Option<v1::MatchState>, Error> {
         match self.state().await {
             Ok(state) => Ok(Some(state)),
-            Err(e) if e.code() == tonic::Code::DataLoss => Ok(None),
+            Err(Error::DataLoss(_)) => Ok(None),
             Err(e) => Err(e),
         }
     }
 
     /// Why the match cannot be used, if its log did not check out on start.
-    pub fn unavailable(&self) -> Option<Status> {
+    pub fn unavailable(&self) -> Option<Error> {
         self.failed.get().map(|_| self.gone())
     }
 }
@@ -261,7 +261,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                 },
                 () = timer => {
                     if let Err(e) = Box::pin(self.commit(&Request::Tick)).await {
-                        tracing::warn!(match_id = %self.table.info().id, error = %e.message(), "a due event could not be stored; retrying in a second");
+                        tracing::warn!(match_id = %self.table.info().id, error = %e, "a due event could not be stored; retrying in a second");
                         // The due time stays in the past until the event is stored: wait
                         // before trying again rather than spinning on the failure.
                         tokio::time::sleep(std::time::Duration::from_secs(1)).await;
@@ -338,7 +338,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         request: Request,
         request_id: String,
         expected_seq: Option<u64>,
-    ) -> Result<v1::ExecuteReply, Status> {
+    ) -> Result<v1::ExecuteReply, Error> {
         if let Some((_, reply)) = self
             .replies
             .iter()
@@ -347,7 +347,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             return Ok(reply.clone());
         }
         if let Some(expected) = expected_seq.filter(|e| *e != self.table.len()) {
-            return Err(Status::aborted(format!(
+            return Err(Error::Stale(format!(
                 "the match log has {} events, not the expected {expected}: reload the state and retry",
                 self.table.len()
             )));
@@ -357,7 +357,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             self.window = (second, 0);
         }
         if self.window.1 >= COMMANDS_PER_SECOND {
-            return Err(Status::resource_exhausted(format!(
+            return Err(Error::RateLimited(format!(
                 "more than {COMMANDS_PER_SECOND} commands per second for one match"
             )));
         }
@@ -378,15 +378,15 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
 
     /// Plans, stores durably, then applies and announces. Returns the update announced:
     /// the events added and the state after them.
-    async fn commit(&mut self, request: &Request) -> Result<Arc<v1::MatchUpdate>, Status> {
+    async fn commit(&mut self, request: &Request) -> Result<Arc<v1::MatchUpdate>, Error> {
         let now = self.now();
-        let plan = self.table.plan(request, now).map_err(wire::refusal)?;
+        let plan = self.table.plan(request, now)?;
         self.append(plan).await
     }
 
     /// Stores the plan's records durably, then makes its table the state and announces
     /// the update (built once: the reply, the watchers and the feed share it).
-    async fn append(&mut self, plan: Plan) -> Result<Arc<v1::MatchUpdate>, Status> {
+    async fn append(&mut self, plan: Plan) -> Result<Arc<v1::MatchUpdate>, Error> {
         let Plan { table, records } = plan;
         if records.is_empty() {
             return Ok(Arc::new(v1::MatchUpdate {
@@ -405,12 +405,12 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         {
             Ok(_) => {}
             Err(StoreError::Conflict { expected, actual }) => {
-                return Err(Status::internal(format!(
+                return Err(Error::Internal(format!(
                     "the match log moved under us ({actual}, expected {expected})"
                 )));
             }
             Err(e) => {
-                return Err(Status::unavailable(format!(
+                return Err(Error::Unavailable(format!(
                     "the event could not be stored: {e}"
                 )));
             }
@@ -453,7 +453,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                 refused: why,
             } => {
                 if let Err(e) = self.append(*plan).await {
-                    return resend(seq, format!("not stored, send it again: {}", e.message()));
+                    return resend(seq, format!("not stored, send it again: {e}"));
                 }
                 match why {
                     Some(e) => refused(e),
@@ -468,7 +468,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         }
     }
 
-    async fn reveal(&mut self) -> Result<String, Status> {
+    async fn reveal(&mut self) -> Result<String, Error> {
         self.commit(&Request::Reveal).await?;
         let seed = self
             .table

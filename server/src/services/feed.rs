@@ -46,7 +46,7 @@ pub struct Frame {
 impl Frame {
     /// The copy as a decoded `MatchState` (for callers of the generated service).
     pub fn decode(&self) -> Result<v1::MatchState, Status> {
-        self.summary.decode(self.sent_at_ms)
+        Ok(self.summary.decode(self.sent_at_ms)?)
     }
 }
 

@@ -16,10 +16,28 @@ use tokio_stream::wrappers::ReceiverStream;
 use tonic::Status;
 
 use crate::actor::{self, MatchHandle};
+use crate::auth;
 use crate::hub::Hub;
 use crate::store::EventStore;
 use crate::time::TimeSource;
 use crate::wire;
+
+impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
+    /// Who is calling, from request metadata. A token that is wrong is UNAUTHENTICATED.
+    pub async fn caller(
+        &self,
+        metadata: &tonic::metadata::MetadataMap,
+    ) -> Result<auth::Caller, Status> {
+        let token = self.director_token();
+        self.with_devices(|devices| auth::identify(metadata, token, devices))
+            .await
+    }
+
+    /// Refuses anyone but the director.
+    pub async fn director(&self, metadata: &tonic::metadata::MetadataMap) -> Result<(), Status> {
+        auth::require_director(self.caller(metadata).await?)
+    }
+}
 
 /// The server-streaming response type of every streaming RPC here.
 pub type Stream<T> = ReceiverStream<Result<T, Status>>;
@@ -84,7 +102,7 @@ async fn follow_into<S: EventStore + Clone, T: TimeSource, O: Send + 'static>(
         let (state, mut live) = match handle.subscribe().await {
             Ok(s) => s,
             Err(e) => {
-                let _ = tx.send(Err(e)).await;
+                let _ = tx.send(Err(e.into())).await;
                 return;
             }
         };
@@ -144,7 +162,7 @@ async fn follow_into<S: EventStore + Clone, T: TimeSource, O: Send + 'static>(
                     let state = match handle.state().await {
                         Ok(s) => s,
                         Err(e) => {
-                            let _ = tx.send(Err(e)).await;
+                            let _ = tx.send(Err(e.into())).await;
                             return;
                         }
                     };

@@ -6,9 +6,12 @@ use baffle_proto::v1;
 use baffle_proto::v1::tournaments_server::Tournaments;
 use tonic::{Request, Response, Status};
 
-use crate::hub::Hub;
+use crate::hub::{Hub, NewGame, NewMatch};
 use crate::store::EventStore;
 use crate::time::TimeSource;
+use crate::wire::MatchInfo;
+use crate::wire::setup::chess_settings;
+use crate::wire::tournament::{defaults_from_wire, tournament_to_wire};
 
 /// Serves `Tournaments`.
 pub struct TournamentsService<S: EventStore, T: TimeSource> {
@@ -27,16 +30,20 @@ impl<S: EventStore + Clone, T: TimeSource> Tournaments for TournamentsService<S,
             .into_inner()
             .tournament
             .ok_or_else(|| Status::invalid_argument("tournament is required"))?;
-        Ok(Response::new(self.hub.create_tournament(t).await?))
+        let defaults = defaults_from_wire(t.defaults.unwrap_or_default())?;
+        self.hub
+            .create_tournament(&t.id, &t.name, defaults.clone())
+            .await?;
+        Ok(Response::new(tournament_to_wire(&t.id, &t.name, &defaults)))
     }
 
     async fn get_tournament(
         &self,
         r: Request<v1::GetTournamentRequest>,
     ) -> Result<Response<v1::Tournament>, Status> {
-        Ok(Response::new(
-            self.hub.tournament(&r.into_inner().id).await?,
-        ))
+        let id = r.into_inner().id;
+        let t = self.hub.tournament(&id).await?;
+        Ok(Response::new(tournament_to_wire(&id, &t.name, &t.defaults)))
     }
 
     async fn list_tournaments(
@@ -44,7 +51,13 @@ impl<S: EventStore + Clone, T: TimeSource> Tournaments for TournamentsService<S,
         _: Request<v1::ListTournamentsRequest>,
     ) -> Result<Response<v1::ListTournamentsResponse>, Status> {
         Ok(Response::new(v1::ListTournamentsResponse {
-            tournaments: self.hub.tournaments().await,
+            tournaments: self
+                .hub
+                .tournaments()
+                .await
+                .iter()
+                .map(|(id, t)| tournament_to_wire(id, &t.name, &t.defaults))
+                .collect(),
         }))
     }
 
@@ -54,7 +67,31 @@ impl<S: EventStore + Clone, T: TimeSource> Tournaments for TournamentsService<S,
     ) -> Result<Response<v1::MatchState>, Status> {
         self.hub.director(r.metadata()).await?;
         let r = r.into_inner();
-        let handle = self.hub.create_match(r).await?;
+        let now = self.hub.time.now();
+        let start = match r.scheduled_start_ms {
+            0 => now,
+            ms => baffle_core::Timestamp(ms),
+        };
+        let players = [r.player_a.clone(), r.player_b.clone()];
+        let game = match r.chess {
+            Some(chess) => NewGame::Chess(chess_settings(chess, players.clone(), start, now)?),
+            None => NewGame::Backgammon {
+                length: r.length,
+                unclocked: r.unclocked,
+            },
+        };
+        let new = NewMatch {
+            info: MatchInfo {
+                id: r.match_id,
+                tournament: r.tournament_id,
+                round: r.round,
+                table: r.table,
+            },
+            players,
+            start,
+            game,
+        };
+        let handle = self.hub.create_match(new).await?;
         Ok(Response::new(handle.state().await?))
     }
 

@@ -7,6 +7,8 @@ use baffle_core::backgammon::{
     Command, DiceSource, DirectorAction, GameKind, Match, MatchEnd, Ruling, Turn, VoidReason,
 };
 use baffle_core::table::{Game, Refusal, RefusalKind, Request};
+
+use crate::error::Error;
 use baffle_core::{Millis, Side, Timestamp};
 use baffle_proto::convert::{clock_state, pause_reason_from_wire, side_from_wire, side_to_wire};
 use baffle_proto::v1;
@@ -26,6 +28,27 @@ pub fn rule_error(e: baffle_core::backgammon::RuleError) -> Status {
         Status::invalid_argument(e.to_string())
     } else {
         Status::failed_precondition(e.to_string())
+    }
+}
+
+/// A failure inside the server as a status (`docs/server.md`, Statuses).
+pub fn status(e: Error) -> Status {
+    match e {
+        Error::Refused(r) => refusal(r),
+        Error::Invalid(m) => Status::invalid_argument(m),
+        Error::NotFound(m) => Status::not_found(m),
+        Error::AlreadyExists(m) => Status::already_exists(m),
+        Error::Stale(m) => Status::aborted(m),
+        Error::RateLimited(m) => Status::resource_exhausted(m),
+        Error::Unavailable(m) => Status::unavailable(m),
+        Error::DataLoss(m) => Status::data_loss(m),
+        Error::Internal(m) => Status::internal(m),
+    }
+}
+
+impl From<Error> for Status {
+    fn from(e: Error) -> Status {
+        status(e)
     }
 }
 

@@ -1,27 +1,13 @@
-//! A new match's set-up from its `CreateMatchRequest`: a backgammon match takes what the
-//! request leaves unset from its tournament's defaults; a chess match brings its own
-//! settings (`CreateMatchRequest.chess`).
+//! A new chess match's settings from its `CreateMatchRequest.chess` (a backgammon match
+//! takes its tournament's defaults: `TournamentDefaults::match_setup`, in the rules).
 
 use baffle_core::Timestamp;
-use baffle_core::backgammon::{MatchSetup, TournamentDefaults};
 use baffle_core::chess::ChessSettings;
 use baffle_core::clock::TimeControl;
 use baffle_proto::v1;
 use tonic::Status;
 
 use super::chess::laws_from_wire;
-
-/// A backgammon match: the request's players, length and clocking, the tournament's
-/// defaults; the rules check it ([`TournamentDefaults::match_setup`]).
-pub fn backgammon_setup(
-    r: &v1::CreateMatchRequest,
-    d: &TournamentDefaults,
-    players: [String; 2],
-    start: Timestamp,
-) -> Result<MatchSetup, Status> {
-    d.match_setup(players, r.length, start, r.unclocked)
-        .map_err(super::rule_error)
-}
 
 /// A chess match: its settings from the wire. The rules check them when the match is
 /// made, and whether its start is possible now ([`ChessSettings::check_start`]).

@@ -52,11 +52,13 @@ impl<S: EventStore + Clone, T: TimeSource> Devices for DevicesService<S, T> {
     ) -> Result<Response<v1::Device>, Status> {
         self.hub.director(r.metadata()).await?;
         let r = r.into_inner();
-        Ok(Response::new(
-            self.hub
-                .bind_device(&r.device_id, Some(&r.match_id))
-                .await?,
-        ))
+        self.hub
+            .bind_device(&r.device_id, Some(&r.match_id))
+            .await?;
+        Ok(Response::new(v1::Device {
+            device_id: r.device_id,
+            match_id: r.match_id,
+        }))
     }
 
     async fn unbind_device(
@@ -64,11 +66,12 @@ impl<S: EventStore + Clone, T: TimeSource> Devices for DevicesService<S, T> {
         r: Request<v1::UnbindDeviceRequest>,
     ) -> Result<Response<v1::Device>, Status> {
         self.hub.director(r.metadata()).await?;
-        Ok(Response::new(
-            self.hub
-                .bind_device(&r.into_inner().device_id, None)
-                .await?,
-        ))
+        let device_id = r.into_inner().device_id;
+        self.hub.bind_device(&device_id, None).await?;
+        Ok(Response::new(v1::Device {
+            device_id,
+            match_id: String::new(),
+        }))
     }
 
     async fn revoke_device(
@@ -76,9 +79,12 @@ impl<S: EventStore + Clone, T: TimeSource> Devices for DevicesService<S, T> {
         r: Request<v1::RevokeDeviceRequest>,
     ) -> Result<Response<v1::Device>, Status> {
         self.hub.director(r.metadata()).await?;
-        Ok(Response::new(
-            self.hub.revoke_device(&r.into_inner().device_id).await?,
-        ))
+        let device_id = r.into_inner().device_id;
+        self.hub.revoke_device(&device_id).await?;
+        Ok(Response::new(v1::Device {
+            device_id,
+            match_id: String::new(),
+        }))
     }
 
     type ConnectStream = Stream<v1::ServerMessage>;

@@ -207,7 +207,7 @@ impl<S: EventStore + Clone, T: TimeSource> Session<S, T> {
         match self.handle.device_input(input).await {
             Ok(ack) => self.reply(ToDevice::Ack(ack)).await,
             Err(e) => {
-                let _ = self.tx.send(Err(e)).await;
+                let _ = self.tx.send(Err(e.into())).await;
                 Flow::Stop
             }
         }

@@ -1,0 +1,54 @@
+//! What can go wrong inside the server, in its own words. The gRPC edge turns each into
+//! a status (`wire::status`, `docs/server.md` says which means what); nothing below the
+//! services knows tonic.
+
+use std::fmt;
+
+use baffle_core::table::Refusal;
+
+/// A failure of a request inside the server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// The match's table refused: a rule, or a request that does not fit the match.
+    Refused(Refusal),
+    /// A value no request may carry (an id of the wrong shape).
+    Invalid(String),
+    /// No such tournament, match or device.
+    NotFound(String),
+    /// The id is taken.
+    AlreadyExists(String),
+    /// The caller's view of the log is stale (`expected_seq`).
+    Stale(String),
+    /// Too many commands for one match in a second.
+    RateLimited(String),
+    /// The store could not take the change; nothing changed and it may be retried.
+    Unavailable(String),
+    /// A log did not check out: that match is offline.
+    DataLoss(String),
+    /// A fault of the server or its machine.
+    Internal(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Refused(r) => write!(f, "{r}"),
+            Error::Invalid(m)
+            | Error::NotFound(m)
+            | Error::AlreadyExists(m)
+            | Error::Stale(m)
+            | Error::RateLimited(m)
+            | Error::Unavailable(m)
+            | Error::DataLoss(m)
+            | Error::Internal(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<Refusal> for Error {
+    fn from(r: Refusal) -> Error {
+        Error::Refused(r)
+    }
+}
