@@ -1050,6 +1050,17 @@ fn director_actions_are_recorded_with_reason_and_article() {
         ruling: baffle_core::backgammon::Ruling::new("slow play", "2.3"),
     });
     assert!(matches!(&events[0].change, Change::Ruled { ruling, .. } if ruling.article == "2.3"));
+    // No ruling without its reason and article.
+    for (reason, article) in [("", "2.3"), ("slow play", " ")] {
+        let e = t.err(Command::Director {
+            action: DirectorAction::Warning { side: B },
+            ruling: baffle_core::backgammon::Ruling::new(reason, article),
+        });
+        assert!(
+            e.invalid && e.message.contains("reason and an article"),
+            "{e}"
+        );
+    }
     t.director(DirectorAction::AwardPoints { to: A, points: 1 });
     t.director(DirectorAction::AdjustTime {
         side: A,

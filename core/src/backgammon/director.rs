@@ -15,6 +15,12 @@ impl Match {
         now: Timestamp,
         out: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
+        if ruling.reason.trim().is_empty() || ruling.article.trim().is_empty() {
+            return Err(RuleError::invalid(
+                "",
+                "a director action needs a reason and an article",
+            ));
+        }
         match *action {
             DirectorAction::AwardPoints { points: 0, .. }
             | DirectorAction::DeductPoints { points: 0, .. } => {

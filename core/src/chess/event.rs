@@ -55,6 +55,23 @@ pub enum Command {
     ArbiterResult(GameResult),
 }
 
+impl Command {
+    /// True for what only the arbiter may do; he records his reason and article with it.
+    pub fn is_arbiters(&self) -> bool {
+        matches!(
+            self,
+            Command::ExcuseLateness(_)
+                | Command::IllegalMove { .. }
+                | Command::CannotCheckmate
+                | Command::FlagOrderUnknown
+                | Command::SetTime(..)
+                | Command::SetMoves(..)
+                | Command::QuickplayRuling(_)
+                | Command::ArbiterResult(_)
+        )
+    }
+}
+
 /// How the arbiter rules on a quickplay-finish claim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -160,12 +160,23 @@ impl Draft {
         Ok(())
     }
 
-    fn ruling(&mut self, ruling: &Option<ChessRuling>) -> Result<(), Refusal> {
+    /// The arbiter's ruling, recorded before the events of an arbiter's command
+    /// (`required`), which needs one with a reason and an article; with anyone else's
+    /// command nothing is recorded.
+    fn ruling(&mut self, ruling: &Option<ChessRuling>, required: bool) -> Result<(), Refusal> {
         self.chess()?;
-        if let Some(r) = ruling {
-            self.emit(Body::ChessRuling(r.clone()))?;
+        if !required {
+            return Ok(());
         }
-        Ok(())
+        match ruling
+            .as_ref()
+            .filter(|r| !r.reason.trim().is_empty() && !r.article.trim().is_empty())
+        {
+            Some(r) => self.emit(Body::ChessRuling(r.clone())),
+            None => Err(Refusal::invalid(
+                "ruling: an arbiter action needs a reason and an article",
+            )),
+        }
     }
 
     fn request(&mut self, request: &Request, now: Timestamp) -> Result<(), Refusal> {
@@ -178,11 +189,12 @@ impl Draft {
             Request::ServerOpening => self.server_opening(now),
             Request::ServerRoll(side) => self.server_roll(*side, now),
             Request::Chess { command, ruling } => {
-                self.ruling(ruling)?;
+                let arbiters = matches!(command, MatchCommand::Game(c) if c.is_arbiters());
+                self.ruling(ruling, arbiters)?;
                 self.chess_command(command, now)
             }
             Request::ChessPosition { ruling } => {
-                self.ruling(ruling)?;
+                self.ruling(ruling, true)?;
                 self.chess_position(now)
             }
             Request::PlayerSeed { side, seed } => {

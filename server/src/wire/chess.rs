@@ -120,15 +120,11 @@ pub fn decode(command: v1::ChessCommand, ruling: Option<v1::Ruling>) -> Result<R
     let action = command
         .action
         .ok_or_else(|| Status::invalid_argument("command.chess: exactly one action must be set"))?;
-    let ruling = if arbiter_only(&action) {
-        let r = super::required_ruling(ruling, "an arbiter action")?;
-        Some(ChessRuling {
-            reason: r.reason,
-            article: r.article,
-        })
-    } else {
-        None
-    };
+    // Whether the action needs a ruling is the rules' to say (the table checks it).
+    let ruling = ruling.map(|r| ChessRuling {
+        reason: r.reason,
+        article: r.article,
+    });
     let game = |c: Command| -> Result<Request, Status> {
         Ok(Request::Chess {
             command: MatchCommand::Game(c),
