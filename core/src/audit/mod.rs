@@ -186,6 +186,13 @@ pub enum Entry {
         /// The dice.
         dice: [u8; 2],
     },
+    /// A roll asked for by `side` before the opponent pressed (4.1 (v)(a): it stands):
+    /// nothing is drawn until the opponent's turn ends, so nobody sees the dice early.
+    #[serde(rename = "dice.roll_queued")]
+    RollQueued {
+        /// Who asked.
+        side: Side,
+    },
     /// A server opening roll: `[A, B]` throws until they differ.
     #[serde(rename = "dice.opening")]
     Opening {
@@ -217,10 +224,11 @@ pub enum Entry {
 
 impl Entry {
     /// The `kind` of each entry.
-    pub const KINDS: [&'static str; 7] = [
+    pub const KINDS: [&'static str; 8] = [
         "match.opened",
         "dice.player_seed",
         "dice.roll",
+        "dice.roll_queued",
         "dice.opening",
         "dice.chess960",
         "dice.reported",

@@ -10,6 +10,12 @@ use crate::dice_check::validate_roll;
 use crate::side::Side;
 use crate::time::Timestamp;
 
+/// Why a server roll is never called invalid (4.1 (iv) is about dice rolled at the
+/// table), and what the director does instead: `docs/dice.md`, "Nobody re-draws".
+pub const SERVER_DICE_STAND: &str = "server dice are never drawn again: an invalid roll \
+     is for dice rolled at the table. A move played in error is replayed (4.2 (iii)); a \
+     fault of the table's device is the director's to put right on the clock (adjust_time)";
+
 impl Match {
     pub(super) fn step(
         &self,
@@ -155,6 +161,9 @@ impl Match {
                         premature,
                     },
                 )
+            }
+            Command::InvalidRoll { .. } if self.setup.dice == DiceSource::Server => {
+                Err(RuleError::rule("4.1 (iv)", SERVER_DICE_STAND))
             }
             Command::InvalidRoll { side } => match self.current()?.turn {
                 Turn::Moving { side: s, .. } if s == *side => {

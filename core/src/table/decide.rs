@@ -6,7 +6,7 @@ use super::evolve::Owed;
 use super::request::{DeviceInput, DeviceOutcome, Refusal, Request};
 use super::{Game, MAX_LAG_CREDIT, Plan, Table};
 use crate::audit::{Entry, Record, record_hash};
-use crate::backgammon::{Command, DiceSource};
+use crate::backgammon::{Command, DiceSource, Turn};
 use crate::chess::{Chess960, MatchCommand};
 use crate::device_time::charge_instant;
 use crate::side::Side;
@@ -94,7 +94,20 @@ impl Draft {
             let anomaly: AnomalyRecord = raised.front().expect("never empty").clone();
             self.emit(Body::Anomaly(anomaly))?;
         }
-        Ok(())
+        self.draw_queued_roll(now)
+    }
+
+    /// A roll queued before the opponent pressed is drawn now that his turn is over: it
+    /// stood from when it was asked for (4.1 (v)(a)), and nobody saw it before.
+    fn draw_queued_roll(&mut self, now: Timestamp) -> Result<(), Refusal> {
+        let Some(side) = self.table.queued_roll else {
+            return Ok(());
+        };
+        if !matches!(self.table.game.to_move_phase(), Some(Turn::OnRoll { side: s, .. }) if s == side)
+        {
+            return Ok(());
+        }
+        self.server_roll(side, now)
     }
 
     fn server_opening(&mut self, now: Timestamp) -> Result<(), Refusal> {
@@ -119,6 +132,12 @@ impl Draft {
         self.backgammon()?
             .may_roll(side, now)
             .map_err(Refusal::backgammon)?;
+        // Asked for before the opponent pressed: queued, drawn at his press.
+        let early = matches!(self.table.game.to_move_phase(),
+            Some(Turn::Moving { side: mover, .. }) if mover == side.other());
+        if early {
+            return self.emit(Body::Dice(Entry::RollQueued { side }));
+        }
         let dice = self.table.dice.next_roll().map_err(Refusal::rule)?;
         self.emit(Body::Dice(Entry::Roll { side, dice }))?;
         let command = Command::Roll {

@@ -8,7 +8,7 @@ use super::body::{AnomalyRecord, Body};
 use super::dice::{Draw, strict_hex};
 use super::{Game, Table};
 use crate::audit::Entry;
-use crate::backgammon::{Change, DiceSource, Event};
+use crate::backgammon::{Change, DiceSource, Event, Turn};
 use crate::chess::{MatchEvent, SeriesEvent};
 use crate::dice::Roll;
 use crate::side::Side;
@@ -228,10 +228,29 @@ impl Table {
                     .add_player_seed(*side, &bytes)
                     .map_err(|e| e.to_string())?;
             }
+            Entry::RollQueued { side } => {
+                if !server_dice {
+                    return not_here("a queued server roll");
+                }
+                let opponent_moving = matches!(self.game.to_move_phase(),
+                    Some(Turn::Moving { side: mover, .. }) if mover == side.other());
+                if !opponent_moving || self.queued_roll.is_some() {
+                    return Err(format!(
+                        "a roll queued for {side} when it is not the opponent's move (4.1 (v)(a))"
+                    ));
+                }
+                self.queued_roll = Some(*side);
+            }
             Entry::Roll { side, dice } => {
                 if !server_dice {
                     return not_here("a server roll");
                 }
+                if self.queued_roll.is_some_and(|q| q != *side) {
+                    return Err(format!(
+                        "{side} rolled while the opponent's roll was queued"
+                    ));
+                }
+                self.queued_roll = None;
                 self.dice.record(seq, Draw::Roll(*dice))?;
                 self.owed = Some(Owed::Roll {
                     side: *side,
@@ -282,6 +301,18 @@ impl Table {
             Change::Rolled { source, .. } | Change::OpeningThrow { source, .. } => Some(source),
             _ => None,
         };
+        if matches!(event.change, Change::RollInvalid { .. }) && dice == DiceSource::Server {
+            return Err(
+                "a server roll was voided: server dice are never drawn again (4.1 (iv))".into(),
+            );
+        }
+        if matches!(
+            event.change,
+            Change::GameEnded { .. } | Change::MatchEnded { .. }
+        ) {
+            // A roll queued in a game that ended is not drawn.
+            self.queued_roll = None;
+        }
         if let Some(source) = source {
             if source != dice {
                 return Err(format!(

@@ -136,6 +136,14 @@ impl Game {
         }
     }
 
+    /// In backgammon, where the game in progress stands.
+    pub fn to_move_phase(&self) -> Option<Turn> {
+        match self {
+            Game::Backgammon(m) => m.game().map(|g| g.turn),
+            Game::Chess(_) => None,
+        }
+    }
+
     /// In backgammon, who is to roll or move now.
     pub fn to_move(&self) -> Option<Side> {
         let Game::Backgammon(m) = self else {
@@ -159,6 +167,8 @@ pub struct Table {
     anomalies: (u32, String),
     device_seqs: BTreeMap<String, u64>,
     owed: Option<evolve::Owed>,
+    /// A server roll asked for early, drawn when the opponent's turn ends.
+    queued_roll: Option<Side>,
     len: u64,
     head: Hash,
 }

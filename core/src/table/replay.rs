@@ -200,6 +200,7 @@ impl Replay {
                     anomalies: (0, String::new()),
                     device_seqs: Default::default(),
                     owed: None,
+                    queued_roll: None,
                     len: 2,
                     head: record.hash,
                 })))

@@ -1,0 +1,172 @@
+//! Dice nobody can choose, at the table (issue 16): a server roll is never drawn again,
+//! and a roll asked for before the opponent pressed is drawn only at his press. Each
+//! attack is also played against a real server in `tests/tests/fair_dice.rs`.
+
+use baffle_core::audit::export::to_jsonl;
+use baffle_core::audit::verify::verify_jsonl;
+use baffle_core::audit::{Chain, Record};
+use baffle_core::backgammon::{Command, GameKind, MatchSetup, Turn};
+use baffle_core::dice::ServerSeed;
+use baffle_core::table::{GameSetup, MatchInfo, Replay, Request, Table};
+use baffle_core::{Side, Timestamp};
+
+struct Log {
+    table: Table,
+    records: Vec<Record>,
+    seed: ServerSeed,
+}
+
+impl Log {
+    fn new() -> Log {
+        let info = MatchInfo {
+            id: "fair".into(),
+            tournament: "t".into(),
+            round: 1,
+            table: "1".into(),
+        };
+        let seed = ServerSeed::from_bytes([0x5e; 32]);
+        let setup = GameSetup::Backgammon(MatchSetup::new(["Anna", "Ben"], 3, Timestamp(0)));
+        let (table, records) = Table::create(info, setup, seed.clone()).unwrap();
+        let mut log = Log {
+            table,
+            records,
+            seed,
+        };
+        for side in Side::BOTH {
+            log.ok(Request::Backgammon(Command::CheckIn { side }));
+        }
+        log.ok(Request::ServerOpening);
+        log
+    }
+
+    fn ok(&mut self, request: Request) -> Vec<Record> {
+        let plan = self.table.plan(&request, Timestamp(1_000)).unwrap();
+        self.records.extend(plan.records.iter().cloned());
+        self.table = plan.table;
+        plan.records
+    }
+
+    fn mover(&self) -> Side {
+        self.table.game().to_move().unwrap()
+    }
+
+    fn kinds(records: &[Record]) -> Vec<String> {
+        records
+            .iter()
+            .map(|r| baffle_core::audit::kind_of(&r.body).unwrap())
+            .collect()
+    }
+}
+
+#[test]
+fn rule_4_1_iv_a_server_roll_is_never_drawn_again() {
+    let mut log = Log::new();
+    let mover = log.mover();
+    // The opening throw is the mover's roll: calling it invalid would void it.
+    let refused = log
+        .table
+        .plan(
+            &Request::Backgammon(Command::InvalidRoll { side: mover }),
+            Timestamp(2_000),
+        )
+        .unwrap_err();
+    assert!(
+        refused.message.contains("never drawn again") && refused.message.contains("4.1 (iv)"),
+        "{refused}"
+    );
+    log.ok(Request::Backgammon(Command::Press { side: mover }));
+    log.ok(Request::ServerRoll(mover.other()));
+    assert!(
+        log.table
+            .plan(
+                &Request::Backgammon(Command::InvalidRoll {
+                    side: mover.other()
+                }),
+                Timestamp(2_000)
+            )
+            .is_err()
+    );
+}
+
+#[test]
+fn a_log_with_a_voided_server_roll_does_not_verify() {
+    let log = Log::new();
+    // Forge what the old server wrote when a player voided a server roll: the voiding
+    // event right after the opening, and the chain rebuilt around it.
+    let mut chain = Chain::new();
+    for r in &log.records {
+        chain.append(r.body.clone());
+    }
+    let mover = log.mover();
+    chain.append(format!(
+        r#"{{"at":1000,"kind":"bg.roll_invalid","side":"{mover}"}}"#
+    ));
+    let p = verify_jsonl(&to_jsonl(chain.records()), None)
+        .problem
+        .expect("rejected");
+    assert!(p.reason.contains("never drawn again"), "{}", p.reason);
+}
+
+#[test]
+fn rule_4_1_v_a_a_roll_asked_for_early_is_drawn_only_at_the_opponents_press() {
+    let mut log = Log::new();
+    let mover = log.mover();
+    let early = log.ok(Request::ServerRoll(mover.other()));
+    // Recorded, nothing drawn: the mover sees no dice of his opponent's.
+    assert_eq!(Log::kinds(&early), ["dice.roll_queued"]);
+    assert!(matches!(
+        log.table.game().to_move_phase(),
+        Some(Turn::Moving { side, .. }) if side == mover
+    ));
+    // A second request changes nothing more.
+    assert!(
+        log.table
+            .plan(&Request::ServerRoll(mover.other()), Timestamp(1_000))
+            .is_err()
+    );
+    let pressed = log.ok(Request::Backgammon(Command::Press { side: mover }));
+    assert_eq!(
+        Log::kinds(&pressed),
+        ["bg.pressed", "dice.roll", "bg.rolled"]
+    );
+    assert!(matches!(
+        log.table.game().to_move_phase(),
+        Some(Turn::Moving { side, .. }) if side == mover.other()
+    ));
+    // The log replays, on the server and for a verifier, to the same table.
+    let replayed = Replay::run(&log.records, Some(log.seed.clone())).unwrap();
+    assert_eq!(replayed.head(), log.table.head());
+    let report = verify_jsonl(&to_jsonl(&log.records), None);
+    assert!(report.is_ok(), "{report}");
+}
+
+#[test]
+fn a_queued_roll_dies_with_its_game() {
+    let mut log = Log::new();
+    let mover = log.mover();
+    log.ok(Request::ServerRoll(mover.other()));
+    log.ok(Request::Backgammon(Command::Concede {
+        side: mover.other(),
+        kind: GameKind::Single,
+    }));
+    assert!(Replay::run(&log.records, None).is_ok());
+    // The next game's opening is drawn as usual: nothing was left queued.
+    let opening = log.ok(Request::ServerOpening);
+    assert_eq!(Log::kinds(&opening)[0], "dice.opening");
+}
+
+#[test]
+fn a_roll_queued_out_of_turn_does_not_verify() {
+    let log = Log::new();
+    let mover = log.mover();
+    let mut chain = Chain::new();
+    for r in &log.records {
+        chain.append(r.body.clone());
+    }
+    // The mover himself cannot queue a roll: it is his move.
+    chain.append(format!(r#"{{"kind":"dice.roll_queued","side":"{mover}"}}"#));
+    let p = verify_jsonl(&to_jsonl(chain.records()), None)
+        .problem
+        .expect("rejected");
+    assert!(p.reason.contains("4.1 (v)(a)"), "{}", p.reason);
+}
