@@ -3,8 +3,9 @@
 
 use std::path::Path;
 
+use baffle_core::Side;
 use baffle_core::audit::Hash;
-use baffle_core::audit::verify::{Report, verify_jsonl};
+use baffle_core::audit::verify::{Expect, Report, verify_expecting};
 use baffle_proto::v1;
 use baffle_proto::v1::audit_client::AuditClient;
 use tokio_stream::StreamExt;
@@ -30,15 +31,48 @@ pub async fn export_log(channel: Channel, match_id: &str) -> Result<String, toni
 
 /// Reads and verifies the export at `path`; `head` is a head hash a follower witnessed.
 pub fn verify_file(path: &Path, head: Option<&str>) -> Result<Report, String> {
+    verify_file_expecting(path, head, false, &[])
+}
+
+/// Reads and verifies the export at `path`, with what the verifier asks of it: a
+/// witnessed head, the reveal, and players' seeds given as `SIDE=HEX` (`a=0badc0de`).
+pub fn verify_file_expecting(
+    path: &Path,
+    head: Option<&str>,
+    reveal: bool,
+    player_seeds: &[String],
+) -> Result<Report, String> {
     let head = head
         .map(|h| {
             Hash::from_hex(h)
                 .ok_or_else(|| format!("--head must be 64 lowercase hex digits, not {h:?}"))
         })
         .transpose()?;
+    let player_seeds = player_seeds
+        .iter()
+        .map(|given| player_seed(given))
+        .collect::<Result<_, _>>()?;
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    Ok(verify_jsonl(&text, head))
+    let expect = Expect {
+        head,
+        reveal,
+        player_seeds,
+    };
+    Ok(verify_expecting(&text, &expect))
+}
+
+/// `a=0badc0de` or `B=…`: a side and a seed in hex.
+fn player_seed(given: &str) -> Result<(Side, Vec<u8>), String> {
+    let usage = || format!("--player-seed takes SIDE=HEX (a=0badc0de), not {given:?}");
+    let (side, seed) = given.split_once('=').ok_or_else(usage)?;
+    let side = match side.trim() {
+        "a" | "A" => Side::A,
+        "b" | "B" => Side::B,
+        _ => return Err(usage()),
+    };
+    let seed = hex::decode(seed.trim()).map_err(|_| usage())?;
+    Ok((side, seed))
 }
 
 #[cfg(test)]
@@ -90,6 +124,40 @@ mod tests {
             verify_file(file.path(), Some("xyz"))
                 .unwrap_err()
                 .contains("--head")
+        );
+    }
+
+    fn fixture(name: &str) -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../core/tests/fixtures/logs-before-table")
+            .join(name)
+    }
+
+    #[test]
+    fn the_reveal_and_a_players_own_seed_can_be_required() {
+        let seeded = fixture("server-seeded.jsonl");
+        let ok = |seeds: &[&str]| {
+            let seeds: Vec<String> = seeds.iter().map(|s| s.to_string()).collect();
+            verify_file_expecting(&seeded, None, true, &seeds).unwrap()
+        };
+        assert!(ok(&["a=010203", "B=09090909090909090909090909090909"]).is_ok());
+        let wrong = ok(&["a=010204"]).problem.unwrap();
+        assert!(
+            wrong.reason.contains("the seed recorded for A is 010203"),
+            "{wrong:?}"
+        );
+        // A log with no reveal is sound, but not complete.
+        let unrevealed = fixture("physical-loaded.jsonl");
+        assert!(verify_file(&unrevealed, None).unwrap().is_ok());
+        let p = verify_file_expecting(&unrevealed, None, true, &[])
+            .unwrap()
+            .problem
+            .unwrap();
+        assert!(p.reason.contains("not revealed"), "{p:?}");
+        assert!(
+            verify_file_expecting(&seeded, None, false, &["c=00".into()])
+                .unwrap_err()
+                .contains("SIDE=HEX")
         );
     }
 }

@@ -61,8 +61,10 @@ pub struct Cli {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SideArg {
     /// Player A.
+    #[value(alias = "A")]
     A,
     /// Player B.
+    #[value(alias = "B")]
     B,
 }
 
@@ -441,12 +443,21 @@ pub enum AuditCommand {
     Reveal { match_id: String },
     /// Verify an exported match log: chain, commitment and every server roll.
     /// Exit status 0 when it verifies, 1 when it does not.
+    #[command(
+        after_help = "Examples:\n  baffle audit verify r1-t7.jsonl\n  baffle audit verify r1-t7.jsonl --require-reveal --head 9c1f…\n  baffle audit verify r1-t7.jsonl --player-seed a=0badc0de"
+    )]
     Verify {
         /// The JSON Lines export.
         file: PathBuf,
-        /// A head hash a follower witnessed: the log must end there.
+        /// A head hash a follower witnessed: the log must pass through it.
         #[arg(long)]
         head: Option<String>,
+        /// The log must hold the reveal (without it the dice are not yet recomputed).
+        #[arg(long)]
+        require_reveal: bool,
+        /// A player's own seed, SIDE=HEX: the log's seed for that side must be it.
+        #[arg(long, value_name = "SIDE=HEX")]
+        player_seed: Vec<String>,
     },
 }
 

@@ -680,8 +680,16 @@ async fn run_audit(
     token: &Option<String>,
     command: &AuditCommand,
 ) -> Result<Outcome, Outcome> {
-    if let AuditCommand::Verify { file, head } = command {
-        let report = audit::verify_file(file, head.as_deref()).map_err(usage)?;
+    if let AuditCommand::Verify {
+        file,
+        head,
+        require_reveal,
+        player_seed,
+    } = command
+    {
+        let report =
+            audit::verify_file_expecting(file, head.as_deref(), *require_reveal, player_seed)
+                .map_err(usage)?;
         let code = if report.is_ok() {
             exit::OK
         } else {

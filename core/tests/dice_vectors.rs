@@ -104,3 +104,38 @@ fn the_stream_is_standard_chacha20_keystream() {
         }
     }
 }
+
+/// Vector 4: the first word of vector 1's stream that Chess960 rejects is word 4,495,750
+/// (4294967047 ≥ 4294967040); the draw that reaches it takes the next word.
+#[test]
+fn vector_4_a_rejected_word_is_skipped_by_the_chess960_draw() {
+    let mut key = [0u8; 32];
+    hex::decode_to_slice(KEY_1, &mut key).unwrap();
+    let mut stream = DiceStream::new(key);
+    for _ in 0..4_495_750u64 {
+        stream.next_word();
+    }
+    let mut reference = stream.clone();
+    assert_eq!(reference.next_word(), 4_294_967_047);
+    let taken = reference.next_word();
+    assert_eq!(stream.chess960(), (taken % 960) as u16);
+    assert_eq!(stream.words_used(), 4_495_752);
+}
+
+/// Vector 5: the first word of vector 1's stream that a die rejects is word 1,707,793,783
+/// (4294967294 ≥ 4294967292). 1.7 × 10^9 words: run with
+/// `cargo test --release -p baffle-core --test dice_vectors -- --ignored`.
+#[test]
+#[ignore = "reads 1.7e9 words: run in release with --ignored"]
+fn vector_5_a_rejected_word_is_skipped_by_a_die() {
+    let mut key = [0u8; 32];
+    hex::decode_to_slice(KEY_1, &mut key).unwrap();
+    let mut stream = DiceStream::new(key);
+    for _ in 0..1_707_793_783u64 {
+        stream.next_word();
+    }
+    let mut reference = stream.clone();
+    assert_eq!(reference.next_word(), 4_294_967_294);
+    let taken = reference.next_word();
+    assert_eq!(u32::from(stream.die()), taken % 6 + 1);
+}

@@ -236,3 +236,70 @@ fn a_reported_roll_and_its_anomalies_must_match_what_was_rolled() {
         .expect("rejected");
     assert!(p.reason.contains("dice watch"), "{p:?}");
 }
+
+/// Found from outside: before the reveal, server dice of 7 or 0 (a roll and its use forged
+/// together) verified, and a tied last opening throw failed with an unrelated reason.
+#[test]
+fn sealed_server_dice_are_checked_for_range_and_opening_ties() {
+    let log = fixture("demo-backgammon");
+    let unrevealed = |log: &str| {
+        let mut r = records(log);
+        r.pop(); // the reveal
+        to_jsonl(&r)
+    };
+    let draw = first(&log, r#""kind":"dice.roll""#);
+    let played = first(&log, r#""kind":"bg.rolled""#);
+    let die = |body: &str| {
+        let start = r#""dice":["#;
+        let was = &body.split(start).nth(1).unwrap()[..3];
+        body.replace(&format!("{start}{was}]"), &format!("{start}2,7]"))
+    };
+    let bad = forged(&log, |i, b| {
+        if i == draw || i == played {
+            die(b)
+        } else {
+            b.into()
+        }
+    });
+    let p = verify_jsonl(&unrevealed(&bad), None)
+        .problem
+        .expect("rejected");
+    assert_eq!(p.seq, Some(draw as u64));
+    assert!(p.reason.contains("server roll"), "{}", p.reason);
+    let opening = first(&log, r#""kind":"dice.opening""#);
+    let thrown = first(&log, r#""kind":"bg.opening_throw""#);
+    let tie = |body: &str| {
+        let (head, _) = body.split_once(r#""throw"#).unwrap();
+        match body.contains(r#""throws""#) {
+            true => format!("{head}\"throws\":[[3,3]]}}"),
+            false => format!(r#"{head}"throw":[3,3],"source":"server"}}"#),
+        }
+    };
+    let bad = forged(&log, |i, b| {
+        if i == opening || i == thrown {
+            tie(b)
+        } else {
+            b.into()
+        }
+    });
+    let p = verify_jsonl(&unrevealed(&bad), None)
+        .problem
+        .expect("rejected");
+    assert_eq!(p.seq, Some(opening as u64));
+    assert!(p.reason.contains("ends on a tie"), "{}", p.reason);
+}
+
+/// A follower who watched during play saw a head before the reveal: the complete log
+/// passes through it. A log rewritten before it, or cut short of it, does not.
+#[test]
+fn a_witnessed_head_is_a_point_the_log_passes_through() {
+    let log = fixture("server-seeded");
+    let all = records(&log);
+    let seen = all[all.len() - 3].hash;
+    assert!(verify_jsonl(&log, Some(seen)).is_ok());
+    let cut = to_jsonl(&all[..all.len() - 4]);
+    let p = verify_jsonl(&cut, Some(seen)).problem.expect("rejected");
+    assert!(p.reason.contains("witnessed head"), "{}", p.reason);
+    // An editor's trailing newline is not a line of the log.
+    assert!(verify_jsonl(&format!("{log}\n"), Some(seen)).is_ok());
+}

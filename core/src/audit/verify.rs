@@ -7,13 +7,15 @@
 //! the dice (commitment first, player seeds only before the first draw, every die played
 //! equal to the die drawn, every reported roll and the anomalies it raised, no draw after
 //! the reveal), then, once the seed is revealed, every draw recomputed. The end line must
-//! count the records and name the head; a witnessed head, if given, must be the log's.
+//! count the records and name the head. [`verify_expecting`] also checks what a
+//! verifier asks for ([`Expect`]): a witnessed head, the reveal, a player's own seed.
 //! The report names the first bad line and why.
 
 use std::fmt;
 
 use super::Hash;
 use super::export::{Line, parse_line};
+use crate::side::Side;
 use crate::table::Replay;
 
 /// What was wrong, and where.
@@ -62,8 +64,9 @@ impl fmt::Display for Report {
         if self.revealed {
             write!(
                 f,
-                "{} server draws recomputed from the revealed seed",
-                self.dice_verified
+                "{} server draw{} recomputed from the revealed seed",
+                self.dice_verified,
+                if self.dice_verified == 1 { "" } else { "s" }
             )
         } else {
             write!(
@@ -74,11 +77,36 @@ impl fmt::Display for Report {
     }
 }
 
+/// What a verifier asks of a log beyond its soundness.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Expect {
+    /// A head hash a follower witnessed: the log must pass through it (the record it
+    /// names is in the log as it was seen; records may follow, such as the reveal).
+    pub head: Option<Hash>,
+    /// The log must hold the reveal, so that every draw was recomputed: a log without
+    /// it is sound so far but its dice are not yet checked.
+    pub reveal: bool,
+    /// Seeds players know they gave: the log's seed for each side must be the one given
+    /// (a player checks his own went in).
+    pub player_seeds: Vec<(Side, Vec<u8>)>,
+}
+
 /// Verifies an export. `witnessed_head`, if given, is a head hash a follower saw: the
-/// log must end there.
+/// log must pass through it.
 pub fn verify_jsonl(text: &str, witnessed_head: Option<Hash>) -> Report {
+    verify_expecting(
+        text,
+        &Expect {
+            head: witnessed_head,
+            ..Expect::default()
+        },
+    )
+}
+
+/// Verifies an export and what `expect` asks of it.
+pub fn verify_expecting(text: &str, expect: &Expect) -> Report {
     let mut report = Report::default();
-    report.problem = check(text, witnessed_head, &mut report).err();
+    report.problem = check(text, expect, &mut report).err();
     report
 }
 
@@ -90,14 +118,19 @@ fn problem(line: usize, seq: Option<u64>, reason: impl Into<String>) -> Problem 
     }
 }
 
-fn check(text: &str, witnessed_head: Option<Hash>, report: &mut Report) -> Result<(), Problem> {
+fn check(text: &str, expect: &Expect, report: &mut Report) -> Result<(), Problem> {
     let mut replay = Replay::new(None);
     let mut ended = false;
+    let mut witnessed = expect.head.is_none();
     let mut lines = 0;
     for (i, text_line) in text.lines().enumerate() {
         let n = i + 1;
         lines = n;
         if ended {
+            // An editor's trailing newline is not a line of the log.
+            if text_line.trim().is_empty() {
+                continue;
+            }
             return Err(problem(n, None, "a line after the end line"));
         }
         match parse_line(text_line).map_err(|e| problem(n, None, e))? {
@@ -124,6 +157,7 @@ fn check(text: &str, witnessed_head: Option<Hash>, report: &mut Report) -> Resul
                     .map_err(|e| problem(n, Some(r.seq), e.reason))?;
                 report.records += 1;
                 report.head = Some(r.hash);
+                witnessed |= expect.head == Some(r.hash);
                 report.match_id = replay.match_id().map(str::to_string);
                 if let Some(table) = replay.table() {
                     report.revealed = table.dice().revealed();
@@ -139,15 +173,41 @@ fn check(text: &str, witnessed_head: Option<Hash>, report: &mut Report) -> Resul
             "no end line: the file was cut short",
         ));
     }
-    if let Some(w) = witnessed_head.filter(|w| replay.head() != *w) {
+    if let Some(w) = expect.head.filter(|_| !witnessed) {
         return Err(problem(
             lines,
             None,
-            format!("the log does not end at the witnessed head {w}"),
+            format!(
+                "the log does not pass through the witnessed head {w}: what was seen was \
+                 rewritten, or the log is cut short of it"
+            ),
         ));
     }
-    replay
+    let table = replay
         .finish()
         .map_err(|e| problem(lines, e.seq, e.reason))?;
+    if expect.reveal && !table.dice().revealed() {
+        return Err(problem(
+            lines,
+            None,
+            "the server seed is not revealed in this log, so its dice are not checked yet \
+             (a complete log holds the reveal)",
+        ));
+    }
+    for (side, seed) in &expect.player_seeds {
+        if table.dice().player_seed(*side) != seed.as_slice() {
+            let recorded = hex::encode(table.dice().player_seed(*side));
+            let recorded = if recorded.is_empty() {
+                "none".to_string()
+            } else {
+                recorded
+            };
+            return Err(problem(
+                lines,
+                None,
+                format!("the seed recorded for {side} is {recorded}, not the one given"),
+            ));
+        }
+    }
     Ok(())
 }

@@ -183,14 +183,11 @@ impl Body {
             _ => match game {
                 None => return Err(format!("a {kind} record before the match's set-up")),
                 Some(GameType::Backgammon) => {
-                    Body::Backgammon(serde_json::from_str(text).map_err(|e| {
-                        format!("{kind} is not a backgammon event of this log: {e}")
-                    })?)
+                    Body::Backgammon(serde_json::from_str(text).map_err(malformed)?)
                 }
-                Some(GameType::Chess) => Body::Chess(
-                    serde_json::from_str(text)
-                        .map_err(|_| format!("{kind} is not a chess event of this log"))?,
-                ),
+                Some(GameType::Chess) => Body::Chess(serde_json::from_str(text).map_err(|_| {
+                    format!("malformed {kind} record: not a chess event this log can hold")
+                })?),
             },
         };
         if body.text() != text {

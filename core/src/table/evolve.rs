@@ -11,6 +11,7 @@ use crate::audit::Entry;
 use crate::backgammon::{Change, DiceSource, Event, Turn};
 use crate::chess::{MatchEvent, SeriesEvent};
 use crate::dice::Roll;
+use crate::dice_check::validate_roll;
 use crate::side::Side;
 
 /// What the log owes after a record: the use of a draw, or the report of a roll.
@@ -149,10 +150,10 @@ impl Table {
                     true
                 }
                 Some(t) => {
+                    let drawn = throws.front().map_or("none".into(), |d| fmt_roll(*d));
                     return Err(format!(
-                        "the opening throw {} is not the one drawn ({:?})",
-                        fmt_roll(t),
-                        throws.front()
+                        "the opening throw {} is not the one drawn ({drawn})",
+                        fmt_roll(t)
                     ));
                 }
                 None => return Ok(false),
@@ -251,6 +252,7 @@ impl Table {
                     ));
                 }
                 self.queued_roll = None;
+                validate_roll(*dice).map_err(|e| format!("a server roll: {e}"))?;
                 self.dice.record(seq, Draw::Roll(*dice))?;
                 self.owed = Some(Owed::Roll {
                     side: *side,
@@ -261,6 +263,7 @@ impl Table {
                 if !server_dice {
                     return not_here("a server opening roll");
                 }
+                opening_throws(throws)?;
                 self.dice.record(seq, Draw::Opening(throws.clone()))?;
                 self.owed = Some(Owed::Opening(throws.iter().copied().collect()));
             }
@@ -268,6 +271,9 @@ impl Table {
                 let chess960 = matches!(&self.game, Game::Chess(m) if m.settings().chess960);
                 if !chess960 {
                     return Err("a Chess960 draw in a match that is not Chess960".into());
+                }
+                if *sp >= 960 {
+                    return Err(format!("Chess960 positions are 0 to 959, not {sp}"));
                 }
                 self.dice.record(seq, Draw::Chess960(*sp))?;
                 self.owed = Some(Owed::Position(*sp));
@@ -335,6 +341,30 @@ impl Table {
         }
         Ok(())
     }
+}
+
+/// A server opening roll as drawn: dice 1 to 6, ties thrown again until the last throw,
+/// which differs (backgammon §3).
+fn opening_throws(throws: &[Roll]) -> Result<(), String> {
+    let Some((last, ties)) = throws.split_last() else {
+        return Err("an opening roll with no throw".into());
+    };
+    for t in throws {
+        validate_roll(*t).map_err(|e| format!("an opening throw: {e}"))?;
+    }
+    if let Some(t) = ties.iter().find(|t| t[0] != t[1]) {
+        return Err(format!(
+            "the opening throw {} decided, but more throws follow it",
+            fmt_roll(*t)
+        ));
+    }
+    if last[0] == last[1] {
+        return Err(format!(
+            "the opening roll ends on a tie ({}): it is thrown again (backgammon §3)",
+            fmt_roll(*last)
+        ));
+    }
+    Ok(())
 }
 
 fn fmt_roll([a, b]: Roll) -> String {
