@@ -40,6 +40,21 @@ pub fn draw(frame: &mut Frame, s: &v1::MatchState, now_ms: i64, status: &Status)
         Constraint::Length(1),
     ])
     .areas(frame.area());
+    draw_heading(frame, s, top);
+    draw_clocks(frame, s, now_ms, clocks);
+    let lines = info_lines(s);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .alignment(Alignment::Center)
+            .wrap(Wrap { trim: true }),
+        info,
+    );
+
+    draw_footer(frame, s, status, bottom);
+}
+
+/// The match, the players and the score, and what kind of game this is.
+fn draw_heading(frame: &mut Frame, s: &v1::MatchState, top: ratatui::layout::Rect) {
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let chess = s.chess.as_ref();
     let mut heading = vec![Line::styled(
@@ -74,7 +89,12 @@ pub fn draw(frame: &mut Frame, s: &v1::MatchState, now_ms: i64, status: &Status)
         ),
         top,
     );
+}
 
+/// Both clocks, each with its delay (or, in chess, its moves and period).
+fn draw_clocks(frame: &mut Frame, s: &v1::MatchState, now_ms: i64, clocks: ratatui::layout::Rect) {
+    let bold = Style::default().add_modifier(Modifier::BOLD);
+    let chess = s.chess.as_ref();
     let [left, right] =
         Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(clocks);
     match &s.clock {
@@ -125,7 +145,12 @@ pub fn draw(frame: &mut Frame, s: &v1::MatchState, now_ms: i64, status: &Status)
             clocks,
         ),
     }
+}
 
+/// The game in words: the turn, a pause, the result, or waiting for the players.
+fn info_lines(s: &v1::MatchState) -> Vec<Line<'static>> {
+    let bold = Style::default().add_modifier(Modifier::BOLD);
+    let chess = s.chess.as_ref();
     let mut lines = Vec::new();
     if let Some(c) = chess {
         lines.extend(chess_lines(s, c).into_iter().map(Line::from));
@@ -183,13 +208,17 @@ pub fn draw(frame: &mut Frame, s: &v1::MatchState, now_ms: i64, status: &Status)
     if s.phase == v1::MatchPhase::Waiting as i32 {
         lines.push(Line::from("waiting for the players"));
     }
-    frame.render_widget(
-        Paragraph::new(lines)
-            .alignment(Alignment::Center)
-            .wrap(Wrap { trim: true }),
-        info,
-    );
+    lines
+}
 
+/// The last event and head hash seen, or what is wrong with the connection.
+fn draw_footer(
+    frame: &mut Frame,
+    s: &v1::MatchState,
+    status: &Status,
+    bottom: ratatui::layout::Rect,
+) {
+    let bold = Style::default().add_modifier(Modifier::BOLD);
     let head = s.head_hash.get(..12).unwrap_or_default();
     let foot = match &status.connection {
         Some(problem) => Line::styled(problem.clone(), bold),

@@ -8,13 +8,9 @@ use super::{Match, RuleError};
 use crate::time::Timestamp;
 
 impl Match {
-    pub(super) fn director(
-        &mut self,
-        action: &DirectorAction,
-        ruling: &Ruling,
-        now: Timestamp,
-        out: &mut Vec<Event>,
-    ) -> Result<(), RuleError> {
+    /// Whether the director may take `action` now: a ruling with its reason and article,
+    /// values in range, and the state it needs.
+    fn check_director(&self, action: &DirectorAction, ruling: &Ruling) -> Result<(), RuleError> {
         if ruling.reason.trim().is_empty() || ruling.article.trim().is_empty() {
             return Err(RuleError::invalid(
                 "",
@@ -47,7 +43,7 @@ impl Match {
             DirectorAction::SetTime { time, .. } => {
                 self.clock_required()?;
                 if time.as_ms() < 0 {
-                    return Err(RuleError::rule(
+                    return Err(RuleError::invalid(
                         "3.7",
                         "a clock cannot be set to a negative time",
                     ));
@@ -64,7 +60,7 @@ impl Match {
                     ));
                 }
                 if per_point.as_ms() <= 0 || delay.as_ms() < 0 {
-                    return Err(RuleError::rule(
+                    return Err(RuleError::invalid(
                         "3.5",
                         "the time per point must be positive and the delay not negative",
                     ));
@@ -87,7 +83,7 @@ impl Match {
                 }
                 // Centred means at 1; after any take the cube has an owner.
                 if !value.is_power_of_two() || value > MAX_CUBE || (value == 1) != owner.is_none() {
-                    return Err(RuleError::rule(
+                    return Err(RuleError::invalid(
                         "4.4 (vi)",
                         format!(
                             "{value} is not a cube level (1 centred, or 2 to {MAX_CUBE} with an owner)"
@@ -97,9 +93,10 @@ impl Match {
             }
             DirectorAction::CorrectLength { length } => {
                 if length == 0 || length > MAX_LENGTH {
-                    return Err(RuleError::state(format!(
-                        "a match length is 1 to {MAX_LENGTH} points"
-                    )));
+                    return Err(RuleError::invalid(
+                        "4.8",
+                        format!("a match length is 1 to {MAX_LENGTH} points"),
+                    ));
                 }
                 if length == self.length {
                     return Err(RuleError::state(format!(
@@ -115,6 +112,17 @@ impl Match {
             }
             _ => {}
         }
+        Ok(())
+    }
+
+    pub(super) fn director(
+        &mut self,
+        action: &DirectorAction,
+        ruling: &Ruling,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        self.check_director(action, ruling)?;
         self.emit(
             out,
             now,

@@ -152,6 +152,11 @@ pub fn decode(
         let action = director_action(action)?;
         return Ok(Request::Backgammon(Command::Director { action, ruling }));
     }
+    play_request(action, dice)
+}
+
+/// A player's (or a device's) backgammon action, with dice from `dice`.
+fn play_request(action: Action, dice: DiceSource) -> Result<Request, Status> {
     let engine = |c| Ok(Request::Backgammon(c));
     match action {
         Action::CheckIn(s) => engine(Command::CheckIn {

@@ -201,146 +201,149 @@ impl Dashboard {
     /// Handles a key; returns a command once the director confirmed it.
     pub fn key(&mut self, key: Key) -> Option<Pending> {
         match self.prompt.take() {
-            Some(Prompt::Confirm(pending)) => match key {
+            Some(prompt) => self.prompt_key(prompt, key),
+            None => {
+                let chess = self.selected_match().is_some_and(|m| m.chess.is_some());
+                if !(chess && self.chess_key(key)) {
+                    self.match_key(key);
+                }
+                None
+            }
+        }
+    }
+
+    /// A key while a prompt is open: confirm or cancel, or edit the input.
+    fn prompt_key(&mut self, prompt: Prompt, key: Key) -> Option<Pending> {
+        match prompt {
+            Prompt::Confirm(pending) => match key {
                 Key::Char('y') | Key::Enter => {
                     self.alert(format!("sent: {}", pending.label));
-                    return Some(pending);
+                    Some(pending)
                 }
-                _ => return None, // anything else cancels
+                _ => None, // anything else cancels
             },
-            Some(Prompt::Input {
+            Prompt::Input {
                 label,
                 mut buffer,
                 kind,
-            }) => {
+            } => {
                 match key {
-                    Key::Esc => {}
-                    Key::Enter => match self.parse_input(kind, &buffer) {
-                        Ok(pending) => self.prompt = Some(Prompt::Confirm(pending)),
-                        Err(e) => self.alert(e),
-                    },
+                    Key::Esc => return None,
+                    Key::Enter => {
+                        match self.parse_input(kind, &buffer) {
+                            Ok(pending) => self.prompt = Some(Prompt::Confirm(pending)),
+                            Err(e) => self.alert(e),
+                        }
+                        return None;
+                    }
                     Key::Backspace => {
                         buffer.pop();
-                        self.prompt = Some(Prompt::Input {
-                            label,
-                            buffer,
-                            kind,
-                        });
                     }
-                    Key::Char(c) => {
-                        buffer.push(c);
-                        self.prompt = Some(Prompt::Input {
-                            label,
-                            buffer,
-                            kind,
-                        });
-                    }
-                    _ => {
-                        self.prompt = Some(Prompt::Input {
-                            label,
-                            buffer,
-                            kind,
-                        })
-                    }
+                    Key::Char(c) => buffer.push(c),
+                    _ => {}
                 }
-                return None;
+                self.prompt = Some(Prompt::Input {
+                    label,
+                    buffer,
+                    kind,
+                });
+                None
             }
-            None => {}
         }
-        let count = self.matches.len();
-        let selected = self.selected_match().map(|m| m.match_id.clone());
-        let chess = self.selected_match().is_some_and(|m| m.chess.is_some());
+    }
+
+    /// A confirmation of `action` (with a ruling) on the selected match, if any.
+    fn confirm(&self, action: Action, ruling: Option<(&str, &str)>, label: &str) -> Option<Prompt> {
+        let match_id = self.selected_match()?.match_id.clone();
+        let ruling = ruling.map(|(reason, article)| v1::Ruling {
+            reason: reason.into(),
+            article: article.into(),
+        });
+        Some(Prompt::Confirm(Pending {
+            label: format!("{label} in {match_id}"),
+            match_id,
+            action,
+            ruling,
+        }))
+    }
+
+    /// An input prompt.
+    fn ask(&mut self, label: &str, kind: InputKind) {
+        self.prompt = Some(Prompt::Input {
+            label: label.into(),
+            buffer: String::new(),
+            kind,
+        });
+    }
+
+    /// The keys that differ in chess: the arbiter stops the clocks (6.12) and restarts
+    /// them; sets a clock (6.10) rather than adjusting it; there are no points to award
+    /// or confirm. False for a key that is the same in both games.
+    fn chess_key(&mut self, key: Key) -> bool {
         let chess_action =
             |a: v1::chess_command::Action| Action::Chess(v1::ChessCommand { action: Some(a) });
-        let confirm = |action: Action, ruling: Option<(&str, &str)>, label: String| {
-            selected.clone().map(|match_id| {
-                let ruling = ruling.map(|(reason, article)| v1::Ruling {
-                    reason: reason.into(),
-                    article: article.into(),
-                });
-                Prompt::Confirm(Pending {
-                    label: format!("{label} in {match_id}"),
-                    match_id,
-                    action,
-                    ruling,
-                })
-            })
-        };
+        match key {
+            Key::Char('p') => {
+                let stop = chess_action(v1::chess_command::Action::Pause(
+                    v1::PauseReason::DirectorStopped as i32,
+                ));
+                self.prompt = self.confirm(stop, None, "stop the clocks (6.12)");
+            }
+            Key::Char('r') => {
+                let restart = chess_action(v1::chess_command::Action::Resume(v1::Empty {}));
+                self.prompt = self.confirm(restart, None, "restart the clocks (6.12)");
+            }
+            Key::Char('a') => self.ask(
+                "set clock, clocks stopped: colour and time, e.g. W 5m",
+                InputKind::SetChessClock,
+            ),
+            Key::Char('x' | 'c') => self
+                .alert("not in chess: use `baffle chess MATCH …` for the arbiter's rulings".into()),
+            _ => return false,
+        }
+        true
+    }
+
+    /// A key on the match list: move the selection, or start a director's action.
+    fn match_key(&mut self, key: Key) {
+        let count = self.matches.len();
+        let selected = self.selected_match().is_some();
         match key {
             Key::Up | Key::Char('k') => self.selected = self.selected.saturating_sub(1),
             Key::Down | Key::Char('j') => {
                 self.selected = (self.selected + 1).min(count.saturating_sub(1))
             }
-            // Chess: the arbiter stops the clocks (6.12) and restarts them; sets a clock
-            // (6.10) rather than adjusting it; there are no points to award or confirm.
-            Key::Char('p') if chess => {
-                self.prompt = confirm(
-                    chess_action(v1::chess_command::Action::Pause(
-                        v1::PauseReason::DirectorStopped as i32,
-                    )),
-                    None,
-                    "stop the clocks (6.12)".into(),
-                )
-            }
-            Key::Char('r') if chess => {
-                self.prompt = confirm(
-                    chess_action(v1::chess_command::Action::Resume(v1::Empty {})),
-                    None,
-                    "restart the clocks (6.12)".into(),
-                )
-            }
-            Key::Char('a') if chess => {
-                self.prompt = Some(Prompt::Input {
-                    label: "set clock, clocks stopped: colour and time, e.g. W 5m".into(),
-                    buffer: String::new(),
-                    kind: InputKind::SetChessClock,
-                })
-            }
-            Key::Char('x' | 'c') if chess => self
-                .alert("not in chess: use `baffle chess MATCH …` for the arbiter's rulings".into()),
-            Key::Char('p') if selected.is_some() => {
+            Key::Char('p') if selected => {
                 let choices: Vec<String> = pause_reasons()
                     .iter()
                     .enumerate()
                     .map(|(i, r)| format!("{} {}", i + 1, r.describe()))
                     .collect();
-                self.prompt = Some(Prompt::Input {
-                    label: format!("pause: {}", choices.join(", ")),
-                    buffer: String::new(),
-                    kind: InputKind::PauseReason,
-                })
+                self.ask(
+                    &format!("pause: {}", choices.join(", ")),
+                    InputKind::PauseReason,
+                )
             }
             Key::Char('r') => {
-                self.prompt = confirm(
-                    Action::Resume(v1::Empty {}),
-                    None,
-                    "resume the clock".into(),
-                )
+                self.prompt = self.confirm(Action::Resume(v1::Empty {}), None, "resume the clock")
             }
             Key::Char('c') => {
-                self.prompt = confirm(
+                self.prompt = self.confirm(
                     Action::ConfirmResult(v1::Empty {}),
                     Some(("confirmed at the console", "4.6")),
-                    "confirm the result".into(),
+                    "confirm the result",
                 )
             }
-            Key::Char('a') if selected.is_some() => {
-                self.prompt = Some(Prompt::Input {
-                    label: "adjust clock: side and time, e.g. A -30s".into(),
-                    buffer: String::new(),
-                    kind: InputKind::AdjustClock,
-                })
-            }
-            Key::Char('x') if selected.is_some() => {
-                self.prompt = Some(Prompt::Input {
-                    label: "penalty points: side and points, e.g. B 1".into(),
-                    buffer: String::new(),
-                    kind: InputKind::AwardPoints,
-                })
-            }
+            Key::Char('a') if selected => self.ask(
+                "adjust clock: side and time, e.g. A -30s",
+                InputKind::AdjustClock,
+            ),
+            Key::Char('x') if selected => self.ask(
+                "penalty points: side and points, e.g. B 1",
+                InputKind::AwardPoints,
+            ),
             _ => {}
         }
-        None
     }
 
     fn parse_input(&self, kind: InputKind, text: &str) -> Result<Pending, String> {
@@ -449,62 +452,7 @@ impl Dashboard {
         ])
         .style(Style::default().add_modifier(Modifier::BOLD));
         let rows = self.rows().into_iter().enumerate().map(|(i, s)| {
-            let (a, b) = match &s.clock {
-                // Chess: side A of the clock is White's.
-                Some(c) if s.chess.is_some() => {
-                    let [a, b] = faces(c, now_ms);
-                    (
-                        format!("W {}", clock_cell(a)),
-                        format!("B {}", clock_cell(b)),
-                    )
-                }
-                Some(c) => {
-                    let [a, b] = faces(c, now_ms);
-                    (clock_cell(a), clock_cell(b))
-                }
-                None => ("-".into(), "-".into()),
-            };
-            let turn = match v1::TurnPhase::try_from(s.turn) {
-                _ if s.chess.is_some() => chess_turn(s),
-                _ => baffle_proto::backgammon_text::turn_short(s),
-            };
-            let pause = s
-                .clock
-                .as_ref()
-                .and_then(|c| v1::PauseReason::try_from(c.paused).ok())
-                .filter(|p| *p != v1::PauseReason::Unspecified)
-                .map(|p| {
-                    p.as_str_name()
-                        .trim_start_matches("PAUSE_REASON_")
-                        .to_lowercase()
-                })
-                .unwrap_or_default();
-            let score = match &s.chess {
-                Some(c) => format!(
-                    "{}-{}/{}",
-                    baffle_proto::chess_text::points(c.half_points_a),
-                    baffle_proto::chess_text::points(c.half_points_b),
-                    c.games
-                ),
-                None => format!(
-                    "{}-{}/{}{}",
-                    s.score_a,
-                    s.score_b,
-                    s.length,
-                    if s.crawford { " C" } else { "" }
-                ),
-            };
-            let row = Row::new(vec![
-                Cell::from(s.table.clone()),
-                Cell::from(s.match_id.clone()),
-                Cell::from(format!("{} v {}", s.player_a, s.player_b)),
-                Cell::from(score),
-                Cell::from(render::cube(s)),
-                Cell::from(a),
-                Cell::from(b),
-                Cell::from(turn),
-                Cell::from(pause),
-            ]);
+            let row = match_row(s, now_ms);
             if i == self.selected {
                 row.style(Style::default().add_modifier(Modifier::REVERSED))
             } else {
@@ -574,6 +522,66 @@ fn clock_cell(face: baffle_proto::faces::Face) -> String {
         text.push_str(" ◀");
     }
     text
+}
+
+/// One match's row: table, id, players, score, cube, both clocks at `now_ms`, turn, pause.
+fn match_row(s: &v1::MatchState, now_ms: i64) -> Row<'static> {
+    let (a, b) = match &s.clock {
+        // Chess: side A of the clock is White's.
+        Some(c) if s.chess.is_some() => {
+            let [a, b] = faces(c, now_ms);
+            (
+                format!("W {}", clock_cell(a)),
+                format!("B {}", clock_cell(b)),
+            )
+        }
+        Some(c) => {
+            let [a, b] = faces(c, now_ms);
+            (clock_cell(a), clock_cell(b))
+        }
+        None => ("-".into(), "-".into()),
+    };
+    let turn = match s.chess {
+        Some(_) => chess_turn(s),
+        None => baffle_proto::backgammon_text::turn_short(s),
+    };
+    let pause = s
+        .clock
+        .as_ref()
+        .and_then(|c| v1::PauseReason::try_from(c.paused).ok())
+        .filter(|p| *p != v1::PauseReason::Unspecified)
+        .map(|p| {
+            p.as_str_name()
+                .trim_start_matches("PAUSE_REASON_")
+                .to_lowercase()
+        })
+        .unwrap_or_default();
+    let score = match &s.chess {
+        Some(c) => format!(
+            "{}-{}/{}",
+            baffle_proto::chess_text::points(c.half_points_a),
+            baffle_proto::chess_text::points(c.half_points_b),
+            c.games
+        ),
+        None => format!(
+            "{}-{}/{}{}",
+            s.score_a,
+            s.score_b,
+            s.length,
+            if s.crawford { " C" } else { "" }
+        ),
+    };
+    Row::new(vec![
+        Cell::from(s.table.clone()),
+        Cell::from(s.match_id.clone()),
+        Cell::from(format!("{} v {}", s.player_a, s.player_b)),
+        Cell::from(score),
+        Cell::from(render::cube(s)),
+        Cell::from(a),
+        Cell::from(b),
+        Cell::from(turn),
+        Cell::from(pause),
+    ])
 }
 
 #[cfg(test)]
