@@ -108,6 +108,26 @@ pub fn dice_key(match_id: &str, server: &ServerSeed, seed_a: &[u8], seed_b: &[u8
     h.finalize().into()
 }
 
+/// The label hashed into a player's seed commitment.
+pub const PLAYER_COMMITMENT_LABEL: &[u8] = b"baffle-player-seed-v1";
+
+/// A player's commitment to his seed: SHA-256 over the length-prefixed label, match id,
+/// side letter and seed. Binding the match and the side means a commitment cannot be
+/// copied from the other player or another match.
+pub fn player_commitment(match_id: &str, side: Side, seed: &[u8]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    let letter = side.to_string();
+    for part in [
+        PLAYER_COMMITMENT_LABEL,
+        match_id.as_bytes(),
+        letter.as_bytes(),
+        seed,
+    ] {
+        length_prefixed(&mut h, part);
+    }
+    h.finalize().into()
+}
+
 /// Two dice, as rolled.
 pub type Roll = [u8; 2];
 
@@ -259,6 +279,15 @@ pub enum DiceError {
     SeedLength(usize),
     /// The server seed was revealed: its dice are public now.
     Revealed,
+    /// Both players committed to a seed, and this one has not revealed his yet: no draw
+    /// until he does.
+    RevealPending(Side),
+    /// A reveal before both players committed, or from a player who did not commit.
+    NotCommitted(Side),
+    /// The revealed seed does not hash to the player's commitment.
+    RevealMismatch(Side),
+    /// A seed given in the clear where the players commit (or the reverse).
+    MixedSeeds,
 }
 
 impl fmt::Display for DiceError {
@@ -277,6 +306,22 @@ impl fmt::Display for DiceError {
             DiceError::Revealed => write!(
                 f,
                 "the server seed was revealed, so its dice are public: no more server dice for this match"
+            ),
+            DiceError::RevealPending(side) => write!(
+                f,
+                "both players committed to a seed: no dice until player {side} reveals his"
+            ),
+            DiceError::NotCommitted(side) => write!(
+                f,
+                "player {side}'s seed is revealed only after both players committed to theirs"
+            ),
+            DiceError::RevealMismatch(side) => write!(
+                f,
+                "player {side}'s revealed seed does not match his commitment"
+            ),
+            DiceError::MixedSeeds => write!(
+                f,
+                "in one match seeds are either committed and revealed, or given in the clear"
             ),
         }
     }

@@ -139,3 +139,18 @@ fn vector_5_a_rejected_word_is_skipped_by_a_die() {
     let taken = reference.next_word();
     assert_eq!(u32::from(stream.die()), taken % 6 + 1);
 }
+
+/// Vector 6: the players' commitments of vector 1 (computed independently, from the
+/// spec in docs/dice.md, with Python's hashlib).
+#[test]
+fn vector_6_player_commitments() {
+    use baffle_core::dice::player_commitment;
+    assert_eq!(
+        hex::encode(player_commitment("baffle-test-vector-1", Side::A, b"anna")),
+        "d7f790761d67f115ab0555bd10c93ec1edd460ff0d0475e6d210be1366a90bce"
+    );
+    assert_eq!(
+        hex::encode(player_commitment("baffle-test-vector-1", Side::B, b"ben")),
+        "e444a05b6f131898b9974d6e8a357e15d4b2218befb3a7a07df9cb05cb47f085"
+    );
+}

@@ -170,3 +170,139 @@ fn a_roll_queued_out_of_turn_does_not_verify() {
         .expect("rejected");
     assert!(p.reason.contains("4.1 (v)(a)"), "{}", p.reason);
 }
+
+mod commit_reveal {
+    use super::*;
+    use baffle_core::dice::{DiceStream, dice_key, player_commitment};
+
+    fn fresh() -> Log {
+        let info = MatchInfo {
+            id: "cr".into(),
+            tournament: "t".into(),
+            round: 1,
+            table: "1".into(),
+        };
+        let seed = ServerSeed::from_bytes([0x42; 32]);
+        let setup = GameSetup::Backgammon(MatchSetup::new(["Anna", "Ben"], 3, Timestamp(0)));
+        let (table, records) = Table::create(info, setup, seed.clone()).unwrap();
+        let mut log = Log {
+            table,
+            records,
+            seed,
+        };
+        for side in Side::BOTH {
+            log.ok(Request::Backgammon(Command::CheckIn { side }));
+        }
+        log
+    }
+
+    fn refused(log: &Log, request: Request) -> String {
+        log.table
+            .plan(&request, Timestamp(1_000))
+            .unwrap_err()
+            .message
+    }
+
+    const SEED_A: &[u8] = b"anna's entropy";
+    const SEED_B: &[u8] = b"ben's entropy";
+
+    fn commit(side: Side, seed: &[u8]) -> Request {
+        Request::CommitSeed {
+            side,
+            commitment: player_commitment("cr", side, seed),
+        }
+    }
+
+    fn reveal(side: Side, seed: &[u8]) -> Request {
+        Request::RevealSeed {
+            side,
+            seed: seed.to_vec(),
+        }
+    }
+
+    /// Each player commits before any seed is revealed, reveals after both commitments,
+    /// and the key fixes only then: neither can choose his seed knowing the other's.
+    #[test]
+    fn seeds_are_committed_by_both_then_revealed_and_only_then_dice_are_drawn() {
+        let mut log = fresh();
+        log.ok(commit(Side::A, SEED_A));
+        // A cannot reveal before B has committed: B would then choose knowing A's seed.
+        assert!(refused(&log, reveal(Side::A, SEED_A)).contains("after both players committed"));
+        log.ok(commit(Side::B, SEED_B));
+        // No dice until both have revealed.
+        assert!(refused(&log, Request::ServerOpening).contains("reveals his"));
+        // A seed that is not the committed one is refused.
+        assert!(refused(&log, reveal(Side::A, b"another")).contains("does not match"));
+        log.ok(reveal(Side::A, SEED_A));
+        assert!(refused(&log, Request::ServerOpening).contains("player B reveals"));
+        assert!(refused(&log, commit(Side::A, SEED_A)).contains("only until the first roll"));
+        log.ok(reveal(Side::B, SEED_B));
+        let opening = log.ok(Request::ServerOpening);
+        // The opening is the stream of the key with both seeds in it.
+        let key = dice_key("cr", &log.seed, SEED_A, SEED_B);
+        let expected = DiceStream::new(key).opening();
+        assert!(
+            opening[0]
+                .body
+                .contains(&format!("{:?}", expected.throws).replace(' ', "")),
+            "{}",
+            opening[0].body
+        );
+        // Seeds close with the first draw.
+        assert!(refused(&log, commit(Side::A, b"late")).contains("only until the first roll"));
+        // Both the server's replay and a verifier accept the log.
+        Replay::run(&log.records, Some(log.seed.clone())).unwrap();
+        let report = verify_jsonl(&to_jsonl(&log.records), None);
+        assert!(report.is_ok(), "{report}");
+    }
+
+    /// A commitment names its match and its side: B cannot copy A's and reveal A's seed.
+    #[test]
+    fn a_commitment_cannot_be_copied_from_the_other_player() {
+        let mut log = fresh();
+        log.ok(commit(Side::A, SEED_A));
+        log.ok(Request::CommitSeed {
+            side: Side::B,
+            commitment: player_commitment("cr", Side::A, SEED_A),
+        });
+        log.ok(reveal(Side::A, SEED_A));
+        assert!(refused(&log, reveal(Side::B, SEED_A)).contains("does not match"));
+    }
+
+    /// A lone commitment holds nothing back: with no second commitment nothing can be
+    /// revealed, and the dice are drawn without player seeds.
+    #[test]
+    fn a_lone_commitment_is_void() {
+        let mut log = fresh();
+        log.ok(commit(Side::A, SEED_A));
+        log.ok(Request::ServerOpening);
+        assert_eq!(log.table.dice().player_seed(Side::A), b"");
+    }
+
+    /// A log that reveals a seed its commitment does not name, or draws while a reveal is
+    /// pending, does not verify.
+    #[test]
+    fn a_forged_reveal_or_an_early_draw_does_not_verify() {
+        let mut log = fresh();
+        log.ok(commit(Side::A, SEED_A));
+        log.ok(commit(Side::B, SEED_B));
+        let mut chain = Chain::new();
+        for r in &log.records {
+            chain.append(r.body.clone());
+        }
+        let mut forged = chain.clone();
+        forged.append(format!(
+            r#"{{"kind":"dice.player_reveal","side":"A","seed":"{}"}}"#,
+            hex::encode(b"chosen later")
+        ));
+        let p = verify_jsonl(&to_jsonl(forged.records()), None)
+            .problem
+            .expect("rejected");
+        assert!(p.reason.contains("does not match"), "{}", p.reason);
+        chain.append(r#"{"kind":"dice.opening","throws":[[3,1]]}"#.into());
+        let p = verify_jsonl(&to_jsonl(chain.records()), None)
+            .problem
+            .expect("rejected");
+        assert!(p.reason.contains("reveals his"), "{}", p.reason);
+    }
+}

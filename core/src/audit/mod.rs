@@ -178,6 +178,22 @@ pub enum Entry {
         /// The seed's bytes, hex.
         seed: String,
     },
+    /// A player's commitment to his seed (`dice::player_commitment`), before any draw.
+    #[serde(rename = "dice.player_commit")]
+    PlayerCommit {
+        /// Whose.
+        side: Side,
+        /// The commitment, hex.
+        commitment: String,
+    },
+    /// A player's seed, revealed once both players committed; it goes into the key.
+    #[serde(rename = "dice.player_reveal")]
+    PlayerReveal {
+        /// Whose.
+        side: Side,
+        /// The seed's bytes, hex.
+        seed: String,
+    },
     /// Two server dice for `side`.
     #[serde(rename = "dice.roll")]
     Roll {
@@ -224,9 +240,11 @@ pub enum Entry {
 
 impl Entry {
     /// The `kind` of each entry.
-    pub const KINDS: [&'static str; 8] = [
+    pub const KINDS: [&'static str; 10] = [
         "match.opened",
         "dice.player_seed",
+        "dice.player_commit",
+        "dice.player_reveal",
         "dice.roll",
         "dice.roll_queued",
         "dice.opening",

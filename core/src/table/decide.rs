@@ -155,8 +155,17 @@ impl Draft {
         for e in events {
             self.emit(Body::Chess(e))?;
         }
-        let m = self.chess()?;
-        if m.settings().chess960 && m.series().position().is_none() && m.game().started() {
+        self.draw_due_position(now)
+    }
+
+    /// A Chess960 match whose first game has started gets its position drawn as soon as
+    /// nothing holds the dice back (a player's committed seed not yet revealed).
+    fn draw_due_position(&mut self, now: Timestamp) -> Result<(), Refusal> {
+        let Game::Chess(m) = &self.table.game else {
+            return Ok(());
+        };
+        let due = m.settings().chess960 && m.series().position().is_none() && m.game().started();
+        if due && self.table.dice.pending_reveal().is_none() {
             self.chess_position(now)?;
         }
         Ok(())
@@ -227,6 +236,29 @@ impl Draft {
                     side: *side,
                     seed: hex::encode(seed),
                 }))
+            }
+            Request::CommitSeed { side, commitment } => {
+                self.table
+                    .dice
+                    .clone()
+                    .commit_player_seed(*side, *commitment)
+                    .map_err(Refusal::rule)?;
+                self.emit(Body::Dice(Entry::PlayerCommit {
+                    side: *side,
+                    commitment: hex::encode(commitment),
+                }))
+            }
+            Request::RevealSeed { side, seed } => {
+                self.table
+                    .dice
+                    .clone()
+                    .reveal_player_seed(*side, seed)
+                    .map_err(Refusal::rule)?;
+                self.emit(Body::Dice(Entry::PlayerReveal {
+                    side: *side,
+                    seed: hex::encode(seed),
+                }))?;
+                self.draw_due_position(now)
             }
             Request::Reveal => {
                 if !self.table.game.is_over() {

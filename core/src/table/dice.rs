@@ -47,6 +47,9 @@ pub struct TableDice {
     match_id: String,
     commitment: Commitment,
     player_seeds: [Vec<u8>; 2],
+    /// Each player's commitment to his seed, and whether he revealed it.
+    commitments: [Option<[u8; 32]>; 2],
+    revealed_seeds: [bool; 2],
     /// Known to the server from the start; to a verifier from the reveal.
     server: Option<ServerSeed>,
     /// The stream, once the first draw was made with the seed known.
@@ -72,6 +75,8 @@ impl TableDice {
             match_id: match_id.to_string(),
             commitment,
             player_seeds: Default::default(),
+            commitments: [None; 2],
+            revealed_seeds: [false; 2],
             server: None,
             stream: None,
             sealed: Vec::new(),
@@ -111,10 +116,14 @@ impl TableDice {
         self.server.as_ref()
     }
 
-    /// Adds `side`'s seed: 1 to [`MAX_PLAYER_SEED`] bytes, once, before the first draw.
+    /// Adds `side`'s seed in the clear: 1 to [`MAX_PLAYER_SEED`] bytes, once, before the
+    /// first draw (the first logs' way; players now commit and reveal).
     pub fn add_player_seed(&mut self, side: Side, seed: &[u8]) -> Result<(), DiceError> {
         if self.draws > 0 || self.revealed {
             return Err(DiceError::SeedsClosed);
+        }
+        if self.commitments.iter().any(Option::is_some) {
+            return Err(DiceError::MixedSeeds);
         }
         if seed.is_empty() || seed.len() > MAX_PLAYER_SEED {
             return Err(DiceError::SeedLength(seed.len()));
@@ -124,6 +133,66 @@ impl TableDice {
         }
         self.player_seeds[side.index()] = seed.to_vec();
         Ok(())
+    }
+
+    /// `side`'s commitment to a seed (`dice::player_commitment`): once, before the first
+    /// draw and before any reveal.
+    pub fn commit_player_seed(
+        &mut self,
+        side: Side,
+        commitment: [u8; 32],
+    ) -> Result<(), DiceError> {
+        if self.draws > 0 || self.revealed || self.revealed_seeds.iter().any(|r| *r) {
+            return Err(DiceError::SeedsClosed);
+        }
+        if self.player_seeds.iter().any(|s| !s.is_empty()) {
+            return Err(DiceError::MixedSeeds);
+        }
+        if self.commitments[side.index()].is_some() {
+            return Err(DiceError::SeedAlreadyAdded(side));
+        }
+        self.commitments[side.index()] = Some(commitment);
+        Ok(())
+    }
+
+    /// `side` reveals his seed: only once both players committed, before the first draw,
+    /// and only the seed his commitment names. It then goes into the dice key.
+    pub fn reveal_player_seed(&mut self, side: Side, seed: &[u8]) -> Result<(), DiceError> {
+        if self.draws > 0 || self.revealed {
+            return Err(DiceError::SeedsClosed);
+        }
+        if self.commitments.iter().any(Option::is_none) {
+            return Err(DiceError::NotCommitted(side));
+        }
+        if self.revealed_seeds[side.index()] {
+            return Err(DiceError::SeedAlreadyAdded(side));
+        }
+        if seed.is_empty() || seed.len() > MAX_PLAYER_SEED {
+            return Err(DiceError::SeedLength(seed.len()));
+        }
+        let expected = crate::dice::player_commitment(&self.match_id, side, seed);
+        if self.commitments[side.index()] != Some(expected) {
+            return Err(DiceError::RevealMismatch(side));
+        }
+        self.player_seeds[side.index()] = seed.to_vec();
+        self.revealed_seeds[side.index()] = true;
+        Ok(())
+    }
+
+    /// A player who committed and has not revealed, once both committed: the dice wait
+    /// for him. (A lone commitment is void: nothing can be revealed against it.)
+    pub fn pending_reveal(&self) -> Option<Side> {
+        if self.commitments.iter().any(Option::is_none) {
+            return None;
+        }
+        Side::BOTH
+            .into_iter()
+            .find(|s| !self.revealed_seeds[s.index()])
+    }
+
+    /// `side`'s commitment, if he made one.
+    pub fn player_commitment(&self, side: Side) -> Option<[u8; 32]> {
+        self.commitments[side.index()]
     }
 
     fn new_stream(&self, seed: &ServerSeed) -> DiceStream {
@@ -140,6 +209,9 @@ impl TableDice {
     fn peek(&self) -> Result<DiceStream, DiceError> {
         if self.revealed {
             return Err(DiceError::Revealed);
+        }
+        if let Some(side) = self.pending_reveal() {
+            return Err(DiceError::RevealPending(side));
         }
         let seed = self.server.as_ref().ok_or(DiceError::Revealed)?;
         Ok(self.stream.clone().unwrap_or_else(|| self.new_stream(seed)))
@@ -165,6 +237,9 @@ impl TableDice {
     pub fn record(&mut self, seq: u64, draw: Draw) -> Result<(), String> {
         if self.revealed {
             return Err("a server draw after the seed was revealed".into());
+        }
+        if let Some(side) = self.pending_reveal() {
+            return Err(DiceError::RevealPending(side).to_string());
         }
         self.draws += 1;
         let Some(seed) = self.server.clone() else {

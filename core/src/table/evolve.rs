@@ -229,6 +229,20 @@ impl Table {
                     .add_player_seed(*side, &bytes)
                     .map_err(|e| e.to_string())?;
             }
+            Entry::PlayerCommit { side, commitment } => {
+                let bytes: [u8; 32] = strict_hex(commitment, "the player's commitment")?
+                    .try_into()
+                    .map_err(|_| "the player's commitment is not 32 bytes")?;
+                self.dice
+                    .commit_player_seed(*side, bytes)
+                    .map_err(|e| e.to_string())?;
+            }
+            Entry::PlayerReveal { side, seed } => {
+                let bytes = strict_hex(seed, "the seed")?;
+                self.dice
+                    .reveal_player_seed(*side, &bytes)
+                    .map_err(|e| e.to_string())?;
+            }
             Entry::RollQueued { side } => {
                 if !server_dice {
                     return not_here("a queued server roll");

@@ -39,6 +39,20 @@ pub enum Request {
         /// 1 to 64 bytes.
         seed: Vec<u8>,
     },
+    /// A player's commitment to his seed (`dice::player_commitment`), before any draw.
+    CommitSeed {
+        /// Whose.
+        side: Side,
+        /// The commitment.
+        commitment: [u8; 32],
+    },
+    /// A player reveals his committed seed, once both players committed.
+    RevealSeed {
+        /// Whose.
+        side: Side,
+        /// 1 to 64 bytes.
+        seed: Vec<u8>,
+    },
     /// Reveal the server seed (after the match).
     Reveal,
 }
