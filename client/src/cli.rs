@@ -422,7 +422,9 @@ pub enum DeviceCommand {
 pub enum AuditCommand {
     /// The dice commitment of a match.
     Commitment { match_id: String },
-    /// A player's seed for the dice, before the first roll (text, or --hex).
+    /// A player's seed in the clear, before the first roll (text, or --hex). Prefer
+    /// `commit` and `reveal-seed`: with a seed in the clear the second player to give one
+    /// knows the first's.
     Seed {
         match_id: String,
         side: SideArg,
@@ -430,6 +432,38 @@ pub enum AuditCommand {
         /// The seed is hex.
         #[arg(long)]
         hex: bool,
+        /// The player's code (from `audit player-codes`).
+        #[arg(long)]
+        code: String,
+    },
+    /// The two players' codes for a match, for the director to hand out: each player's
+    /// identity for his seed. Issuing them again replaces the earlier ones.
+    #[command(after_help = "Example:\n  baffle audit player-codes r1-t7")]
+    PlayerCodes { match_id: String },
+    /// Commit to your seed (as a player, with your code), before any seed is revealed.
+    /// Without --seed a random one is made and printed: keep it to reveal it.
+    #[command(after_help = "Example:\n  baffle audit commit r1-t7 --code player.r1-t7.a.…")]
+    Commit {
+        match_id: String,
+        /// Your player code.
+        #[arg(long)]
+        code: String,
+        /// Your seed, hex (1 to 64 bytes); made at random if left out.
+        #[arg(long)]
+        seed: Option<String>,
+    },
+    /// Reveal your committed seed (as a player), once both players have committed.
+    #[command(
+        after_help = "Example:\n  baffle audit reveal-seed r1-t7 --code player.r1-t7.a.… --seed 5f0c…"
+    )]
+    RevealSeed {
+        match_id: String,
+        /// Your player code.
+        #[arg(long)]
+        code: String,
+        /// The seed you committed to, hex.
+        #[arg(long)]
+        seed: String,
     },
     /// Fetch a match's log from the server as JSON Lines (no token needed).
     Export {

@@ -718,6 +718,7 @@ async fn run_audit(
             side: s,
             seed,
             hex,
+            code,
         } => {
             let bytes = if *hex {
                 ::hex::decode(seed).map_err(|_| usage("the seed is not hex"))?
@@ -730,12 +731,84 @@ async fn run_audit(
                 seed: bytes,
             };
             let r = client
-                .submit_player_seed(authed(request, token)?)
+                .submit_player_seed(authed(request, &Some(code.clone()))?)
                 .await
                 .map_err(refused)?
                 .into_inner();
             Ok(Outcome::ok(format!(
                 "seed recorded; the log has {} events\n",
+                r.seq
+            )))
+        }
+        AuditCommand::PlayerCodes { match_id } => {
+            let request = v1::IssuePlayerCodesRequest {
+                match_id: match_id.clone(),
+            };
+            let r = client
+                .issue_player_codes(authed(request, token)?)
+                .await
+                .map_err(refused)?
+                .into_inner();
+            Ok(if cli.json {
+                json(serde_json::json!({ "match_id": match_id, "a": r.code_a, "b": r.code_b }))
+            } else {
+                Outcome::ok(format!(
+                    "player codes for {match_id} (shown once; hand each player his own):\nA  {}\nB  {}\n",
+                    r.code_a, r.code_b
+                ))
+            })
+        }
+        AuditCommand::Commit {
+            match_id,
+            code,
+            seed,
+        } => {
+            let player = code_side(code, match_id)?;
+            let seed = match seed {
+                Some(hex_seed) => {
+                    ::hex::decode(hex_seed).map_err(|_| usage("--seed must be hex"))?
+                }
+                None => {
+                    let mut bytes = vec![0u8; 32];
+                    getrandom::fill(&mut bytes)
+                        .map_err(|e| usage(format!("no random seed from the OS: {e}")))?;
+                    bytes
+                }
+            };
+            let commitment = baffle_core::dice::player_commitment(match_id, player, &seed);
+            let request = v1::CommitPlayerSeedRequest {
+                match_id: match_id.clone(),
+                side: baffle_proto::convert::side_to_wire(player) as i32,
+                commitment: commitment.to_vec(),
+            };
+            client
+                .commit_player_seed(authed(request, &Some(code.clone()))?)
+                .await
+                .map_err(refused)?;
+            Ok(Outcome::ok(format!(
+                "committed for {player}: {}\nyour seed, to reveal once both players have committed (keep it):\n{}\n",
+                ::hex::encode(commitment),
+                ::hex::encode(&seed)
+            )))
+        }
+        AuditCommand::RevealSeed {
+            match_id,
+            code,
+            seed,
+        } => {
+            let player = code_side(code, match_id)?;
+            let request = v1::SubmitPlayerSeedRequest {
+                match_id: match_id.clone(),
+                side: baffle_proto::convert::side_to_wire(player) as i32,
+                seed: ::hex::decode(seed).map_err(|_| usage("--seed must be hex"))?,
+            };
+            let r = client
+                .reveal_player_seed(authed(request, &Some(code.clone()))?)
+                .await
+                .map_err(refused)?
+                .into_inner();
+            Ok(Outcome::ok(format!(
+                "seed revealed for {player}; the log has {} events\n",
                 r.seq
             )))
         }
@@ -770,4 +843,18 @@ async fn run_audit(
 fn write_file(path: &Path, text: &str) -> Result<(), Outcome> {
     std::fs::write(path, text)
         .map_err(|e| Outcome::failed(1, format!("baffle: cannot write {}: {e}\n", path.display())))
+}
+
+/// The side a player code is for, checked against the match it is used with.
+fn code_side(code: &str, match_id: &str) -> Result<baffle_core::Side, Outcome> {
+    let rest = code
+        .strip_prefix(&format!("player.{match_id}."))
+        .ok_or_else(|| usage(format!("--code is not a player code of match {match_id}")))?;
+    match rest.split_once('.').map(|(side, _)| side) {
+        Some("a") => Ok(baffle_core::Side::A),
+        Some("b") => Ok(baffle_core::Side::B),
+        _ => Err(usage(
+            "--code is not a player code (player.MATCH.a|b.SECRET)",
+        )),
+    }
 }

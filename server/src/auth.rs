@@ -6,7 +6,6 @@
 //! Credentials travel as `authorization: Bearer <token>`. A device credential is
 //! `dev.<device id>.<secret>`; the server keeps only the secret's SHA-256.
 
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
@@ -14,7 +13,7 @@ use sha2::{Digest, Sha256};
 use tonic::Status;
 use tonic::metadata::MetadataMap;
 
-use crate::registry::DeviceRecord;
+use crate::registry::Registry;
 
 /// Who is calling.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,6 +22,13 @@ pub enum Caller {
     Director,
     /// A registered device, by id (its credential checked).
     Device(String),
+    /// A player of a match, by his player code (checked): he may give his own seed.
+    Player {
+        /// The match.
+        match_id: String,
+        /// His side.
+        side: baffle_core::Side,
+    },
     /// Anyone without a token: may read.
     Spectator,
 }
@@ -38,6 +44,15 @@ pub enum Presented {
     Device {
         /// The device id.
         id: String,
+        /// The secret.
+        secret: String,
+    },
+    /// A player code: `player.<match>.<a|b>.<secret>`.
+    Player {
+        /// The match.
+        match_id: String,
+        /// The side.
+        side: baffle_core::Side,
         /// The secret.
         secret: String,
     },
@@ -58,8 +73,25 @@ pub fn presented(metadata: &MetadataMap) -> Result<Presented, Status> {
     Ok(parse_token(token))
 }
 
-/// Splits a token into a device credential or a plain token.
+/// Splits a token into a device credential, a player code or a plain token.
 pub fn parse_token(token: &str) -> Presented {
+    let player = token.strip_prefix("player.").and_then(|rest| {
+        let (match_id, rest) = rest.split_once('.')?;
+        let (side, secret) = rest.split_once('.')?;
+        let side = match side {
+            "a" => baffle_core::Side::A,
+            "b" => baffle_core::Side::B,
+            _ => return None,
+        };
+        Some(Presented::Player {
+            match_id: match_id.to_string(),
+            side,
+            secret: secret.to_string(),
+        })
+    });
+    if let Some(player) = player {
+        return player;
+    }
     match token
         .strip_prefix("dev.")
         .and_then(|rest| rest.rsplit_once('.'))
@@ -77,8 +109,9 @@ pub fn parse_token(token: &str) -> Presented {
 pub fn identify(
     metadata: &MetadataMap,
     director_token: &str,
-    devices: &BTreeMap<String, DeviceRecord>,
+    registry: &Registry,
 ) -> Result<Caller, Status> {
+    let devices = &registry.devices;
     match presented(metadata)? {
         Presented::None => Ok(Caller::Spectator),
         Presented::Token(t) if same_secret(&t, director_token) => Ok(Caller::Director),
@@ -89,7 +122,29 @@ pub fn identify(
                 "the device credential is not valid",
             )),
         },
+        Presented::Player {
+            match_id,
+            side,
+            secret,
+        } => {
+            let hashes = registry.player_codes.get(&match_id);
+            match hashes {
+                Some(h) if same_secret(&secret_hash(&secret), &h[side.index()]) => {
+                    Ok(Caller::Player { match_id, side })
+                }
+                _ => Err(Status::unauthenticated("the player code is not valid")),
+            }
+        }
     }
+}
+
+/// A player's code: `player.<match>.<a|b>.<secret>`.
+pub fn player_code(match_id: &str, side: baffle_core::Side, secret: &str) -> String {
+    let letter = match side {
+        baffle_core::Side::A => "a",
+        baffle_core::Side::B => "b",
+    };
+    format!("player.{match_id}.{letter}.{secret}")
 }
 
 /// Refuses anyone but the director.
@@ -97,7 +152,9 @@ pub fn require_director(caller: Caller) -> Result<(), Status> {
     match caller {
         Caller::Director => Ok(()),
         Caller::Spectator => Err(Status::unauthenticated("this needs the director token")),
-        Caller::Device(_) => Err(Status::permission_denied("only the director may do this")),
+        Caller::Device(_) | Caller::Player { .. } => {
+            Err(Status::permission_denied("only the director may do this"))
+        }
     }
 }
 

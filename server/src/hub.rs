@@ -17,7 +17,7 @@ use crate::actor::{self, MatchActor, MatchHandle};
 use crate::auth;
 use crate::error::Error;
 use crate::feed::FeedItem;
-use crate::registry::{self, DeviceRecord, Entry, Registry, Tournament};
+use crate::registry::{self, Entry, Registry, Tournament};
 use crate::seeds::fresh_server_seed;
 use crate::store::EventStore;
 use crate::time::TimeSource;
@@ -191,9 +191,31 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             .clone()
     }
 
-    /// Runs `f` on the registered devices (to check a credential).
-    pub async fn with_devices<R>(&self, f: impl FnOnce(&BTreeMap<String, DeviceRecord>) -> R) -> R {
-        f(&self.state.lock().await.registry.devices)
+    /// Runs `f` on the registry (to check a credential).
+    pub async fn with_registry<R>(&self, f: impl FnOnce(&Registry) -> R) -> R {
+        f(&self.state.lock().await.registry)
+    }
+
+    /// New codes for the two players of `match_id` (replacing any earlier ones).
+    pub async fn issue_player_codes(&self, match_id: &str) -> Result<[String; 2], Error> {
+        let mut state = self.state.lock().await;
+        if !state.matches.contains_key(match_id) {
+            return Err(Error::NotFound(format!("no match {match_id}")));
+        }
+        let mut codes = [String::new(), String::new()];
+        let mut hashes = [String::new(), String::new()];
+        for side in baffle_core::Side::BOTH {
+            let secret = auth::random_secret()
+                .map_err(|e| Error::Internal(format!("the OS RNG failed: {e}")))?;
+            hashes[side.index()] = auth::secret_hash(&secret);
+            codes[side.index()] = auth::player_code(match_id, side, &secret);
+        }
+        let entry = Entry::PlayerCodes {
+            match_id: match_id.to_string(),
+            hashes,
+        };
+        self.record(&mut state, entry).await?;
+        Ok(codes)
     }
 
     /// The director's token.

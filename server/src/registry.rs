@@ -58,6 +58,15 @@ pub enum Entry {
         /// The device.
         id: String,
     },
+    /// The players' codes of a match (the SHA-256 of each secret, hex, A then B): each
+    /// player's identity for his seed. Replaces any earlier codes of the match.
+    #[serde(rename = "match.player_codes")]
+    PlayerCodes {
+        /// The match.
+        match_id: String,
+        /// SHA-256 of each player's secret, hex.
+        hashes: [String; 2],
+    },
     /// A device revoked: its credential is refused from now on.
     #[serde(rename = "device.revoked")]
     DeviceRevoked {
@@ -91,6 +100,8 @@ pub struct Registry {
     pub tournaments: BTreeMap<String, Tournament>,
     /// Devices by id.
     pub devices: BTreeMap<String, DeviceRecord>,
+    /// Each match's players' code hashes, A then B.
+    pub player_codes: BTreeMap<String, [String; 2]>,
     /// Entries in the stream.
     pub len: u64,
 }
@@ -132,6 +143,9 @@ impl Registry {
             }
             Entry::DeviceRevoked { id } => {
                 self.devices.remove(&id);
+            }
+            Entry::PlayerCodes { match_id, hashes } => {
+                self.player_codes.insert(match_id, hashes);
             }
         }
         Ok(None)

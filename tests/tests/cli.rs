@@ -268,3 +268,83 @@ async fn an_arbiter_runs_a_chess_match_from_the_command_line() {
     assert_eq!(v["phase"], "between games");
     server.stop().await;
 }
+
+/// Player seeds from the command line (issue 16): the director issues the codes, each
+/// player commits with his own (a random seed, printed for him), both reveal, the dice
+/// are drawn, and each checks his own seed went in with the verifier.
+#[tokio::test]
+async fn players_commit_and_reveal_their_seeds_from_the_command_line() {
+    let server = TestServer::start().await;
+    let ok = |o: &Outcome| assert_eq!(o.code, 0, "{}{}", o.out, o.err);
+    ok(&baffle(&server, &["tournament", "create", "club", "--name", "Club"]).await);
+    let create = [
+        "match",
+        "create",
+        "--tournament",
+        "club",
+        "--table",
+        "3",
+        "--length",
+        "3",
+        "--players",
+        "Anna,Ben",
+    ];
+    ok(&baffle(&server, &create).await);
+    let codes = baffle(&server, &["audit", "player-codes", "r1-t3"]).await;
+    ok(&codes);
+    let code = |letter: &str| {
+        codes
+            .out
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{letter}  ")))
+            .unwrap()
+            .to_string()
+    };
+    let (code_a, code_b) = (code("A"), code("B"));
+    // The director's token is not a player's code.
+    let refused = baffle(
+        &server,
+        &["audit", "commit", "r1-t3", "--code", &server.token],
+    )
+    .await;
+    assert_eq!(refused.code, 2, "{}", refused.err);
+    let mut seeds = Vec::new();
+    for code in [&code_a, &code_b] {
+        let o = spectator(&server, &["audit", "commit", "r1-t3", "--code", code]).await;
+        ok(&o);
+        seeds.push(o.out.lines().last().unwrap().to_string());
+    }
+    for (code, seed) in [(&code_a, &seeds[0]), (&code_b, &seeds[1])] {
+        let o = spectator(
+            &server,
+            &[
+                "audit",
+                "reveal-seed",
+                "r1-t3",
+                "--code",
+                code,
+                "--seed",
+                seed,
+            ],
+        )
+        .await;
+        ok(&o);
+    }
+    for side in ["a", "b"] {
+        ok(&baffle(&server, &["play", "r1-t3", "check-in", side]).await);
+    }
+    ok(&baffle(&server, &["play", "r1-t3", "opening"]).await);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("r1-t3.jsonl");
+    let file = file.to_str().unwrap();
+    ok(&spectator(&server, &["audit", "export", "r1-t3", "-o", file]).await);
+    let mine = format!("a={}", seeds[0]);
+    ok(&spectator(&server, &["audit", "verify", file, "--player-seed", &mine]).await);
+    let not_mine = format!("b={}", seeds[0]);
+    let o = spectator(
+        &server,
+        &["audit", "verify", file, "--player-seed", &not_mine],
+    )
+    .await;
+    assert_eq!(o.code, 1, "{}", o.out);
+}

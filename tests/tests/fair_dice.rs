@@ -104,3 +104,121 @@ async fn attack_4_a_roll_asked_for_early_is_not_drawn_before_the_press() {
     assert_eq!(state.dice.len(), 2);
     server.stop().await;
 }
+
+fn commit_request(side: i32, seed: &[u8]) -> v1::CommitPlayerSeedRequest {
+    let core_side = if side == A {
+        baffle_core::Side::A
+    } else {
+        baffle_core::Side::B
+    };
+    v1::CommitPlayerSeedRequest {
+        match_id: "seeds".into(),
+        side,
+        commitment: baffle_core::dice::player_commitment("seeds", core_side, seed).to_vec(),
+    }
+}
+
+/// Attack 2: the operator read the server seed, ground a "player seed" for B and had the
+/// director (or either table device) submit it. Now only a player gives his own seed,
+/// with his own code; seeds are committed by both before either is revealed; and each
+/// player checks with the verifier that his own went in.
+#[tokio::test]
+async fn attack_2_only_a_player_gives_his_seed_committed_before_any_is_revealed() {
+    use baffle_proto::v1::audit_client::AuditClient;
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    d.tournament("open", defaults(0, None, v1::DiceSource::Server))
+        .await;
+    d.create_match("open", "seeds", 3, EPOCH.as_ms()).await;
+    let device = d
+        .device(server.channel().await, "table-seeds", "seeds")
+        .await;
+    let mut audit = AuditClient::new(server.channel().await);
+    let codes = audit
+        .issue_player_codes(server.director(v1::IssuePlayerCodesRequest {
+            match_id: "seeds".into(),
+        }))
+        .await
+        .unwrap()
+        .into_inner();
+    let (seed_a, seed_b) = (b"anna's own".as_slice(), b"ben's own".as_slice());
+    // Not the director, not the table's device, not the other player.
+    for (token, code) in [
+        (&server.token, Code::PermissionDenied),
+        (&device, Code::PermissionDenied),
+        (&codes.code_a, Code::PermissionDenied),
+    ] {
+        let e = audit
+            .commit_player_seed(with_token(commit_request(B, seed_b), token))
+            .await
+            .unwrap_err();
+        assert_eq!(e.code(), code, "{}", e.message());
+        let e = audit
+            .submit_player_seed(with_token(
+                v1::SubmitPlayerSeedRequest {
+                    match_id: "seeds".into(),
+                    side: B,
+                    seed: b"ground by the operator".to_vec(),
+                },
+                token,
+            ))
+            .await
+            .unwrap_err();
+        assert_eq!(e.code(), code);
+    }
+    let e = audit
+        .commit_player_seed(commit_request(B, seed_b))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::Unauthenticated);
+    // Both commit; a reveal before the other's commitment was refused in core.
+    audit
+        .commit_player_seed(with_token(commit_request(A, seed_a), &codes.code_a))
+        .await
+        .unwrap();
+    let reveal = |side: i32, seed: &[u8]| v1::SubmitPlayerSeedRequest {
+        match_id: "seeds".into(),
+        side,
+        seed: seed.to_vec(),
+    };
+    let early = audit
+        .reveal_player_seed(with_token(reveal(A, seed_a), &codes.code_a))
+        .await
+        .unwrap_err();
+    assert_eq!(early.code(), Code::FailedPrecondition);
+    audit
+        .commit_player_seed(with_token(commit_request(B, seed_b), &codes.code_b))
+        .await
+        .unwrap();
+    d.act("seeds", Action::CheckIn(A)).await;
+    d.act("seeds", Action::CheckIn(B)).await;
+    let opening = Action::OpeningRoll(v1::Roll {
+        side: 0,
+        dice: vec![],
+    });
+    let waiting = d
+        .refused("seeds", opening.clone(), Code::FailedPrecondition)
+        .await;
+    assert!(waiting.contains("reveals his"), "{waiting}");
+    for (side, seed, code) in [(A, seed_a, &codes.code_a), (B, seed_b, &codes.code_b)] {
+        audit
+            .reveal_player_seed(with_token(reveal(side, seed), code))
+            .await
+            .unwrap();
+    }
+    d.act("seeds", opening).await;
+    // Each player checks his own seed went in.
+    let log = baffle_client::audit::export_log(server.channel().await, "seeds")
+        .await
+        .unwrap();
+    let expect = baffle_core::audit::verify::Expect {
+        player_seeds: vec![
+            (baffle_core::Side::A, seed_a.to_vec()),
+            (baffle_core::Side::B, seed_b.to_vec()),
+        ],
+        ..Default::default()
+    };
+    let report = baffle_core::audit::verify::verify_expecting(&log, &expect);
+    assert!(report.is_ok(), "{report}");
+    server.stop().await;
+}

@@ -143,12 +143,28 @@ async fn server_dice_are_committed_recorded_and_recomputable_after_the_reveal() 
     assert_eq!(commitment.len(), 64);
 
     let mut audit = AuditClient::new(server.channel().await);
-    let seed = |side, seed: &[u8]| {
-        server.director(v1::SubmitPlayerSeedRequest {
+    let codes = audit
+        .issue_player_codes(server.director(v1::IssuePlayerCodesRequest {
             match_id: "m".into(),
-            side,
-            seed: seed.to_vec(),
-        })
+        }))
+        .await
+        .unwrap()
+        .into_inner();
+    // Each player gives his own seed, with his own code.
+    let seed = |side, seed: &[u8]| {
+        let code = if side == A {
+            &codes.code_a
+        } else {
+            &codes.code_b
+        };
+        baffle_tests::with_token(
+            v1::SubmitPlayerSeedRequest {
+                match_id: "m".into(),
+                side,
+                seed: seed.to_vec(),
+            },
+            code,
+        )
     };
     audit
         .submit_player_seed(seed(A, b"anna's words"))

@@ -122,14 +122,6 @@ impl MatchHandle {
         .await?
     }
 
-    /// Records a player's seed; returns the log's length after it.
-    pub async fn add_seed(&self, side: baffle_core::Side, seed: Vec<u8>) -> Result<u64, Error> {
-        let reply = self
-            .execute(Request::PlayerSeed { side, seed }, String::new(), None)
-            .await?;
-        Ok(reply.state.map_or(0, |s| s.seq))
-    }
-
     /// Reveals the server seed (after the match).
     pub async fn reveal(&self) -> Result<String, Error> {
         self.ask(|reply| Msg::Reveal { reply }).await?

@@ -2,8 +2,10 @@
 
 use std::sync::Arc;
 
+use baffle_core::Side;
 use baffle_core::audit::Hash;
 use baffle_core::audit::export::{Line, end_line, parse_line};
+use baffle_core::table::Request as TableRequest;
 use baffle_proto::convert::side_from_wire;
 use baffle_proto::v1;
 use baffle_proto::v1::audit_server::Audit;
@@ -24,6 +26,44 @@ const EXPORT_CHUNK: usize = 512;
 pub struct AuditService<S: EventStore, T: TimeSource> {
     /// The shared state.
     pub hub: Arc<Hub<S, T>>,
+}
+
+impl<S: EventStore + Clone, T: TimeSource> AuditService<S, T> {
+    /// The side a seed is for, if the caller is that side's player in that match: only a
+    /// player gives his own seed — not the director, not the other player, not the
+    /// table's device (docs/dice.md, threat model).
+    fn player(&self, caller: &Caller, match_id: &str, side: i32) -> Result<Side, Status> {
+        let side =
+            side_from_wire(side).map_err(|e| Status::invalid_argument(format!("side: {e}")))?;
+        match caller {
+            Caller::Player {
+                match_id: m,
+                side: s,
+            } if m == match_id && *s == side => Ok(side),
+            Caller::Player { .. } => Err(Status::permission_denied(
+                "this player code is for another match or the other side",
+            )),
+            Caller::Spectator => Err(Status::unauthenticated(
+                "a seed needs the player's own code (the director issues them: IssuePlayerCodes)",
+            )),
+            Caller::Director | Caller::Device(_) => Err(Status::permission_denied(
+                "only the player himself gives his seed, with his player code",
+            )),
+        }
+    }
+
+    /// Records a seed request; answers with the log's length after it.
+    async fn seed(
+        &self,
+        match_id: &str,
+        request: TableRequest,
+    ) -> Result<Response<v1::SubmitPlayerSeedResponse>, Status> {
+        let handle = self.hub.match_handle(match_id).await?;
+        let reply = handle.execute(request, String::new(), None).await?;
+        Ok(Response::new(v1::SubmitPlayerSeedResponse {
+            seq: reply.state.map_or(0, |s| s.seq),
+        }))
+    }
 }
 
 #[tonic::async_trait]
@@ -49,27 +89,49 @@ impl<S: EventStore + Clone, T: TimeSource> Audit for AuditService<S, T> {
     ) -> Result<Response<v1::SubmitPlayerSeedResponse>, Status> {
         let caller = self.hub.caller(r.metadata()).await?;
         let r = r.into_inner();
-        match caller {
-            Caller::Director => {}
-            Caller::Device(id)
-                if self.hub.device_match(&id).await.as_deref() == Some(r.match_id.as_str()) => {}
-            Caller::Device(id) => {
-                return Err(Status::permission_denied(format!(
-                    "device {id} is not bound to match {}",
-                    r.match_id
-                )));
-            }
-            Caller::Spectator => {
-                return Err(Status::unauthenticated(
-                    "a seed needs the director token or the match's device",
-                ));
-            }
-        }
-        let side =
-            side_from_wire(r.side).map_err(|e| Status::invalid_argument(format!("side: {e}")))?;
-        let handle = self.hub.match_handle(&r.match_id).await?;
-        let seq = handle.add_seed(side, r.seed).await?;
-        Ok(Response::new(v1::SubmitPlayerSeedResponse { seq }))
+        let side = self.player(&caller, &r.match_id, r.side)?;
+        let request = TableRequest::PlayerSeed { side, seed: r.seed };
+        self.seed(&r.match_id, request).await
+    }
+
+    async fn issue_player_codes(
+        &self,
+        r: Request<v1::IssuePlayerCodesRequest>,
+    ) -> Result<Response<v1::IssuePlayerCodesResponse>, Status> {
+        self.hub.director(r.metadata()).await?;
+        let [code_a, code_b] = self
+            .hub
+            .issue_player_codes(&r.into_inner().match_id)
+            .await?;
+        Ok(Response::new(v1::IssuePlayerCodesResponse {
+            code_a,
+            code_b,
+        }))
+    }
+
+    async fn commit_player_seed(
+        &self,
+        r: Request<v1::CommitPlayerSeedRequest>,
+    ) -> Result<Response<v1::SubmitPlayerSeedResponse>, Status> {
+        let caller = self.hub.caller(r.metadata()).await?;
+        let r = r.into_inner();
+        let side = self.player(&caller, &r.match_id, r.side)?;
+        let commitment: [u8; 32] = r.commitment.try_into().map_err(|_| {
+            Status::invalid_argument("commitment: the SHA-256 of the seed (docs/dice.md), 32 bytes")
+        })?;
+        let request = TableRequest::CommitSeed { side, commitment };
+        self.seed(&r.match_id, request).await
+    }
+
+    async fn reveal_player_seed(
+        &self,
+        r: Request<v1::SubmitPlayerSeedRequest>,
+    ) -> Result<Response<v1::SubmitPlayerSeedResponse>, Status> {
+        let caller = self.hub.caller(r.metadata()).await?;
+        let r = r.into_inner();
+        let side = self.player(&caller, &r.match_id, r.side)?;
+        let request = TableRequest::RevealSeed { side, seed: r.seed };
+        self.seed(&r.match_id, request).await
     }
 
     type ExportLogStream = Stream<v1::ExportLine>;

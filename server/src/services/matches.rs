@@ -52,6 +52,11 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
                     "commands need the director token or a device credential",
                 ));
             }
+            Caller::Player { .. } => {
+                return Err(Status::permission_denied(
+                    "a player code gives a seed (Audit), not commands: the table's device sends them",
+                ));
+            }
             Caller::Device(id) => {
                 if self.hub.device_match(&id).await.as_deref() != Some(r.match_id.as_str()) {
                     return Err(Status::permission_denied(format!(

@@ -29,7 +29,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         metadata: &tonic::metadata::MetadataMap,
     ) -> Result<auth::Caller, Status> {
         let token = self.director_token();
-        self.with_devices(|devices| auth::identify(metadata, token, devices))
+        self.with_registry(|registry| auth::identify(metadata, token, registry))
             .await
     }
 
