@@ -192,6 +192,10 @@ pub enum TournamentCommand {
         /// Breaks count in match time.
         #[arg(long)]
         breaks_in_match_time: bool,
+        /// Require both players' own seeds (committed and revealed) before a match's
+        /// first roll: `baffle audit player-codes` gives them their codes.
+        #[arg(long)]
+        require_player_seeds: bool,
     },
     /// List tournaments.
     List,

@@ -244,6 +244,7 @@ pub fn tournament_json(t: &v1::Tournament) -> Value {
         "id": t.id, "name": t.name, "per_point_ms": d.per_point_ms, "delay_ms": d.delay_ms,
         "clocks": v1::ClockPolicy::try_from(d.clocks).map(|c| c.as_str_name()).unwrap_or("-"),
         "dice": v1::DiceSource::try_from(d.dice).map(|c| c.as_str_name()).unwrap_or("-"),
+        "player_seeds": v1::PlayerSeedPolicy::try_from(d.player_seeds).map(|c| c.as_str_name()).unwrap_or("-"),
         "timeout": format!("{:?}", d.timeout.and_then(|t| t.policy)),
     })
 }

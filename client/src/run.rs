@@ -238,6 +238,7 @@ fn tournament_defaults(
     clocks: ClocksArg,
     dice: DiceArg,
     breaks: bool,
+    require_player_seeds: bool,
 ) -> Result<v1::TournamentDefaults, Outcome> {
     use v1::timeout_policy::Policy;
     let policy = match timeout {
@@ -271,6 +272,11 @@ fn tournament_defaults(
         clocks: clocks as i32,
         dice: dice as i32,
         breaks_in_match_time: breaks,
+        player_seeds: if require_player_seeds {
+            v1::PlayerSeedPolicy::Required
+        } else {
+            v1::PlayerSeedPolicy::Optional
+        } as i32,
     })
 }
 
@@ -377,6 +383,7 @@ async fn run_tournament(
             clocks,
             dice,
             breaks_in_match_time,
+            require_player_seeds,
         } => {
             let defaults = tournament_defaults(
                 per_point,
@@ -385,6 +392,7 @@ async fn run_tournament(
                 *clocks,
                 *dice,
                 *breaks_in_match_time,
+                *require_player_seeds,
             )?;
             let tournament = v1::Tournament {
                 id: id.clone(),

@@ -32,6 +32,7 @@ use std::fmt;
 
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::side::Side;
@@ -126,6 +127,24 @@ pub fn player_commitment(match_id: &str, side: Side, seed: &[u8]) -> [u8; 32] {
         length_prefixed(&mut h, part);
     }
     h.finalize().into()
+}
+
+/// Whether the players' seeds are needed before the first draw.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SeedPolicy {
+    /// The players may commit to seeds; without them the dice are the server's alone.
+    #[default]
+    Optional,
+    /// No draw until both players have committed to and revealed their seeds.
+    Required,
+}
+
+impl SeedPolicy {
+    /// True for the default, [`SeedPolicy::Optional`].
+    pub fn is_optional(&self) -> bool {
+        *self == SeedPolicy::Optional
+    }
 }
 
 /// Two dice, as rolled.
@@ -288,6 +307,8 @@ pub enum DiceError {
     RevealMismatch(Side),
     /// A seed given in the clear where the players commit (or the reverse).
     MixedSeeds,
+    /// The tournament requires both players' seeds before the first draw.
+    SeedsRequired(Side),
 }
 
 impl fmt::Display for DiceError {
@@ -318,6 +339,11 @@ impl fmt::Display for DiceError {
             DiceError::RevealMismatch(side) => write!(
                 f,
                 "player {side}'s revealed seed does not match his commitment"
+            ),
+            DiceError::SeedsRequired(side) => write!(
+                f,
+                "this tournament requires both players' seeds before the first roll: \
+                 player {side} has not committed to and revealed his"
             ),
             DiceError::MixedSeeds => write!(
                 f,

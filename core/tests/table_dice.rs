@@ -306,3 +306,113 @@ mod commit_reveal {
         assert!(p.reason.contains("reveals his"), "{}", p.reason);
     }
 }
+
+mod required_seeds {
+    use super::*;
+    use baffle_core::chess::{ChessSettings, Color, Command as ChessCommand, Laws, MatchCommand};
+    use baffle_core::clock::TimeControl;
+    use baffle_core::dice::{SeedPolicy, player_commitment};
+
+    fn table(id: &str, setup: GameSetup) -> (Table, Vec<Record>) {
+        let info = MatchInfo {
+            id: id.into(),
+            tournament: "t".into(),
+            round: 1,
+            table: "1".into(),
+        };
+        let seed = ServerSeed::from_bytes([0x17; 32]);
+        Table::create_with(info, setup, SeedPolicy::Required, seed).unwrap()
+    }
+
+    fn run(table: &mut Table, log: &mut Vec<Record>, request: Request) -> Vec<Record> {
+        let plan = table.plan(&request, Timestamp(1_000)).unwrap();
+        log.extend(plan.records.iter().cloned());
+        *table = plan.table;
+        plan.records
+    }
+
+    fn seeds(id: &str, table: &mut Table, log: &mut Vec<Record>) -> Vec<Record> {
+        let seed = |side: Side| format!("{side}'s seed").into_bytes();
+        for side in Side::BOTH {
+            let commitment = player_commitment(id, side, &seed(side));
+            run(table, log, Request::CommitSeed { side, commitment });
+        }
+        let mut last = Vec::new();
+        for side in Side::BOTH {
+            last = run(
+                table,
+                log,
+                Request::RevealSeed {
+                    side,
+                    seed: seed(side),
+                },
+            );
+        }
+        last
+    }
+
+    /// Where the tournament requires the players' seeds, no die is drawn before both are
+    /// in: the server alone never chooses (issue 16, attack 3).
+    #[test]
+    fn no_roll_before_both_seeds_where_they_are_required() {
+        let setup = GameSetup::Backgammon(MatchSetup::new(["Anna", "Ben"], 3, Timestamp(0)));
+        let (mut t, mut log) = table("req", setup);
+        for side in Side::BOTH {
+            run(
+                &mut t,
+                &mut log,
+                Request::Backgammon(Command::CheckIn { side }),
+            );
+        }
+        let e = t
+            .plan(&Request::ServerOpening, Timestamp(1_000))
+            .unwrap_err();
+        assert!(e.message.contains("requires both players' seeds"), "{e}");
+        // A log that draws anyway does not verify.
+        let mut chain = Chain::new();
+        for r in &log {
+            chain.append(r.body.clone());
+        }
+        chain.append(r#"{"kind":"dice.opening","throws":[[3,1]]}"#.into());
+        let p = verify_jsonl(&to_jsonl(chain.records()), None)
+            .problem
+            .expect("rejected");
+        assert!(
+            p.reason.contains("requires both players' seeds"),
+            "{}",
+            p.reason
+        );
+        seeds("req", &mut t, &mut log);
+        run(&mut t, &mut log, Request::ServerOpening);
+        assert!(verify_jsonl(&to_jsonl(&log), None).is_ok());
+    }
+
+    /// A Chess960 match starting at once: its position waits for both players' seeds
+    /// (issue 16, attack 5), and is drawn in the append of the last reveal.
+    #[test]
+    fn a_chess960_position_waits_for_the_players_seeds() {
+        let settings = ChessSettings {
+            players: ["Ann".into(), "Bo".into()],
+            control: TimeControl::rapid(),
+            games: 1,
+            start: Timestamp(0),
+            default_time: baffle_core::Millis::mins(15),
+            laws: Laws::Later,
+            supervised: true,
+            chess960: true,
+        };
+        let (mut t, mut log) = table("c960", GameSetup::Chess(settings));
+        let arrive = |color| Request::Chess {
+            command: MatchCommand::Game(ChessCommand::Arrive(color)),
+            ruling: None,
+        };
+        let started = run(&mut t, &mut log, arrive(Color::White));
+        assert!(Log::kinds(&started).iter().all(|k| k != "dice.chess960"));
+        let last = seeds("c960", &mut t, &mut log);
+        let kinds = Log::kinds(&last);
+        assert_eq!(kinds[0], "dice.player_reveal");
+        assert!(kinds.contains(&"dice.chess960".to_string()), "{kinds:?}");
+        assert!(kinds.contains(&"chess.position".to_string()), "{kinds:?}");
+        assert!(verify_jsonl(&to_jsonl(&log), None).is_ok());
+    }
+}

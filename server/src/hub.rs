@@ -307,7 +307,8 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         };
         let seed =
             fresh_server_seed().map_err(|e| Error::Internal(format!("the OS RNG failed: {e}")))?;
-        let (table, records) = Table::create(info.clone(), setup, seed.clone())?;
+        let (table, records) =
+            Table::create_with(info.clone(), setup, d.player_seeds, seed.clone())?;
         let lines = records
             .iter()
             .map(|r| baffle_core::audit::export::record_line(r).into_bytes())

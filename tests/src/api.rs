@@ -261,5 +261,6 @@ pub fn defaults(
         clocks: v1::ClockPolicy::Required as i32,
         dice: dice as i32,
         breaks_in_match_time: false,
+        player_seeds: v1::PlayerSeedPolicy::Optional as i32,
     }
 }

@@ -222,3 +222,44 @@ async fn attack_2_only_a_player_gives_his_seed_committed_before_any_is_revealed(
     assert!(report.is_ok(), "{report}");
     server.stop().await;
 }
+
+/// Attack 3: with no player seed the server alone chose the dice. A tournament may now
+/// require the players' seeds: no roll until both are committed and revealed.
+#[tokio::test]
+async fn attack_3_a_tournament_can_require_the_players_seeds() {
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    let required = v1::TournamentDefaults {
+        player_seeds: v1::PlayerSeedPolicy::Required as i32,
+        ..defaults(0, None, v1::DiceSource::Server)
+    };
+    d.tournament("open", required).await;
+    d.create_match("open", "m", 5, EPOCH.as_ms()).await;
+    d.act("m", Action::CheckIn(A)).await;
+    d.act("m", Action::CheckIn(B)).await;
+    let message = d
+        .refused(
+            "m",
+            Action::OpeningRoll(v1::Roll {
+                side: 0,
+                dice: vec![],
+            }),
+            Code::FailedPrecondition,
+        )
+        .await;
+    assert!(
+        message.contains("requires both players' seeds"),
+        "{message}"
+    );
+    let t = d
+        .tournaments
+        .get_tournament(v1::GetTournamentRequest { id: "open".into() })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        t.defaults.unwrap().player_seeds,
+        v1::PlayerSeedPolicy::Required as i32
+    );
+    server.stop().await;
+}

@@ -37,6 +37,10 @@ pub struct TournamentDefaults {
     pub dice: DiceSource,
     /// Whether breaks count in match time (4.3 (ii)(b)).
     pub breaks_in_match_time: bool,
+    /// Whether the players' seeds are required before the first roll (older registries
+    /// have no such field: optional).
+    #[serde(default)]
+    pub player_seeds: crate::dice::SeedPolicy,
 }
 
 impl Default for TournamentDefaults {
@@ -48,6 +52,7 @@ impl Default for TournamentDefaults {
             clocks: ClockPolicy::Required,
             dice: DiceSource::Server,
             breaks_in_match_time: false,
+            player_seeds: crate::dice::SeedPolicy::Optional,
         }
     }
 }

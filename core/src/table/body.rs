@@ -17,6 +17,7 @@ use crate::audit::Entry;
 use crate::backgammon::{self, MatchSetup};
 use crate::chess::{self, ChessSettings};
 use crate::device_time::Bound;
+pub use crate::dice::SeedPolicy;
 
 /// Where a match sits in its tournament: the `info` of its set-up record.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -50,6 +51,10 @@ pub struct SetupRecord {
     /// The game and its settings.
     #[serde(flatten)]
     pub game: GameSetup,
+    /// Whether the players' seeds are required (left out when optional, as in the first
+    /// logs).
+    #[serde(default, skip_serializing_if = "SeedPolicy::is_optional")]
+    pub seeds: SeedPolicy,
 }
 
 /// A device's input as received: recorded before the events it caused, or alone when

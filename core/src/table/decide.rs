@@ -165,7 +165,7 @@ impl Draft {
             return Ok(());
         };
         let due = m.settings().chess960 && m.series().position().is_none() && m.game().started();
-        if due && self.table.dice.pending_reveal().is_none() {
+        if due && self.table.dice.ready().is_ok() {
             self.chess_position(now)?;
         }
         Ok(())

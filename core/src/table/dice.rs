@@ -50,6 +50,8 @@ pub struct TableDice {
     /// Each player's commitment to his seed, and whether he revealed it.
     commitments: [Option<[u8; 32]>; 2],
     revealed_seeds: [bool; 2],
+    /// No draw until both players revealed their seeds (the tournament's policy).
+    seeds_required: bool,
     /// Known to the server from the start; to a verifier from the reveal.
     server: Option<ServerSeed>,
     /// The stream, once the first draw was made with the seed known.
@@ -77,6 +79,7 @@ impl TableDice {
             player_seeds: Default::default(),
             commitments: [None; 2],
             revealed_seeds: [false; 2],
+            seeds_required: false,
             server: None,
             stream: None,
             sealed: Vec::new(),
@@ -179,6 +182,26 @@ impl TableDice {
         Ok(())
     }
 
+    /// Whether both players' seeds are needed before the first draw.
+    pub fn require_seeds(&mut self, required: bool) {
+        self.seeds_required = required;
+    }
+
+    /// Whether a draw may be made now as far as the players' seeds go: not while a
+    /// committed seed is unrevealed, nor, where seeds are required, before both are in.
+    pub fn ready(&self) -> Result<(), DiceError> {
+        if let Some(side) = self.pending_reveal() {
+            return Err(DiceError::RevealPending(side));
+        }
+        let missing = Side::BOTH
+            .into_iter()
+            .find(|s| !self.revealed_seeds[s.index()]);
+        if let Some(side) = missing.filter(|_| self.seeds_required && self.draws == 0) {
+            return Err(DiceError::SeedsRequired(side));
+        }
+        Ok(())
+    }
+
     /// A player who committed and has not revealed, once both committed: the dice wait
     /// for him. (A lone commitment is void: nothing can be revealed against it.)
     pub fn pending_reveal(&self) -> Option<Side> {
@@ -210,9 +233,7 @@ impl TableDice {
         if self.revealed {
             return Err(DiceError::Revealed);
         }
-        if let Some(side) = self.pending_reveal() {
-            return Err(DiceError::RevealPending(side));
-        }
+        self.ready()?;
         let seed = self.server.as_ref().ok_or(DiceError::Revealed)?;
         Ok(self.stream.clone().unwrap_or_else(|| self.new_stream(seed)))
     }
@@ -238,9 +259,7 @@ impl TableDice {
         if self.revealed {
             return Err("a server draw after the seed was revealed".into());
         }
-        if let Some(side) = self.pending_reveal() {
-            return Err(DiceError::RevealPending(side).to_string());
-        }
+        self.ready().map_err(|e| e.to_string())?;
         self.draws += 1;
         let Some(seed) = self.server.clone() else {
             self.sealed.push((seq, draw));

@@ -56,7 +56,7 @@ mod request;
 
 pub use body::{
     AnomalyRecord, Body, ChessRuling, DeviceInputRecord, GameSetup, GameType, MatchInfo,
-    SetupRecord,
+    SeedPolicy, SetupRecord,
 };
 pub use dice::TableDice;
 pub use replay::{Replay, ReplayError, setup_of};
@@ -190,6 +190,16 @@ impl Table {
         setup: GameSetup,
         seed: ServerSeed,
     ) -> Result<(Table, Vec<Record>), Refusal> {
+        Table::create_with(info, setup, SeedPolicy::Optional, seed)
+    }
+
+    /// [`Table::create`] with a policy for the players' seeds.
+    pub fn create_with(
+        info: MatchInfo,
+        setup: GameSetup,
+        seeds: SeedPolicy,
+        seed: ServerSeed,
+    ) -> Result<(Table, Vec<Record>), Refusal> {
         Game::new(&setup)?;
         let mut replay = Replay::new(Some(seed.clone()));
         let opened = crate::audit::Entry::MatchOpened {
@@ -200,7 +210,12 @@ impl Table {
         let first = Record::next(None, opened);
         let second = Record::next(
             Some(&first),
-            Body::Setup(SetupRecord { info, game: setup }).text(),
+            Body::Setup(SetupRecord {
+                info,
+                game: setup,
+                seeds,
+            })
+            .text(),
         );
         for r in [&first, &second] {
             replay.push(r).map_err(|e| Refusal::rule(e.reason))?;

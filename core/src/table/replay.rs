@@ -180,7 +180,7 @@ impl Replay {
                 },
                 Body::Setup(setup),
             ) => {
-                let SetupRecord { info, game } = setup;
+                let SetupRecord { info, game, seeds } = setup;
                 if info.id != match_id {
                     return Err(format!(
                         "the set-up is for match {:?}, the log for {match_id:?}",
@@ -188,10 +188,11 @@ impl Replay {
                     ));
                 }
                 let game = Game::new(&game).map_err(|e| e.message)?;
-                let dice = match &self.seed {
+                let mut dice = match &self.seed {
                     Some(seed) => TableDice::with_seed(&match_id, seed.clone()),
                     None => TableDice::sealed(&match_id, commitment),
                 };
+                dice.require_seeds(seeds == super::SeedPolicy::Required);
                 Ok(Stage::Table(Box::new(Table {
                     info,
                     game,

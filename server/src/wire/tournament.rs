@@ -4,6 +4,7 @@
 use baffle_core::Millis;
 use baffle_core::backgammon::{ClockPolicy, DiceSource, TimeoutPolicy, TournamentDefaults};
 use baffle_core::clock::{BACKGAMMON_DELAY, BACKGAMMON_PER_POINT};
+use baffle_core::dice::SeedPolicy;
 use baffle_proto::v1;
 use tonic::Status;
 
@@ -45,7 +46,20 @@ pub fn defaults_from_wire(d: v1::TournamentDefaults) -> Result<TournamentDefault
             )));
         }
     };
+    let player_seeds = match v1::PlayerSeedPolicy::try_from(d.player_seeds) {
+        Ok(v1::PlayerSeedPolicy::Unspecified | v1::PlayerSeedPolicy::Optional) => {
+            SeedPolicy::Optional
+        }
+        Ok(v1::PlayerSeedPolicy::Required) => SeedPolicy::Required,
+        Err(_) => {
+            return Err(Status::invalid_argument(format!(
+                "defaults.player_seeds: unknown value {}",
+                d.player_seeds
+            )));
+        }
+    };
     let defaults = TournamentDefaults {
+        player_seeds,
         per_point,
         delay,
         timeout,
@@ -91,6 +105,10 @@ pub fn tournament_to_wire(id: &str, name: &str, d: &TournamentDefaults) -> v1::T
                 DiceSource::Physical => v1::DiceSource::Physical,
             } as i32,
             breaks_in_match_time: d.breaks_in_match_time,
+            player_seeds: match d.player_seeds {
+                SeedPolicy::Optional => v1::PlayerSeedPolicy::Optional,
+                SeedPolicy::Required => v1::PlayerSeedPolicy::Required,
+            } as i32,
         }),
     }
 }
