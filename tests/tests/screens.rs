@@ -196,3 +196,25 @@ async fn chess_is_shown_as_chess() {
     insta::assert_snapshot!("console_chess", screen(&terminal, &[]));
     server.stop().await;
 }
+
+/// The follow view shows the dice commitment of a server-dice match, so everyone in the
+/// room witnesses it before the first roll (issue 16).
+#[tokio::test]
+async fn the_follow_view_shows_the_dice_commitment() {
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    d.tournament("srv", defaults(0, None, v1::DiceSource::Server))
+        .await;
+    let s = d.create_match("srv", "r1-t1", 5, EPOCH.as_ms()).await;
+    let mut terminal = Terminal::new(TestBackend::new(60, 16)).unwrap();
+    let now = server.time.now().as_ms();
+    terminal
+        .draw(|f| follow::draw(f, &s, now, &follow::Status::default()))
+        .unwrap();
+    let text = screen(&terminal, &[]);
+    assert!(
+        text.contains(&format!("dice committed: {}", &s.commitment[..16])),
+        "{text}"
+    );
+    server.stop().await;
+}

@@ -208,6 +208,14 @@ fn info_lines(s: &v1::MatchState) -> Vec<Line<'static>> {
     if s.phase == v1::MatchPhase::Waiting as i32 {
         lines.push(Line::from("waiting for the players"));
     }
+    // The dice commitment, for every spectator to witness before the first roll
+    // (docs/dice.md): the revealed seed must hash to it.
+    if chess.is_none() && s.dice_source == "server" && s.commitment.len() >= 16 {
+        lines.push(Line::from(format!(
+            "dice committed: {}…",
+            &s.commitment[..16]
+        )));
+    }
     lines
 }
 
