@@ -133,12 +133,14 @@ const MatchState = {
   14: ["cube_value", "uint"], 15: ["cube_owner", "enum"], 16: ["turn", "enum"],
   17: ["turn_side", "enum"], 18: ["dice", "uint", "repeated"], 19: ["clock", ClockState],
   20: ["result", MatchResult], 21: ["seq", "uint"], 25: ["present", "bool", "repeated"],
+  22: ["head_hash", "string"], 23: ["dice_source", "string"], 24: ["commitment", "string"],
   26: ["penalty_points", "uint", "repeated"], 33: ["sent_at_ms", "int64"],
   34: ["chess", ChessState],
 };
 const Event = { 1: ["seq", "uint"], 2: ["kind", "string"] };
 const MatchUpdate = { 1: ["events", Event, "repeated"], 2: ["state", MatchState] };
 const Tournament = { 1: ["id", "string"], 2: ["name", "string"] };
+const ExportLine = { 1: ["line", "string"] };
 const ListTournamentsResponse = { 1: ["tournaments", Tournament, "repeated"] };
 
 const SIDE_A = 1, SIDE_B = 2;
@@ -252,6 +254,143 @@ async function* call(path, request, signal) {
 async function unary(path, request, schema) {
   for await (const bytes of call(path, request)) return decode(bytes, schema);
   throw new Error("no reply");
+}
+
+
+// ---------------------------------------------------------------- dice, verified here
+
+// Every server roll of a finished match, recomputed in this browser from the revealed
+// seed: SHA-256 by WebCrypto, ChaCha20 written out below, draws as docs/dice.md says; the
+// chain checked record by record as docs/audit-log.md says. Nothing is taken from the
+// server but the log itself.
+
+const HEX = /^[0-9a-f]*$/;
+function fromHex(h, what) {
+  if (typeof h !== "string" || h.length % 2 || !HEX.test(h)) throw new Error(`${what} is not lower-case hex`);
+  const out = new Uint8Array(h.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(h.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+const toHex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+function concat(...parts) {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let i = 0;
+  for (const p of parts) { out.set(p, i); i += p.length; }
+  return out;
+}
+function beBytes(n, width) {
+  const out = new Uint8Array(width);
+  let v = BigInt(n);
+  for (let i = width - 1; i >= 0; i--) { out[i] = Number(v & 0xffn); v >>= 8n; }
+  return out;
+}
+const lp = (b) => concat(beBytes(b.length, 4), b);
+const sha256 = async (b) => new Uint8Array(await crypto.subtle.digest("SHA-256", b));
+
+// The ChaCha20 keystream (RFC 8439 block function, zero nonce, counter from 0) as 32-bit
+// words, read little-endian: the words the dice are drawn from.
+class ChaCha20 {
+  constructor(key) {
+    const k = new DataView(key.buffer, key.byteOffset, 32);
+    this.state = new Uint32Array(16);
+    this.state.set([0x61707865, 0x3320646e, 0x79622d32, 0x6b206574]);
+    for (let i = 0; i < 8; i++) this.state[4 + i] = k.getUint32(4 * i, true);
+    this.out = new Uint32Array(16);
+    this.i = 16;
+  }
+  block() {
+    const x = this.out;
+    x.set(this.state);
+    const q = (a, b, c, d) => {
+      x[a] += x[b]; x[d] ^= x[a]; x[d] = (x[d] << 16) | (x[d] >>> 16);
+      x[c] += x[d]; x[b] ^= x[c]; x[b] = (x[b] << 12) | (x[b] >>> 20);
+      x[a] += x[b]; x[d] ^= x[a]; x[d] = (x[d] << 8) | (x[d] >>> 24);
+      x[c] += x[d]; x[b] ^= x[c]; x[b] = (x[b] << 7) | (x[b] >>> 25);
+    };
+    for (let r = 0; r < 10; r++) {
+      q(0, 4, 8, 12); q(1, 5, 9, 13); q(2, 6, 10, 14); q(3, 7, 11, 15);
+      q(0, 5, 10, 15); q(1, 6, 11, 12); q(2, 7, 8, 13); q(3, 4, 9, 14);
+    }
+    for (let i = 0; i < 16; i++) x[i] += this.state[i];
+    this.state[12] += 1;
+    this.i = 0;
+  }
+  word() { if (this.i === 16) this.block(); return this.out[this.i++]; }
+  uniform(n) {
+    const limit = 4294967296 - (4294967296 % n);
+    for (;;) { const w = this.word(); if (w < limit) return w % n; }
+  }
+  die() { return this.uniform(6) + 1; }
+}
+
+// Verifies an exported log (its text). Returns { ok: true, draws } when the chain holds
+// and every draw is the seed's, { ok: false, message } at the first that is not, and
+// { ok: null, message } while the seed is not revealed.
+async function verifyExport(text) {
+  const label = utf8Encode.encode("baffle-audit-v1");
+  let prev = new Uint8Array(32), seq = 0, ended = false;
+  let matchId = null, commitment = null, serverSeed = null;
+  const seeds = { A: new Uint8Array(0), B: new Uint8Array(0) };
+  const draws = [];
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    const r = JSON.parse(line);
+    if (r.end) {
+      if (r.end.records !== seq || r.end.head !== toHex(prev)) return { ok: false, message: "the end line does not match the log" };
+      ended = true;
+      break;
+    }
+    const body = utf8Encode.encode(r.body);
+    const hash = await sha256(concat(label, beBytes(r.seq, 8), prev, beBytes(body.length, 8), body));
+    if (r.seq !== seq || r.prev !== toHex(prev) || r.hash !== toHex(hash)) {
+      return { ok: false, message: `record ${r.seq}: the chain is broken` };
+    }
+    prev = hash;
+    seq += 1;
+    const b = JSON.parse(r.body);
+    if (b.kind === "match.opened") { matchId = b.match_id; commitment = b.commitment; }
+    else if (b.kind === "dice.player_seed" || b.kind === "dice.player_reveal") seeds[b.side] = fromHex(b.seed, "a seed");
+    else if (b.kind === "dice.roll") draws.push({ seq: r.seq, claimed: b.dice.join("-"), draw: (c) => `${c.die()}-${c.die()}` });
+    else if (b.kind === "dice.opening") draws.push({ seq: r.seq, claimed: b.throws.map((t) => t.join("-")).join(" "), draw: (c) => {
+      const out = [];
+      for (;;) { const a = c.die(), d = c.die(); out.push(`${a}-${d}`); if (a !== d) return out.join(" "); }
+    } });
+    else if (b.kind === "dice.chess960") draws.push({ seq: r.seq, claimed: String(b.sp), draw: (c) => String(c.uniform(960)) });
+    else if (b.kind === "dice.reveal") serverSeed = fromHex(b.server_seed, "the server seed");
+  }
+  if (!ended) return { ok: false, message: "the log is cut short" };
+  if (!serverSeed) return { ok: null, message: "the dice are checked once the seed is revealed, after the match" };
+  if (toHex(await sha256(serverSeed)) !== commitment) return { ok: false, message: "the revealed seed does not match the commitment" };
+  const key = await sha256(concat(lp(utf8Encode.encode("baffle-dice-v1")), lp(utf8Encode.encode(matchId)),
+    lp(serverSeed), lp(seeds.A), lp(seeds.B)));
+  const stream = new ChaCha20(key);
+  for (const d of draws) {
+    const expected = d.draw(stream);
+    if (expected !== d.claimed) return { ok: false, message: `record ${d.seq}: ${d.claimed} is not what the seed gives (${expected})` };
+  }
+  return { ok: true, draws: draws.length };
+}
+window.baffleVerify = verifyExport;
+
+// The log of `id`, exported by the server, as text.
+async function exportLog(id) {
+  let text = "";
+  for await (const bytes of call("/baffle.v1.Audit/ExportLog", encode([[1, id]]))) {
+    text += decode(bytes, ExportLine).line + "\n";
+  }
+  return text;
+}
+
+// What this page found of a match's dice, by match id.
+const verdicts = new Map();
+async function checkDice(id, redraw) {
+  try {
+    const v = await verifyExport(await exportLog(id));
+    verdicts.set(id, v.ok ? `all ${v.draws} rolls verified in this browser` : v.ok === null ? v.message : `NOT VERIFIED: ${v.message}`);
+  } catch (e) {
+    verdicts.set(id, `not verified: ${e.message}`);
+  }
+  redraw();
 }
 
 // ---------------------------------------------------------------- clock faces
@@ -373,10 +512,13 @@ function live(s, events) {
     el("span", { class: "delay" }), el("div", { class: "moves" }, moves(player)));
   const list = el("ul", { class: "events" });
   for (const e of events.slice(-8).reverse()) list.append(el("li", {}, `#${e.seq} ${e.kind}`));
+  const dice = s.dice_source === "server" && s.commitment
+    ? el("p", { class: "verify" }, `dice committed: ${s.commitment.slice(0, 16)}… · ${verdicts.get(s.match_id) || "checked after the match"}`)
+    : "";
   return el("div", { class: "live", "data-match": s.match_id },
     side("a", s.player_a),
     el("div", { class: "mid" }, el("span", { class: "score" }, `${score(s, "a")} – ${score(s, "b")}`), tags(s)),
-    side("b", s.player_b), list);
+    side("b", s.player_b), list, dice);
 }
 
 // ---------------------------------------------------------------- following, with resume
@@ -454,8 +596,14 @@ function showMatch(id) {
         states.set(id, u.state);
         nextSeq = Math.max(nextSeq, u.state.seq);
         title.textContent = `${u.state.player_a} – ${u.state.player_b}`;
-        view.replaceChildren(live(u.state, events));
-        tick(states);
+        const redraw = () => { view.replaceChildren(live(states.get(id), events)); tick(states); };
+        redraw();
+        // Once the match is over (and again at the reveal), check its dice here.
+        const revealed = u.events.some((e) => e.kind === "dice.reveal");
+        if (u.state.result && u.state.dice_source === "server" && (revealed || !verdicts.has(id))) {
+          verdicts.set(id, "checking the dice…");
+          checkDice(id, redraw);
+        }
       }
       setStatus("live", false);
     }

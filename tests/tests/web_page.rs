@@ -283,3 +283,123 @@ async fn a_real_browser_sees_a_press_and_resumes_after_a_server_restart() {
     assert!(child.wait().await.unwrap().success());
     server.stop().await;
 }
+
+/// Issue 16: the phone page recomputes every server roll of a finished match in the
+/// browser (WebCrypto SHA-256 and its own ChaCha20) and says so; on a forged log it names
+/// the first roll that is not the seed's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_verifies_every_roll_in_the_browser() {
+    let (script, chromium) = match browser_tools() {
+        Ok(tools) => tools,
+        Err(why) if std::env::var("BAFFLE_BROWSER_TEST").as_deref() == Ok("required") => {
+            panic!("the browser test is required: {why}")
+        }
+        Err(why) => {
+            eprintln!("skipped, {why}: .ci/run installs what it needs");
+            return;
+        }
+    };
+    let script = script.with_file_name("verify.mjs");
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    d.tournament("club", defaults(0, None, v1::DiceSource::Server))
+        .await;
+    d.create_match("club", "m", 1, EPOCH.as_ms()).await;
+    d.act("m", Action::CheckIn(A)).await;
+    d.act("m", Action::CheckIn(B)).await;
+    let s = d
+        .act(
+            "m",
+            Action::OpeningRoll(v1::Roll {
+                side: 0,
+                dice: vec![],
+            }),
+        )
+        .await;
+    let (mover, other) = (s.turn_side, if s.turn_side == A { B } else { A });
+    for (side, next) in [(mover, other), (other, mover), (mover, other)] {
+        server.time.advance(2_000);
+        d.act("m", Action::Press(side)).await;
+        d.act(
+            "m",
+            Action::Roll(v1::Roll {
+                side: next,
+                dice: vec![],
+            }),
+        )
+        .await;
+    }
+    d.act("m", Action::EndGame(result(other, v1::GameKind::Single)))
+        .await;
+    v1::audit_client::AuditClient::new(server.channel().await)
+        .reveal(server.director(v1::RevealRequest {
+            match_id: "m".into(),
+        }))
+        .await
+        .unwrap();
+    // A forged copy: the first roll and its use changed, the chain rebuilt.
+    let log = baffle_client::audit::export_log(server.channel().await, "m")
+        .await
+        .unwrap();
+    let mut chain = baffle_core::audit::Chain::new();
+    let mut forged_at = None;
+    for line in log.lines() {
+        let Ok(baffle_core::audit::export::Line::Record(r)) =
+            baffle_core::audit::export::parse_line(line)
+        else {
+            continue;
+        };
+        let mut body = r.body.clone();
+        if (body.contains("\"kind\":\"dice.roll\"") && forged_at.is_none())
+            || (body.contains("\"kind\":\"bg.rolled\"") && forged_at == Some(r.seq - 1))
+        {
+            let start = body.find("\"dice\":[").unwrap() + 8;
+            let was = body[start..start + 3].to_string();
+            let other = if was == "6,6" { "5,5" } else { "6,6" };
+            body = body.replacen(
+                &format!("\"dice\":[{was}]"),
+                &format!("\"dice\":[{other}]"),
+                1,
+            );
+            forged_at.get_or_insert(r.seq);
+        }
+        chain.append(body);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let tampered = dir.path().join("tampered.jsonl");
+    std::fs::write(
+        &tampered,
+        baffle_core::audit::export::to_jsonl(chain.records()),
+    )
+    .unwrap();
+
+    let output = tokio::time::timeout(
+        Duration::from_secs(90),
+        tokio::process::Command::new("node")
+            .arg(&script)
+            .args([&server.url(), "m", tampered.to_str().unwrap()])
+            .env("CHROMIUM", &chromium)
+            .kill_on_drop(true)
+            .output(),
+    )
+    .await
+    .expect("the browser answers within 90 s")
+    .expect("node runs");
+    let out = String::from_utf8_lossy(&output.stdout);
+    eprintln!("{out}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success());
+    let mut lines = out.lines();
+    let verified = lines.next().unwrap();
+    // The opening and three rolls.
+    assert!(
+        verified.contains("all 4 rolls verified in this browser"),
+        "{verified}"
+    );
+    let tampered = lines.next().unwrap();
+    let forged = forged_at.unwrap();
+    assert!(
+        tampered.contains("\"ok\":false") && tampered.contains(&format!("record {forged}")),
+        "{tampered}"
+    );
+    server.stop().await;
+}
