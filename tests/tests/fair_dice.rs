@@ -5,6 +5,7 @@
 use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 use baffle_proto::v1::matches_client::MatchesClient;
+use baffle_server::time::TimeSource;
 use baffle_tests::api::{A, B, Director, defaults};
 use baffle_tests::{EPOCH, TestServer, with_token};
 use tonic::Code;
@@ -261,5 +262,81 @@ async fn attack_3_a_tournament_can_require_the_players_seeds() {
         t.defaults.unwrap().player_seeds,
         v1::PlayerSeedPolicy::Required as i32
     );
+    server.stop().await;
+}
+
+/// Attack 5: a Chess960 match starting at once had its position drawn at the start,
+/// with no window for the players' seeds. Where seeds are required, the position waits
+/// for both, and is drawn with the last reveal.
+#[tokio::test]
+async fn attack_5_a_chess960_position_waits_for_the_players_seeds() {
+    use baffle_proto::v1::audit_client::AuditClient;
+    use baffle_proto::v1::chess_command::Action as Chess;
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    let required = v1::TournamentDefaults {
+        player_seeds: v1::PlayerSeedPolicy::Required as i32,
+        ..defaults(0, None, v1::DiceSource::Server)
+    };
+    d.tournament("open", required).await;
+    let now = server.time.now().as_ms();
+    let settings = v1::ChessMatchSettings {
+        control: Some((&baffle_core::clock::TimeControl::rapid()).into()),
+        games: 1,
+        default_time_ms: 600_000,
+        chess960: true,
+        ..Default::default()
+    };
+    d.create_chess("open", "c960", "1", now, settings).await;
+    let chess = |a| Action::Chess(v1::ChessCommand { action: Some(a) });
+    server.time.advance(1_000);
+    let s = d
+        .act("c960", chess(Chess::Arrive(v1::Color::White as i32)))
+        .await;
+    let c = s.chess.expect("chess");
+    assert!(c.started, "the game started at its time");
+    assert!(
+        c.position.is_none(),
+        "no position before the players' seeds"
+    );
+    let mut audit = AuditClient::new(server.channel().await);
+    let codes = audit
+        .issue_player_codes(server.director(v1::IssuePlayerCodesRequest {
+            match_id: "c960".into(),
+        }))
+        .await
+        .unwrap()
+        .into_inner();
+    let players = [
+        (A, baffle_core::Side::A, &codes.code_a),
+        (B, baffle_core::Side::B, &codes.code_b),
+    ];
+    let seed = |side: baffle_core::Side| format!("{side}'s seed").into_bytes();
+    for (wire, side, code) in players {
+        let commitment = baffle_core::dice::player_commitment("c960", side, &seed(side));
+        let request = v1::CommitPlayerSeedRequest {
+            match_id: "c960".into(),
+            side: wire,
+            commitment: commitment.to_vec(),
+        };
+        audit
+            .commit_player_seed(with_token(request, code))
+            .await
+            .unwrap();
+    }
+    for (wire, side, code) in players {
+        let request = v1::SubmitPlayerSeedRequest {
+            match_id: "c960".into(),
+            side: wire,
+            seed: seed(side),
+        };
+        audit
+            .reveal_player_seed(with_token(request, code))
+            .await
+            .unwrap();
+    }
+    let c = d.state("c960").await.chess.expect("chess");
+    let position = c.position.expect("drawn with the last reveal");
+    assert!(position.sp < 960 && position.back_rank.len() == 8);
     server.stop().await;
 }
