@@ -90,12 +90,12 @@ function varintBytes(n) {
   return out;
 }
 
-// Encodes a flat message of strings and unsigned integers: all the requests need.
+// Encodes a flat message of strings, bytes and unsigned integers: all the requests need.
 function encode(fields) {
   const out = [];
   for (const [field, value] of fields) {
-    if (typeof value === "string") {
-      const s = utf8Encode.encode(value);
+    if (typeof value === "string" || value instanceof Uint8Array) {
+      const s = typeof value === "string" ? utf8Encode.encode(value) : value;
       out.push(...varintBytes((field << 3) | 2), ...varintBytes(s.length), ...s);
     } else if (value) {
       out.push(...varintBytes(field << 3), ...varintBytes(value));
@@ -137,7 +137,7 @@ const MatchState = {
   26: ["penalty_points", "uint", "repeated"], 33: ["sent_at_ms", "int64"],
   34: ["chess", ChessState],
 };
-const Event = { 1: ["seq", "uint"], 2: ["kind", "string"] };
+const Event = { 1: ["seq", "uint"], 2: ["kind", "string"], 3: ["body", "string"] };
 const MatchUpdate = { 1: ["events", Event, "repeated"], 2: ["state", MatchState] };
 const Tournament = { 1: ["id", "string"], 2: ["name", "string"] };
 const ExportLine = { 1: ["line", "string"] };
@@ -210,7 +210,7 @@ function checkStatus(get) {
 }
 
 // Calls `path` with `request` and yields each response message's bytes.
-async function* call(path, request, signal) {
+async function* call(path, request, signal, headers = {}) {
   const response = await fetch(path, {
     method: "POST",
     body: frame(request),
@@ -219,6 +219,7 @@ async function* call(path, request, signal) {
       "content-type": "application/grpc-web+proto",
       "accept": "application/grpc-web+proto",
       "x-grpc-web": "1",
+      ...headers,
     },
   });
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
@@ -393,6 +394,91 @@ async function checkDice(id, redraw) {
   redraw();
 }
 
+// ---------------------------------------------------------------- a player's own seed
+
+// A player types the code the director gave him; the page makes his seed here
+// (crypto.getRandomValues), commits to it (docs/dice.md step 3), keeps it in this
+// browser, and reveals it by itself once both players have committed.
+
+const seedKey = (match, side) => `baffle-seed:${match}:${side}`;
+
+function playerCode(code, match) {
+  const m = /^player\.(.+)\.([ab])\.[0-9a-f]+$/.exec(code.trim());
+  if (!m || m[1] !== match) throw new Error("that is not a player code of this match");
+  return m[2].toUpperCase();
+}
+
+async function seedCall(method, code, fields) {
+  const auth = { authorization: `Bearer ${code}` };
+  for await (const _ of call(`/baffle.v1.Audit/${method}`, encode(fields), undefined, auth)) return;
+}
+
+async function commitSeed(match, code) {
+  const side = playerCode(code, match);
+  const seed = crypto.getRandomValues(new Uint8Array(32));
+  const commitment = await sha256(concat(lp(utf8Encode.encode("baffle-player-seed-v1")),
+    lp(utf8Encode.encode(match)), lp(utf8Encode.encode(side)), lp(seed)));
+  await seedCall("CommitPlayerSeed", code, [[1, match], [2, side === "A" ? SIDE_A : SIDE_B], [3, commitment]]);
+  localStorage.setItem(seedKey(match, side), JSON.stringify({ code: code.trim(), seed: toHex(seed) }));
+  return side;
+}
+
+// What the log says of the players' seeds: who committed, who revealed.
+function seedsOf(events) {
+  const seen = { commit: new Set(), reveal: new Set() };
+  for (const e of events) {
+    if (e.kind === "dice.player_commit") seen.commit.add(JSON.parse(e.body).side);
+    if (e.kind === "dice.player_reveal") seen.reveal.add(JSON.parse(e.body).side);
+  }
+  return seen;
+}
+
+const revealing = new Set();
+// Reveals the seed this browser keeps for `match`, once both players have committed.
+async function revealIfDue(match, events, redraw) {
+  const seen = seedsOf(events);
+  if (seen.commit.size < 2) return;
+  for (const side of ["A", "B"]) {
+    const kept = localStorage.getItem(seedKey(match, side));
+    if (!kept || seen.reveal.has(side) || revealing.has(match + side)) continue;
+    revealing.add(match + side);
+    const { code, seed } = JSON.parse(kept);
+    try {
+      await seedCall("RevealPlayerSeed", code, [[1, match], [2, side === "A" ? SIDE_A : SIDE_B], [3, fromHex(seed, "the seed")]]);
+    } catch (e) {
+      revealing.delete(match + side);
+      setStatus(`the seed could not be revealed: ${e.message}`, true);
+    }
+    redraw();
+  }
+}
+
+// The players' seeds as the log shows them, and a place for a player's code.
+function seedPanel(s, events, redraw) {
+  const seen = seedsOf(events);
+  const said = ["A", "B"].map((side) => {
+    const name = side === "A" ? s.player_a : s.player_b;
+    return seen.reveal.has(side) ? `${name}: seed revealed` : seen.commit.has(side) ? `${name}: seed committed` : `${name}: no seed`;
+  });
+  const panel = el("div", { class: "seeds" }, el("p", {}, said.join(" · ")));
+  if (!s.result && !s.game_number) {
+    const input = el("input", { type: "password", placeholder: "your player code", "aria-label": "your player code", autocomplete: "off" });
+    const form = el("form", {}, input, el("button", { type: "submit" }, "add my seed"));
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        const side = await commitSeed(s.match_id, input.value);
+        setStatus(`seed committed for ${side}`, false);
+      } catch (e) {
+        setStatus(`no seed: ${e.message}`, true);
+      }
+      redraw();
+    });
+    panel.append(form);
+  }
+  return panel;
+}
+
 // ---------------------------------------------------------------- clock faces
 
 // The server's time as this page estimates it: its own clock shifted by the difference
@@ -500,7 +586,7 @@ function card(s) {
     row("a", s.player_a), row("b", s.player_b), tags(s));
 }
 
-function live(s, events) {
+function live(s, events, redraw = () => {}) {
   const moves = (player) => {
     const side = clockOf(s, player) === "a" ? 0 : 1;
     return s.chess ? `moves ${s.chess.moves[side] || 0}` : "";
@@ -513,12 +599,13 @@ function live(s, events) {
   const list = el("ul", { class: "events" });
   for (const e of events.slice(-8).reverse()) list.append(el("li", {}, `#${e.seq} ${e.kind}`));
   const dice = s.dice_source === "server" && s.commitment
-    ? el("p", { class: "verify" }, `dice committed: ${s.commitment.slice(0, 16)}… · ${verdicts.get(s.match_id) || "checked after the match"}`)
+    ? el("p", { class: "verify" }, `dice committed: ${s.commitment.slice(0, 16)}… · head ${s.head_hash.slice(0, 12)} · ${verdicts.get(s.match_id) || "checked after the match"}`)
     : "";
   return el("div", { class: "live", "data-match": s.match_id },
     side("a", s.player_a),
     el("div", { class: "mid" }, el("span", { class: "score" }, `${score(s, "a")} – ${score(s, "b")}`), tags(s)),
-    side("b", s.player_b), list, dice);
+    side("b", s.player_b), list, dice,
+    s.dice_source === "server" ? seedPanel(s, events, redraw) : "");
 }
 
 // ---------------------------------------------------------------- following, with resume
@@ -596,8 +683,9 @@ function showMatch(id) {
         states.set(id, u.state);
         nextSeq = Math.max(nextSeq, u.state.seq);
         title.textContent = `${u.state.player_a} – ${u.state.player_b}`;
-        const redraw = () => { view.replaceChildren(live(states.get(id), events)); tick(states); };
+        const redraw = () => { view.replaceChildren(live(states.get(id), events, redraw)); tick(states); };
         redraw();
+        revealIfDue(id, events, redraw);
         // Once the match is over (and again at the reveal), check its dice here.
         const revealed = u.events.some((e) => e.kind === "dice.reveal");
         if (u.state.result && u.state.dice_source === "server" && (revealed || !verdicts.has(id))) {

@@ -403,3 +403,102 @@ async fn the_page_verifies_every_roll_in_the_browser() {
     );
     server.stop().await;
 }
+
+/// Issue 16: a player adds his own seed from the phone page with his code — the browser
+/// makes it, commits, and reveals it by itself once the other player has committed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_adds_his_seed_from_the_page() {
+    let (script, chromium) = match browser_tools() {
+        Ok(tools) => tools,
+        Err(why) if std::env::var("BAFFLE_BROWSER_TEST").as_deref() == Ok("required") => {
+            panic!("the browser test is required: {why}")
+        }
+        Err(why) => {
+            eprintln!("skipped, {why}: .ci/run installs what it needs");
+            return;
+        }
+    };
+    let script = script.with_file_name("seeds.mjs");
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    d.tournament("club", defaults(0, None, v1::DiceSource::Server))
+        .await;
+    d.create_match("club", "m", 3, EPOCH.as_ms()).await;
+    let mut audit = v1::audit_client::AuditClient::new(server.channel().await);
+    let codes = audit
+        .issue_player_codes(server.director(v1::IssuePlayerCodesRequest {
+            match_id: "m".into(),
+        }))
+        .await
+        .unwrap()
+        .into_inner();
+    let mut child = tokio::process::Command::new("node")
+        .arg(&script)
+        .args([server.url().as_str(), "m", codes.code_a.as_str()])
+        .env("CHROMIUM", &chromium)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("node runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut next = async || {
+        let line = tokio::time::timeout(Duration::from_secs(60), lines.next_line())
+            .await
+            .expect("the browser answers within a minute")
+            .unwrap()
+            .expect("the browser script ended early: see its output above");
+        eprintln!("browser: {line}");
+        line
+    };
+    let committed = next().await;
+    assert!(committed.contains("Anna: seed committed"), "{committed}");
+    // Ben commits through the API; the page then reveals Anna's seed by itself.
+    let ben = b"ben's seed".to_vec();
+    let commitment = baffle_core::dice::player_commitment("m", baffle_core::Side::B, &ben);
+    audit
+        .commit_player_seed(baffle_tests::with_token(
+            v1::CommitPlayerSeedRequest {
+                match_id: "m".into(),
+                side: B,
+                commitment: commitment.to_vec(),
+            },
+            &codes.code_b,
+        ))
+        .await
+        .unwrap();
+    stdin.write_all(b"GO\n").await.unwrap();
+    let revealed = next().await;
+    assert!(revealed.contains("Anna: seed revealed"), "{revealed}");
+    drop(stdin);
+    assert!(child.wait().await.unwrap().success());
+    // Ben reveals too, and the dice are drawn with both seeds in the key.
+    audit
+        .reveal_player_seed(baffle_tests::with_token(
+            v1::SubmitPlayerSeedRequest {
+                match_id: "m".into(),
+                side: B,
+                seed: ben,
+            },
+            &codes.code_b,
+        ))
+        .await
+        .unwrap();
+    d.act("m", Action::CheckIn(A)).await;
+    d.act("m", Action::CheckIn(B)).await;
+    d.act(
+        "m",
+        Action::OpeningRoll(v1::Roll {
+            side: 0,
+            dice: vec![],
+        }),
+    )
+    .await;
+    let log = baffle_client::audit::export_log(server.channel().await, "m")
+        .await
+        .unwrap();
+    assert_eq!(log.matches("dice.player_reveal").count(), 2);
+    assert!(baffle_core::audit::verify::verify_jsonl(&log, None).is_ok());
+    server.stop().await;
+}

@@ -1,0 +1,42 @@
+// Drives a real headless Chromium as a player adding his own seed, for
+// tests/tests/web_page.rs: the page makes the seed, commits to it with the player's code,
+// and reveals it by itself once both players have committed.
+//
+//   node seeds.mjs <page url> <match> <player code>
+//   → "COMMITTED <the page's seed line>"
+//   ← "GO"                                 the other player has committed (through the API)
+//   → "REVEALED <the page's seed line>"
+
+import { chromium } from "playwright-core";
+import { createInterface } from "node:readline";
+
+const [url, match, code] = process.argv.slice(2);
+const input = createInterface({ input: process.stdin });
+const lines = input[Symbol.asyncIterator]();
+const say = (line) => process.stdout.write(line + "\n");
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+  ],
+});
+try {
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  page.on("console", (m) => process.stderr.write(`page: ${m.text()}\n`));
+  page.setDefaultTimeout(15_000);
+  await page.goto(`${url}/#/m/${encodeURIComponent(match)}`);
+  const seeds = page.locator(".live .seeds p");
+  await seeds.waitFor();
+  await page.locator(".live .seeds input").fill(code);
+  await page.locator(".live .seeds button").click();
+  await seeds.filter({ hasText: "seed committed" }).waitFor();
+  say(`COMMITTED ${await seeds.textContent()}`);
+  if ((await lines.next()).value !== "GO") throw new Error("expected GO");
+  await page.locator(".live .seeds p").filter({ hasText: "seed revealed" }).waitFor();
+  say(`REVEALED ${await seeds.textContent()}`);
+} finally {
+  await browser.close();
+  input.close();
+}
