@@ -216,5 +216,37 @@ async fn the_follow_view_shows_the_dice_commitment() {
         text.contains(&format!("dice committed: {}", &s.commitment[..16])),
         "{text}"
     );
+    // A player's commitment shows as soon as it is made.
+    let mut audit = baffle_proto::v1::audit_client::AuditClient::new(server.channel().await);
+    let codes = audit
+        .issue_player_codes(server.director(v1::IssuePlayerCodesRequest {
+            match_id: "r1-t1".into(),
+        }))
+        .await
+        .unwrap()
+        .into_inner();
+    let commitment = baffle_core::dice::player_commitment("r1-t1", baffle_core::Side::A, b"x");
+    audit
+        .commit_player_seed(baffle_tests::with_token(
+            v1::CommitPlayerSeedRequest {
+                match_id: "r1-t1".into(),
+                side: v1::Side::A as i32,
+                commitment: commitment.to_vec(),
+            },
+            &codes.code_a,
+        ))
+        .await
+        .unwrap();
+    let s = d.state("r1-t1").await;
+    terminal
+        .draw(|f| follow::draw(f, &s, now, &follow::Status::default()))
+        .unwrap();
+    let text = screen(&terminal, &[]);
+    let shown = format!(
+        "seeds: {} committed {}",
+        s.player_a,
+        &s.player_seeds[0].commitment[..8]
+    );
+    assert!(text.contains(&shown), "{text}");
     server.stop().await;
 }

@@ -216,7 +216,29 @@ fn info_lines(s: &v1::MatchState) -> Vec<Line<'static>> {
             &s.commitment[..16]
         )));
     }
+    if let Some(seeds) = seeds_line(s) {
+        lines.push(Line::from(seeds));
+    }
     lines
+}
+
+/// The players' seeds as the log records them: "seeds: Anna committed 1f0c…, Ben
+/// revealed"; nothing while neither has one (unless the tournament requires them).
+fn seeds_line(s: &v1::MatchState) -> Option<String> {
+    let said: Vec<String> = s
+        .player_seeds
+        .iter()
+        .zip([&s.player_a, &s.player_b])
+        .filter_map(
+            |(p, name)| match (p.commitment.get(..8), p.seed.is_empty()) {
+                (_, false) => Some(format!("{name} revealed")),
+                (Some(c), true) => Some(format!("{name} committed {c}…")),
+                (None, true) if s.player_seeds_required => Some(format!("{name} to give one")),
+                (None, true) => None,
+            },
+        )
+        .collect();
+    (!said.is_empty()).then(|| format!("seeds: {}", said.join(", ")))
 }
 
 /// The last event and head hash seen, or what is wrong with the connection.

@@ -213,6 +213,11 @@ impl TableDice {
             .find(|s| !self.revealed_seeds[s.index()])
     }
 
+    /// Whether the tournament requires both players' seeds before the first draw.
+    pub fn seeds_required(&self) -> bool {
+        self.seeds_required
+    }
+
     /// `side`'s commitment, if he made one.
     pub fn player_commitment(&self, side: Side) -> Option<[u8; 32]> {
         self.commitments[side.index()]

@@ -279,6 +279,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             now,
             anomalies: table.anomalies(),
             devices: &self.devices,
+            dice: table.dice(),
         };
         wire::match_state(table.game(), &cx)
     }

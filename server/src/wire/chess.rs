@@ -287,6 +287,8 @@ pub fn match_state(m: &ChessMatch, cx: &StateContext<'_>) -> v1::MatchState {
         last_anomaly: cx.anomalies.1.to_string(),
         devices: super::device_presence(cx),
         chess: Some(chess),
+        player_seeds: super::player_seeds(cx),
+        player_seeds_required: cx.dice.seeds_required(),
         ..Default::default()
     }
 }

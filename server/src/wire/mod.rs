@@ -328,6 +328,22 @@ pub struct StateContext<'a> {
     pub anomalies: (u32, &'a str),
     /// Devices that connected, and whether they are connected now.
     pub devices: &'a std::collections::BTreeMap<String, bool>,
+    /// The match's dice, for the players' seeds.
+    pub dice: &'a baffle_core::table::TableDice,
+}
+
+/// The players' seeds as a state shows them, A then B.
+pub(crate) fn player_seeds(cx: &StateContext<'_>) -> Vec<v1::PlayerSeed> {
+    Side::BOTH
+        .map(|side| v1::PlayerSeed {
+            commitment: cx
+                .dice
+                .player_commitment(side)
+                .map(hex::encode)
+                .unwrap_or_default(),
+            seed: hex::encode(cx.dice.player_seed(side)),
+        })
+        .to_vec()
 }
 
 /// Which rules a game is played under, as decoding a command needs them.
@@ -422,6 +438,8 @@ fn backgammon_state(m: &Match, cx: &StateContext<'_>) -> v1::MatchState {
         // Stamped by the streams as each copy leaves.
         sent_at_ms: 0,
         chess: None,
+        player_seeds: player_seeds(cx),
+        player_seeds_required: cx.dice.seeds_required(),
     }
 }
 
