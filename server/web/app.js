@@ -136,6 +136,8 @@ const MatchState = {
   22: ["head_hash", "string"], 23: ["dice_source", "string"], 24: ["commitment", "string"],
   26: ["penalty_points", "uint", "repeated"], 33: ["sent_at_ms", "int64"],
   34: ["chess", ChessState],
+  35: ["player_seeds", { 1: ["commitment", "string"], 2: ["seed", "string"] }, "repeated"],
+  36: ["player_seeds_required", "bool"],
 };
 const Event = { 1: ["seq", "uint"], 2: ["kind", "string"], 3: ["body", "string"] };
 const MatchUpdate = { 1: ["events", Event, "repeated"], 2: ["state", MatchState] };
@@ -456,9 +458,12 @@ async function revealIfDue(match, events, redraw) {
 // The players' seeds as the log shows them, and a place for a player's code.
 function seedPanel(s, events, redraw) {
   const seen = seedsOf(events);
-  const said = ["A", "B"].map((side) => {
+  const said = ["A", "B"].map((side, i) => {
     const name = side === "A" ? s.player_a : s.player_b;
-    return seen.reveal.has(side) ? `${name}: seed revealed` : seen.commit.has(side) ? `${name}: seed committed` : `${name}: no seed`;
+    const p = s.player_seeds[i] || { commitment: "", seed: "" };
+    if (seen.reveal.has(side) || p.seed) return `${name}: seed revealed ${p.seed.slice(0, 8)}…`;
+    if (seen.commit.has(side) || p.commitment) return `${name}: seed committed ${p.commitment.slice(0, 8)}…`;
+    return `${name}: no seed${s.player_seeds_required ? " yet (required)" : ""}`;
   });
   const panel = el("div", { class: "seeds" }, el("p", {}, said.join(" · ")));
   if (!s.result && !s.game_number) {
