@@ -17,14 +17,14 @@ struct Log {
 }
 
 impl Log {
-    fn new() -> Log {
+    /// Match `id` of 3 points with both players checked in, on server dice.
+    fn seated(id: &str, seed: ServerSeed) -> Log {
         let info = MatchInfo {
-            id: "fair".into(),
+            id: id.into(),
             tournament: "t".into(),
             round: 1,
             table: "1".into(),
         };
-        let seed = ServerSeed::from_bytes([0x5e; 32]);
         let setup = GameSetup::Backgammon(MatchSetup::new(["Anna", "Ben"], 3, Timestamp(0)));
         let (table, records) = Table::create(info, setup, seed.clone()).unwrap();
         let mut log = Log {
@@ -35,6 +35,12 @@ impl Log {
         for side in Side::BOTH {
             log.ok(Request::Backgammon(Command::CheckIn { side }));
         }
+        log
+    }
+
+    /// Match `fair`, seated, after the server's opening roll.
+    fn new() -> Log {
+        let mut log = Log::seated("fair", ServerSeed::from_bytes([0x5e; 32]));
         log.ok(Request::ServerOpening);
         log
     }
@@ -176,24 +182,7 @@ mod commit_reveal {
     use baffle_core::dice::{DiceStream, dice_key, player_commitment};
 
     fn fresh() -> Log {
-        let info = MatchInfo {
-            id: "cr".into(),
-            tournament: "t".into(),
-            round: 1,
-            table: "1".into(),
-        };
-        let seed = ServerSeed::from_bytes([0x42; 32]);
-        let setup = GameSetup::Backgammon(MatchSetup::new(["Anna", "Ben"], 3, Timestamp(0)));
-        let (table, records) = Table::create(info, setup, seed.clone()).unwrap();
-        let mut log = Log {
-            table,
-            records,
-            seed,
-        };
-        for side in Side::BOTH {
-            log.ok(Request::Backgammon(Command::CheckIn { side }));
-        }
-        log
+        Log::seated("cr", ServerSeed::from_bytes([0x42; 32]))
     }
 
     fn refused(log: &Log, request: Request) -> String {

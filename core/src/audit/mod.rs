@@ -68,13 +68,17 @@ impl Hash {
     /// Parses 64 lowercase hex digits: one spelling per hash, so a file cannot be
     /// changed without changing what it says.
     pub fn from_hex(s: &str) -> Option<Hash> {
-        if !s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
-            return None;
-        }
-        let mut out = [0u8; 32];
-        hex::decode_to_slice(s, &mut out).ok()?;
-        Some(Hash(out))
+        Some(Hash(lower_hex(s)?.try_into().ok()?))
     }
+}
+
+/// Decodes lower-case hex only: one spelling per value, as everything in a log is
+/// spelled. `None` for upper case, other characters or an odd length.
+pub fn lower_hex(s: &str) -> Option<Vec<u8>> {
+    if !s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+        return None;
+    }
+    hex::decode(s).ok()
 }
 
 impl fmt::Display for Hash {

@@ -128,7 +128,8 @@ impl Draft {
 
     fn server_roll(&mut self, side: Side, now: Timestamp) -> Result<(), Refusal> {
         self.server_dice()?;
-        // Asked first, so that a roll out of turn draws nothing.
+        // Asked first: an early roll is queued without the engine's Roll, so its turn is
+        // checked here (anything due by now first).
         self.backgammon()?
             .may_roll(side, now)
             .map_err(Refusal::backgammon)?;
@@ -173,7 +174,8 @@ impl Draft {
 
     /// Draws the Chess960 position and sets it.
     fn chess_position(&mut self, now: Timestamp) -> Result<(), Refusal> {
-        // Asked first, so that a refused draw takes nothing from the dice.
+        // Asked first, so that a refusal names the rule (a match that is not Chess960,
+        // a position already set) rather than the fold's objection to the draw.
         self.chess()?.may_set_position().map_err(Refusal::chess)?;
         let sp = self.table.dice.next_chess960().map_err(Refusal::rule)?;
         self.emit(Body::Dice(Entry::Chess960 { sp }))?;
@@ -225,35 +227,18 @@ impl Draft {
                 self.ruling(ruling, true)?;
                 self.chess_position(now)
             }
-            Request::PlayerSeed { side, seed } => {
-                // Checked by the dice themselves, for the message.
-                self.table
-                    .dice
-                    .clone()
-                    .add_player_seed(*side, seed)
-                    .map_err(Refusal::rule)?;
-                self.emit(Body::Dice(Entry::PlayerSeed {
-                    side: *side,
-                    seed: hex::encode(seed),
-                }))
-            }
+            // The dice check each seed as its record is folded in (`evolve`).
+            Request::PlayerSeed { side, seed } => self.emit(Body::Dice(Entry::PlayerSeed {
+                side: *side,
+                seed: hex::encode(seed),
+            })),
             Request::CommitSeed { side, commitment } => {
-                self.table
-                    .dice
-                    .clone()
-                    .commit_player_seed(*side, *commitment)
-                    .map_err(Refusal::rule)?;
                 self.emit(Body::Dice(Entry::PlayerCommit {
                     side: *side,
                     commitment: hex::encode(commitment),
                 }))
             }
             Request::RevealSeed { side, seed } => {
-                self.table
-                    .dice
-                    .clone()
-                    .reveal_player_seed(*side, seed)
-                    .map_err(Refusal::rule)?;
                 self.emit(Body::Dice(Entry::PlayerReveal {
                     side: *side,
                     seed: hex::encode(seed),

@@ -7,6 +7,7 @@
 //! before the first draw, no draw after the reveal, the revealed seed hashing to the
 //! commitment, and every draw equal to the stream's next (`docs/dice.md`).
 
+use crate::audit::lower_hex;
 use crate::dice::{
     Commitment, DiceError, DiceStream, MAX_PLAYER_SEED, OpeningRoll, Roll, ServerSeed, dice_key,
 };
@@ -33,12 +34,17 @@ impl Draw {
     }
 }
 
-/// Decodes lower-case hex only: one spelling per value, as everything in a log.
+/// [`lower_hex`], or an error naming `what` is not.
 pub fn strict_hex(s: &str, what: &str) -> Result<Vec<u8>, String> {
-    if !s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
-        return Err(format!("{what} is not lower-case hex"));
+    lower_hex(s).ok_or_else(|| format!("{what} is not lower-case hex"))
+}
+
+/// A player seed is 1 to [`MAX_PLAYER_SEED`] bytes.
+fn check_seed_length(seed: &[u8]) -> Result<(), DiceError> {
+    if seed.is_empty() || seed.len() > MAX_PLAYER_SEED {
+        return Err(DiceError::SeedLength(seed.len()));
     }
-    hex::decode(s).map_err(|_| format!("{what} is not hex"))
+    Ok(())
 }
 
 /// The dice of one match. See the [module documentation](self).
@@ -128,9 +134,7 @@ impl TableDice {
         if self.commitments.iter().any(Option::is_some) {
             return Err(DiceError::MixedSeeds);
         }
-        if seed.is_empty() || seed.len() > MAX_PLAYER_SEED {
-            return Err(DiceError::SeedLength(seed.len()));
-        }
+        check_seed_length(seed)?;
         if !self.player_seeds[side.index()].is_empty() {
             return Err(DiceError::SeedAlreadyAdded(side));
         }
@@ -170,9 +174,7 @@ impl TableDice {
         if self.revealed_seeds[side.index()] {
             return Err(DiceError::SeedAlreadyAdded(side));
         }
-        if seed.is_empty() || seed.len() > MAX_PLAYER_SEED {
-            return Err(DiceError::SeedLength(seed.len()));
-        }
+        check_seed_length(seed)?;
         let expected = crate::dice::player_commitment(&self.match_id, side, seed);
         if self.commitments[side.index()] != Some(expected) {
             return Err(DiceError::RevealMismatch(side));

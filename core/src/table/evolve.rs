@@ -41,8 +41,8 @@ impl Owed {
                 format!("{side}'s roll {a}-{b} was not reported as dice.reported")
             }
             Owed::Anomalies(a) => format!(
-                "the dice watch raised {:?} here, and it was not recorded",
-                a.front().map(|a| &a.message)
+                "the dice watch raised \"{}\" here, and it was not recorded",
+                a.front().map_or("an anomaly", |a| a.message.as_str())
             ),
         }
     }
@@ -129,9 +129,10 @@ impl Table {
         let Some(owed) = self.owed.as_mut() else {
             return Ok(false);
         };
-        let paid = match (owed, body) {
+        // An arm that pays in full falls through; one that pays in part returns.
+        match (owed, body) {
             (Owed::Roll { side, dice }, Body::Backgammon(e)) => match server_rolled(e) {
-                Some(played) if played == (*side, *dice) => true,
+                Some(played) if played == (*side, *dice) => {}
                 Some((s, [a, b])) => {
                     return Err(format!(
                         "{s} played the server roll {a}-{b}, but {} was drawn for {side}",
@@ -147,7 +148,6 @@ impl Table {
                     if !throws.is_empty() {
                         return Ok(true);
                     }
-                    true
                 }
                 Some(t) => {
                     let drawn = throws.front().map_or("none".into(), |d| fmt_roll(*d));
@@ -159,7 +159,7 @@ impl Table {
                 None => return Ok(false),
             },
             (Owed::Position(sp), Body::Chess(e)) => match set_position(e) {
-                Some(p) if p == *sp => true,
+                Some(p) if p == *sp => {}
                 Some(p) => {
                     return Err(format!("position {p} was set, but {sp} was drawn"));
                 }
@@ -193,22 +193,21 @@ impl Table {
             }
             (Owed::Anomalies(raised), Body::Anomaly(a)) => {
                 if raised.front() != Some(a) {
+                    let expected = raised.front().map_or("none", |r| r.message.as_str());
                     return Err(format!(
-                        "the anomaly {:?} is not the one the dice watch raised ({:?})",
-                        a.message,
-                        raised.front().map(|r| &r.message)
+                        "the anomaly \"{}\" is not the one the dice watch raised (\"{expected}\")",
+                        a.message
                     ));
                 }
                 raised.pop_front();
                 if !raised.is_empty() {
                     return Ok(true);
                 }
-                true
             }
             (owed, _) => return Err(owed.unpaid()),
-        };
+        }
         self.owed = None;
-        Ok(paid)
+        Ok(true)
     }
 
     /// Whatever the log still owes, as an error: a complete log owes nothing.
