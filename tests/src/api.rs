@@ -232,6 +232,19 @@ pub fn roll(side: i32, a: u32, b: u32) -> Action {
     })
 }
 
+/// `Action::Roll` with server dice: the server draws them.
+pub fn server_roll(side: i32) -> Action {
+    Action::Roll(v1::Roll { side, dice: vec![] })
+}
+
+/// `Action::OpeningRoll` with server dice: the server throws until they differ.
+pub fn server_opening() -> Action {
+    Action::OpeningRoll(v1::Roll {
+        side: 0,
+        dice: vec![],
+    })
+}
+
 /// `Action::OpeningRoll` for a reported throw.
 pub fn opening(a: u32, b: u32) -> Action {
     Action::OpeningRoll(v1::Roll {

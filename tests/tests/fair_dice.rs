@@ -10,10 +10,6 @@ use baffle_tests::api::{A, B, Director, defaults};
 use baffle_tests::{EPOCH, TestServer, with_token};
 use tonic::Code;
 
-fn server_roll(side: i32) -> Action {
-    Action::Roll(v1::Roll { side, dice: vec![] })
-}
-
 async fn opened(server: &TestServer) -> (Director, i32) {
     let mut d = Director::connect(server).await;
     d.tournament("open", defaults(0, None, v1::DiceSource::Server))
@@ -21,15 +17,7 @@ async fn opened(server: &TestServer) -> (Director, i32) {
     d.create_match("open", "m", 5, EPOCH.as_ms()).await;
     d.act("m", Action::CheckIn(A)).await;
     d.act("m", Action::CheckIn(B)).await;
-    let s = d
-        .act(
-            "m",
-            Action::OpeningRoll(v1::Roll {
-                side: 0,
-                dice: vec![],
-            }),
-        )
-        .await;
+    let s = d.act("m", baffle_tests::api::server_opening()).await;
     (d, s.turn_side)
 }
 
@@ -63,7 +51,7 @@ async fn attack_1_nobody_voids_a_server_roll_to_draw_again() {
     // Nor a roll of the game: the opponent's first roll stands as drawn.
     server.time.advance(5_000);
     d.act("m", Action::Press(mover)).await;
-    let rolled = d.act("m", server_roll(other)).await;
+    let rolled = d.act("m", baffle_tests::api::server_roll(other)).await;
     let before = rolled.seq;
     for _ in 0..31 {
         let e = device
@@ -85,7 +73,10 @@ async fn attack_4_a_roll_asked_for_early_is_not_drawn_before_the_press() {
     let server = TestServer::start().await;
     let (mut d, mover) = opened(&server).await;
     let other = if mover == A { B } else { A };
-    let early = d.try_act("m", server_roll(other)).await.unwrap();
+    let early = d
+        .try_act("m", baffle_tests::api::server_roll(other))
+        .await
+        .unwrap();
     let kinds: Vec<&str> = early.events.iter().map(|e| e.kind.as_str()).collect();
     assert_eq!(kinds, ["dice.roll_queued"]);
     let state = early.state.unwrap();
@@ -193,10 +184,7 @@ async fn attack_2_only_a_player_gives_his_seed_committed_before_any_is_revealed(
         .unwrap();
     d.act("seeds", Action::CheckIn(A)).await;
     d.act("seeds", Action::CheckIn(B)).await;
-    let opening = Action::OpeningRoll(v1::Roll {
-        side: 0,
-        dice: vec![],
-    });
+    let opening = baffle_tests::api::server_opening();
     let waiting = d
         .refused("seeds", opening.clone(), Code::FailedPrecondition)
         .await;
@@ -241,10 +229,7 @@ async fn attack_3_a_tournament_can_require_the_players_seeds() {
     let message = d
         .refused(
             "m",
-            Action::OpeningRoll(v1::Roll {
-                side: 0,
-                dice: vec![],
-            }),
+            baffle_tests::api::server_opening(),
             Code::FailedPrecondition,
         )
         .await;

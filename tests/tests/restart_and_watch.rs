@@ -38,15 +38,7 @@ async fn a_restart_mid_match_continues_state_clock_chain_and_followers() {
     let first = stream.next().await.unwrap().unwrap();
     let mut seen: Vec<u64> = first.events.iter().map(|e| e.seq).collect();
 
-    let s = d
-        .act(
-            "m",
-            Action::OpeningRoll(v1::Roll {
-                side: 0,
-                dice: vec![],
-            }),
-        )
-        .await;
+    let s = d.act("m", baffle_tests::api::server_opening()).await;
     let mover = s.turn_side;
     server.time.advance(30_000);
     d.act("m", Action::Press(mover)).await;
@@ -98,15 +90,7 @@ async fn a_restart_mid_match_continues_state_clock_chain_and_followers() {
     );
 
     // Play on, then resume following from the last event seen: nothing missed or repeated.
-    let s = d
-        .act(
-            "m",
-            Action::Roll(v1::Roll {
-                side: other,
-                dice: vec![],
-            }),
-        )
-        .await;
+    let s = d.act("m", baffle_tests::api::server_roll(other)).await;
     let mut watcher = MatchesClient::new(server.channel().await);
     let from = seen.last().unwrap() + 1;
     let mut stream = watcher
@@ -172,15 +156,7 @@ async fn server_dice_are_committed_recorded_and_recomputable_after_the_reveal() 
         .unwrap();
     d.act("m", Action::CheckIn(A)).await;
     d.act("m", Action::CheckIn(B)).await;
-    let s = d
-        .act(
-            "m",
-            Action::OpeningRoll(v1::Roll {
-                side: 0,
-                dice: vec![],
-            }),
-        )
-        .await;
+    let s = d.act("m", baffle_tests::api::server_opening()).await;
     let late = audit
         .submit_player_seed(seed(B, b"too late"))
         .await
@@ -190,23 +166,13 @@ async fn server_dice_are_committed_recorded_and_recomputable_after_the_reveal() 
     let not_on_roll = s.turn_side;
     d.refused(
         "m",
-        Action::Roll(v1::Roll {
-            side: not_on_roll,
-            dice: vec![],
-        }),
+        baffle_tests::api::server_roll(not_on_roll),
         tonic::Code::FailedPrecondition,
     )
     .await;
     d.act("m", Action::Press(not_on_roll)).await;
     let other = if not_on_roll == A { B } else { A };
-    d.act(
-        "m",
-        Action::Roll(v1::Roll {
-            side: other,
-            dice: vec![],
-        }),
-    )
-    .await;
+    d.act("m", baffle_tests::api::server_roll(other)).await;
 
     let early = audit
         .reveal(server.director(v1::RevealRequest {

@@ -187,17 +187,25 @@ fn browser_tools() -> Result<(PathBuf, PathBuf), String> {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_real_browser_sees_a_press_and_resumes_after_a_server_restart() {
-    let (script, chromium) = match browser_tools() {
-        Ok(tools) => tools,
+/// The browser tools, or `None` with the reason said (a test then passes, skipped); with
+/// `BAFFLE_BROWSER_TEST=required` (`.ci/run`) a missing tool fails the test.
+fn browser_tools_or_skip() -> Option<(PathBuf, PathBuf)> {
+    match browser_tools() {
+        Ok(tools) => Some(tools),
         Err(why) if std::env::var("BAFFLE_BROWSER_TEST").as_deref() == Ok("required") => {
             panic!("the browser test is required: {why}")
         }
         Err(why) => {
             eprintln!("skipped, {why}: .ci/run installs what it needs");
-            return;
+            None
         }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_real_browser_sees_a_press_and_resumes_after_a_server_restart() {
+    let Some((script, chromium)) = browser_tools_or_skip() else {
+        return;
     };
     let server = TestServer::start().await;
     let mut d = Director::connect(&server).await;
@@ -289,15 +297,8 @@ async fn a_real_browser_sees_a_press_and_resumes_after_a_server_restart() {
 /// the first roll that is not the seed's.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_verifies_every_roll_in_the_browser() {
-    let (script, chromium) = match browser_tools() {
-        Ok(tools) => tools,
-        Err(why) if std::env::var("BAFFLE_BROWSER_TEST").as_deref() == Ok("required") => {
-            panic!("the browser test is required: {why}")
-        }
-        Err(why) => {
-            eprintln!("skipped, {why}: .ci/run installs what it needs");
-            return;
-        }
+    let Some((script, chromium)) = browser_tools_or_skip() else {
+        return;
     };
     let script = script.with_file_name("verify.mjs");
     let server = TestServer::start().await;
@@ -307,27 +308,12 @@ async fn the_page_verifies_every_roll_in_the_browser() {
     d.create_match("club", "m", 1, EPOCH.as_ms()).await;
     d.act("m", Action::CheckIn(A)).await;
     d.act("m", Action::CheckIn(B)).await;
-    let s = d
-        .act(
-            "m",
-            Action::OpeningRoll(v1::Roll {
-                side: 0,
-                dice: vec![],
-            }),
-        )
-        .await;
+    let s = d.act("m", baffle_tests::api::server_opening()).await;
     let (mover, other) = (s.turn_side, if s.turn_side == A { B } else { A });
     for (side, next) in [(mover, other), (other, mover), (mover, other)] {
         server.time.advance(2_000);
         d.act("m", Action::Press(side)).await;
-        d.act(
-            "m",
-            Action::Roll(v1::Roll {
-                side: next,
-                dice: vec![],
-            }),
-        )
-        .await;
+        d.act("m", baffle_tests::api::server_roll(next)).await;
     }
     d.act("m", Action::EndGame(result(other, v1::GameKind::Single)))
         .await;
@@ -408,15 +394,8 @@ async fn the_page_verifies_every_roll_in_the_browser() {
 /// makes it, commits, and reveals it by itself once the other player has committed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_adds_his_seed_from_the_page() {
-    let (script, chromium) = match browser_tools() {
-        Ok(tools) => tools,
-        Err(why) if std::env::var("BAFFLE_BROWSER_TEST").as_deref() == Ok("required") => {
-            panic!("the browser test is required: {why}")
-        }
-        Err(why) => {
-            eprintln!("skipped, {why}: .ci/run installs what it needs");
-            return;
-        }
+    let Some((script, chromium)) = browser_tools_or_skip() else {
+        return;
     };
     let script = script.with_file_name("seeds.mjs");
     let server = TestServer::start().await;
@@ -487,14 +466,7 @@ async fn a_player_adds_his_seed_from_the_page() {
         .unwrap();
     d.act("m", Action::CheckIn(A)).await;
     d.act("m", Action::CheckIn(B)).await;
-    d.act(
-        "m",
-        Action::OpeningRoll(v1::Roll {
-            side: 0,
-            dice: vec![],
-        }),
-    )
-    .await;
+    d.act("m", baffle_tests::api::server_opening()).await;
     let log = baffle_client::audit::export_log(server.channel().await, "m")
         .await
         .unwrap();

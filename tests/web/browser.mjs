@@ -15,7 +15,7 @@
 // Chromium is Debian's (/usr/bin/chromium, or $CHROMIUM); playwright-core never downloads
 // a browser of its own.
 
-import { chromium } from "playwright-core";
+import { launch } from "./chromium.mjs";
 import { createInterface } from "node:readline";
 
 const [url, tournament, match, chessMatch, screenshot] = process.argv.slice(2);
@@ -32,13 +32,7 @@ async function until(check, what) {
   }
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-  ],
-});
+const browser = await launch();
 try {
   const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
   page.on("console", (m) => process.stderr.write(`page: ${m.text()}\n`));

@@ -7,7 +7,7 @@
 //   ← "GO"                                 the other player has committed (through the API)
 //   → "REVEALED <the page's seed line>"
 
-import { chromium } from "playwright-core";
+import { launch } from "./chromium.mjs";
 import { createInterface } from "node:readline";
 
 const [url, match, code] = process.argv.slice(2);
@@ -15,13 +15,7 @@ const input = createInterface({ input: process.stdin });
 const lines = input[Symbol.asyncIterator]();
 const say = (line) => process.stdout.write(line + "\n");
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-  ],
-});
+const browser = await launch();
 try {
   const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
   page.on("console", (m) => process.stderr.write(`page: ${m.text()}\n`));

@@ -5,19 +5,13 @@
 //   → "VERIFIED <the page's dice line>"   once the page has checked the revealed dice
 //   → "TAMPERED <verdict as JSON>"        the page's verifier on a forged copy of the log
 
-import { chromium } from "playwright-core";
+import { launch } from "./chromium.mjs";
 import { readFileSync } from "node:fs";
 
 const [url, match, tamperedPath] = process.argv.slice(2);
 const say = (line) => process.stdout.write(line + "\n");
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-  ],
-});
+const browser = await launch();
 try {
   const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
   page.on("console", (m) => process.stderr.write(`page: ${m.text()}\n`));
