@@ -64,6 +64,25 @@ fn director() -> impl Strategy<Value = DirectorAction> {
             per_point: Millis::mins(1),
             delay: Millis::secs(8)
         }),
+        Just(DirectorAction::EndBreak),
+        side().prop_map(|side| DirectorAction::GrantBreak { side }),
+        side().prop_map(|side| DirectorAction::LeftTable { side }),
+        side().prop_map(|winner| DirectorAction::DecideMatch { winner }),
+        // Numbers no director means: refused or saturated, never wrapped (issue 17, 6).
+        (side(), any::<i64>()).prop_map(|(side, d)| DirectorAction::AdjustTime {
+            side,
+            delta: Millis(d)
+        }),
+        (side(), any::<i64>()).prop_map(|(side, t)| DirectorAction::SetTime {
+            side,
+            time: Millis(t)
+        }),
+        (any::<u32>(), any::<u32>()).prop_map(|(a, b)| DirectorAction::CorrectScore { a, b }),
+        (side(), any::<u32>()).prop_map(|(to, points)| DirectorAction::AwardPoints { to, points }),
+        (any::<i64>(), any::<i64>()).prop_map(|(p, d)| DirectorAction::ImposeClock {
+            per_point: Millis(p),
+            delay: Millis(d)
+        }),
     ]
 }
 
@@ -92,6 +111,12 @@ fn raw() -> impl Strategy<Value = Command> {
         side().prop_map(|side| Command::TakeBreak { side }),
         side().prop_map(|side| Command::InvalidRoll { side }),
         side().prop_map(|offender| Command::ReplayIllegalMove { offender }),
+        side().prop_map(|side| Command::PressBack { side }),
+        (side(), 0u32..4).prop_map(|(side, ruling)| Command::Appeal {
+            side,
+            ruling,
+            grounds: "prop".into()
+        }),
         Just(Command::Tick),
         director().prop_map(|action| Command::Director {
             action,
@@ -175,6 +200,69 @@ fn score_may_change(change: &Change) -> bool {
     }
 }
 
+/// Checks what must hold of every state (issue 17): the Crawford game decided on the
+/// corrected record; no score above what the record allows; a match won is ended (or left
+/// to the director when both won at once), never left running.
+fn check_state(m: &Match, score_corrected: bool) -> Result<(), TestCaseError> {
+    let one_away = |score: [u32; 2], length: u32| {
+        score.iter().any(|&s| s + 1 == length) && score.iter().all(|&s| s < length)
+    };
+    let mut seen = false;
+    for g in m.games() {
+        let expected = !seen && one_away(g.score_at_start, g.length);
+        prop_assert_eq!(
+            g.crawford,
+            expected,
+            "game {} Crawford on the record",
+            g.number
+        );
+        seen |= expected;
+    }
+    if let Some(g) = m.game() {
+        let expected = !seen && one_away(g.score_at_start, g.length);
+        prop_assert_eq!(
+            g.crawford,
+            expected,
+            "game in progress Crawford on the record"
+        );
+    }
+    if !score_corrected {
+        for side in [Side::A, Side::B] {
+            let won: u64 = m
+                .games()
+                .iter()
+                .filter(|g| g.winner == side)
+                .map(|g| u64::from(g.points))
+                .sum();
+            let allowed = won
+                + u64::from(m.penalty_points_received(side))
+                + u64::from(m.timeout_points_received(side));
+            prop_assert!(
+                u64::from(m.score(side)) <= allowed,
+                "{side} has {} but the record allows {allowed}",
+                m.score(side)
+            );
+        }
+    }
+    let won = |side: Side| {
+        m.score(side) >= m.length()
+            || u64::from(m.penalty_points_received(side)) * 2 > u64::from(m.length())
+    };
+    if m.result().is_none() && !m.awaiting_decision() {
+        prop_assert!(
+            !won(Side::A) && !won(Side::B),
+            "a match won is still running"
+        );
+    }
+    if m.awaiting_decision() {
+        prop_assert!(
+            won(Side::A) && won(Side::B),
+            "undecided though not both won"
+        );
+    }
+    Ok(())
+}
+
 /// Checks the invariants across one event, from `before` to `after`.
 fn check_event(
     before: &Match,
@@ -204,8 +292,10 @@ fn check_event(
     }
     if let (Some(b), Some(a)) = (before.game(), after.game())
         && b.crawford
+        && a.crawford
         && a.number == b.number
     {
+        // Only a correction of the record may make it, or unmake it, the Crawford game.
         prop_assert_eq!(b.cube, a.cube, "the cube changed in the Crawford game");
     }
     let scores = |m: &Match| [m.score(Side::A), m.score(Side::B)];
@@ -219,7 +309,10 @@ fn check_event(
     if before.result().is_some() {
         let allowed = matches!(
             e.change,
-            Change::Ruled { .. } | Change::MatchResumed | Change::LengthKept { .. }
+            Change::Ruled { .. }
+                | Change::MatchResumed
+                | Change::LengthKept { .. }
+                | Change::Appealed { .. }
         );
         prop_assert!(allowed, "{:?} after the match ended", e.change);
         if after.result().is_none() {
@@ -245,6 +338,7 @@ proptest! {
         let mut folded = Match::new(setup.clone()).unwrap();
         let mut now = 0;
         let mut log: Vec<Event> = Vec::new();
+        let mut score_corrected = false;
         for (dt, op) in ops {
             now += dt;
             let command = match op {
@@ -259,9 +353,14 @@ proptest! {
                         let pre = folded.clone();
                         folded.apply(e).unwrap();
                         check_event(&pre, e, &folded, log.last())?;
+                        score_corrected |= matches!(
+                            &e.change,
+                            Change::Ruled { action: DirectorAction::CorrectScore { .. }, .. }
+                        );
                         log.push(e.clone());
                     }
                     prop_assert_eq!(&folded, &live, "the fold differs after {:?}", command);
+                    check_state(&live, score_corrected)?;
                 }
             }
         }

@@ -367,7 +367,7 @@ fn rule_4_4_iv_a_double_of_a_game_already_followed_by_another_cannot_be_voided()
     let e = t.director_err(DirectorAction::VoidDouble {
         reason: VoidReason::Crawford,
     });
-    assert!(e.message.contains("no double to void"));
+    assert!(e.message.contains("not the Crawford game"), "{e}");
 }
 
 #[test]
@@ -455,8 +455,21 @@ fn three_cube_turns() -> Table {
 }
 
 #[test]
+fn rule_4_4_vii_a_live_redouble_is_not_void() {
+    // B owns 4 and needs 7: his redouble was live, and no ruling may void it.
+    let mut t = three_cube_turns();
+    let e = t.director_err(DirectorAction::VoidDouble {
+        reason: VoidReason::DeadCube,
+    });
+    assert_eq!(e.article, "4.4 (vii)");
+    assert!(e.message.contains("no double of a dead cube"), "{e}");
+}
+
+#[test]
 fn rule_4_4_vii_a_dead_cube_double_voided_in_the_game_in_progress() {
     let mut t = three_cube_turns();
+    // The score on record was wrong: B had 3, so he needed 4 and his cube of 4 was dead.
+    t.director(DirectorAction::CorrectScore { a: 0, b: 3 });
     t.director(DirectorAction::VoidDouble {
         reason: VoidReason::DeadCube,
     });
@@ -471,7 +484,7 @@ fn rule_4_4_vii_a_dead_cube_double_voided_in_the_game_in_progress() {
         winner: B,
         kind: GameKind::Gammon,
     });
-    assert_eq!(t.m.score(B), 8);
+    assert_eq!(t.m.score(B), 11);
 }
 
 #[test]
@@ -482,22 +495,20 @@ fn rule_4_4_vii_a_dead_cube_double_voided_after_the_game_the_dead_value_decides(
         kind: GameKind::Single,
     });
     assert_eq!(t.m.score(A), 8);
-    t.director(DirectorAction::VoidDouble {
+    assert_eq!(t.m.result().unwrap().winner, A);
+    // B had 3 before this game, not 0: his redouble of a cube of 4 was dead.
+    t.director(DirectorAction::CorrectScore { a: 8, b: 3 });
+    let events = t.director(DirectorAction::VoidDouble {
         reason: VoidReason::DeadCube,
     });
     assert_eq!(t.m.score(A), 4, "played for the previous (dead) value of 4");
-    // A's 2→4 was a redouble too; voiding it as well leaves B's initial double.
-    t.director(DirectorAction::VoidDouble {
-        reason: VoidReason::DeadCube,
-    });
-    assert_eq!(t.m.score(A), 2);
+    assert!(Table::kinds(&events).contains(&"match_resumed"));
+    // A's own 2→4 was a redouble, but A needed 7: it was live and stands.
     let e = t.director_err(DirectorAction::VoidDouble {
         reason: VoidReason::DeadCube,
     });
-    assert!(
-        e.message.contains("no redouble"),
-        "B's 1→2 from the middle is not a redouble"
-    );
+    assert!(e.message.contains("no double of a dead cube"), "{e}");
+    assert_eq!(t.m.score(A), 4);
 }
 
 #[test]

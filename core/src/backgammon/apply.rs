@@ -15,6 +15,17 @@ impl Match {
     pub fn apply(&mut self, event: &Event) -> Result<(), RuleError> {
         let at = event.at;
         match &event.change {
+            Change::Requested { side, what } => self.requests.push((*side, *what)),
+            Change::Appealed {
+                side,
+                ruling,
+                grounds,
+            } => self.appeals.push(super::Appeal {
+                side: *side,
+                ruling: *ruling,
+                grounds: grounds.clone(),
+                decision: None,
+            }),
             Change::CheckedIn { .. }
             | Change::LatenessPoint { .. }
             | Change::BreakStarted { .. }
@@ -24,6 +35,7 @@ impl Match {
             | Change::Rolled { .. }
             | Change::RollInvalid { .. }
             | Change::Pressed { .. }
+            | Change::PressedBack { .. }
             | Change::TurnReplayed { .. } => self.apply_play(&event.change, at)?,
             Change::Doubled { .. } | Change::Taken { .. } | Change::Passed { .. } => {
                 self.apply_cube(&event.change, at)?
@@ -37,8 +49,12 @@ impl Match {
             | Change::LengthCorrected { .. }
             | Change::LengthKept { .. }
             | Change::MatchEnded { .. }
+            | Change::MatchUndecided
             | Change::MatchResumed => self.apply_result(&event.change, at)?,
-            Change::Ruled { action, .. } => self.apply_director(action, at)?,
+            Change::Ruled { action, .. } => {
+                self.rulings = self.rulings.saturating_add(1);
+                self.apply_director(action, at)?
+            }
         }
         self.now = self.now.max(at);
         Ok(())
@@ -50,12 +66,20 @@ impl Match {
             Change::CheckedIn { side } => self.present[side.index()] = true,
             Change::LatenessPoint { late } => {
                 let to = late.other().index();
-                self.score[to] += 1;
-                self.penalty_received[to] += 1;
-                self.lateness_charged[late.index()] += 1;
+                self.score[to] = self.score[to].saturating_add(1);
+                self.penalty_received[to] = self.penalty_received[to].saturating_add(1);
+                self.lateness_charged[late.index()] =
+                    self.lateness_charged[late.index()].saturating_add(1);
             }
-            Change::BreakStarted { side, until } => {
-                self.breaks_taken[side.index()] += 1;
+            Change::BreakStarted {
+                side,
+                until,
+                granted,
+            } => {
+                if !granted {
+                    self.breaks_taken[side.index()] =
+                        self.breaks_taken[side.index()].saturating_add(1);
+                }
                 self.present[side.index()] = false;
                 self.break_until = Some(*until);
                 self.lateness_from = None;
@@ -90,6 +114,7 @@ impl Match {
                     cube_turns: Vec::new(),
                     turn: Turn::Opening,
                     score_at_start: self.score,
+                    length: self.length,
                     last_move: None,
                     premature_roll: None,
                     premature_double: None,
@@ -147,6 +172,15 @@ impl Match {
                         side: side.other(),
                         may_double: true,
                     },
+                };
+                self.press_clock(*side, at)?;
+            }
+            Change::PressedBack { side } => {
+                let game = self.game_mut()?;
+                game.last_move = None;
+                game.turn = Turn::OnRoll {
+                    side: side.other(),
+                    may_double: true,
                 };
                 self.press_clock(*side, at)?;
             }
@@ -235,7 +269,9 @@ impl Match {
                         self.restart_clock(at)?;
                     }
                     Expiry::PenaltyPoints { points, reserve } => {
-                        self.score[side.other().index()] += points;
+                        let to = side.other().index();
+                        self.score[to] = self.score[to].saturating_add(points);
+                        self.timeout_points[to] = self.timeout_points[to].saturating_add(points);
                         self.clock_mut()?.set_time(*side, reserve, at)?;
                         self.restart_clock(at)?;
                     }
@@ -260,7 +296,7 @@ impl Match {
                     .game
                     .take()
                     .ok_or_else(|| RuleError::state("no game in progress"))?;
-                self.score[winner.index()] += points;
+                self.score[winner.index()] = self.score[winner.index()].saturating_add(*points);
                 self.games.push(FinishedGame {
                     number: game.number,
                     crawford: game.crawford,
@@ -271,6 +307,7 @@ impl Match {
                     how: *how,
                     cube_turns: game.cube_turns,
                     score_at_start: game.score_at_start,
+                    length: game.length,
                 });
                 self.stop_clock(at)?;
             }
@@ -285,9 +322,15 @@ impl Match {
                     how: *how,
                     confirmed: false,
                 });
+                self.undecided = false;
                 self.game = None;
                 self.lateness_from = None;
                 self.break_until = None;
+                self.stop_clock(at)?;
+            }
+            Change::MatchUndecided => {
+                self.undecided = true;
+                self.lateness_from = None;
                 self.stop_clock(at)?;
             }
             Change::MatchResumed => self.result = None,
@@ -298,12 +341,32 @@ impl Match {
 
     fn apply_director(&mut self, action: &DirectorAction, at: Timestamp) -> Result<(), RuleError> {
         match *action {
+            DirectorAction::LeftTable { side } => {
+                self.breaks_taken[side.index()] = self.breaks_taken[side.index()].saturating_add(1);
+            }
+            DirectorAction::ChangeDice { source, baffle_box } => {
+                (self.dice, self.baffle_box) = (source, baffle_box);
+            }
+            DirectorAction::DecideAppeal {
+                appeal, decision, ..
+            } => {
+                let i = usize::try_from(appeal).unwrap_or(usize::MAX);
+                let appeal = i
+                    .checked_sub(1)
+                    .and_then(|i| self.appeals.get_mut(i))
+                    .ok_or_else(|| RuleError::state(format!("no appeal {appeal}")))?;
+                appeal.decision = Some(decision);
+            }
             DirectorAction::Warning { .. }
+            | DirectorAction::EndBreak
+            | DirectorAction::GrantBreak { .. }
+            | DirectorAction::DecideMatch { .. }
             | DirectorAction::ForfeitGame { .. }
             | DirectorAction::ForfeitMatch { .. } => {} // the events that follow say what changes
             DirectorAction::AwardPoints { to, points } => {
-                self.score[to.index()] += points;
-                self.penalty_received[to.index()] += points;
+                self.score[to.index()] = self.score[to.index()].saturating_add(points);
+                self.penalty_received[to.index()] =
+                    self.penalty_received[to.index()].saturating_add(points);
             }
             DirectorAction::DeductPoints { from, points } => {
                 self.score[from.index()] = self.score[from.index()].saturating_sub(points);
@@ -329,20 +392,7 @@ impl Match {
             DirectorAction::CorrectCube { value, owner } => {
                 self.game_mut()?.cube = Some(Cube { value, owner });
             }
-            DirectorAction::CorrectScore { a, b } => {
-                self.score = [a, b];
-                let crawford_now = !self.games.iter().any(|g| g.crawford)
-                    && self.score.iter().any(|&s| s + 1 == self.length);
-                if let Some(game) = self.game.as_mut().filter(|g| crawford_now && !g.crawford) {
-                    // The game in progress began at the corrected score: it is the
-                    // Crawford game. A centred cube goes at once; a turned one waits for
-                    // the director to void the double (4.4 (iv)).
-                    game.crawford = true;
-                    if game.cube == Some(Cube::CENTRED) {
-                        game.cube = None;
-                    }
-                }
-            }
+            DirectorAction::CorrectScore { a, b } => self.correct_score_record([a, b]),
             DirectorAction::CorrectLength { length } => {
                 if self.game.is_some() {
                     self.pending_length = Some(length);
@@ -354,58 +404,58 @@ impl Match {
                 }
             }
             DirectorAction::CorrectResult { game, winner, kind } => {
-                let g = self
-                    .games
-                    .iter_mut()
-                    .find(|g| g.number == game)
-                    .ok_or_else(|| RuleError::state(format!("no finished game {game}")))?;
-                let kind = if g.how == GameEnd::Pass {
-                    GameKind::Single
-                } else {
-                    kind
-                };
-                let points = kind.multiplier() * g.cube;
-                self.score[g.winner.index()] =
-                    self.score[g.winner.index()].saturating_sub(g.points);
-                self.score[winner.index()] += points;
-                (g.winner, g.kind, g.points) = (winner, kind, points);
+                self.correct_result(game, winner, kind)?
             }
         }
         Ok(())
     }
 
+    /// A game's result corrected (4.6): the score, and the start score of every later
+    /// game, follow; the Crawford game is decided again on the corrected record.
+    fn correct_result(&mut self, game: u32, winner: Side, kind: GameKind) -> Result<(), RuleError> {
+        let index = self
+            .games
+            .iter()
+            .position(|g| g.number == game)
+            .ok_or_else(|| RuleError::state(format!("no finished game {game}")))?;
+        let g = &mut self.games[index];
+        // A pass is a single game whatever the correction says (4.4).
+        let kind = if g.how == GameEnd::Pass {
+            GameKind::Single
+        } else {
+            kind
+        };
+        let (old_winner, old_points) = (g.winner, g.points);
+        let points = kind.multiplier() * g.cube;
+        (g.winner, g.kind, g.points) = (winner, kind, points);
+        let w = old_winner.index();
+        self.score[w] = self.score[w].saturating_sub(old_points);
+        self.score[winner.index()] = self.score[winner.index()].saturating_add(points);
+        self.shift_start_scores(index + 1, old_winner, -i64::from(old_points));
+        self.shift_start_scores(index + 1, winner, i64::from(points));
+        self.settle_crawford();
+        Ok(())
+    }
+
     /// Voids a Crawford or dead-cube double (4.4 (iv), (vii)): in the game in progress
     /// (a), or in the last game when the next has not started (b), even if it ended the
-    /// match (c); the score follows the corrected cube. Such a double can only have been
-    /// accepted because the score or length on record was wrong, so the director's ruling
-    /// decides: a Crawford void removes every double of the game and makes it the Crawford
-    /// game; a dead-cube void undoes the game's last redouble, and the previous (dead)
-    /// value decides the points.
+    /// match (c); the score follows the corrected cube. Only a double that was void on the
+    /// corrected record can be voided: one made in the Crawford game (which a score or
+    /// result correction may have revealed, see `crawford.rs`), or one made by the owner of
+    /// a cube already worth the match to him. A Crawford void removes every double of the
+    /// game; a dead-cube void undoes the first dead double and what followed it, and the
+    /// previous (dead) value decides the points.
     fn void_double(&mut self, reason: VoidReason, at: Timestamp) -> Result<(), RuleError> {
-        let first_void = |turns: &[super::CubeTurn]| match reason {
-            VoidReason::Crawford if turns.is_empty() => Err(RuleError::rule(
-                "4.4 (iv)",
-                "the cube was not turned in this game: there is no double to void",
-            )),
-            VoidReason::Crawford => Ok(0),
-            VoidReason::DeadCube => turns
-                .iter()
-                .rposition(|t| t.before.owner == Some(t.by))
-                .ok_or_else(|| {
-                    RuleError::rule(
-                        "4.4 (vii)",
-                        "no redouble in this game: only the cube's owner can double a dead cube",
-                    )
-                }),
-        };
-        if let Some(game) = self.game.as_mut() {
-            let i = first_void(&game.cube_turns)?;
+        if let Some(game) = self.game.as_ref() {
+            let needed = |side: Side| self.points_needed(side);
+            let i = first_void(reason, game.crawford, &game.cube_turns, needed)?;
+            let game = self.game.as_mut().expect("checked above");
             let before = game.cube_turns[i].before;
             game.cube_turns.truncate(i);
-            match reason {
-                VoidReason::Crawford => (game.crawford, game.cube) = (true, None),
-                VoidReason::DeadCube => game.cube = Some(before),
-            }
+            game.cube = match reason {
+                VoidReason::Crawford => None,
+                VoidReason::DeadCube => Some(before),
+            };
             if let Turn::DoubleOffered { by } = game.turn {
                 // The void double's decision is off: the doubler goes on to roll.
                 game.turn = Turn::OnRoll {
@@ -423,15 +473,19 @@ impl Match {
             .games
             .last_mut()
             .ok_or_else(|| RuleError::state("no game has been played"))?;
-        let i = first_void(&g.cube_turns)?;
-        match reason {
-            VoidReason::Crawford => (g.crawford, g.cube) = (true, 1),
-            VoidReason::DeadCube => g.cube = g.cube_turns[i].before.value,
-        }
+        let (start, length) = (g.score_at_start, g.length);
+        let needed = |side: Side| length.saturating_sub(start[side.index()]);
+        let i = first_void(reason, g.crawford, &g.cube_turns, needed)?;
+        g.cube = match reason {
+            VoidReason::Crawford => 1,
+            VoidReason::DeadCube => g.cube_turns[i].before.value,
+        };
         g.cube_turns.truncate(i);
         let points = g.kind.multiplier() * g.cube;
         let w = g.winner.index();
-        self.score[w] = self.score[w].saturating_sub(g.points) + points;
+        self.score[w] = self.score[w]
+            .saturating_sub(g.points)
+            .saturating_add(points);
         g.points = points;
         Ok(())
     }
@@ -470,5 +524,38 @@ impl Match {
             clock.start(side, at)?;
         }
         Ok(())
+    }
+}
+
+/// The first of `turns` that was void for `reason`, or why none was. `needed` gives a
+/// player's points needed on the corrected record.
+fn first_void(
+    reason: VoidReason,
+    crawford: bool,
+    turns: &[super::CubeTurn],
+    needed: impl Fn(Side) -> u32,
+) -> Result<usize, RuleError> {
+    match reason {
+        VoidReason::Crawford if !crawford => Err(RuleError::rule(
+            "4.4 (iv)",
+            "this is not the Crawford game on the record: only a double made in the Crawford \
+             game is void (correct the score or a result first if the record is wrong; a wrong \
+             cube level is corrected with correct_cube)",
+        )),
+        VoidReason::Crawford if turns.is_empty() => Err(RuleError::rule(
+            "4.4 (iv)",
+            "the cube was not turned in this game: there is no double to void",
+        )),
+        VoidReason::Crawford => Ok(0),
+        VoidReason::DeadCube => turns
+            .iter()
+            .position(|t| t.before.owner == Some(t.by) && t.before.value >= needed(t.by))
+            .ok_or_else(|| {
+                RuleError::rule(
+                    "4.4 (vii)",
+                    "no double of a dead cube in this game: a cube is dead only for its owner, \
+                     when its value already wins him the match",
+                )
+            }),
     }
 }

@@ -41,6 +41,28 @@ pub enum VoidReason {
     DeadCube,
 }
 
+/// What a player may ask the director for (2.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlayerRequest {
+    /// That the rest of the match be played with a clock.
+    Clock,
+    /// That an observer watch the match.
+    Observer,
+}
+
+/// What an appeals committee decided about a ruling (5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AppealDecision {
+    /// The ruling stands.
+    Confirm,
+    /// The ruling is undone; the director's corrections that follow carry it out.
+    Overturn,
+    /// The ruling is replaced by another, which the director's corrections carry out.
+    Replace,
+}
+
 /// Why the director acts, and under which article. Recorded with every director action.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Ruling {
@@ -104,6 +126,45 @@ pub enum DirectorAction {
         loser: Side,
         /// Single, gammon or backgammon.
         kind: GameKind,
+    },
+    /// The break in progress ends now: players not back are late from now (2.2).
+    EndBreak,
+    /// A break granted as an exception (2.2: "the director may make exceptions"): between
+    /// games or before the first, beyond the allowance, not counted against it.
+    GrantBreak {
+        /// Who takes it.
+        side: Side,
+    },
+    /// A player left the table mid-game without need: it counts as one of his breaks
+    /// (2.2). Recorded even when none is left, for the director's further ruling.
+    LeftTable {
+        /// Who left.
+        side: Side,
+    },
+    /// The dice are changed between games (2.4, 3.4): their source, and whether a
+    /// baffle box is imposed on dice rolled at the table.
+    ChangeDice {
+        /// Where the dice come from from the next game on.
+        source: DiceSource,
+        /// Whether dice rolled at the table must go through a baffle box.
+        baffle_box: bool,
+    },
+    /// An appeals committee's decision on an appeal, by simple majority (5). The ruling
+    /// that goes with it carries the reasoning.
+    DecideAppeal {
+        /// The appeal's number (1 = the match's first).
+        appeal: u32,
+        /// Confirm, overturn or replace.
+        decision: AppealDecision,
+        /// Members of the committee: 3 or 5.
+        committee: u32,
+        /// Members who voted for the decision: a majority.
+        votes_for: u32,
+    },
+    /// The director decides a match that both players won at the same instant (2.2).
+    DecideMatch {
+        /// The winner.
+        winner: Side,
     },
     /// The match is forfeited (disqualification, 2.3).
     ForfeitMatch {
@@ -251,6 +312,29 @@ pub enum Command {
     ReplayIllegalMove {
         /// Who moved illegally.
         offender: Side,
+    },
+    /// A closed-out player presses back without rolling (4.2 (i): "if the opponent cannot
+    /// move or double, the player still presses and waits for the opponent to press
+    /// back"). No roll is invented: his turn passes unplayed.
+    PressBack {
+        /// The player on roll who cannot move.
+        side: Side,
+    },
+    /// A player asks for a clock or an observer; recorded for the director (2.3).
+    Request {
+        /// Who asks.
+        side: Side,
+        /// For what.
+        what: PlayerRequest,
+    },
+    /// A player appeals a ruling of the director to the committee (5).
+    Appeal {
+        /// Who appeals.
+        side: Side,
+        /// Which ruling: its number among the match's rulings (1 = the first).
+        ruling: u32,
+        /// The grounds, in the player's words.
+        grounds: String,
     },
     /// A 5-minute break, between games only (2.2).
     TakeBreak {

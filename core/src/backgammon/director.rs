@@ -3,8 +3,10 @@
 
 use super::command::{DirectorAction, Ruling};
 use super::event::{Change, Event, GameEnd, MatchEnd};
-use super::setup::{MAX_CUBE, MAX_LENGTH};
+use super::setup::DiceSource;
+use super::setup::{MAX_CLOCK_TIME, MAX_CUBE, MAX_LENGTH, check_clock_settings};
 use super::{Match, RuleError};
+use crate::time::Millis;
 use crate::time::Timestamp;
 
 impl Match {
@@ -35,39 +37,56 @@ impl Match {
                 ));
             }
             DirectorAction::AdjustTime { delta, .. } => {
-                self.clock_required()?;
                 if delta.as_ms() == 0 {
-                    return Err(RuleError::state("an adjustment of zero changes nothing"));
-                }
-            }
-            DirectorAction::SetTime { time, .. } => {
-                self.clock_required()?;
-                if time.as_ms() < 0 {
                     return Err(RuleError::invalid(
-                        "3.7",
-                        "a clock cannot be set to a negative time",
+                        "4.3 (v)",
+                        "an adjustment of zero changes nothing",
                     ));
                 }
+                if delta.as_ms().unsigned_abs() > MAX_CLOCK_TIME.as_ms().unsigned_abs() {
+                    return Err(RuleError::invalid(
+                        "4.3 (v)",
+                        format!(
+                            "a time adjustment is at most {MAX_CLOCK_TIME} either way, not {delta}"
+                        ),
+                    ));
+                }
+                self.clock_required()?;
             }
+            DirectorAction::SetTime { time, .. } => {
+                if time < Millis::ZERO || time > MAX_CLOCK_TIME {
+                    return Err(RuleError::invalid(
+                        "3.7",
+                        format!("a clock is set to 0 to {MAX_CLOCK_TIME}, not {time}"),
+                    ));
+                }
+                self.clock_required()?;
+            }
+            DirectorAction::CorrectScore { a, b } => self.check_score_correction([a, b])?,
             DirectorAction::ForfeitGame { .. } => {
                 self.current()?;
             }
             DirectorAction::ImposeClock { per_point, delay } => {
+                // A value no match takes is refused before the state is asked.
+                check_clock_settings(per_point, delay)?;
                 if self.game.is_some() {
                     return Err(RuleError::rule(
                         "3.5",
                         "a clock is brought in at the start of a game, not during one",
                     ));
                 }
-                if per_point.as_ms() <= 0 || delay.as_ms() < 0 {
-                    return Err(RuleError::invalid(
-                        "3.5",
-                        "the time per point must be positive and the delay not negative",
-                    ));
-                }
             }
             DirectorAction::RemoveClock => self.clock_required()?,
             DirectorAction::CorrectCube { value, owner } => {
+                // Centred means at 1; after any take the cube has an owner.
+                if !value.is_power_of_two() || value > MAX_CUBE || (value == 1) != owner.is_none() {
+                    return Err(RuleError::invalid(
+                        "4.4 (vi)",
+                        format!(
+                            "{value} is not a cube level (1 centred, or 2 to {MAX_CUBE} with an owner)"
+                        ),
+                    ));
+                }
                 let game = self.current()?;
                 if game.crawford {
                     return Err(RuleError::rule(
@@ -79,15 +98,6 @@ impl Match {
                     return Err(RuleError::rule(
                         "4.4 (vi)",
                         "a double is being decided: correct the cube once it is taken or passed",
-                    ));
-                }
-                // Centred means at 1; after any take the cube has an owner.
-                if !value.is_power_of_two() || value > MAX_CUBE || (value == 1) != owner.is_none() {
-                    return Err(RuleError::invalid(
-                        "4.4 (vi)",
-                        format!(
-                            "{value} is not a cube level (1 centred, or 2 to {MAX_CUBE} with an owner)"
-                        ),
                     ));
                 }
             }
@@ -104,6 +114,38 @@ impl Match {
                     )));
                 }
             }
+            DirectorAction::EndBreak
+            | DirectorAction::GrantBreak { .. }
+            | DirectorAction::LeftTable { .. } => self.check_attendance_action(action)?,
+            DirectorAction::ChangeDice { source, baffle_box } => {
+                if self.game.is_some() {
+                    return Err(RuleError::rule(
+                        "3.4",
+                        "the dice are changed between games, not during one",
+                    ));
+                }
+                if baffle_box && source == DiceSource::Server {
+                    return Err(RuleError::invalid(
+                        "2.4",
+                        "a baffle box is for dice rolled at the table, not the server's",
+                    ));
+                }
+                if (source, baffle_box) == (self.dice, self.baffle_box) {
+                    return Err(RuleError::state("the dice are already so"));
+                }
+            }
+            DirectorAction::DecideAppeal {
+                appeal,
+                committee,
+                votes_for,
+                ..
+            } => self.check_appeal_decision(appeal, committee, votes_for)?,
+            DirectorAction::DecideMatch { .. } if !self.undecided => {
+                return Err(RuleError::rule(
+                    "2.2",
+                    "the director decides a match only when both players won it at the same instant",
+                ));
+            }
             DirectorAction::ConfirmResult if self.result.is_none_or(|r| r.confirmed) => {
                 return Err(RuleError::rule(
                     "4.6",
@@ -111,6 +153,39 @@ impl Match {
                 ));
             }
             _ => {}
+        }
+        Ok(())
+    }
+
+    /// A corrected score must be one the record could show (4.7): not both players at
+    /// the length, and nobody further past it than one last game can take him (a
+    /// backgammon at the highest cube, 3 × [`MAX_CUBE`], from one point away).
+    fn check_score_correction(&self, score: [u32; 2]) -> Result<(), RuleError> {
+        let most = self.length - 1 + 3 * MAX_CUBE;
+        if let Some(s) = score.iter().find(|&&s| s > most) {
+            return Err(RuleError::invalid(
+                "4.7",
+                format!(
+                    "a score of {s} is impossible in a {}-point match: one game takes a player \
+                     at most to {most}",
+                    self.length
+                ),
+            ));
+        }
+        if score.iter().all(|&s| s >= self.length) {
+            return Err(RuleError::invalid(
+                "4.7",
+                format!(
+                    "{}-{} is impossible in a {}-point match: only one player can have won",
+                    score[0], score[1], self.length
+                ),
+            ));
+        }
+        if score == self.score {
+            return Err(RuleError::state(format!(
+                "the score is already {}-{}",
+                score[0], score[1]
+            )));
         }
         Ok(())
     }
@@ -143,6 +218,14 @@ impl Match {
                 };
                 self.emit(out, now, ended)
             }
+            DirectorAction::DecideMatch { winner } => self.emit(
+                out,
+                now,
+                Change::MatchEnded {
+                    winner,
+                    how: MatchEnd::DirectorDecision,
+                },
+            ),
             DirectorAction::ForfeitMatch { loser } if self.result.is_none() => self.emit(
                 out,
                 now,
@@ -153,6 +236,9 @@ impl Match {
             ),
             DirectorAction::CorrectLength { length } if self.game.is_none() => {
                 self.correct_length(length, now, out)
+            }
+            DirectorAction::EndBreak | DirectorAction::GrantBreak { .. } => {
+                self.attendance_action(action, now, out)
             }
             _ => Ok(()),
         }

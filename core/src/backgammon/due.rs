@@ -21,7 +21,7 @@ impl Match {
     /// The next thing due and when, if anything is. The server sets a timer for that
     /// instant and then sends [`super::Command::Tick`].
     pub fn next_due(&self) -> Option<(Timestamp, Due)> {
-        if self.result.is_some() {
+        if self.result.is_some() || self.undecided {
             return None;
         }
         let mut due: Vec<(Timestamp, Due)> = Vec::new();
@@ -51,6 +51,21 @@ impl Match {
         due.into_iter().min_by_key(|(at, _)| *at)
     }
 
+    /// The absent players whose next lateness point falls at `at`, A first.
+    fn lateness_due_at(&self, at: Timestamp) -> Vec<Side> {
+        let Some(from) = self.lateness_from else {
+            return Vec::new();
+        };
+        Side::BOTH
+            .into_iter()
+            .filter(|s| !self.present[s.index()])
+            .filter(|s| {
+                let step = i64::from(self.lateness_charged[s.index()]) + 1;
+                from + LATENESS_STEP * step == at
+            })
+            .collect()
+    }
+
     /// Emits everything due by `now`, each at its own instant (a time-out at `now`, when
     /// it is dealt with).
     pub(super) fn catch_up(
@@ -61,7 +76,14 @@ impl Match {
         while let Some((at, due)) = self.next_due().filter(|(at, _)| *at <= now) {
             match due {
                 Due::BreakEnd => self.emit(out, at, Change::BreakEnded)?,
-                Due::Lateness(late) => self.emit(out, at, Change::LatenessPoint { late })?,
+                Due::Lateness(_) => {
+                    // Points that fall due at one instant are awarded together, and only
+                    // then is the match settled: no side order decides it (2.2).
+                    for late in self.lateness_due_at(at) {
+                        self.record(out, at, Change::LatenessPoint { late })?;
+                    }
+                    self.settle_result(out, at)?;
+                }
                 Due::Flag(side) => self.expire(side, at, now, out)?,
             }
         }

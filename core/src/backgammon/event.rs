@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::command::{DirectorAction, GameKind, Ruling};
+use super::command::{DirectorAction, GameKind, PlayerRequest, Ruling};
 use super::setup::DiceSource;
 use crate::clock::PauseReason;
 use crate::dice::Roll;
@@ -36,6 +36,8 @@ pub enum MatchEnd {
     PenaltyPoints,
     /// The loser forfeited the match.
     Forfeit,
+    /// The director decided a match that both players won at the same instant (2.2).
+    DirectorDecision,
 }
 
 /// What a time expiry led to, under the match's policy.
@@ -81,6 +83,9 @@ pub enum Change {
         side: Side,
         /// When it ends.
         until: Timestamp,
+        /// Granted by the director as an exception: not counted against the allowance.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        granted: bool,
     },
     /// The break ended: players not back are late from now.
     #[serde(rename = "bg.break_ended")]
@@ -141,6 +146,30 @@ pub enum Change {
     Passed {
         /// Who passed.
         side: Side,
+    },
+    /// A closed-out player pressed back without rolling: the turn passes (4.2 (i)).
+    #[serde(rename = "bg.pressed_back")]
+    PressedBack {
+        /// Who pressed.
+        side: Side,
+    },
+    /// A player asked for a clock or an observer (2.3).
+    #[serde(rename = "bg.requested")]
+    Requested {
+        /// Who.
+        side: Side,
+        /// For what.
+        what: PlayerRequest,
+    },
+    /// A player appealed a ruling to the committee (5).
+    #[serde(rename = "bg.appealed")]
+    Appealed {
+        /// Who.
+        side: Side,
+        /// The ruling's number among the match's rulings.
+        ruling: u32,
+        /// His grounds.
+        grounds: String,
     },
     /// A press: the turn ends.
     #[serde(rename = "bg.pressed")]
@@ -227,6 +256,10 @@ pub enum Change {
         /// How.
         how: MatchEnd,
     },
+    /// Both players won the match at the same instant (lateness penalty points awarded
+    /// together, 2.2): the director decides it; until then nothing else is due.
+    #[serde(rename = "bg.match_undecided")]
+    MatchUndecided,
     /// A correction undid the end of the match: it continues (4.4 (iv)(c), 4.6).
     #[serde(rename = "bg.match_resumed")]
     MatchResumed,

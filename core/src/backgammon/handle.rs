@@ -4,8 +4,9 @@
 
 use super::command::{Command, DirectorAction, GameKind};
 use super::event::{Change, Event, GameEnd, MatchEnd};
-use super::setup::{BREAK_LENGTH, DiceSource, break_allowance};
+use super::setup::DiceSource;
 use super::{Game, Match, RuleError, Turn};
+use crate::clock::PauseReason;
 use crate::dice_check::validate_roll;
 use crate::side::Side;
 use crate::time::Timestamp;
@@ -44,39 +45,68 @@ impl Match {
         at: Timestamp,
         change: Change,
     ) -> Result<(), RuleError> {
+        self.record(out, at, change)?;
+        self.settle_result(out, at)
+    }
+
+    /// Applies and records `change` alone: for changes that happen together, settled once
+    /// after the last of them.
+    pub(super) fn record(
+        &mut self,
+        out: &mut Vec<Event>,
+        at: Timestamp,
+        change: Change,
+    ) -> Result<(), RuleError> {
         let event = Event { at, change };
         self.apply(&event)?;
         out.push(event);
-        let over = |s: u32| s >= self.length;
+        Ok(())
+    }
+
+    /// Ends the match when one player has won it (4.5, 2.2), leaves it to the director
+    /// when both have at once (2.2: no side order decides), and resumes it when a
+    /// correction took a points win away (4.4 (iv)(c), 4.6).
+    pub(super) fn settle_result(
+        &mut self,
+        out: &mut Vec<Event>,
+        at: Timestamp,
+    ) -> Result<(), RuleError> {
         match self.result {
-            None => {
-                let leader = if self.score[0] >= self.score[1] {
-                    Side::A
-                } else {
-                    Side::B
-                };
-                let how = if over(self.score(leader)) {
-                    Some((leader, MatchEnd::Points))
-                } else {
-                    Side::BOTH
-                        .into_iter()
-                        .find(|s| self.penalty_received[s.index()] * 2 > self.length)
-                        .map(|s| (s, MatchEnd::PenaltyPoints))
-                };
-                if let Some((winner, how)) = how {
-                    self.emit(out, at, Change::MatchEnded { winner, how })?;
-                    if let Some(requested) = self.pending_length {
-                        let why = "the match ended with the game in progress (4.8)".to_string();
-                        self.emit(out, at, Change::LengthKept { requested, why })?;
+            None if !self.undecided => {
+                let winners: Vec<(Side, MatchEnd)> = Side::BOTH
+                    .into_iter()
+                    .filter_map(|s| self.won(s).map(|how| (s, how)))
+                    .collect();
+                match winners[..] {
+                    [(winner, how)] => {
+                        self.emit(out, at, Change::MatchEnded { winner, how })?;
+                        if let Some(requested) = self.pending_length {
+                            let why = "the match ended with the game in progress (4.8)".to_string();
+                            self.emit(out, at, Change::LengthKept { requested, why })?;
+                        }
                     }
+                    [_, _] => self.record(out, at, Change::MatchUndecided)?,
+                    _ => {}
                 }
             }
-            Some(r) if r.how == MatchEnd::Points && !over(self.score(r.winner)) => {
+            Some(r) if r.how == MatchEnd::Points && self.score(r.winner) < self.length => {
                 self.emit(out, at, Change::MatchResumed)?;
             }
-            Some(_) => {}
+            _ => {}
         }
         Ok(())
+    }
+
+    /// How `side` has won the match on the record, if he has: the length reached (4.5),
+    /// or more penalty points received than half the length (2.2).
+    fn won(&self, side: Side) -> Option<MatchEnd> {
+        if self.score(side) >= self.length {
+            Some(MatchEnd::Points)
+        } else if u64::from(self.penalty_received[side.index()]) * 2 > u64::from(self.length) {
+            Some(MatchEnd::PenaltyPoints)
+        } else {
+            None
+        }
     }
 
     /// Whether `side` may roll at `now` (anything due by then first): the question the
@@ -117,6 +147,25 @@ impl Match {
         now: Timestamp,
         out: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
+        if self.undecided {
+            let allowed = match command {
+                Command::Tick => true,
+                Command::Director { action, .. } => matches!(
+                    action,
+                    DirectorAction::Warning { .. }
+                        | DirectorAction::DecideMatch { .. }
+                        | DirectorAction::ForfeitMatch { .. }
+                ),
+                _ => false,
+            };
+            if !allowed {
+                return Err(RuleError::rule(
+                    "2.2",
+                    "both players won the match at the same instant (lateness penalty points \
+                     awarded together): the director decides it (decide_match or forfeit_match)",
+                ));
+            }
+        }
         if let Some(r) = self.result {
             let allowed = match command {
                 Command::Tick => true,
@@ -127,7 +176,10 @@ impl Match {
                         | DirectorAction::CorrectScore { .. }
                         | DirectorAction::ConfirmResult
                         | DirectorAction::CorrectResult { .. }
+                        | DirectorAction::DecideAppeal { .. }
                 ),
+                // A ruling may be appealed after the match, within a reasonable time (5).
+                Command::Appeal { .. } => true,
                 _ => false,
             };
             if !allowed {
@@ -162,7 +214,7 @@ impl Match {
                     },
                 )
             }
-            Command::InvalidRoll { .. } if self.setup.dice == DiceSource::Server => {
+            Command::InvalidRoll { .. } if self.dice == DiceSource::Server => {
                 Err(RuleError::rule("4.1 (iv)", SERVER_DICE_STAND))
             }
             Command::InvalidRoll { side } => match self.current()?.turn {
@@ -193,6 +245,7 @@ impl Match {
             }
             Command::Pause { reason } => {
                 self.clock_required()?;
+                self.check_pause_reason(*reason)?;
                 self.emit(out, now, Change::Paused { reason: *reason })
             }
             Command::Resume => {
@@ -210,8 +263,53 @@ impl Match {
                 self.replay_illegal_move(*offender, now, out)
             }
             Command::TakeBreak { side } => self.take_break(*side, now, out),
+            Command::PressBack { side } => self.press_back(*side, now, out),
+            Command::Request { side, what } => self.request(*side, *what, now, out),
+            Command::Appeal {
+                side,
+                ruling,
+                grounds,
+            } => self.appeal(*side, *ruling, grounds, now, out),
             Command::Director { action, ruling } => self.director(action, ruling, now, out),
         }
+    }
+
+    /// Whether `reason` fits the match as it stands (4.3 (ii), (vi)): "game over" only
+    /// between games, "break" only during a break, the reasons of play only in a game, and
+    /// an invalid roll only with dice rolled at the table.
+    fn check_pause_reason(&self, reason: PauseReason) -> Result<(), RuleError> {
+        let in_game = self.game.is_some();
+        let fits = match reason {
+            PauseReason::GameOver => !in_game,
+            PauseReason::Break => self.break_until.is_some(),
+            PauseReason::DirectorCalled | PauseReason::DirectorStopped => true,
+            PauseReason::InvalidRoll => in_game && self.dice == DiceSource::Physical,
+            PauseReason::DicePickedUpEarly
+            | PauseReason::IllegalMoveReplay
+            | PauseReason::ResultSettled
+            | PauseReason::RollDisputed => in_game,
+        };
+        if fits {
+            return Ok(());
+        }
+        let now = if in_game {
+            "a game is in progress"
+        } else if self.break_until.is_some() {
+            "a break is running"
+        } else {
+            "no game is in progress"
+        };
+        let why = match reason {
+            PauseReason::InvalidRoll if in_game => {
+                "server dice are never invalid (4.1 (iv) is about dice rolled at the table)"
+            }
+            PauseReason::Break => "only a break running may stop the clock as a break",
+            _ => "the reason does not fit",
+        };
+        Err(RuleError::rule(
+            "4.3 (ii)",
+            format!("cannot pause for \"{}\": {now}; {why}", reason.describe()),
+        ))
     }
 
     /// An opening throw (3): the first starts the game; equal dice are thrown again.
@@ -271,6 +369,22 @@ impl Match {
             )?;
         }
         Ok(())
+    }
+
+    /// A closed-out player presses back without rolling (4.2 (i)): nothing is rolled, and
+    /// the turn passes to the opponent as after a move.
+    fn press_back(
+        &mut self,
+        side: Side,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        match self.current()?.turn {
+            Turn::OnRoll { side: s, .. } if s == side => {
+                self.emit(out, now, Change::PressedBack { side })
+            }
+            turn => Err(not_your_turn(side, turn)),
+        }
     }
 
     /// Dice picked up before the opponent pressed: the offender waits out his delay (4.1 (v)(b)).
@@ -347,12 +461,15 @@ impl Match {
     }
 
     fn check_dice(&self, dice: [u8; 2], source: DiceSource) -> Result<(), RuleError> {
-        if source != self.setup.dice {
-            let used = match self.setup.dice {
-                DiceSource::Server => "the server's dice",
-                DiceSource::Physical => "physically rolled dice",
+        if source != self.dice {
+            let (used, how) = match self.dice {
+                DiceSource::Server => ("the server's dice", "leave the dice empty"),
+                DiceSource::Physical => ("physically rolled dice", "report them"),
             };
-            return Err(RuleError::state(format!("this match uses {used}")));
+            return Err(RuleError::invalid(
+                "3.4",
+                format!("this match uses {used}: {how}"),
+            ));
         }
         validate_roll(dice).map_err(|e| RuleError::invalid("4.1 (i)", e.to_string()))
     }
@@ -511,33 +628,6 @@ impl Match {
             how,
         };
         self.emit(out, now, ended)
-    }
-
-    fn take_break(
-        &mut self,
-        side: Side,
-        now: Timestamp,
-        out: &mut Vec<Event>,
-    ) -> Result<(), RuleError> {
-        if self.game.is_some() || self.games.is_empty() {
-            return Err(RuleError::rule(
-                "2.2",
-                "breaks are taken only between games",
-            ));
-        }
-        if self.breaks_left(side) == 0 {
-            let n = break_allowance(self.length);
-            return Err(RuleError::rule(
-                "2.2",
-                format!(
-                    "player {side} has had his {n} break(s) in a {}-point match",
-                    self.length
-                ),
-            ));
-        }
-        // Consecutive breaks follow one another.
-        let until = self.break_until.unwrap_or(now).max(now) + BREAK_LENGTH;
-        self.emit(out, now, Change::BreakStarted { side, until })
     }
 }
 

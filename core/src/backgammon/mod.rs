@@ -29,8 +29,11 @@
 //! assert!(err.to_string().contains("no game"));
 //! ```
 
+mod appeal;
 mod apply;
+mod attendance;
 pub mod command;
+mod crawford;
 pub mod cube;
 mod director;
 mod due;
@@ -40,7 +43,10 @@ mod handle;
 pub mod setup;
 pub mod tournament;
 
-pub use command::{Command, DirectorAction, GameKind, Ruling, VoidReason};
+pub use appeal::Appeal;
+pub use command::{
+    AppealDecision, Command, DirectorAction, GameKind, PlayerRequest, Ruling, VoidReason,
+};
 pub use cube::{Cube, CubeTurn};
 pub use due::Due;
 pub use error::RuleError;
@@ -92,8 +98,11 @@ pub struct Game {
     pub cube_turns: Vec<CubeTurn>,
     /// Where the game stands.
     pub turn: Turn,
-    /// The score when the game began.
+    /// The score when the game began, as corrected since (4.4 (iv), 4.7): the Crawford
+    /// game is decided on this record.
     pub score_at_start: [u32; 2],
+    /// The match length when the game began (4.8: a correction waits for the next game).
+    pub length: u32,
     /// The last completed move: who, with which dice (for replaying an illegal move).
     pub last_move: Option<(Side, Roll)>,
     /// A roll made before the opponent pressed (4.1 (v)(a)).
@@ -128,8 +137,10 @@ pub struct FinishedGame {
     pub how: GameEnd,
     /// The cube's turns in the game.
     pub cube_turns: Vec<CubeTurn>,
-    /// The score when it began.
+    /// The score when it began, as corrected since.
     pub score_at_start: [u32; 2],
+    /// The match length it was played at.
+    pub length: u32,
 }
 
 /// The result of a finished match.
@@ -158,10 +169,17 @@ pub struct Match {
     clock: Option<Clock>,
     clock_initial: Millis,
     expiries: [u32; 2],
+    timeout_points: [u32; 2],
     game: Option<Game>,
     games: Vec<FinishedGame>,
     pending_length: Option<u32>,
     result: Option<MatchResult>,
+    undecided: bool,
+    dice: DiceSource,
+    baffle_box: bool,
+    rulings: u32,
+    appeals: Vec<Appeal>,
+    requests: Vec<(Side, PlayerRequest)>,
     now: Timestamp,
 }
 
@@ -194,10 +212,17 @@ impl Match {
             clock,
             clock_initial,
             expiries: [0; 2],
+            timeout_points: [0; 2],
             game: None,
             games: Vec::new(),
             pending_length: None,
             result: None,
+            undecided: false,
+            dice: setup.dice,
+            baffle_box: false,
+            rulings: 0,
+            appeals: Vec::new(),
+            requests: Vec::new(),
             now: setup.scheduled_start,
             setup,
         })
@@ -243,6 +268,12 @@ impl Match {
         self.penalty_received[side.index()]
     }
 
+    /// Penalty points a player has received for the opponent's time-outs under a
+    /// penalty-point policy (§1, "other federations' timeout policies").
+    pub fn timeout_points_received(&self, side: Side) -> u32 {
+        self.timeout_points[side.index()]
+    }
+
     /// Whether a player is checked in.
     pub fn is_present(&self, side: Side) -> bool {
         self.present[side.index()]
@@ -278,6 +309,37 @@ impl Match {
         self.result
     }
 
+    /// Where the dice come from now (the set-up's, unless changed between games, 3.4).
+    pub fn dice(&self) -> DiceSource {
+        self.dice
+    }
+
+    /// Whether dice rolled at the table must go through a baffle box (2.4, 3.4).
+    pub fn baffle_box(&self) -> bool {
+        self.baffle_box
+    }
+
+    /// The director's rulings so far: an appeal names one by its number (1 = first).
+    pub fn rulings(&self) -> u32 {
+        self.rulings
+    }
+
+    /// The appeals to the committee, oldest first (5).
+    pub fn appeals(&self) -> &[Appeal] {
+        &self.appeals
+    }
+
+    /// The players' requests for a clock or an observer, oldest first (2.3).
+    pub fn requests(&self) -> &[(Side, PlayerRequest)] {
+        &self.requests
+    }
+
+    /// True when both players won the match at the same instant and the director must
+    /// decide it (2.2): nothing else is due and only his rulings are taken.
+    pub fn awaiting_decision(&self) -> bool {
+        self.undecided
+    }
+
     /// True once a Crawford game has been played: doubling is allowed again.
     pub fn is_post_crawford(&self) -> bool {
         self.games.iter().any(|g| g.crawford) && !self.game.as_ref().is_some_and(|g| g.crawford)
@@ -291,14 +353,6 @@ impl Match {
     /// The time of the latest event: commands dated earlier are refused.
     pub fn now(&self) -> Timestamp {
         self.now
-    }
-
-    /// Whether the next game would be the Crawford game: no Crawford game yet and a
-    /// player exactly one point from winning (4.4), whatever brought him there.
-    fn next_game_is_crawford(&self) -> bool {
-        !self.games.iter().any(|g| g.crawford)
-            && self.score.iter().any(|&s| s + 1 == self.length)
-            && self.score.iter().all(|&s| s < self.length)
     }
 
     /// The side whose clock should run in the game as it stands.

@@ -39,10 +39,14 @@ impl TimeoutPolicy {
                     format!("USBGF overtime is 1 or 2 minutes, not {overtime}"),
                 ))
             }
-            TimeoutPolicy::PenaltyPoints { points: 0 } => Err(RuleError::invalid(
-                "",
-                "a penalty-point time-out awards at least one point",
-            )),
+            TimeoutPolicy::PenaltyPoints { points } if !(1..=MAX_LENGTH).contains(&points) => {
+                Err(RuleError::invalid(
+                    "",
+                    format!(
+                        "a penalty-point time-out awards 1 to {MAX_LENGTH} points, not {points}"
+                    ),
+                ))
+            }
             _ => Ok(()),
         }
     }
@@ -71,15 +75,10 @@ pub struct ClockSetup {
 }
 
 impl ClockSetup {
-    /// A positive time per point and a delay that is not negative (3.5).
+    /// A time per point above zero and at most [`MAX_PER_POINT`], and a delay from zero to
+    /// [`MAX_DELAY`] (3.5).
     pub fn validate(&self) -> Result<(), super::RuleError> {
-        if self.per_point <= Millis::ZERO || self.delay < Millis::ZERO {
-            return Err(super::RuleError::invalid(
-                "3.5",
-                "the time per point must be positive and the delay not negative",
-            ));
-        }
-        Ok(())
+        check_clock_settings(self.per_point, self.delay)
     }
 }
 
@@ -108,6 +107,10 @@ pub struct MatchSetup {
     pub scheduled_start: Timestamp,
     /// Where the dice come from.
     pub dice: DiceSource,
+    /// Which match of a best-of-three series between the same players this is (1 to 3):
+    /// breaks are then taken only between matches (2.2). `None` for a single match.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub series_match: Option<u32>,
 }
 
 impl MatchSetup {
@@ -121,6 +124,7 @@ impl MatchSetup {
             timeout: TimeoutPolicy::LoseMatch,
             scheduled_start,
             dice: DiceSource::Server,
+            series_match: None,
         }
     }
 }
@@ -146,6 +150,12 @@ impl MatchSetup {
         if let Some(clock) = &self.clock {
             clock.validate()?;
         }
+        if let Some(n) = self.series_match.filter(|n| !(1..=3).contains(n)) {
+            return Err(RuleError::invalid(
+                "2.2",
+                format!("a best-of-three series has matches 1 to 3, not {n}"),
+            ));
+        }
         self.timeout.validate()
     }
 }
@@ -166,4 +176,56 @@ pub const MAX_LENGTH: u32 = 999;
 /// in longer matches (2.2).
 pub const fn break_allowance(length: u32) -> u32 {
     if length <= 15 { 1 } else { 2 }
+}
+
+/// The longest time per point a match may be given (3.5): an hour, 24 times the US
+/// practice's 2½ minutes and far past any tournament's (test rigs use it to keep flags
+/// away), yet small enough that no reserve of [`MAX_LENGTH`] points overflows anything.
+pub const MAX_PER_POINT: Millis = Millis::mins(60);
+
+/// The longest delay (3.5): ten times the 12 s default.
+pub const MAX_DELAY: Millis = Millis::mins(2);
+
+/// The most a director may add to, take from, or set on a clock at once (3.7, 4.3 (v)):
+/// more than the largest reserve, [`MAX_LENGTH`] × [`MAX_PER_POINT`].
+pub const MAX_CLOCK_TIME: Millis = Millis::mins(1_000 * 60);
+
+/// How far before or after the server's time a match may be scheduled: a director enters
+/// a match that already began, or one of a later round; an instant outside is a mistake
+/// (1969, or a date in seconds read as milliseconds).
+pub const SCHEDULE_WINDOW: Millis = Millis::mins(400 * 24 * 60);
+
+/// Checks a time per point and a delay against their bounds (3.5).
+pub fn check_clock_settings(per_point: Millis, delay: Millis) -> Result<(), super::RuleError> {
+    if per_point <= Millis::ZERO || per_point > MAX_PER_POINT {
+        return Err(super::RuleError::invalid(
+            "3.5",
+            format!(
+                "the time per point is above zero and at most {MAX_PER_POINT}, not {per_point}"
+            ),
+        ));
+    }
+    if delay < Millis::ZERO || delay > MAX_DELAY {
+        return Err(super::RuleError::invalid(
+            "3.5",
+            format!("the delay is 0 to {MAX_DELAY}, not {delay}"),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks a scheduled start against the server's time `now` ([`SCHEDULE_WINDOW`]).
+pub fn check_schedule(scheduled: Timestamp, now: Timestamp) -> Result<(), super::RuleError> {
+    let window = SCHEDULE_WINDOW.as_ms();
+    let (at, now) = (scheduled.as_ms(), now.as_ms());
+    if at < now.saturating_sub(window) || at > now.saturating_add(window) {
+        return Err(super::RuleError::invalid(
+            "2.2",
+            format!(
+                "a match is scheduled within 400 days of now: {scheduled} is not (times are \
+                 milliseconds since 1970-01-01 UTC)"
+            ),
+        ));
+    }
+    Ok(())
 }

@@ -100,6 +100,7 @@ impl TournamentDefaults {
             timeout: self.timeout,
             scheduled_start,
             dice: self.dice,
+            series_match: None,
         };
         setup.validate()?;
         Ok(setup)

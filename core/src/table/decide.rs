@@ -69,7 +69,7 @@ impl Draft {
     }
 
     fn server_dice(&self) -> Result<(), Refusal> {
-        if self.backgammon()?.setup().dice != DiceSource::Server {
+        if self.backgammon()?.dice() != DiceSource::Server {
             return Err(Refusal::invalid(
                 "this match uses physically rolled dice: report them",
             ));
@@ -227,11 +227,16 @@ impl Draft {
                 self.ruling(ruling, true)?;
                 self.chess_position(now)
             }
-            // The dice check each seed as its record is folded in (`evolve`).
-            Request::PlayerSeed { side, seed } => self.emit(Body::Dice(Entry::PlayerSeed {
-                side: *side,
-                seed: hex::encode(seed),
-            })),
+            // The dice check each seed as its record is folded in (`evolve`); a length no
+            // match takes is refused first, as a value (INVALID_ARGUMENT).
+            Request::PlayerSeed { side, seed } => {
+                super::dice::check_seed_length(seed)
+                    .map_err(|e| Refusal::invalid(e.to_string()))?;
+                self.emit(Body::Dice(Entry::PlayerSeed {
+                    side: *side,
+                    seed: hex::encode(seed),
+                }))
+            }
             Request::CommitSeed { side, commitment } => {
                 self.emit(Body::Dice(Entry::PlayerCommit {
                     side: *side,
@@ -239,6 +244,8 @@ impl Draft {
                 }))
             }
             Request::RevealSeed { side, seed } => {
+                super::dice::check_seed_length(seed)
+                    .map_err(|e| Refusal::invalid(e.to_string()))?;
                 self.emit(Body::Dice(Entry::PlayerReveal {
                     side: *side,
                     seed: hex::encode(seed),

@@ -40,7 +40,7 @@ pub fn strict_hex(s: &str, what: &str) -> Result<Vec<u8>, String> {
 }
 
 /// A player seed is 1 to [`MAX_PLAYER_SEED`] bytes.
-fn check_seed_length(seed: &[u8]) -> Result<(), DiceError> {
+pub(super) fn check_seed_length(seed: &[u8]) -> Result<(), DiceError> {
     if seed.is_empty() || seed.len() > MAX_PLAYER_SEED {
         return Err(DiceError::SeedLength(seed.len()));
     }

@@ -315,7 +315,7 @@ impl Table {
         let Game::Backgammon(m) = &mut self.game else {
             return Err("a backgammon event in a chess match".into());
         };
-        let dice = m.setup().dice;
+        let dice = m.dice();
         let source = match event.change {
             Change::Rolled { source, .. } | Change::OpeningThrow { source, .. } => Some(source),
             _ => None,

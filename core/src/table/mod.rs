@@ -131,7 +131,7 @@ impl Game {
     /// Where the dice come from (chess has none but the Chess960 draw).
     pub fn dice_source(&self) -> Option<DiceSource> {
         match self {
-            Game::Backgammon(m) => Some(m.setup().dice),
+            Game::Backgammon(m) => Some(m.dice()),
             Game::Chess(_) => None,
         }
     }

@@ -152,6 +152,9 @@ impl Table {
                 Change::Taken { .. } => "taken",
                 Change::Passed { .. } => "passed",
                 Change::Pressed { .. } => "pressed",
+                Change::PressedBack { .. } => "pressed_back",
+                Change::Requested { .. } => "requested",
+                Change::Appealed { .. } => "appealed",
                 Change::GameEnded { .. } => "game_ended",
                 Change::Paused { .. } => "paused",
                 Change::Resumed => "resumed",
@@ -163,6 +166,7 @@ impl Table {
                 Change::LengthCorrected { .. } => "length_corrected",
                 Change::LengthKept { .. } => "length_kept",
                 Change::MatchEnded { .. } => "match_ended",
+                Change::MatchUndecided => "match_undecided",
                 Change::MatchResumed => "match_resumed",
             })
             .collect()
