@@ -235,6 +235,10 @@ pub enum MatchCommand {
         /// Play without a clock (where the tournament allows it).
         #[arg(long)]
         unclocked: bool,
+        /// Match 1, 2 or 3 of a best-of-three series between the same players: breaks
+        /// only between matches (2.2).
+        #[arg(long)]
+        series_match: Option<u32>,
         /// A chess match instead (then --length is not needed).
         #[command(flatten)]
         chess: crate::chess::ChessMatchArgs,
@@ -334,6 +338,37 @@ pub enum PlayAction {
     Replay { offender: SideArg },
     /// A 5-minute break between games (2.2).
     Break { side: SideArg },
+    /// A closed-out player presses back without rolling (4.2 (i)).
+    PressBack { side: SideArg },
+    /// A player asks for a clock or an observer (2.3).
+    Ask { side: SideArg, what: AskArg },
+    /// A player appeals ruling number RULING (1 = the match's first) to the committee (5).
+    Appeal {
+        side: SideArg,
+        ruling: u32,
+        /// The grounds, in the player's words.
+        grounds: String,
+    },
+}
+
+/// What a player asks for (2.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum AskArg {
+    /// A clock.
+    Clock,
+    /// An observer.
+    Observer,
+}
+
+/// What the appeals committee decided (5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DecisionArg {
+    /// The ruling stands.
+    Confirm,
+    /// The ruling is undone.
+    Overturn,
+    /// The ruling is replaced.
+    Replace,
 }
 
 /// `baffle rule MATCH --reason … --article … ACTION`
@@ -406,6 +441,31 @@ pub enum RuleAction {
         winner: SideArg,
         kind: KindArg,
     },
+    /// The break in progress ends now (2.2).
+    EndBreak,
+    /// A break granted as an exception, between games, not counted (2.2).
+    GrantBreak { side: SideArg },
+    /// A player left the table mid-game: it counts as a break (2.2).
+    LeftTable { side: SideArg },
+    /// The dice changed between games; --baffle-box imposes one (2.4, 3.4).
+    ChangeDice {
+        source: DiceArg,
+        #[arg(long)]
+        baffle_box: bool,
+    },
+    /// The committee's decision on appeal APPEAL (5); the reason carries its reasoning.
+    DecideAppeal {
+        appeal: u32,
+        decision: DecisionArg,
+        /// Members of the committee: 3 or 5.
+        #[arg(long, default_value_t = 3)]
+        committee: u32,
+        /// Members who voted for the decision.
+        #[arg(long)]
+        votes_for: u32,
+    },
+    /// The winner of a match both players won at the same instant (2.2).
+    DecideMatch { winner: SideArg },
 }
 
 /// `baffle device …`

@@ -14,8 +14,8 @@ use tonic::transport::Channel;
 use tonic::{Code, Request, Status};
 
 use crate::cli::{
-    AuditCommand, Cli, ClocksArg, Command, DeviceCommand, DiceArg, KindArg, MatchCommand, PhaseArg,
-    PlayAction, RuleAction, SideArg, TournamentCommand,
+    AskArg, AuditCommand, Cli, ClocksArg, Command, DecisionArg, DeviceCommand, DiceArg, KindArg,
+    MatchCommand, PhaseArg, PlayAction, RuleAction, SideArg, TournamentCommand,
 };
 use crate::{audit, connect, dice, duration, exit, presets, render};
 
@@ -177,6 +177,23 @@ fn play_action(action: &PlayAction) -> Result<Action, Outcome> {
         PlayAction::DiceEarly { offender } => Action::DicePickedUpEarly(side(*offender)),
         PlayAction::Replay { offender } => Action::ReplayIllegalMove(side(*offender)),
         PlayAction::Break { side: s } => Action::TakeBreak(side(*s)),
+        PlayAction::PressBack { side: s } => Action::PressBack(side(*s)),
+        PlayAction::Ask { side: s, what } => Action::Request(v1::PlayerRequestCommand {
+            side: side(*s),
+            what: match what {
+                AskArg::Clock => v1::PlayerRequestKind::Clock,
+                AskArg::Observer => v1::PlayerRequestKind::Observer,
+            } as i32,
+        }),
+        PlayAction::Appeal {
+            side: s,
+            ruling,
+            grounds,
+        } => Action::Appeal(v1::AppealCommand {
+            side: side(*s),
+            ruling: *ruling,
+            grounds: grounds.clone(),
+        }),
     })
 }
 
@@ -209,7 +226,42 @@ fn rule_action(action: &RuleAction) -> Result<Action, Outcome> {
             delay_ms: ms(delay)?,
         }),
         RuleAction::RemoveClock => Action::RemoveClock(v1::Empty {}),
-        RuleAction::VoidDouble { reason } => Action::VoidDouble(reason.replace('-', "_")),
+        RuleAction::VoidDouble { reason } => Action::VoidDoubleReason(match reason.as_str() {
+            "crawford" => v1::VoidReason::Crawford,
+            "dead-cube" | "dead_cube" => v1::VoidReason::DeadCube,
+            other => {
+                return Err(usage(format!(
+                    "void-double takes crawford or dead-cube, not {other:?}"
+                )));
+            }
+        } as i32),
+        RuleAction::EndBreak => Action::EndBreak(v1::Empty {}),
+        RuleAction::GrantBreak { side: s } => Action::GrantBreak(side(*s)),
+        RuleAction::LeftTable { side: s } => Action::LeftTable(side(*s)),
+        RuleAction::ChangeDice { source, baffle_box } => Action::ChangeDice(v1::DiceChange {
+            source: match source {
+                DiceArg::Server => "server",
+                DiceArg::Physical => "physical",
+            }
+            .into(),
+            baffle_box: *baffle_box,
+        }),
+        RuleAction::DecideAppeal {
+            appeal,
+            decision,
+            committee,
+            votes_for,
+        } => Action::DecideAppeal(v1::AppealDecisionCommand {
+            appeal: *appeal,
+            decision: match decision {
+                DecisionArg::Confirm => v1::AppealDecision::Confirm,
+                DecisionArg::Overturn => v1::AppealDecision::Overturn,
+                DecisionArg::Replace => v1::AppealDecision::Replace,
+            } as i32,
+            committee: *committee,
+            votes_for: *votes_for,
+        }),
+        RuleAction::DecideMatch { winner } => Action::DecideMatch(side(*winner)),
         RuleAction::CorrectCube { value, owner } => Action::CorrectCube(v1::CubeLevel {
             value: *value,
             owner: owner.map_or(0, side),
@@ -464,6 +516,7 @@ async fn run_match(
             players,
             start_in,
             unclocked,
+            series_match,
             chess,
         } => {
             let Some((a, b)) = players.split_once(',') else {
@@ -489,6 +542,7 @@ async fn run_match(
                 scheduled_start_ms,
                 unclocked: *unclocked,
                 chess: crate::chess::settings(chess).map_err(usage)?,
+                series_match: series_match.unwrap_or(0),
             };
             let s = client
                 .create_match(authed(request, token)?)

@@ -222,8 +222,14 @@ pub fn clock_state(clock: &Clock, now: Timestamp) -> v1::ClockState {
         control: Some(settled.control().into()),
         a: Some(side_clock(settled.view(Side::A, now))),
         b: Some(side_clock(settled.view(Side::B, now))),
+        // A paused clock is stopped: nobody's time runs (`paused_side` says whose will).
         running: settled
             .running()
+            .filter(|_| settled.pause().is_none())
+            .map_or(v1::Side::Unspecified, side_to_wire) as i32,
+        paused_side: settled
+            .running()
+            .filter(|_| settled.pause().is_some())
             .map_or(v1::Side::Unspecified, side_to_wire) as i32,
         paused: settled.pause().map_or(v1::PauseReason::Unspecified, |p| {
             pause_reason_to_wire(p.reason)

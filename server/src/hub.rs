@@ -10,7 +10,7 @@ use std::sync::Arc;
 use baffle_core::Timestamp;
 use baffle_core::backgammon::TournamentDefaults;
 use baffle_core::chess::ChessSettings;
-use baffle_core::table::{GameSetup, MatchInfo, Refusal, Table};
+use baffle_core::table::{GameSetup, MatchInfo, Refusal, Request, Table};
 use tokio::sync::{Mutex, broadcast};
 
 use crate::actor::{self, MatchActor, MatchHandle};
@@ -73,6 +73,8 @@ pub enum NewGame {
         length: u32,
         /// Asks for no clock (only where the tournament allows it).
         unclocked: bool,
+        /// Which match of a best-of-three series this is (2.2), if one.
+        series_match: Option<u32>,
     },
     /// Chess, with its own settings.
     Chess(ChessSettings),
@@ -259,6 +261,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
 
     /// One tournament.
     pub async fn tournament(&self, id: &str) -> Result<Tournament, Error> {
+        check_id(id, "tournament_id")?;
         let state = self.state.lock().await;
         state
             .registry
@@ -288,6 +291,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             game,
         } = new;
         check_id(&info.id, "match_id")?;
+        check_id(&info.tournament, "tournament_id")?;
         let mut state = self.state.lock().await;
         let d = state
             .registry
@@ -300,15 +304,33 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         }
         let setup = match game {
             NewGame::Chess(settings) => GameSetup::Chess(settings),
-            NewGame::Backgammon { length, unclocked } => GameSetup::Backgammon(
-                d.match_setup(players, length, start, unclocked)
-                    .map_err(Refusal::from)?,
-            ),
+            NewGame::Backgammon {
+                length,
+                unclocked,
+                series_match,
+            } => {
+                let mut setup = d
+                    .match_setup(players, length, start, unclocked)
+                    .map_err(Refusal::from)?;
+                setup.series_match = series_match;
+                setup.validate().map_err(Refusal::from)?;
+                GameSetup::Backgammon(setup)
+            }
         };
         let seed =
             fresh_server_seed().map_err(|e| Error::Internal(format!("the OS RNG failed: {e}")))?;
-        let (table, records) =
+        let (table, mut records) =
             Table::create_with(info.clone(), setup, d.player_seeds, seed.clone())?;
+        // A match scheduled in the past owes lateness points already (2.2): its first
+        // records count them, so the creation's reply shows them.
+        let now = self.time.now();
+        let table = if now > start {
+            let caught_up = table.plan(&Request::Tick, now)?;
+            records.extend(caught_up.records);
+            caught_up.table
+        } else {
+            table
+        };
         let lines = records
             .iter()
             .map(|r| baffle_core::audit::export::record_line(r).into_bytes())
@@ -340,8 +362,10 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         Ok(handle)
     }
 
-    /// A match's handle.
+    /// A match's handle. A malformed id is INVALID_ARGUMENT, as it is at creation; a
+    /// well-formed one that names no match NOT_FOUND.
     pub async fn match_handle(&self, id: &str) -> Result<MatchHandle, Error> {
+        check_id(id, "match_id")?;
         let state = self.state.lock().await;
         let handle = state
             .matches
@@ -378,6 +402,9 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
 
     /// Binds (`Some`) or unbinds (`None`) a device.
     pub async fn bind_device(&self, id: &str, match_id: Option<&str>) -> Result<(), Error> {
+        if let Some(m) = match_id {
+            check_id(m, "match_id")?;
+        }
         let mut state = self.state.lock().await;
         if !state.registry.devices.contains_key(id) {
             return Err(Error::NotFound(format!("no device {id}")));

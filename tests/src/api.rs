@@ -88,6 +88,11 @@ impl Director {
         .await
     }
 
+    /// `message` with the director's token, for calls the helpers here do not make.
+    pub fn with_token<T>(&self, message: T) -> tonic::Request<T> {
+        with_token(message, &self.token)
+    }
+
     /// Creates the match `r` asks for; it must be accepted.
     pub async fn create(&mut self, r: v1::CreateMatchRequest) -> v1::MatchState {
         self.tournaments

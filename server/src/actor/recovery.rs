@@ -73,7 +73,7 @@ fn record(i: usize, line: &[u8]) -> Result<Record, String> {
 pub fn rules_from_setup(line: &[u8]) -> Result<Rules, String> {
     let setup = setup_of(&record(1, line)?)?;
     Ok(match setup.game {
-        GameSetup::Backgammon(s) => Rules::Backgammon(s.dice),
+        GameSetup::Backgammon(_) => Rules::Backgammon,
         GameSetup::Chess(_) => Rules::Chess,
     })
 }

@@ -72,12 +72,15 @@ impl<S: EventStore + Clone, T: TimeSource> Tournaments for TournamentsService<S,
             0 => now,
             ms => baffle_core::Timestamp(ms),
         };
+        baffle_core::backgammon::setup::check_schedule(start, now)
+            .map_err(|e| Status::invalid_argument(format!("scheduled_start_ms: {e}")))?;
         let players = [r.player_a.clone(), r.player_b.clone()];
         let game = match r.chess {
             Some(chess) => NewGame::Chess(chess_settings(chess, players.clone(), start, now)?),
             None => NewGame::Backgammon {
                 length: r.length,
                 unclocked: r.unclocked,
+                series_match: (r.series_match != 0).then_some(r.series_match),
             },
         };
         let new = NewMatch {

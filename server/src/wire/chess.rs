@@ -276,6 +276,7 @@ pub fn match_state(m: &ChessMatch, cx: &StateContext<'_>) -> v1::MatchState {
             }
             .into(),
             confirmed: true,
+            how_kind: v1::MatchEndKind::Unspecified as i32,
         }),
         seq: cx.seq,
         head_hash: cx.head.to_string(),

@@ -3,18 +3,17 @@
 //! input.
 
 use baffle_core::audit::{Hash, Record, kind_of};
-use baffle_core::backgammon::{
-    Command, DiceSource, DirectorAction, GameKind, Match, MatchEnd, Ruling, Turn, VoidReason,
-};
+use baffle_core::backgammon::{Command, GameKind, Ruling};
 use baffle_core::table::{Game, Refusal, RefusalKind, Request};
 
 use crate::error::Error;
-use baffle_core::{Millis, Side, Timestamp};
-use baffle_proto::convert::{clock_state, pause_reason_from_wire, side_from_wire, side_to_wire};
+use baffle_core::{Side, Timestamp};
+use baffle_proto::convert::side_from_wire;
 use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 use tonic::Status;
 
+mod backgammon;
 pub mod chess;
 pub mod setup;
 pub mod tournament;
@@ -64,8 +63,8 @@ pub fn refusal(r: Refusal) -> Status {
 /// Which rules a match is played under, as decoding a command needs to know.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rules {
-    /// Backgammon, with dice from here.
-    Backgammon(DiceSource),
+    /// Backgammon (the dice's source is the match's to check: it may change, 3.4).
+    Backgammon,
     /// Chess.
     Chess,
 }
@@ -117,6 +116,13 @@ pub fn director_only(action: &Action) -> bool {
             | Action::CorrectLength(_)
             | Action::ConfirmResult(_)
             | Action::CorrectResult(_)
+            | Action::VoidDoubleReason(_)
+            | Action::EndBreak(_)
+            | Action::GrantBreak(_)
+            | Action::LeftTable(_)
+            | Action::ChangeDice(_)
+            | Action::DecideAppeal(_)
+            | Action::DecideMatch(_)
     ) || matches!(action, Action::Chess(v1::ChessCommand { action: Some(a) }) if chess::arbiter_only(a))
 }
 
@@ -129,7 +135,7 @@ pub fn decode(
     let action = command
         .and_then(|c| c.action)
         .ok_or_else(|| Status::invalid_argument("command: exactly one action must be set"))?;
-    let dice = match rules {
+    match rules {
         Rules::Chess => {
             return match action {
                 Action::Chess(c) => chess::decode(c, ruling),
@@ -138,167 +144,21 @@ pub fn decode(
                 )),
             };
         }
-        Rules::Backgammon(_) if matches!(action, Action::Chess(_)) => {
+        Rules::Backgammon if matches!(action, Action::Chess(_)) => {
             return Err(Status::invalid_argument(
                 "command.chess: this is a backgammon match",
             ));
         }
-        Rules::Backgammon(dice) => dice,
+        Rules::Backgammon => {}
     };
     if director_only(&action) {
         // A ruling's reason and article are the rules' to require (backgammon/director.rs).
         let ruling = ruling.unwrap_or_default();
         let ruling = Ruling::new(ruling.reason, ruling.article);
-        let action = director_action(action)?;
+        let action = backgammon::director_action(action)?;
         return Ok(Request::Backgammon(Command::Director { action, ruling }));
     }
-    play_request(action, dice)
-}
-
-/// A player's (or a device's) backgammon action, with dice from `dice`.
-fn play_request(action: Action, dice: DiceSource) -> Result<Request, Status> {
-    let engine = |c| Ok(Request::Backgammon(c));
-    match action {
-        Action::CheckIn(s) => engine(Command::CheckIn {
-            side: side(s, "check_in")?,
-        }),
-        Action::StartGame(_) => engine(Command::StartGame),
-        Action::OpeningRoll(r) => match dice {
-            DiceSource::Server if r.dice.is_empty() => Ok(Request::ServerOpening),
-            DiceSource::Server => Err(Status::invalid_argument(
-                "opening_roll: this match uses server dice: leave dice empty",
-            )),
-            DiceSource::Physical => engine(Command::OpeningThrow {
-                throw: two_dice(&r.dice, "opening_roll")?,
-                source: dice,
-            }),
-        },
-        Action::Roll(r) => {
-            let s = side(r.side, "roll.side")?;
-            match dice {
-                DiceSource::Server if r.dice.is_empty() => Ok(Request::ServerRoll(s)),
-                DiceSource::Server => Err(Status::invalid_argument(
-                    "roll: this match uses server dice: leave dice empty",
-                )),
-                DiceSource::Physical => engine(Command::Roll {
-                    side: s,
-                    dice: two_dice(&r.dice, "roll")?,
-                    source: dice,
-                }),
-            }
-        }
-        Action::InvalidRoll(s) => engine(Command::InvalidRoll {
-            side: side(s, "invalid_roll")?,
-        }),
-        Action::Double(s) => engine(Command::Double {
-            side: side(s, "double")?,
-        }),
-        Action::Take(s) => engine(Command::Take {
-            side: side(s, "take")?,
-        }),
-        Action::Pass(s) => engine(Command::Pass {
-            side: side(s, "pass")?,
-        }),
-        Action::Press(s) => engine(Command::Press {
-            side: side(s, "press")?,
-        }),
-        Action::EndGame(r) => engine(Command::EndGame {
-            winner: side(r.side, "end_game.side")?,
-            kind: kind(r.kind, "end_game")?,
-        }),
-        Action::Concede(r) => engine(Command::Concede {
-            side: side(r.side, "concede.side")?,
-            kind: kind(r.kind, "concede")?,
-        }),
-        Action::Pause(reason) => engine(Command::Pause {
-            reason: pause_reason_from_wire(reason)
-                .map_err(|e| Status::invalid_argument(format!("pause: {e}")))?,
-        }),
-        Action::Resume(_) => engine(Command::Resume),
-        Action::RestartDelay(_) => engine(Command::RestartDelay),
-        Action::DicePickedUpEarly(s) => engine(Command::DicePickedUpEarly {
-            offender: side(s, "dice_picked_up_early")?,
-        }),
-        Action::ReplayIllegalMove(s) => engine(Command::ReplayIllegalMove {
-            offender: side(s, "replay_illegal_move")?,
-        }),
-        Action::TakeBreak(s) => engine(Command::TakeBreak {
-            side: side(s, "take_break")?,
-        }),
-        _ => unreachable!("director and chess actions are handled above"),
-    }
-}
-
-fn director_action(action: Action) -> Result<DirectorAction, Status> {
-    // The number of points is the rules' to check (backgammon/director.rs).
-    let points = |p: v1::Points, field: &str| -> Result<(Side, u32), Status> {
-        Ok((side(p.side, field)?, p.points))
-    };
-    Ok(match action {
-        Action::Warn(s) => DirectorAction::Warning {
-            side: side(s, "warn")?,
-        },
-        Action::AwardPoints(p) => {
-            let (to, points) = points(p, "award_points")?;
-            DirectorAction::AwardPoints { to, points }
-        }
-        Action::DeductPoints(p) => {
-            let (from, points) = points(p, "deduct_points")?;
-            DirectorAction::DeductPoints { from, points }
-        }
-        Action::AdjustTime(t) => DirectorAction::AdjustTime {
-            side: side(t.side, "adjust_time.side")?,
-            delta: Millis(t.ms),
-        },
-        Action::SetTime(t) => DirectorAction::SetTime {
-            side: side(t.side, "set_time.side")?,
-            time: Millis(t.ms),
-        },
-        Action::ForfeitGame(r) => DirectorAction::ForfeitGame {
-            loser: side(r.side, "forfeit_game.side")?,
-            kind: kind(r.kind, "forfeit_game")?,
-        },
-        Action::ForfeitMatch(s) => DirectorAction::ForfeitMatch {
-            loser: side(s, "forfeit_match")?,
-        },
-        Action::ImposeClock(c) => DirectorAction::ImposeClock {
-            per_point: Millis(c.per_point_ms),
-            delay: Millis(c.delay_ms),
-        },
-        Action::RemoveClock(_) => DirectorAction::RemoveClock,
-        Action::VoidDouble(reason) => DirectorAction::VoidDouble {
-            reason: match reason.as_str() {
-                "crawford" => VoidReason::Crawford,
-                "dead_cube" => VoidReason::DeadCube,
-                other => {
-                    return Err(Status::invalid_argument(format!(
-                        "void_double: \"crawford\" or \"dead_cube\", not {other:?}"
-                    )));
-                }
-            },
-        },
-        Action::CorrectCube(c) => DirectorAction::CorrectCube {
-            value: c.value,
-            owner: match c.owner {
-                0 => None,
-                o => Some(side(o, "correct_cube.owner")?),
-            },
-        },
-        Action::CorrectScore(s) => DirectorAction::CorrectScore { a: s.a, b: s.b },
-        Action::CorrectLength(length) => DirectorAction::CorrectLength { length },
-        Action::ConfirmResult(_) => DirectorAction::ConfirmResult,
-        Action::CorrectResult(c) => {
-            let r = c
-                .result
-                .ok_or_else(|| Status::invalid_argument("correct_result.result is required"))?;
-            DirectorAction::CorrectResult {
-                game: c.game,
-                winner: side(r.side, "correct_result.side")?,
-                kind: kind(r.kind, "correct_result")?,
-            }
-        }
-        _ => unreachable!("only director actions reach here"),
-    })
+    backgammon::play_request(action)
 }
 
 /// The wire form of one log record.
@@ -349,7 +209,7 @@ pub(crate) fn player_seeds(cx: &StateContext<'_>) -> Vec<v1::PlayerSeed> {
 /// Which rules a game is played under, as decoding a command needs them.
 pub fn rules(game: &Game) -> Rules {
     match game {
-        Game::Backgammon(m) => Rules::Backgammon(m.setup().dice),
+        Game::Backgammon(_) => Rules::Backgammon,
         Game::Chess(_) => Rules::Chess,
     }
 }
@@ -357,94 +217,13 @@ pub fn rules(game: &Game) -> Rules {
 /// The wire state of a match.
 pub fn match_state(game: &Game, cx: &StateContext<'_>) -> v1::MatchState {
     match game {
-        Game::Backgammon(m) => backgammon_state(m, cx),
+        Game::Backgammon(m) => backgammon::match_state(m, cx),
         Game::Chess(m) => chess::match_state(m, cx),
     }
 }
 
-/// The wire state of a backgammon match.
-fn backgammon_state(m: &Match, cx: &StateContext<'_>) -> v1::MatchState {
-    let setup = m.setup();
-    let game = m.game();
-    let (turn, turn_side, dice) = match game.map(|g| g.turn) {
-        None => (v1::TurnPhase::Unspecified, None, vec![]),
-        Some(Turn::Opening) => (v1::TurnPhase::Opening, None, vec![]),
-        Some(Turn::OnRoll { side, .. }) => (v1::TurnPhase::OnRoll, Some(side), vec![]),
-        Some(Turn::Moving { side, dice }) => (
-            v1::TurnPhase::Moving,
-            Some(side),
-            dice.map(u32::from).to_vec(),
-        ),
-        Some(Turn::DoubleOffered { by }) => (v1::TurnPhase::DoubleOffered, Some(by), vec![]),
-    };
-    let phase = if m.result().is_some() {
-        v1::MatchPhase::Over
-    } else if game.is_some() {
-        v1::MatchPhase::Playing
-    } else if m.games().is_empty() {
-        v1::MatchPhase::Waiting
-    } else {
-        v1::MatchPhase::BetweenGames
-    };
-    let cube = game.and_then(|g| g.cube);
-    let wire_side = |s: Option<Side>| s.map_or(v1::Side::Unspecified, side_to_wire) as i32;
-    v1::MatchState {
-        match_id: cx.info.id.clone(),
-        tournament_id: cx.info.tournament.clone(),
-        round: cx.info.round,
-        table: cx.info.table.clone(),
-        player_a: setup.players[0].clone(),
-        player_b: setup.players[1].clone(),
-        length: m.length(),
-        score_a: m.score(Side::A),
-        score_b: m.score(Side::B),
-        phase: phase as i32,
-        game_number: game.map_or(0, |g| g.number),
-        crawford: game.is_some_and(|g| g.crawford),
-        post_crawford: m.is_post_crawford(),
-        cube_value: cube.map_or(1, |c| c.value),
-        cube_owner: wire_side(cube.and_then(|c| c.owner)),
-        turn: turn as i32,
-        turn_side: wire_side(turn_side),
-        dice,
-        clock: m.clock().map(|c| clock_state(c, cx.now)),
-        result: m.result().map(|r| v1::MatchResult {
-            winner: side_to_wire(r.winner) as i32,
-            how: match r.how {
-                MatchEnd::Points => "points",
-                MatchEnd::Timeout => "timeout",
-                MatchEnd::PenaltyPoints => "penalty_points",
-                MatchEnd::Forfeit => "forfeit",
-            }
-            .into(),
-            confirmed: r.confirmed,
-        }),
-        seq: cx.seq,
-        head_hash: cx.head.to_string(),
-        dice_source: match setup.dice {
-            DiceSource::Server => "server",
-            DiceSource::Physical => "physical",
-        }
-        .into(),
-        commitment: cx.commitment.to_string(),
-        present: Side::BOTH.map(|s| m.is_present(s)).to_vec(),
-        penalty_points: Side::BOTH.map(|s| m.penalty_points_received(s)).to_vec(),
-        breaks_left: Side::BOTH.map(|s| m.breaks_left(s)).to_vec(),
-        next_due_ms: m.next_due().map(|(at, _)| at.as_ms()),
-        break_until_ms: m.break_until().map(Timestamp::as_ms),
-        dice_anomalies: cx.anomalies.0,
-        last_anomaly: cx.anomalies.1.to_string(),
-        devices: device_presence(cx),
-        // Stamped by the streams as each copy leaves.
-        sent_at_ms: 0,
-        chess: None,
-        player_seeds: player_seeds(cx),
-        player_seeds_required: cx.dice.seeds_required(),
-    }
-}
-
 /// The devices of a match and whether each is connected.
-fn device_presence(cx: &StateContext<'_>) -> Vec<v1::DevicePresence> {
+pub(crate) fn device_presence(cx: &StateContext<'_>) -> Vec<v1::DevicePresence> {
     cx.devices
         .iter()
         .map(|(id, connected)| v1::DevicePresence {
@@ -466,25 +245,15 @@ mod tests {
 
     #[test]
     fn malformed_commands_name_the_field() {
-        let e = decode(None, None, Rules::Backgammon(DiceSource::Server)).unwrap_err();
+        let e = decode(None, None, Rules::Backgammon).unwrap_err();
         assert_eq!(e.code(), tonic::Code::InvalidArgument);
-        let e = decode(
-            cmd(Action::Press(0)),
-            None,
-            Rules::Backgammon(DiceSource::Server),
-        )
-        .unwrap_err();
+        let e = decode(cmd(Action::Press(0)), None, Rules::Backgammon).unwrap_err();
         assert!(e.message().starts_with("press:"), "{}", e.message());
         let roll = v1::Roll {
             side: 1,
             dice: vec![7],
         };
-        let e = decode(
-            cmd(Action::Roll(roll)),
-            None,
-            Rules::Backgammon(DiceSource::Physical),
-        )
-        .unwrap_err();
+        let e = decode(cmd(Action::Roll(roll)), None, Rules::Backgammon).unwrap_err();
         assert!(e.message().starts_with("roll: two dice"), "{}", e.message());
         let ruling = Some(v1::Ruling {
             reason: "x".into(),
@@ -493,7 +262,7 @@ mod tests {
         let e = decode(
             cmd(Action::VoidDouble("maybe".into())),
             ruling,
-            Rules::Backgammon(DiceSource::Server),
+            Rules::Backgammon,
         )
         .unwrap_err();
         assert!(e.message().contains("dead_cube"));
@@ -506,37 +275,24 @@ mod tests {
             dice: vec![],
         };
         assert_eq!(
-            decode(
-                cmd(Action::Roll(roll)),
-                None,
-                Rules::Backgammon(DiceSource::Server)
-            )
-            .unwrap(),
+            decode(cmd(Action::Roll(roll)), None, Rules::Backgammon).unwrap(),
             Request::ServerRoll(Side::B)
         );
         let reported = v1::Roll {
             side: 2,
             dice: vec![3, 4],
         };
-        assert!(
-            decode(
-                cmd(Action::Roll(reported)),
-                None,
-                Rules::Backgammon(DiceSource::Server)
-            )
-            .is_err()
-        );
+        // Reported dice decode as reported; a match of server dice refuses them.
+        assert!(matches!(
+            decode(cmd(Action::Roll(reported)), None, Rules::Backgammon).unwrap(),
+            Request::Backgammon(Command::Roll { .. })
+        ));
         let opening = v1::Roll {
             side: 0,
             dice: vec![],
         };
         assert_eq!(
-            decode(
-                cmd(Action::OpeningRoll(opening)),
-                None,
-                Rules::Backgammon(DiceSource::Server)
-            )
-            .unwrap(),
+            decode(cmd(Action::OpeningRoll(opening)), None, Rules::Backgammon).unwrap(),
             Request::ServerOpening
         );
     }

@@ -181,6 +181,16 @@ impl Dashboard {
                 ));
             }
         }
+        if s.awaiting_decision && before.as_ref().is_none_or(|b| !b.awaiting_decision) {
+            self.alert(format!(
+                "{id}: both players won at the same instant (2.2): decide the match \
+                 (baffle rule {id} … decide-match a|b)"
+            ));
+        }
+        let appeals = |m: &v1::MatchState| m.appeals.len();
+        if appeals(&s) > before.as_ref().map_or(0, appeals) {
+            self.alert(format!("{id}: a ruling is appealed to the committee (5)"));
+        }
         if let Some(r) = s.result.as_ref().filter(|r| !r.confirmed) {
             let new = before.as_ref().is_none_or(|b| b.result.is_none());
             if new {
