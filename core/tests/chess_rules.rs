@@ -87,7 +87,7 @@ fn a1_b1_category_from_base_plus_60_times_increment_under_both_boundaries() {
     ];
     for (control, old, later) in cases {
         assert_eq!(category(&control, Laws::Fide2009), old, "{control:?}");
-        assert_eq!(category(&control, Laws::Later), later, "{control:?}");
+        assert_eq!(category(&control, Laws::Fide2023), later, "{control:?}");
     }
 }
 
@@ -381,9 +381,13 @@ fn art_6_12_the_arbiter_stops_and_restarts_the_clocks() {
 fn art_7_5_a_first_illegal_move_gives_the_opponent_time_by_category_and_laws() {
     let cases = [
         // (control, laws, bonus)
-        (TimeControl::fide_classical(), Laws::Later, Millis::mins(2)),
-        (sudden(5), Laws::Later, Millis::mins(1)),
-        (sudden(25), Laws::Later, Millis::mins(1)),
+        (
+            TimeControl::fide_classical(),
+            Laws::Fide2023,
+            Millis::mins(2),
+        ),
+        (sudden(5), Laws::Fide2023, Millis::mins(1)),
+        (sudden(25), Laws::Fide2023, Millis::mins(1)),
         (sudden(25), Laws::Fide2009, Millis::mins(2)),
     ];
     for (control, laws, bonus) in cases {
@@ -430,8 +434,8 @@ fn art_7_5_a_second_illegal_move_loses_or_draws_if_the_opponent_cannot_mate() {
 }
 
 #[test]
-fn quickplay_finish_claims_need_under_two_minutes_and_no_increment() {
-    let mut g = started(fischer(3, 2));
+fn g_quickplay_finish_claims_need_under_two_minutes_no_increment_and_the_move() {
+    let mut g = started(fischer(15, 2));
     g.execute(C::Press(W), at(90_000)).unwrap();
     g.execute(C::Press(B), at(91_000)).unwrap();
     assert!(
@@ -439,43 +443,50 @@ fn quickplay_finish_claims_need_under_two_minutes_and_no_increment() {
         "increment"
     );
 
-    let mut g = started(sudden(3));
+    // Rapid, 15 minutes sudden death.
+    let mut g = started(sudden(15));
     assert!(
         g.execute(C::QuickplayClaim(W), at(30_000)).is_err(),
-        "2:30 left"
+        "14:30 left"
     );
-    g.execute(C::Press(W), at(70_000)).unwrap();
-    g.execute(C::Press(B), at(71_000)).unwrap();
-    // White has 1:50 left.
-    g.execute(C::QuickplayClaim(W), at(71_000)).unwrap();
+    g.execute(C::Press(W), at(790_000)).unwrap();
+    g.execute(C::Press(B), at(791_000)).unwrap();
+    // White has 1:50 left, and the move; Black may not claim for him.
+    let err = g.execute(C::QuickplayClaim(B), at(791_000)).unwrap_err();
+    assert!(err.message.contains("having the move"), "{err}");
+    g.execute(C::QuickplayClaim(W), at(791_000)).unwrap();
     assert!(
-        g.execute(C::Press(W), at(72_000)).is_err(),
+        g.execute(C::Press(W), at(792_000)).is_err(),
         "the clocks are stopped"
     );
 
     // Rejected: two minutes to the opponent.
     let mut rejected = g.clone();
     rejected
-        .execute(C::QuickplayRuling(QuickplayRuling::Reject), at(90_000))
+        .execute(C::QuickplayRuling(QuickplayRuling::Reject), at(810_000))
         .unwrap();
     assert_eq!(
-        main_left(&rejected, B, at(90_000)),
-        Millis::mins(3) - Millis::secs(1) + Millis::mins(2)
+        main_left(&rejected, B, at(810_000)),
+        Millis::mins(15) - Millis::secs(1) + Millis::mins(2)
     );
-    assert_eq!(main_left(&rejected, W, at(90_000)), Millis::secs(110));
+    assert_eq!(main_left(&rejected, W, at(810_000)), Millis::secs(110));
 
     // Upheld: a draw.
     let mut upheld = g.clone();
     upheld
-        .execute(C::QuickplayRuling(QuickplayRuling::Draw), at(90_000))
+        .execute(C::QuickplayRuling(QuickplayRuling::Draw), at(810_000))
         .unwrap();
     assert_eq!(upheld.result().unwrap().reason, Reason::QuickplayFinish);
 
-    // Or a 5-second increment for both from now.
-    g.execute(C::QuickplayRuling(QuickplayRuling::Increment), at(90_000))
+    // Or a 5-second increment for both from now, and two minutes to the opponent (G.4).
+    g.execute(C::QuickplayRuling(QuickplayRuling::Increment), at(810_000))
         .unwrap();
-    g.execute(C::Press(W), at(100_000)).unwrap();
-    assert_eq!(main_left(&g, W, at(100_000)), Millis::secs(110 - 10 + 5));
+    assert_eq!(
+        main_left(&g, B, at(810_000)),
+        Millis::mins(15) - Millis::secs(1) + Millis::mins(2)
+    );
+    g.execute(C::Press(W), at(820_000)).unwrap();
+    assert_eq!(main_left(&g, W, at(820_000)), Millis::secs(110 - 10 + 5));
 }
 
 #[test]
@@ -515,8 +526,10 @@ fn the_state_is_the_fold_of_its_events() {
             C::Pause(baffle_core::clock::PauseReason::DirectorStopped),
             52_000,
         ),
-        (C::SetMoves(B, 1), 53_000),
+        (C::SetMoves(B, 0), 53_000),
         (C::Resume, 54_000),
+        // 7.5 (a): the position before the illegal move is reinstated: Black again.
+        (C::Press(B), 60_000),
         (C::Press(W), 80_000),
         (C::Resign(B), 90_000),
     ];

@@ -149,7 +149,7 @@ impl From<&TimeControl> for v1::TimeControl {
                     method: Some(p.method.into()),
                 })
                 .collect(),
-            freeze_at_flag: c.freeze_at_flag(),
+            freeze_at_flag: Some(c.freeze_at_flag()),
         }
     }
 }
@@ -170,9 +170,12 @@ impl TryFrom<v1::TimeControl> for TimeControl {
                 Ok(Period::new(Millis(p.base_ms), p.moves, method))
             })
             .collect::<Result<Vec<_>, WireError>>()?;
-        Ok(TimeControl::new(periods)
-            .map_err(|e| WireError(e.to_string()))?
-            .with_freeze_at_flag(c.freeze_at_flag))
+        let control = TimeControl::new(periods).map_err(|e| WireError(e.to_string()))?;
+        // Unset keeps the control's own default (on when a period adds time per move).
+        Ok(match c.freeze_at_flag {
+            Some(freeze) => control.with_freeze_at_flag(freeze),
+            None => control,
+        })
     }
 }
 
@@ -275,7 +278,7 @@ mod tests {
                 moves: None,
                 method: None,
             }],
-            freeze_at_flag: false,
+            freeze_at_flag: None,
         };
         assert!(
             TimeControl::try_from(no_method)
@@ -289,7 +292,7 @@ mod tests {
                 moves: None,
                 method: Some(v1::TimingMethod { method: None }),
             }],
-            freeze_at_flag: false,
+            freeze_at_flag: None,
         };
         assert!(TimeControl::try_from(empty_oneof).is_err());
         assert!(TimeControl::try_from(v1::TimeControl::default()).is_err());

@@ -5,7 +5,9 @@
 //! nothing. Timers come from [`Game::next_due`]; [`Game::catch_up`] records what fell due
 //! (the start, a default, a flag) at its exact instant.
 
-use super::category::{Category, Laws, category, illegal_move_bonus};
+use super::category::{
+    Category, Laws, category, illegal_move_penalty, quickplay_applies, quickplay_increment_allowed,
+};
 use super::error::ChessError;
 pub use super::event::{Command, Event, QuickplayRuling};
 pub use super::result::{Color, GameResult, Outcome, Reason};
@@ -31,13 +33,13 @@ pub struct GameSetup {
 }
 
 impl GameSetup {
-    /// A supervised game under the later Laws with a default time of zero.
+    /// A supervised game under the 2023 Laws with a default time of zero.
     pub fn new(control: TimeControl, start: Timestamp) -> GameSetup {
         GameSetup {
             control,
             start,
             default_time: Millis::ZERO,
-            laws: Laws::Later,
+            laws: Laws::Fide2023,
             supervised: true,
         }
     }
@@ -47,7 +49,8 @@ impl GameSetup {
 pub const QUICKPLAY_INCREMENT: Millis = Millis::secs(5);
 /// Time left under which a quickplay claim may be made.
 pub const QUICKPLAY_THRESHOLD: Millis = Millis::mins(2);
-/// Time given to the opponent when a quickplay claim is rejected.
+/// Time given to the opponent when a quickplay claim is rejected, postponed (if the
+/// arbiter chooses) or answered with an increment (2014 G.4, Guidelines III.4).
 pub const QUICKPLAY_REJECTED_BONUS: Millis = Millis::mins(2);
 
 /// One game. See the [module documentation](self).
@@ -63,6 +66,9 @@ pub struct Game {
     /// Flags recorded, in the order they fell.
     flags: Vec<(Color, Timestamp)>,
     claim: Option<Color>,
+    /// The arbiter postponed his decision on the claim (2009 10.2 (b); G.5; III.5): play
+    /// goes on and he rules later, or after a flag.
+    claim_postponed: bool,
     result: Option<GameResult>,
 }
 
@@ -81,6 +87,7 @@ impl Game {
             illegal: [0; 2],
             flags: Vec::new(),
             claim: None,
+            claim_postponed: false,
             result: None,
         }
     }
@@ -128,6 +135,11 @@ impl Game {
     /// The quickplay claim awaiting the arbiter, if any.
     pub fn claim(&self) -> Option<Color> {
         self.claim
+    }
+
+    /// Whether the arbiter postponed his decision on that claim (play goes on).
+    pub fn claim_postponed(&self) -> bool {
+        self.claim_postponed
     }
 
     /// Both players are at the board (the next game of a match, played at once).
@@ -283,7 +295,9 @@ impl Game {
         out: &mut Vec<Event>,
     ) -> Result<(), ChessError> {
         use Command as C;
-        if !matches!(command, C::CannotCheckmate | C::ArbiterResult(_)) {
+        let postponed_draw =
+            matches!(command, C::QuickplayRuling(QuickplayRuling::Draw)) && self.claim_postponed;
+        if !matches!(command, C::CannotCheckmate | C::ArbiterResult(_)) && !postponed_draw {
             self.over()?;
         }
         match command {
@@ -340,7 +354,7 @@ impl Game {
                 out,
             ),
             C::Resume => {
-                if self.claim.is_some() {
+                if self.claim.is_some() && !self.claim_postponed {
                     return Err(ChessError::state("rule on the quickplay claim first"));
                 }
                 self.emit(Event::Resumed { at: now }, out)
@@ -399,13 +413,15 @@ impl Game {
                 format!("{color:?} is not at the board"),
             ));
         }
-        if self.claim.is_some() {
+        if self.claim.is_some() && !self.claim_postponed {
             return Err(ChessError::state("a quickplay claim awaits the arbiter"));
         }
         self.emit(Event::Pressed { color, at: now }, out)
     }
 
-    /// An illegal move (7.5): time to the opponent, and the second loses the game.
+    /// A completed illegal move (2009 7.4; 2014 7.5; 2018 7.5.5): the edition's time to
+    /// the opponent, or the game lost at the edition's count; otherwise the position
+    /// before it is reinstated, so the offender is on move again and his clock runs.
     fn illegal_move(
         &mut self,
         by: Color,
@@ -413,7 +429,11 @@ impl Game {
         now: Timestamp,
         out: &mut Vec<Event>,
     ) -> Result<(), ChessError> {
-        let count = self.illegal[by.index()] + 1;
+        if !self.started {
+            return Err(ChessError::rule("6.6", "the game has not started"));
+        }
+        let penalty = illegal_move_penalty(self.setup.laws, self.category, self.setup.supervised);
+        let count = self.illegal[by.index()].saturating_add(1);
         self.emit(
             Event::IllegalMove {
                 color: by,
@@ -422,7 +442,7 @@ impl Game {
             },
             out,
         )?;
-        if count >= 2 {
+        if count >= penalty.losing {
             let outcome = if opponent_can_mate {
                 Outcome::win(by.other())
             } else {
@@ -430,18 +450,25 @@ impl Game {
             };
             return self.end(outcome, Reason::IllegalMoves, now, out);
         }
-        let bonus = illegal_move_bonus(self.category, self.setup.laws);
+        let bonus = penalty.bonus;
         let opponent = by.other();
         let time = self.clock.view(opponent.side(), now).main + bonus;
         self.emit(
             Event::TimeSet {
                 color: opponent,
                 time,
-                why: format!("7.5: {by:?}'s illegal move gives {opponent:?} {bonus}"),
+                why: format!(
+                    "{}: {by:?}'s illegal move gives {opponent:?} {bonus}",
+                    penalty.article
+                ),
                 at: now,
             },
             out,
-        )
+        )?;
+        if self.to_move() == Some(opponent) {
+            self.emit(Event::Reinstated { color: by, at: now }, out)?;
+        }
+        Ok(())
     }
 
     /// Both flags fell and which fell first is unknown (6.11).
@@ -465,26 +492,50 @@ impl Game {
         }
     }
 
-    /// A quickplay-finish claim (Guidelines III / App. G): the clocks stop for the arbiter.
+    /// A quickplay-finish claim (2009 10.2; 2014 G.5; Guidelines III.5) by the player
+    /// having the move: the clocks stop for the arbiter.
     fn quickplay_claim(
         &mut self,
         color: Color,
         now: Timestamp,
         out: &mut Vec<Event>,
     ) -> Result<(), ChessError> {
+        let laws = self.setup.laws;
+        let article = laws.quickplay_article();
+        if !quickplay_applies(laws, self.category, self.setup.supervised) {
+            let why = match laws {
+                Laws::Fide2009 => {
+                    "2009 B.3 (b): Article 10.2 does not apply to blitz without \
+                                   adequate supervision"
+                }
+                _ => "the quickplay-finish rules are for standard and rapid games, not blitz",
+            };
+            return Err(ChessError::rule(article, why));
+        }
+        if self.to_move() != Some(color) {
+            return Err(ChessError::rule(
+                article,
+                format!("only the player having the move may claim, and {color:?} is not on move"),
+            ));
+        }
+        if self.claim.is_some() {
+            return Err(ChessError::state(
+                "a quickplay claim is already before the arbiter",
+            ));
+        }
         let period = self
             .setup
             .control
             .period(self.clock.view(color.side(), now).period);
         if !matches!(period.method, TimingMethod::SuddenDeath) {
             return Err(ChessError::rule(
-                "G",
+                article,
                 "a quickplay finish is for games without increment or delay",
             ));
         }
         if self.clock.view(color.side(), now).main >= QUICKPLAY_THRESHOLD {
             return Err(ChessError::rule(
-                "G",
+                article,
                 "a quickplay claim needs less than two minutes left",
             ));
         }
@@ -498,7 +549,11 @@ impl Game {
         )
     }
 
-    /// The arbiter's ruling on a quickplay claim: a draw, an increment, or the claim rejected.
+    /// The arbiter's ruling on a quickplay claim: a draw; an increment for both with two
+    /// minutes to the opponent (2014 G.4, III.4; not 2009); a postponement, with or
+    /// without two minutes to the opponent (2009 10.2 (b), G.5, III.5); or the claim
+    /// rejected with two minutes to the opponent (10.2 (c)). A postponed claim is ruled
+    /// on later: a draw (also after a flag ended the game) or dismissed.
     fn quickplay_ruling(
         &mut self,
         ruling: QuickplayRuling,
@@ -508,26 +563,69 @@ impl Game {
         let claimant = self
             .claim
             .ok_or_else(|| ChessError::state("no quickplay claim is pending"))?;
+        let article = self.setup.laws.quickplay_article();
+        let opponent = claimant.other();
+        if self.claim_postponed {
+            return match ruling {
+                // Also after a flag ended the game: the draw replaces the loss.
+                QuickplayRuling::Draw => {
+                    self.emit(Event::QuickplayDismissed { at: now }, out)?;
+                    self.end(Outcome::Draw, Reason::QuickplayFinish, now, out)
+                }
+                QuickplayRuling::Reject => self.emit(Event::QuickplayDismissed { at: now }, out),
+                _ => Err(ChessError::rule(
+                    article,
+                    "the decision is postponed: the arbiter now declares a draw or rejects",
+                )),
+            };
+        }
         match ruling {
             QuickplayRuling::Draw => {
                 return self.end(Outcome::Draw, Reason::QuickplayFinish, now, out);
             }
-            QuickplayRuling::Increment => self.emit(Event::IncrementIntroduced { at: now }, out)?,
+            QuickplayRuling::Increment => {
+                if !quickplay_increment_allowed(self.setup.laws) {
+                    return Err(ChessError::rule(
+                        "10.2",
+                        "the 2009 Laws let the arbiter declare a draw, postpone or reject, \
+                         not introduce an increment",
+                    ));
+                }
+                self.emit(Event::IncrementIntroduced { at: now }, out)?;
+                self.give_quickplay_minutes(opponent, "increment introduced", now, out)?;
+            }
+            QuickplayRuling::Postpone { extra_time } => {
+                self.emit(Event::QuickplayPostponed { at: now }, out)?;
+                if extra_time {
+                    self.give_quickplay_minutes(opponent, "decision postponed", now, out)?;
+                }
+            }
             QuickplayRuling::Reject => {
-                let opponent = claimant.other();
-                let time = self.clock.view(opponent.side(), now).main + QUICKPLAY_REJECTED_BONUS;
-                self.emit(
-                    Event::TimeSet {
-                        color: opponent,
-                        time,
-                        why: "G: claim rejected, two minutes to the opponent".into(),
-                        at: now,
-                    },
-                    out,
-                )?
+                self.give_quickplay_minutes(opponent, "claim rejected", now, out)?;
             }
         }
         self.emit(Event::Resumed { at: now }, out)
+    }
+
+    /// Two extra minutes to `opponent` of a quickplay claimant.
+    fn give_quickplay_minutes(
+        &mut self,
+        opponent: Color,
+        why: &str,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), ChessError> {
+        let time = self.clock.view(opponent.side(), now).main + QUICKPLAY_REJECTED_BONUS;
+        let article = self.setup.laws.quickplay_article();
+        self.emit(
+            Event::TimeSet {
+                color: opponent,
+                time,
+                why: format!("{article}: {why}, two minutes to the opponent"),
+                at: now,
+            },
+            out,
+        )
     }
 
     fn stopped(&self, article: &'static str) -> Result<(), ChessError> {
@@ -582,7 +680,15 @@ impl Game {
             }
             Event::Resumed { at } => {
                 self.clock.resume(at)?;
+                if !self.claim_postponed {
+                    self.claim = None;
+                }
+            }
+            Event::Reinstated { color, at } => self.clock.hand_back(color.side(), at)?,
+            Event::QuickplayPostponed { .. } => self.claim_postponed = true,
+            Event::QuickplayDismissed { .. } => {
                 self.claim = None;
+                self.claim_postponed = false;
             }
             Event::TimeSet {
                 color, time, at, ..

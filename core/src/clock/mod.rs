@@ -31,8 +31,9 @@ mod error;
 mod pause;
 
 pub use control::{
-    BACKGAMMON_DELAY, BACKGAMMON_PER_POINT, ControlError, Period, Preset, TimeControl,
-    TimingMethod, presets,
+    BACKGAMMON_DELAY, BACKGAMMON_PER_POINT, ControlError, MAX_BASE, MAX_BYO_YOMI_PERIODS,
+    MAX_MOVES, MAX_OVERTIME, MAX_PER_MOVE, MAX_PERIODS, MAX_SET_MOVES, MAX_SET_TIME, Period,
+    Preset, TimeControl, TimingMethod, presets,
 };
 pub use error::ClockError;
 pub use pause::PauseReason;
@@ -333,6 +334,32 @@ impl Clock {
         })
     }
 
+    /// Gives the turn back to `side` without a press: the opponent's clock stops, his
+    /// runs (or will, once a pause ends) with a fresh delay, and his last move is not
+    /// counted (chess 2009 7.4 (a), 2014 7.5 (a): after an illegal move the position
+    /// before it is reinstated and the offender moves again). Times are left as they are:
+    /// setting them is the arbiter's judgement (2009 6.13, 2014 7.1).
+    pub fn hand_back(&mut self, side: Side, now: Timestamp) -> Result<(), ClockError> {
+        self.apply(now, |c| {
+            c.refuse_if_frozen()?;
+            let turn = c.turn.ok_or(ClockError::NotRunning)?;
+            if turn.side == side {
+                return Err(ClockError::AlreadyRunning(side));
+            }
+            let moves = c.sides[side.index()].moves.saturating_sub(1);
+            let (period, in_period) = c.control.period_after(moves);
+            let s = &mut c.sides[side.index()];
+            if s.period != period {
+                s.stage = Stage::Main;
+            }
+            s.moves = moves;
+            s.period = period;
+            s.moves_in_period = in_period;
+            c.begin_turn(side, now);
+            Ok(())
+        })
+    }
+
     /// On `side`'s next turn the move may be made only after the delay has run out: he
     /// loses the benefit of the delay for one turn (backgammon 4.1 (v)(b)).
     pub fn wait_out_delay_next_turn(
@@ -349,9 +376,7 @@ impl Clock {
     /// Sets the time left in `side`'s current stage (chess 6.10; backgammon 3.7, 4.3 (v)).
     /// Time above zero clears the side's flag; zero makes it fall now.
     pub fn set_time(&mut self, side: Side, time: Millis, now: Timestamp) -> Result<(), ClockError> {
-        if time < Millis::ZERO {
-            return Err(ClockError::NegativeTime(time));
-        }
+        check_set_time(time)?;
         self.apply(now, |c| {
             let s = &mut c.sides[side.index()];
             s.main = time;
@@ -365,6 +390,13 @@ impl Clock {
     /// A deduction moves into overtime stages as running time would, and makes the flag
     /// fall now if it takes everything; an addition clears the flag.
     pub fn adjust(&mut self, side: Side, delta: Millis, now: Timestamp) -> Result<(), ClockError> {
+        if delta.as_ms().unsigned_abs() > MAX_SET_TIME.as_ms().unsigned_abs() {
+            return Err(ClockError::OutOfBounds {
+                what: "a time adjustment",
+                value: delta,
+                bound: MAX_SET_TIME,
+            });
+        }
         self.apply(now, |c| {
             let method = c.control.period(c.sides[side.index()].period).method;
             let s = &mut c.sides[side.index()];
@@ -382,6 +414,9 @@ impl Clock {
     /// Corrects `side`'s move counter (chess 6.10). The period in force follows from the
     /// count; the time is not changed (the arbiter sets it with [`Clock::set_time`]).
     pub fn set_moves(&mut self, side: Side, moves: u32, now: Timestamp) -> Result<(), ClockError> {
+        if moves > MAX_SET_MOVES {
+            return Err(ClockError::TooManyMoves(moves));
+        }
         self.apply(now, |c| {
             let (period, in_period) = c.control.period_after(moves);
             let s = &mut c.sides[side.index()];
@@ -399,9 +434,7 @@ impl Clock {
     /// counters, flags and pending delay waits cleared: a clock imposed mid-match
     /// (backgammon 3.5 (vi), 2.3). The clock must be stopped.
     pub fn impose(&mut self, time: Millis, now: Timestamp) -> Result<(), ClockError> {
-        if time < Millis::ZERO {
-            return Err(ClockError::NegativeTime(time));
-        }
+        check_set_time(time)?;
         self.apply(now, |c| {
             if let Some(t) = c.turn {
                 return Err(ClockError::AlreadyRunning(t.side));
@@ -540,12 +573,12 @@ impl Clock {
         let s = &mut self.sides[side.index()];
         if s.flagged_at.is_some() {
             // A flagged side on a clock without freeze keeps zero: nothing is added.
-            s.moves += 1;
-            s.moves_in_period += 1;
+            s.moves = s.moves.saturating_add(1);
+            s.moves_in_period = s.moves_in_period.saturating_add(1);
             return;
         }
-        s.moves += 1;
-        s.moves_in_period += 1;
+        s.moves = s.moves.saturating_add(1);
+        s.moves_in_period = s.moves_in_period.saturating_add(1);
         match (completed.method, s.stage) {
             (TimingMethod::Bronstein { delay }, _) => s.main += delay_used.min(delay),
             (TimingMethod::ByoYomi { period_time, .. }, Stage::ByoYomi { .. }) => {
@@ -581,6 +614,21 @@ impl Clock {
         // from move 1" this is the same as adding 30 s after every move.
         s.main += fischer_increment(self.control.period(s.period).method);
     }
+}
+
+/// A time a director sets: not negative, and within [`MAX_SET_TIME`].
+fn check_set_time(time: Millis) -> Result<(), ClockError> {
+    if time < Millis::ZERO {
+        return Err(ClockError::NegativeTime(time));
+    }
+    if time > MAX_SET_TIME {
+        return Err(ClockError::OutOfBounds {
+            what: "a clock time",
+            value: time,
+            bound: MAX_SET_TIME,
+        });
+    }
+    Ok(())
 }
 
 /// Overtime still to come after the current stage: byo-yomi periods not yet entered, or

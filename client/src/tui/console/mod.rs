@@ -287,11 +287,13 @@ impl Dashboard {
                 let stop = chess_action(v1::chess_command::Action::Pause(
                     v1::PauseReason::DirectorStopped as i32,
                 ));
-                self.prompt = self.confirm(stop, None, "stop the clocks (6.12)");
+                let ruling = Some(("stopped at the console", "6.12 (a)"));
+                self.prompt = self.confirm(stop, ruling, "stop the clocks (6.12)");
             }
             Key::Char('r') => {
                 let restart = chess_action(v1::chess_command::Action::Resume(v1::Empty {}));
-                self.prompt = self.confirm(restart, None, "restart the clocks (6.12)");
+                let ruling = Some(("restarted at the console", "6.12 (c)"));
+                self.prompt = self.confirm(restart, ruling, "restart the clocks (6.12)");
             }
             Key::Char('a') => self.ask(
                 "set clock, clocks stopped: colour and time, e.g. W 5m",
