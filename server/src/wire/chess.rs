@@ -199,6 +199,19 @@ fn category_name(c: Category) -> &'static str {
     }
 }
 
+/// How a finished match ended: `points` (a winner), `double_default` (no game was
+/// played: every game lost by both, 6.7), or `draw`.
+fn match_how(m: &ChessMatch) -> &'static str {
+    let results = m.series().results();
+    if m.winner().is_some() {
+        "points"
+    } else if !results.is_empty() && results.iter().all(|r| r.outcome == Outcome::BothLose) {
+        "double_default"
+    } else {
+        "draw"
+    }
+}
+
 /// The wire state of a chess match.
 pub fn match_state(m: &ChessMatch, cx: &StateContext<'_>) -> v1::MatchState {
     let settings = m.settings();
@@ -283,12 +296,7 @@ pub fn match_state(m: &ChessMatch, cx: &StateContext<'_>) -> v1::MatchState {
         clock: Some(clock_state(clock, cx.now)),
         result: m.is_over().then(|| v1::MatchResult {
             winner: m.winner().map_or(v1::Side::Unspecified, side_to_wire) as i32,
-            how: if m.winner().is_some() {
-                "points"
-            } else {
-                "draw"
-            }
-            .into(),
+            how: match_how(m).into(),
             confirmed: true,
         }),
         seq: cx.seq,

@@ -450,7 +450,15 @@ impl Dashboard {
         ])
         .areas(frame.area());
         let header = Row::new([
-            "TABLE", "MATCH", "PLAYERS", "SCORE", "CUBE", "CLOCK A", "CLOCK B", "TURN", "PAUSE",
+            "TABLE",
+            "MATCH",
+            "PLAYERS",
+            "SCORE",
+            "CUBE/LAWS",
+            "CLOCK A",
+            "CLOCK B",
+            "TURN",
+            "PAUSE",
         ])
         .style(Style::default().add_modifier(Modifier::BOLD));
         let rows = self.rows().into_iter().enumerate().map(|(i, s)| {
@@ -466,7 +474,7 @@ impl Dashboard {
             Constraint::Length(10),
             Constraint::Length(16),
             Constraint::Length(9),
-            Constraint::Length(8),
+            Constraint::Length(9),
             Constraint::Length(16),
             Constraint::Length(16),
             Constraint::Length(10),
@@ -578,7 +586,11 @@ fn match_row(s: &v1::MatchState, now_ms: i64) -> Row<'static> {
         Cell::from(s.match_id.clone()),
         Cell::from(format!("{} v {}", s.player_a, s.player_b)),
         Cell::from(score),
-        Cell::from(render::cube(s)),
+        // Backgammon's cube; in chess the edition of the Laws in force ("FIDE 2014").
+        Cell::from(match &s.chess {
+            Some(c) => c.laws_name.clone(),
+            None => render::cube(s),
+        }),
         Cell::from(a),
         Cell::from(b),
         Cell::from(turn),
