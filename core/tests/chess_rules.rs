@@ -189,7 +189,7 @@ fn art_6_7_both_absent_at_the_default_time_both_lose_and_2009_zero_default_means
 }
 
 #[test]
-fn art_6_4_6_8_6_9_a_flag_is_recorded_at_its_instant_with_the_moves_made() {
+fn art_6_4_6_8_6_9_a_flag_is_recorded_at_its_instant_with_the_moves_made_and_a_late_notice() {
     // 10 minutes for 40 moves, then 5 for the rest: White makes 2 moves and runs out.
     let control = TimeControl::new(vec![
         Period::new(Millis::mins(10), Some(40), TimingMethod::SuddenDeath),
@@ -211,7 +211,9 @@ fn art_6_4_6_8_6_9_a_flag_is_recorded_at_its_instant_with_the_moves_made() {
             color: W,
             at: flag_at,
             moves_due: Some(40),
-            moves_made: 2
+            moves_made: 2,
+            // Noticed only at 700 s: the time of the notice is recorded beside it.
+            noticed_at: Some(at(700_000)),
         }
     );
     assert_eq!(
@@ -222,6 +224,26 @@ fn art_6_4_6_8_6_9_a_flag_is_recorded_at_its_instant_with_the_moves_made() {
         })
     );
     assert_eq!(g.flags(), &[(W, flag_at)]);
+    assert_eq!(g.flag_notices(), &[Some(at(700_000))]);
+    // The result stands at the clock's instant, not the notice.
+    assert!(matches!(events.last(), Some(Event::Ended { at, .. }) if *at == flag_at));
+    // Recorded at its instant, nothing more is said.
+    let mut on_time =
+        started(TimeControl::single(Millis::mins(1), TimingMethod::SuddenDeath).unwrap());
+    let events = on_time.catch_up(at(60_000));
+    assert!(matches!(
+        events[0],
+        Event::FlagFell {
+            noticed_at: None,
+            ..
+        }
+    ));
+    assert!(
+        !serde_json::to_string(&events[0])
+            .unwrap()
+            .contains("noticed")
+    );
+    assert_eq!(on_time.flag_notices(), &[None]);
     // The game is over: no more presses.
     assert!(g.execute(C::Press(W), at(700_000)).is_err());
 }

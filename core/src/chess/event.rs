@@ -136,6 +136,11 @@ pub enum Event {
         moves_due: Option<u32>,
         /// Moves made in the period.
         moves_made: u32,
+        /// When the flag was noticed and recorded, if later than it fell (6.8: the
+        /// arbiter observes it; the result stands at `at`). Absent when recorded at the
+        /// instant, as in logs written before it existed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        noticed_at: Option<Timestamp>,
     },
     /// The clocks were stopped (6.12, or for a claim).
     #[serde(rename = "chess.paused")]

@@ -65,6 +65,8 @@ pub struct Game {
     illegal: [u32; 2],
     /// Flags recorded, in the order they fell.
     flags: Vec<(Color, Timestamp)>,
+    /// For each flag, when it was noticed if later than it fell.
+    flag_notices: Vec<Option<Timestamp>>,
     claim: Option<Color>,
     /// The arbiter postponed his decision on the claim (2009 10.2 (b); G.5; III.5): play
     /// goes on and he rules later, or after a flag.
@@ -86,6 +88,7 @@ impl Game {
             excused: [false; 2],
             illegal: [0; 2],
             flags: Vec::new(),
+            flag_notices: Vec::new(),
             claim: None,
             claim_postponed: false,
             result: None,
@@ -125,6 +128,12 @@ impl Game {
     /// Flags recorded, in the order they fell.
     pub fn flags(&self) -> &[(Color, Timestamp)] {
         &self.flags
+    }
+
+    /// For each of [`Game::flags`], when it was noticed, if later than it fell (a
+    /// command or timer that came after the instant, a restart).
+    pub fn flag_notices(&self) -> &[Option<Timestamp>] {
+        &self.flag_notices
     }
 
     /// Whether White's clock has started (6.6).
@@ -176,7 +185,7 @@ impl Game {
         while let Some(due) = self.next_due().filter(|d| *d <= now) {
             let before = out.len();
             let mut work = self.clone();
-            if work.due(due, &mut out).is_err() || out.len() == before {
+            if work.due(due, now, &mut out).is_err() || out.len() == before {
                 out.truncate(before);
                 break;
             }
@@ -185,8 +194,13 @@ impl Game {
         out
     }
 
-    /// What falls due at `at`.
-    fn due(&mut self, at: Timestamp, out: &mut Vec<Event>) -> Result<(), ChessError> {
+    /// What falls due at `at`, recorded at `now` (the same or later).
+    fn due(
+        &mut self,
+        at: Timestamp,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), ChessError> {
         if !self.started {
             return self.emit(Event::Started { at }, out);
         }
@@ -208,14 +222,20 @@ impl Game {
             }
         }
         if let Some(flag_at) = self.clock.next_flag_at().filter(|f| *f <= at) {
-            self.flag(flag_at, out)?;
+            self.flag(flag_at, now, out)?;
         }
         Ok(())
     }
 
-    /// A flag fell at `at`: record it (6.8) with the period's move requirement (6.4) and
-    /// decide what follows (6.9; A.4 (d)).
-    fn flag(&mut self, at: Timestamp, out: &mut Vec<Event>) -> Result<(), ChessError> {
+    /// A flag fell at `at`: record it (6.8) with the period's move requirement (6.4) and,
+    /// when it is noticed only later (`now`), the time of the notice; and decide what
+    /// follows (6.9; A.4 (d)). The result stands at the clock's instant.
+    fn flag(
+        &mut self,
+        at: Timestamp,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), ChessError> {
         let side = self
             .clock
             .running()
@@ -229,6 +249,7 @@ impl Game {
                 at,
                 moves_due,
                 moves_made: view.moves_in_period,
+                noticed_at: (now > at).then_some(now),
             },
             out,
         )?;
@@ -669,9 +690,15 @@ impl Game {
                 self.present[color.index()] = true;
             }
             Event::Pressed { color, at } => self.clock.press(color.side(), at)?,
-            Event::FlagFell { color, at, .. } => {
+            Event::FlagFell {
+                color,
+                at,
+                noticed_at,
+                ..
+            } => {
                 self.clock = self.clock.at(at);
                 self.flags.push((color, at));
+                self.flag_notices.push(noticed_at);
             }
             Event::Paused { ref reason, at } => {
                 let reason = PauseReason::from_name(reason)
@@ -698,7 +725,10 @@ impl Game {
             }
             Event::IllegalMove { color, count, .. } => self.illegal[color.index()] = count,
             Event::Excused { color, .. } => self.excused[color.index()] = true,
-            Event::FlagOrderUnknown { .. } => self.flags.clear(),
+            Event::FlagOrderUnknown { .. } => {
+                self.flags.clear();
+                self.flag_notices.clear();
+            }
             Event::QuickplayClaimed { color, .. } => self.claim = Some(color),
             Event::IncrementIntroduced { at } => self.introduce_increment(at)?,
             Event::Ended { result, at } => {

@@ -257,9 +257,11 @@ pub fn match_state(m: &ChessMatch, cx: &StateContext<'_>) -> v1::MatchState {
         flags: game
             .flags()
             .iter()
-            .map(|(c, at)| v1::ChessFlag {
+            .zip(game.flag_notices())
+            .map(|((c, at), noticed)| v1::ChessFlag {
                 color: color_to_wire(*c) as i32,
                 at_ms: at.as_ms(),
+                noticed_at_ms: noticed.map(|t| t.as_ms()),
             })
             .collect(),
         quickplay_claim: game.claim().map_or(v1::Color::Unspecified, color_to_wire) as i32,
