@@ -28,6 +28,7 @@
 
 mod control;
 mod error;
+mod overtime;
 mod pause;
 
 pub use control::{
@@ -39,6 +40,8 @@ pub use error::ClockError;
 pub use pause::PauseReason;
 
 use std::sync::Arc;
+
+use overtime::{fischer_increment, overtime_reserve, take};
 
 use crate::side::Side;
 use crate::time::{Millis, Timestamp};
@@ -347,14 +350,7 @@ impl Clock {
                 return Err(ClockError::AlreadyRunning(side));
             }
             let moves = c.sides[side.index()].moves.saturating_sub(1);
-            let (period, in_period) = c.control.period_after(moves);
-            let s = &mut c.sides[side.index()];
-            if s.period != period {
-                s.stage = Stage::Main;
-            }
-            s.moves = moves;
-            s.period = period;
-            s.moves_in_period = in_period;
+            c.count_moves(side, moves);
             c.begin_turn(side, now);
             Ok(())
         })
@@ -418,14 +414,7 @@ impl Clock {
             return Err(ClockError::TooManyMoves(moves));
         }
         self.apply(now, |c| {
-            let (period, in_period) = c.control.period_after(moves);
-            let s = &mut c.sides[side.index()];
-            if s.period != period {
-                s.stage = Stage::Main;
-            }
-            s.moves = moves;
-            s.period = period;
-            s.moves_in_period = in_period;
+            c.count_moves(side, moves);
             Ok(())
         })
     }
@@ -556,6 +545,19 @@ impl Clock {
         }
     }
 
+    /// Sets `side`'s move counter, and with it the period in force (a new period starts
+    /// in its main time); the time is not changed.
+    fn count_moves(&mut self, side: Side, moves: u32) {
+        let (period, in_period) = self.control.period_after(moves);
+        let s = &mut self.sides[side.index()];
+        if s.period != period {
+            s.stage = Stage::Main;
+        }
+        s.moves = moves;
+        s.period = period;
+        s.moves_in_period = in_period;
+    }
+
     fn begin_turn(&mut self, side: Side, now: Timestamp) {
         let s = &mut self.sides[side.index()];
         let must_wait = std::mem::take(&mut s.wait_next_turn);
@@ -629,64 +631,4 @@ fn check_set_time(time: Millis) -> Result<(), ClockError> {
         });
     }
     Ok(())
-}
-
-/// Overtime still to come after the current stage: byo-yomi periods not yet entered, or
-/// the Canadian period that follows the main time.
-fn overtime_reserve(method: TimingMethod, stage: Stage) -> Millis {
-    match (method, stage) {
-        (
-            TimingMethod::ByoYomi {
-                periods,
-                period_time,
-            },
-            Stage::Main,
-        ) => period_time * i64::from(periods),
-        (TimingMethod::ByoYomi { period_time, .. }, Stage::ByoYomi { left }) => {
-            period_time * i64::from(left)
-        }
-        (TimingMethod::Canadian { period_time, .. }, Stage::Main) => period_time,
-        _ => Millis::ZERO,
-    }
-}
-
-fn fischer_increment(method: TimingMethod) -> Millis {
-    match method {
-        TimingMethod::Fischer { increment } => increment,
-        _ => Millis::ZERO,
-    }
-}
-
-/// Takes `amount` from a side's main time, entering overtime stages the way tournament
-/// clocks do. Never leaves the time below zero.
-fn take(s: &mut SideClock, method: TimingMethod, amount: Millis) {
-    s.main -= amount;
-    loop {
-        match (method, s.stage) {
-            (
-                TimingMethod::ByoYomi {
-                    periods,
-                    period_time,
-                },
-                Stage::Main,
-            ) if s.main <= Millis::ZERO => {
-                s.main += period_time;
-                s.stage = Stage::ByoYomi { left: periods - 1 };
-            }
-            (TimingMethod::ByoYomi { period_time, .. }, Stage::ByoYomi { left })
-                if s.main <= Millis::ZERO && left > 0 =>
-            {
-                s.main += period_time;
-                s.stage = Stage::ByoYomi { left: left - 1 };
-            }
-            (TimingMethod::Canadian { moves, period_time }, Stage::Main)
-                if s.main <= Millis::ZERO =>
-            {
-                s.main += period_time;
-                s.stage = Stage::Canadian { moves_left: moves };
-            }
-            _ => break,
-        }
-    }
-    s.main = s.main.max(Millis::ZERO);
 }
