@@ -271,6 +271,33 @@ mod tests {
     }
 
     #[test]
+    fn an_unset_freeze_at_flag_keeps_the_controls_default_and_a_set_one_is_kept() {
+        let fischer = |freeze_at_flag| v1::TimeControl {
+            freeze_at_flag,
+            ..v1::TimeControl::from(&TimeControl::blitz())
+        };
+        // Issue 21: a custom Fischer control that leaves the field out freezes, as the
+        // field's documentation says; one that says "off" does not.
+        assert!(
+            TimeControl::try_from(fischer(None))
+                .unwrap()
+                .freeze_at_flag()
+        );
+        assert!(
+            !TimeControl::try_from(fischer(Some(false)))
+                .unwrap()
+                .freeze_at_flag()
+        );
+        let sudden = TimeControl::single(Millis(60_000), TimingMethod::SuddenDeath).unwrap();
+        let wire = v1::TimeControl {
+            freeze_at_flag: None,
+            ..v1::TimeControl::from(&sudden)
+        };
+        assert!(!TimeControl::try_from(wire).unwrap().freeze_at_flag());
+        assert_eq!(v1::TimeControl::from(&sudden).freeze_at_flag, Some(false));
+    }
+
+    #[test]
     fn malformed_controls_are_refused_with_the_field_named() {
         let no_method = v1::TimeControl {
             periods: vec![v1::Period {

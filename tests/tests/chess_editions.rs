@@ -410,3 +410,34 @@ async fn f_the_chess960_position_before_play_needs_no_ruling() {
     assert!(e.message().contains("ruling"), "{}", e.message());
     server.stop().await;
 }
+
+/// 6.7: neither player comes to a one-game match: both lose, and the match ends with
+/// no winner and is not called a draw.
+#[tokio::test]
+async fn art_6_7_a_double_default_is_not_a_draw() {
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    d.tournament("t", Default::default()).await;
+    create(&mut d, &server, "dd", rapid(v1::ChessLaws::Fide2014))
+        .await
+        .unwrap();
+    server.time.advance(61_000);
+    // The match's own timer records the default at its instant.
+    let mut s = d.state("dd").await;
+    for _ in 0..100 {
+        if s.phase == v1::MatchPhase::Over as i32 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        s = d.state("dd").await;
+    }
+    assert_eq!(s.phase, v1::MatchPhase::Over as i32);
+    let result = s.result.unwrap();
+    assert_eq!(result.how, "double_default");
+    assert_eq!(result.winner, v1::Side::Unspecified as i32);
+    let games = &s.chess.unwrap().results;
+    assert_eq!(
+        games[0].result.unwrap().outcome,
+        v1::ChessOutcome::BothLose as i32
+    );
+}
