@@ -159,13 +159,14 @@ pub enum ChessAction {
     Draw,
     /// COLOR claims the opponent's fallen flag (unsupervised, A.4 (d)).
     ClaimFlag { color: ColorArg },
-    /// Stop the clocks (6.12).
+    /// Stop the clocks (6.12): the arbiter's `director_stopped` (the default, with
+    /// --reason and --article), or a player's `director_called` to call him.
     Pause {
         /// Why.
         #[arg(default_value = "director_stopped")]
         reason: String,
     },
-    /// Restart the clocks.
+    /// Arbiter: restart the clocks (6.12 (c)).
     Resume,
     /// COLOR, the player having the move, claims a quickplay finish (under two minutes,
     /// no increment, not blitz).
@@ -174,11 +175,12 @@ pub enum ChessAction {
     NextGame,
     /// Arbiter: COLOR may play though late (6.7).
     Excuse { color: ColorArg },
-    /// Arbiter: an illegal move by COLOR, or a press without a move (7.5).
+    /// Arbiter: an illegal move by COLOR, or a press without a move (2009 7.4, 2014
+    /// 7.5): the edition's penalty, and COLOR moves again.
     Illegal {
         /// Who.
         color: ColorArg,
-        /// The opponent cannot checkmate: a second illegal move draws.
+        /// The opponent cannot checkmate: an illegal move that would lose draws.
         #[arg(long)]
         opponent_cannot_mate: bool,
     },
@@ -200,7 +202,7 @@ pub enum ChessAction {
         #[arg(default_value = "arbiter-decision")]
         reason: String,
     },
-    /// Arbiter: draw the Chess960 position now.
+    /// Draw the Chess960 position now (before play without a ruling; after, arbiter).
     DrawPosition,
 }
 
