@@ -32,8 +32,15 @@ pub enum LawsArg {
     /// The 2009 Laws.
     #[value(name = "2009")]
     Fide2009,
-    /// The later Laws.
-    Later,
+    /// The 2014 Laws.
+    #[value(name = "2014")]
+    Fide2014,
+    /// The 2018 Laws.
+    #[value(name = "2018")]
+    Fide2018,
+    /// The 2023 Laws ("later" is its old name).
+    #[value(name = "2023", alias = "later")]
+    Fide2023,
 }
 
 /// `baffle match create … --chess CONTROL`: the settings of a chess match.
@@ -51,7 +58,7 @@ pub struct ChessMatchArgs {
     #[arg(long, requires = "chess")]
     pub default_time: Option<String>,
     /// Chess: the Laws' edition for the category and penalties.
-    #[arg(long, value_enum, default_value_t = LawsArg::Later, requires = "chess")]
+    #[arg(long, value_enum, default_value_t = LawsArg::Fide2023, requires = "chess")]
     pub laws: LawsArg,
     /// Chess: no arbiter watches (A.4 (d): flags count only when claimed).
     #[arg(long, requires = "chess")]
@@ -109,7 +116,9 @@ pub fn settings(args: &ChessMatchArgs) -> Result<Option<v1::ChessMatchSettings>,
         default_time_ms: default_time.as_ms(),
         laws: match args.laws {
             LawsArg::Fide2009 => v1::ChessLaws::Fide2009,
-            LawsArg::Later => v1::ChessLaws::Later,
+            LawsArg::Fide2014 => v1::ChessLaws::Fide2014,
+            LawsArg::Fide2018 => v1::ChessLaws::Fide2018,
+            LawsArg::Fide2023 => v1::ChessLaws::Fide2023,
         } as i32,
         unsupervised: args.unsupervised,
         chess960: args.chess960,
@@ -150,25 +159,28 @@ pub enum ChessAction {
     Draw,
     /// COLOR claims the opponent's fallen flag (unsupervised, A.4 (d)).
     ClaimFlag { color: ColorArg },
-    /// Stop the clocks (6.12).
+    /// Stop the clocks (6.12): the arbiter's `director_stopped` (the default, with
+    /// --reason and --article), or a player's `director_called` to call him.
     Pause {
         /// Why.
         #[arg(default_value = "director_stopped")]
         reason: String,
     },
-    /// Restart the clocks.
+    /// Arbiter: restart the clocks (6.12 (c)).
     Resume,
-    /// COLOR claims a quickplay finish (under two minutes, no increment).
+    /// COLOR, the player having the move, claims a quickplay finish (under two minutes,
+    /// no increment, not blitz).
     QuickplayClaim { color: ColorArg },
     /// Start the next game now, colours reversed.
     NextGame,
     /// Arbiter: COLOR may play though late (6.7).
     Excuse { color: ColorArg },
-    /// Arbiter: an illegal move by COLOR, or a press without a move (7.5).
+    /// Arbiter: an illegal move by COLOR, or a press without a move (2009 7.4, 2014
+    /// 7.5): the edition's penalty, and COLOR moves again.
     Illegal {
         /// Who.
         color: ColorArg,
-        /// The opponent cannot checkmate: a second illegal move draws.
+        /// The opponent cannot checkmate: an illegal move that would lose draws.
         #[arg(long)]
         opponent_cannot_mate: bool,
     },
@@ -190,7 +202,7 @@ pub enum ChessAction {
         #[arg(default_value = "arbiter-decision")]
         reason: String,
     },
-    /// Arbiter: draw the Chess960 position now.
+    /// Draw the Chess960 position now (before play without a ruling; after, arbiter).
     DrawPosition,
 }
 
@@ -199,9 +211,13 @@ pub enum ChessAction {
 pub enum QuickplayArg {
     /// Upheld: a draw.
     Draw,
-    /// A 5-second increment for both.
+    /// A 5-second increment for both, two minutes to the opponent (not under 2009).
     Increment,
-    /// Rejected: two minutes to the opponent.
+    /// Decision postponed, two minutes to the opponent; rule later.
+    Postpone,
+    /// Decision postponed without extra time; rule later.
+    PostponeNoTime,
+    /// Rejected: two minutes to the opponent (a postponed claim: dismissed).
     Reject,
 }
 
@@ -240,6 +256,8 @@ pub fn command(action: &ChessAction, pause: i32) -> Result<v1::ChessCommand, Str
         ChessAction::Quickplay { ruling } => Action::QuickplayRuling(match ruling {
             QuickplayArg::Draw => v1::QuickplayRuling::Draw,
             QuickplayArg::Increment => v1::QuickplayRuling::Increment,
+            QuickplayArg::Postpone => v1::QuickplayRuling::Postpone,
+            QuickplayArg::PostponeNoTime => v1::QuickplayRuling::PostponeNoTime,
             QuickplayArg::Reject => v1::QuickplayRuling::Reject,
         } as i32),
         ChessAction::Result { outcome, reason } => Action::ArbiterResult(v1::ChessResult {

@@ -101,6 +101,8 @@ pub fn match_text(s: &v1::MatchState) -> String {
             "result drawn{}\n",
             if r.confirmed { "" } else { "?" }
         ));
+    } else if s.result.as_ref().is_some_and(|r| r.how == "double_default") {
+        out.push_str("result both lost by default (6.7)\n");
     } else if let Some(r) = &s.result {
         out.push_str(&format!(
             "result {} won ({}){}\n",

@@ -105,7 +105,7 @@ fn chess(c: &mut Criterion) {
         games: 2,
         start: Timestamp(0),
         default_time: Millis::mins(60),
-        laws: Laws::Later,
+        laws: Laws::Fide2023,
         supervised: true,
         chess960: false,
     };

@@ -4,6 +4,10 @@
 //! milliseconds on a time line of their choosing (the server uses milliseconds since the
 //! Unix epoch; tests start at zero). Durations are [`Millis`]. Both are plain integers so
 //! that arithmetic is exact and replaying the same inputs always gives the same state.
+//!
+//! Every operator saturates at the ends of `i64` instead of wrapping or panicking: the
+//! rules bound every time they accept (`clock::control`'s limits), so saturation is only
+//! a last guard, and a value that would have wrapped stays at the end it ran into.
 
 use std::fmt;
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
@@ -68,40 +72,40 @@ impl Millis {
 impl Add for Millis {
     type Output = Millis;
     fn add(self, rhs: Millis) -> Millis {
-        Millis(self.0 + rhs.0)
+        Millis(self.0.saturating_add(rhs.0))
     }
 }
 
 impl AddAssign for Millis {
     fn add_assign(&mut self, rhs: Millis) {
-        self.0 += rhs.0;
+        *self = *self + rhs;
     }
 }
 
 impl Sub for Millis {
     type Output = Millis;
     fn sub(self, rhs: Millis) -> Millis {
-        Millis(self.0 - rhs.0)
+        Millis(self.0.saturating_sub(rhs.0))
     }
 }
 
 impl SubAssign for Millis {
     fn sub_assign(&mut self, rhs: Millis) {
-        self.0 -= rhs.0;
+        *self = *self - rhs;
     }
 }
 
 impl Neg for Millis {
     type Output = Millis;
     fn neg(self) -> Millis {
-        Millis(-self.0)
+        Millis(self.0.saturating_neg())
     }
 }
 
 impl Mul<i64> for Millis {
     type Output = Millis;
     fn mul(self, rhs: i64) -> Millis {
-        Millis(self.0 * rhs)
+        Millis(self.0.saturating_mul(rhs))
     }
 }
 
@@ -161,21 +165,21 @@ impl Timestamp {
 impl Add<Millis> for Timestamp {
     type Output = Timestamp;
     fn add(self, rhs: Millis) -> Timestamp {
-        Timestamp(self.0 + rhs.0)
+        Timestamp(self.0.saturating_add(rhs.0))
     }
 }
 
 impl Sub<Millis> for Timestamp {
     type Output = Timestamp;
     fn sub(self, rhs: Millis) -> Timestamp {
-        Timestamp(self.0 - rhs.0)
+        Timestamp(self.0.saturating_sub(rhs.0))
     }
 }
 
 impl Sub for Timestamp {
     type Output = Millis;
     fn sub(self, rhs: Timestamp) -> Millis {
-        Millis(self.0 - rhs.0)
+        Millis(self.0.saturating_sub(rhs.0))
     }
 }
 

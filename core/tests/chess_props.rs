@@ -1,7 +1,7 @@
 //! Property tests of a chess match over random commands at random times: the match is
 //! the fold of its events read back from their audit bodies, a refused command changes
 //! nothing, and the score, the games and the end of the match stay consistent after
-//! every command.
+//! every command — under every edition of the Laws.
 
 use baffle_core::chess::game::QuickplayRuling;
 use baffle_core::chess::{
@@ -50,6 +50,8 @@ fn command() -> impl Strategy<Value = MatchCommand> {
         1 => prop_oneof![
             Just(QuickplayRuling::Draw),
             Just(QuickplayRuling::Increment),
+            Just(QuickplayRuling::Postpone { extra_time: true }),
+            Just(QuickplayRuling::Postpone { extra_time: false }),
             Just(QuickplayRuling::Reject)
         ]
         .prop_map(Command::QuickplayRuling),
@@ -64,22 +66,36 @@ fn command() -> impl Strategy<Value = MatchCommand> {
     ]
 }
 
-fn settings(games: u32, blitz: bool, supervised: bool, default_min: i64) -> ChessSettings {
+/// Every edition of the Laws.
+fn laws() -> impl Strategy<Value = Laws> {
+    prop::sample::select(Laws::ALL.to_vec())
+}
+
+/// Blitz sudden death (3 min), rapid sudden death (12 min: blitz under 2009, so a
+/// quickplay claim meets both answers) or rapid with increment.
+fn control(kind: u8) -> TimeControl {
+    let sudden = |mins| {
+        TimeControl::single(
+            Millis::mins(mins),
+            baffle_core::clock::TimingMethod::SuddenDeath,
+        )
+        .unwrap()
+    };
+    match kind {
+        0 => sudden(3),
+        1 => sudden(12),
+        _ => TimeControl::rapid(),
+    }
+}
+
+fn settings(games: u32, kind: u8, laws: Laws, supervised: bool, default_min: i64) -> ChessSettings {
     ChessSettings {
         players: ["A".into(), "B".into()],
-        control: if blitz {
-            TimeControl::single(
-                Millis::mins(3),
-                baffle_core::clock::TimingMethod::SuddenDeath,
-            )
-            .unwrap()
-        } else {
-            TimeControl::rapid()
-        },
+        control: control(kind),
         games,
         start: Timestamp(60_000),
         default_time: Millis::mins(default_min),
-        laws: Laws::Later,
+        laws,
         supervised,
         chess960: true,
     }
@@ -91,12 +107,13 @@ proptest! {
     #[test]
     fn a_chess_match_is_the_fold_of_its_events_and_stays_consistent(
         games in 1u32..5,
-        blitz in any::<bool>(),
+        kind in 0u8..3,
+        laws in laws(),
         supervised in any::<bool>(),
         default_min in 0i64..3,
         steps in prop::collection::vec((command(), 0i64..90_000), 1..120),
     ) {
-        let settings = settings(games, blitz, supervised, default_min);
+        let settings = settings(games, kind, laws, supervised, default_min);
         let mut m = ChessMatch::new(settings.clone()).unwrap();
         let mut fold = ChessMatch::new(settings).unwrap();
         let mut now = Timestamp(0);

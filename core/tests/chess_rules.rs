@@ -87,7 +87,7 @@ fn a1_b1_category_from_base_plus_60_times_increment_under_both_boundaries() {
     ];
     for (control, old, later) in cases {
         assert_eq!(category(&control, Laws::Fide2009), old, "{control:?}");
-        assert_eq!(category(&control, Laws::Later), later, "{control:?}");
+        assert_eq!(category(&control, Laws::Fide2023), later, "{control:?}");
     }
 }
 
@@ -189,7 +189,7 @@ fn art_6_7_both_absent_at_the_default_time_both_lose_and_2009_zero_default_means
 }
 
 #[test]
-fn art_6_4_6_8_6_9_a_flag_is_recorded_at_its_instant_with_the_moves_made() {
+fn art_6_4_6_8_6_9_a_flag_is_recorded_at_its_instant_with_the_moves_made_and_a_late_notice() {
     // 10 minutes for 40 moves, then 5 for the rest: White makes 2 moves and runs out.
     let control = TimeControl::new(vec![
         Period::new(Millis::mins(10), Some(40), TimingMethod::SuddenDeath),
@@ -211,7 +211,9 @@ fn art_6_4_6_8_6_9_a_flag_is_recorded_at_its_instant_with_the_moves_made() {
             color: W,
             at: flag_at,
             moves_due: Some(40),
-            moves_made: 2
+            moves_made: 2,
+            // Noticed only at 700 s: the time of the notice is recorded beside it.
+            noticed_at: Some(at(700_000)),
         }
     );
     assert_eq!(
@@ -222,6 +224,26 @@ fn art_6_4_6_8_6_9_a_flag_is_recorded_at_its_instant_with_the_moves_made() {
         })
     );
     assert_eq!(g.flags(), &[(W, flag_at)]);
+    assert_eq!(g.flag_notices(), &[Some(at(700_000))]);
+    // The result stands at the clock's instant, not the notice.
+    assert!(matches!(events.last(), Some(Event::Ended { at, .. }) if *at == flag_at));
+    // Recorded at its instant, nothing more is said.
+    let mut on_time =
+        started(TimeControl::single(Millis::mins(1), TimingMethod::SuddenDeath).unwrap());
+    let events = on_time.catch_up(at(60_000));
+    assert!(matches!(
+        events[0],
+        Event::FlagFell {
+            noticed_at: None,
+            ..
+        }
+    ));
+    assert!(
+        !serde_json::to_string(&events[0])
+            .unwrap()
+            .contains("noticed")
+    );
+    assert_eq!(on_time.flag_notices(), &[None]);
     // The game is over: no more presses.
     assert!(g.execute(C::Press(W), at(700_000)).is_err());
 }
@@ -381,9 +403,13 @@ fn art_6_12_the_arbiter_stops_and_restarts_the_clocks() {
 fn art_7_5_a_first_illegal_move_gives_the_opponent_time_by_category_and_laws() {
     let cases = [
         // (control, laws, bonus)
-        (TimeControl::fide_classical(), Laws::Later, Millis::mins(2)),
-        (sudden(5), Laws::Later, Millis::mins(1)),
-        (sudden(25), Laws::Later, Millis::mins(1)),
+        (
+            TimeControl::fide_classical(),
+            Laws::Fide2023,
+            Millis::mins(2),
+        ),
+        (sudden(5), Laws::Fide2023, Millis::mins(1)),
+        (sudden(25), Laws::Fide2023, Millis::mins(1)),
         (sudden(25), Laws::Fide2009, Millis::mins(2)),
     ];
     for (control, laws, bonus) in cases {
@@ -430,8 +456,8 @@ fn art_7_5_a_second_illegal_move_loses_or_draws_if_the_opponent_cannot_mate() {
 }
 
 #[test]
-fn quickplay_finish_claims_need_under_two_minutes_and_no_increment() {
-    let mut g = started(fischer(3, 2));
+fn g_quickplay_finish_claims_need_under_two_minutes_no_increment_and_the_move() {
+    let mut g = started(fischer(15, 2));
     g.execute(C::Press(W), at(90_000)).unwrap();
     g.execute(C::Press(B), at(91_000)).unwrap();
     assert!(
@@ -439,43 +465,50 @@ fn quickplay_finish_claims_need_under_two_minutes_and_no_increment() {
         "increment"
     );
 
-    let mut g = started(sudden(3));
+    // Rapid, 15 minutes sudden death.
+    let mut g = started(sudden(15));
     assert!(
         g.execute(C::QuickplayClaim(W), at(30_000)).is_err(),
-        "2:30 left"
+        "14:30 left"
     );
-    g.execute(C::Press(W), at(70_000)).unwrap();
-    g.execute(C::Press(B), at(71_000)).unwrap();
-    // White has 1:50 left.
-    g.execute(C::QuickplayClaim(W), at(71_000)).unwrap();
+    g.execute(C::Press(W), at(790_000)).unwrap();
+    g.execute(C::Press(B), at(791_000)).unwrap();
+    // White has 1:50 left, and the move; Black may not claim for him.
+    let err = g.execute(C::QuickplayClaim(B), at(791_000)).unwrap_err();
+    assert!(err.message.contains("having the move"), "{err}");
+    g.execute(C::QuickplayClaim(W), at(791_000)).unwrap();
     assert!(
-        g.execute(C::Press(W), at(72_000)).is_err(),
+        g.execute(C::Press(W), at(792_000)).is_err(),
         "the clocks are stopped"
     );
 
     // Rejected: two minutes to the opponent.
     let mut rejected = g.clone();
     rejected
-        .execute(C::QuickplayRuling(QuickplayRuling::Reject), at(90_000))
+        .execute(C::QuickplayRuling(QuickplayRuling::Reject), at(810_000))
         .unwrap();
     assert_eq!(
-        main_left(&rejected, B, at(90_000)),
-        Millis::mins(3) - Millis::secs(1) + Millis::mins(2)
+        main_left(&rejected, B, at(810_000)),
+        Millis::mins(15) - Millis::secs(1) + Millis::mins(2)
     );
-    assert_eq!(main_left(&rejected, W, at(90_000)), Millis::secs(110));
+    assert_eq!(main_left(&rejected, W, at(810_000)), Millis::secs(110));
 
     // Upheld: a draw.
     let mut upheld = g.clone();
     upheld
-        .execute(C::QuickplayRuling(QuickplayRuling::Draw), at(90_000))
+        .execute(C::QuickplayRuling(QuickplayRuling::Draw), at(810_000))
         .unwrap();
     assert_eq!(upheld.result().unwrap().reason, Reason::QuickplayFinish);
 
-    // Or a 5-second increment for both from now.
-    g.execute(C::QuickplayRuling(QuickplayRuling::Increment), at(90_000))
+    // Or a 5-second increment for both from now, and two minutes to the opponent (G.4).
+    g.execute(C::QuickplayRuling(QuickplayRuling::Increment), at(810_000))
         .unwrap();
-    g.execute(C::Press(W), at(100_000)).unwrap();
-    assert_eq!(main_left(&g, W, at(100_000)), Millis::secs(110 - 10 + 5));
+    assert_eq!(
+        main_left(&g, B, at(810_000)),
+        Millis::mins(15) - Millis::secs(1) + Millis::mins(2)
+    );
+    g.execute(C::Press(W), at(820_000)).unwrap();
+    assert_eq!(main_left(&g, W, at(820_000)), Millis::secs(110 - 10 + 5));
 }
 
 #[test]
@@ -515,8 +548,10 @@ fn the_state_is_the_fold_of_its_events() {
             C::Pause(baffle_core::clock::PauseReason::DirectorStopped),
             52_000,
         ),
-        (C::SetMoves(B, 1), 53_000),
+        (C::SetMoves(B, 0), 53_000),
         (C::Resume, 54_000),
+        // 7.5 (a): the position before the illegal move is reinstated: Black again.
+        (C::Press(B), 60_000),
         (C::Press(W), 80_000),
         (C::Resign(B), 90_000),
     ];

@@ -386,7 +386,7 @@ mod required_seeds {
             games: 1,
             start: Timestamp(0),
             default_time: baffle_core::Millis::mins(15),
-            laws: Laws::Later,
+            laws: Laws::Fide2023,
             supervised: true,
             chess960: true,
         };

@@ -77,12 +77,19 @@ pub fn player<'a>(s: &'a v1::MatchState, c: &v1::ChessState, color: v1::Color) -
     }
 }
 
-/// Which game of how many, its category and the Chess960 position: "game 2 of 4 ·
-/// rapid · 960 #518 RNBQKBNR".
+/// Which game of how many, its category, the edition of the Laws and the Chess960
+/// position (White's back rank, then Black's): "game 2 of 4 · rapid · FIDE 2014 · 960
+/// #518 RNBQKBNR/rnbqkbnr".
 pub fn game(s: &v1::MatchState, c: &v1::ChessState) -> String {
     let mut line = format!("game {} of {} · {}", s.game_number, c.games, c.category);
+    if !c.laws_name.is_empty() {
+        line.push_str(&format!(" · {}", c.laws_name));
+    }
     if let Some(p) = &c.position {
         line.push_str(&format!(" · 960 #{} {}", p.sp, p.back_rank));
+        if !p.black_back_rank.is_empty() {
+            line.push_str(&format!("/{}", p.black_back_rank));
+        }
     }
     line
 }

@@ -149,7 +149,7 @@ impl From<&TimeControl> for v1::TimeControl {
                     method: Some(p.method.into()),
                 })
                 .collect(),
-            freeze_at_flag: c.freeze_at_flag(),
+            freeze_at_flag: Some(c.freeze_at_flag()),
         }
     }
 }
@@ -170,9 +170,12 @@ impl TryFrom<v1::TimeControl> for TimeControl {
                 Ok(Period::new(Millis(p.base_ms), p.moves, method))
             })
             .collect::<Result<Vec<_>, WireError>>()?;
-        Ok(TimeControl::new(periods)
-            .map_err(|e| WireError(e.to_string()))?
-            .with_freeze_at_flag(c.freeze_at_flag))
+        let control = TimeControl::new(periods).map_err(|e| WireError(e.to_string()))?;
+        // Unset keeps the control's own default (on when a period adds time per move).
+        Ok(match c.freeze_at_flag {
+            Some(freeze) => control.with_freeze_at_flag(freeze),
+            None => control,
+        })
     }
 }
 
@@ -274,6 +277,33 @@ mod tests {
     }
 
     #[test]
+    fn an_unset_freeze_at_flag_keeps_the_controls_default_and_a_set_one_is_kept() {
+        let fischer = |freeze_at_flag| v1::TimeControl {
+            freeze_at_flag,
+            ..v1::TimeControl::from(&TimeControl::blitz())
+        };
+        // Issue 21: a custom Fischer control that leaves the field out freezes, as the
+        // field's documentation says; one that says "off" does not.
+        assert!(
+            TimeControl::try_from(fischer(None))
+                .unwrap()
+                .freeze_at_flag()
+        );
+        assert!(
+            !TimeControl::try_from(fischer(Some(false)))
+                .unwrap()
+                .freeze_at_flag()
+        );
+        let sudden = TimeControl::single(Millis(60_000), TimingMethod::SuddenDeath).unwrap();
+        let wire = v1::TimeControl {
+            freeze_at_flag: None,
+            ..v1::TimeControl::from(&sudden)
+        };
+        assert!(!TimeControl::try_from(wire).unwrap().freeze_at_flag());
+        assert_eq!(v1::TimeControl::from(&sudden).freeze_at_flag, Some(false));
+    }
+
+    #[test]
     fn malformed_controls_are_refused_with_the_field_named() {
         let no_method = v1::TimeControl {
             periods: vec![v1::Period {
@@ -281,7 +311,7 @@ mod tests {
                 moves: None,
                 method: None,
             }],
-            freeze_at_flag: false,
+            freeze_at_flag: None,
         };
         assert!(
             TimeControl::try_from(no_method)
@@ -295,7 +325,7 @@ mod tests {
                 moves: None,
                 method: Some(v1::TimingMethod { method: None }),
             }],
-            freeze_at_flag: false,
+            freeze_at_flag: None,
         };
         assert!(TimeControl::try_from(empty_oneof).is_err());
         assert!(TimeControl::try_from(v1::TimeControl::default()).is_err());

@@ -122,7 +122,8 @@ const ChessState = {
   11: ["quickplay_claim", "enum"],
   12: ["results", { 1: ["game", "uint"], 2: ["white", "enum"], 3: ["result", ChessResult] }, "repeated"],
   13: ["half_points_a", "uint"], 14: ["half_points_b", "uint"],
-  15: ["position", { 1: ["sp", "uint"], 2: ["back_rank", "string"] }], 17: ["moves", "uint", "repeated"],
+  15: ["position", { 1: ["sp", "uint"], 2: ["back_rank", "string"], 90: ["black_back_rank", "string"] }],
+  17: ["moves", "uint", "repeated"], 90: ["laws_name", "string"], 91: ["quickplay_postponed", "bool"],
 };
 const MatchResult = { 1: ["winner", "enum"], 2: ["how", "string"], 3: ["confirmed", "bool"] };
 const MatchState = {
@@ -175,13 +176,22 @@ function clockOf(s, player) {
 function chessTags(s, out) {
   const c = s.chess;
   const name = (color) => (clockOf(s, "a") === "a") === (color === WHITE) ? s.player_a : s.player_b;
-  out.append(el("span", { class: "tag" }, `game ${s.game_number} of ${c.games} · ${c.category}`));
+  const laws = c.laws_name ? ` · ${c.laws_name}` : "";
+  out.append(el("span", { class: "tag" }, `game ${s.game_number} of ${c.games} · ${c.category}${laws}`));
   out.append(el("span", { class: "tag" }, `White: ${name(WHITE)}`));
-  if (c.position) out.append(el("span", { class: "tag" }, `960 #${c.position.sp} ${c.position.back_rank}`));
+  if (c.position) {
+    const black = c.position.black_back_rank ? `/${c.position.black_back_rank}` : "";
+    out.append(el("span", { class: "tag" }, `960 #${c.position.sp} ${c.position.back_rank}${black}`));
+  }
+  if (c.quickplay_claim && c.quickplay_postponed) {
+    out.append(el("span", { class: "tag" }, "quickplay claim: decision postponed"));
+  }
   if (s.clock && s.clock.paused) out.append(el("span", { class: "tag paused" }, "paused"));
   const last = c.results[c.results.length - 1];
   if (s.result) {
-    const text = s.result.how === "draw" ? "match drawn" : `${s.result.winner === SIDE_A ? s.player_a : s.player_b} won`;
+    const text = s.result.how === "draw" ? "match drawn"
+      : s.result.how === "double_default" ? "both lost by default"
+      : `${s.result.winner === SIDE_A ? s.player_a : s.player_b} won`;
     out.append(el("span", { class: "tag result" }, text));
   } else if (c.to_move) {
     out.append(el("span", { class: "tag turn" }, `${name(c.to_move)} to move`));

@@ -213,7 +213,9 @@ async fn a_rapid_match_is_played_from_the_device_with_the_arbiter_over_the_api()
         c.flags,
         vec![v1::ChessFlag {
             color: WHITE,
-            at_ms: flag_due
+            at_ms: flag_due,
+            // The match's timer records it at the instant: no later notice.
+            noticed_at_ms: None,
         }]
     );
     assert_eq!(

@@ -263,7 +263,7 @@ async fn a_real_browser_sees_a_press_and_resumes_after_a_server_restart() {
     assert!(seen.starts_with("SEEN 0 – 0 | "), "{seen}");
     assert_eq!(
         next().await,
-        "CHESS ½ – ½ | game 1 of 2 · rapid / White: Anna / game 1: ½-½"
+        "CHESS ½ – ½ | game 1 of 2 · rapid · FIDE 2023 / White: Anna / game 1: ½-½"
     );
     // A moves for 20 s (12 s of delay, then 8 s of his 10 minutes), presses, and wins
     // the game.

@@ -73,7 +73,7 @@ pub fn classical_chess(start: baffle_core::Timestamp) -> baffle_core::chess::Che
         games: 1,
         start,
         default_time: baffle_core::Millis::mins(60),
-        laws: baffle_core::chess::Laws::Later,
+        laws: baffle_core::chess::Laws::Fide2023,
         supervised: true,
         chess960: false,
     }

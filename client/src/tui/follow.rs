@@ -193,6 +193,8 @@ fn info_lines(s: &v1::MatchState) -> Vec<Line<'static>> {
             ),
             bold,
         ));
+    } else if s.result.as_ref().is_some_and(|r| r.how == "double_default") {
+        lines.push(Line::styled("both lost by default (6.7)", bold));
     } else if let Some(r) = &s.result {
         let winner = player(s, r.winner);
         let confirmed = if r.confirmed {

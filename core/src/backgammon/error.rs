@@ -61,6 +61,9 @@ impl std::error::Error for RuleError {}
 
 impl From<ClockError> for RuleError {
     fn from(e: ClockError) -> Self {
+        if e.is_invalid_value() {
+            return RuleError::invalid("", format!("clock: {e}"));
+        }
         RuleError::state(format!("clock: {e}"))
     }
 }

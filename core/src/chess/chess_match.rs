@@ -14,7 +14,7 @@ use super::category::Laws;
 use super::error::ChessError;
 use super::game::{Command, Event, Game, GameSetup};
 use super::series::{Chess960, Series};
-use crate::clock::TimeControl;
+use crate::clock::{MAX_BASE, TimeControl};
 use crate::side::Side;
 use crate::time::{Millis, Timestamp};
 
@@ -157,9 +157,19 @@ impl ChessMatch {
             )));
         }
         if settings.default_time < Millis::ZERO {
-            return Err(ChessError::rule(
+            return Err(ChessError::invalid(
                 "6.7",
                 "the default time cannot be negative",
+            ));
+        }
+        if settings.default_time > MAX_BASE {
+            return Err(ChessError::invalid(
+                "6.7",
+                format!(
+                    "a default time of {} ms is above the bound of {} ms ({MAX_BASE})",
+                    settings.default_time.as_ms(),
+                    MAX_BASE.as_ms()
+                ),
             ));
         }
         Ok(ChessMatch {
@@ -232,6 +242,13 @@ impl ChessMatch {
         Ok(())
     }
 
+    /// Whether drawing the Chess960 position is an arbiter's ruling: once game 1 has
+    /// started it is (the arbiter then decides the irregularity, 7.2 (a) 2014). Before
+    /// play it is a plain step of the set-up, drawn from dice committed to in advance.
+    pub fn position_needs_ruling(&self, now: Timestamp) -> bool {
+        self.number > 1 || self.game.started() || self.game.next_due() <= Some(now)
+    }
+
     /// Checks `command` at `now` and returns the events it causes (what fell due first),
     /// without changing the match.
     pub fn handle(
@@ -249,8 +266,11 @@ impl ChessMatch {
         match command {
             MatchCommand::Tick => {}
             MatchCommand::Game(c) => {
-                // A ruling on a finished game (6.9) is still allowed; the game says.
-                if work.is_over() && !matches!(c, Command::CannotCheckmate) {
+                // A ruling on a finished game (6.9; a postponed quickplay claim) is
+                // still allowed; the game says.
+                let late_ruling =
+                    matches!(c, Command::CannotCheckmate | Command::QuickplayRuling(_));
+                if work.is_over() && !late_ruling {
                     return Err(ChessError::state("the match is over"));
                 }
                 for e in work.game.handle(*c, now)? {
@@ -358,7 +378,7 @@ mod tests {
             games: 2,
             start: Timestamp(1_000),
             default_time: Millis::ZERO,
-            laws: Laws::Later,
+            laws: Laws::Fide2023,
             supervised: true,
             chess960: false,
         }

@@ -56,6 +56,9 @@ impl std::error::Error for ChessError {}
 
 impl From<ClockError> for ChessError {
     fn from(e: ClockError) -> ChessError {
+        if e.is_invalid_value() {
+            return ChessError::invalid("6.10", e.to_string());
+        }
         ChessError::rule("6", e.to_string())
     }
 }

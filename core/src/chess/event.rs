@@ -38,16 +38,19 @@ pub enum Command {
     CannotCheckmate,
     /// Arbiter: both flags have fallen and which fell first cannot be established (6.11).
     FlagOrderUnknown,
-    /// Arbiter: stop the clocks (6.12).
+    /// Stop the clocks: a player (or his device) only to seek the arbiter's help,
+    /// [`PauseReason::DirectorCalled`] (6.12 (b)); the arbiter to interrupt the game,
+    /// [`PauseReason::DirectorStopped`] (6.12 (a)), which only he may give.
     Pause(PauseReason),
-    /// Arbiter: play resumes (6.12).
+    /// Arbiter: play resumes — only the arbiter decides when (6.12 (c)).
     Resume,
     /// Arbiter: correct a player's time (6.10); the clock must be stopped.
     SetTime(Color, Millis),
     /// Arbiter: correct a player's move counter (6.10); the clock must be stopped.
     SetMoves(Color, u32),
-    /// A player with under two minutes left claims a draw (quickplay finish, games
-    /// without increment): the clocks stop for the arbiter.
+    /// The player having the move, with under two minutes left, claims a draw
+    /// (quickplay finish: 2009 10.2, 2014 G, Guidelines III; games without increment):
+    /// the clocks stop for the arbiter.
     QuickplayClaim(Color),
     /// Arbiter's ruling on the pending quickplay claim.
     QuickplayRuling(QuickplayRuling),
@@ -61,6 +64,8 @@ impl Command {
         matches!(
             self,
             Command::ExcuseLateness(_)
+                | Command::Pause(PauseReason::DirectorStopped)
+                | Command::Resume
                 | Command::IllegalMove { .. }
                 | Command::CannotCheckmate
                 | Command::FlagOrderUnknown
@@ -78,9 +83,18 @@ impl Command {
 pub enum QuickplayRuling {
     /// The claim is upheld: a draw.
     Draw,
-    /// Play on with a 5-second increment for both from now.
+    /// Play on with a 5-second increment for both from now, and two extra minutes to
+    /// the opponent (2014 G.4, Guidelines III.4; not under 2009).
     Increment,
-    /// Rejected: the opponent gets two extra minutes.
+    /// The decision is postponed: play goes on, with two extra minutes to the opponent
+    /// if `extra_time` (2009 10.2 (b), G.5, III.5); the arbiter rules later — a draw,
+    /// even after a flag, or the claim rejected.
+    Postpone {
+        /// Whether the opponent gets two extra minutes.
+        extra_time: bool,
+    },
+    /// Rejected: the opponent gets two extra minutes (10.2 (c)); after a postponement,
+    /// the claim is dismissed and play goes on.
     Reject,
 }
 
@@ -122,6 +136,11 @@ pub enum Event {
         moves_due: Option<u32>,
         /// Moves made in the period.
         moves_made: u32,
+        /// When the flag was noticed and recorded, if later than it fell (6.8: the
+        /// arbiter observes it; the result stands at `at`). Absent when recorded at the
+        /// instant, as in logs written before it existed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        noticed_at: Option<Timestamp>,
     },
     /// The clocks were stopped (6.12, or for a claim).
     #[serde(rename = "chess.paused")]
@@ -192,6 +211,28 @@ pub enum Event {
         /// When.
         at: Timestamp,
     },
+    /// The position before an illegal move was reinstated (2009 7.4 (a), 2014 7.5 (a)):
+    /// `color`, who made it, is on move again and his clock runs; the illegal move is
+    /// not counted.
+    #[serde(rename = "chess.reinstated")]
+    Reinstated {
+        /// Who moves again.
+        color: Color,
+        /// When.
+        at: Timestamp,
+    },
+    /// The arbiter postponed his decision on the quickplay claim; play goes on.
+    #[serde(rename = "chess.quickplay_postponed")]
+    QuickplayPostponed {
+        /// When.
+        at: Timestamp,
+    },
+    /// The arbiter decided a postponed quickplay claim: it is no longer pending.
+    #[serde(rename = "chess.quickplay_decided")]
+    QuickplayDismissed {
+        /// When.
+        at: Timestamp,
+    },
     /// From now on both have a 5-second increment (quickplay ruling).
     #[serde(rename = "chess.increment_introduced")]
     IncrementIntroduced {
@@ -225,6 +266,9 @@ impl Event {
             | Event::FlagOrderUnknown { at }
             | Event::QuickplayClaimed { at, .. }
             | Event::IncrementIntroduced { at }
+            | Event::Reinstated { at, .. }
+            | Event::QuickplayPostponed { at }
+            | Event::QuickplayDismissed { at }
             | Event::Ended { at, .. } => at,
         }
     }

@@ -5,13 +5,15 @@
 //! nothing. Timers come from [`Game::next_due`]; [`Game::catch_up`] records what fell due
 //! (the start, a default, a flag) at its exact instant.
 
-use super::category::{Category, Laws, category, illegal_move_bonus};
+use super::category::{Category, Laws, category, illegal_move_penalty};
 use super::error::ChessError;
 pub use super::event::{Command, Event, QuickplayRuling};
 pub use super::result::{Color, GameResult, Outcome, Reason};
 use crate::clock::{Clock, PauseReason, TimeControl, TimingMethod};
 use crate::side::Side;
 use crate::time::{Millis, Timestamp};
+
+mod quickplay;
 
 /// How a game is set up.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,13 +33,13 @@ pub struct GameSetup {
 }
 
 impl GameSetup {
-    /// A supervised game under the later Laws with a default time of zero.
+    /// A supervised game under the 2023 Laws with a default time of zero.
     pub fn new(control: TimeControl, start: Timestamp) -> GameSetup {
         GameSetup {
             control,
             start,
             default_time: Millis::ZERO,
-            laws: Laws::Later,
+            laws: Laws::Fide2023,
             supervised: true,
         }
     }
@@ -47,7 +49,8 @@ impl GameSetup {
 pub const QUICKPLAY_INCREMENT: Millis = Millis::secs(5);
 /// Time left under which a quickplay claim may be made.
 pub const QUICKPLAY_THRESHOLD: Millis = Millis::mins(2);
-/// Time given to the opponent when a quickplay claim is rejected.
+/// Time given to the opponent when a quickplay claim is rejected, postponed (if the
+/// arbiter chooses) or answered with an increment (2014 G.4, Guidelines III.4).
 pub const QUICKPLAY_REJECTED_BONUS: Millis = Millis::mins(2);
 
 /// One game. See the [module documentation](self).
@@ -62,7 +65,12 @@ pub struct Game {
     illegal: [u32; 2],
     /// Flags recorded, in the order they fell.
     flags: Vec<(Color, Timestamp)>,
+    /// For each flag, when it was noticed if later than it fell.
+    flag_notices: Vec<Option<Timestamp>>,
     claim: Option<Color>,
+    /// The arbiter postponed his decision on the claim (2009 10.2 (b); G.5; III.5): play
+    /// goes on and he rules later, or after a flag.
+    claim_postponed: bool,
     result: Option<GameResult>,
 }
 
@@ -80,7 +88,9 @@ impl Game {
             excused: [false; 2],
             illegal: [0; 2],
             flags: Vec::new(),
+            flag_notices: Vec::new(),
             claim: None,
+            claim_postponed: false,
             result: None,
         }
     }
@@ -120,6 +130,12 @@ impl Game {
         &self.flags
     }
 
+    /// For each of [`Game::flags`], when it was noticed, if later than it fell (a
+    /// command or timer that came after the instant, a restart).
+    pub fn flag_notices(&self) -> &[Option<Timestamp>] {
+        &self.flag_notices
+    }
+
     /// Whether White's clock has started (6.6).
     pub fn started(&self) -> bool {
         self.started
@@ -128,6 +144,11 @@ impl Game {
     /// The quickplay claim awaiting the arbiter, if any.
     pub fn claim(&self) -> Option<Color> {
         self.claim
+    }
+
+    /// Whether the arbiter postponed his decision on that claim (play goes on).
+    pub fn claim_postponed(&self) -> bool {
+        self.claim_postponed
     }
 
     /// Both players are at the board (the next game of a match, played at once).
@@ -164,7 +185,7 @@ impl Game {
         while let Some(due) = self.next_due().filter(|d| *d <= now) {
             let before = out.len();
             let mut work = self.clone();
-            if work.due(due, &mut out).is_err() || out.len() == before {
+            if work.due(due, now, &mut out).is_err() || out.len() == before {
                 out.truncate(before);
                 break;
             }
@@ -173,8 +194,13 @@ impl Game {
         out
     }
 
-    /// What falls due at `at`.
-    fn due(&mut self, at: Timestamp, out: &mut Vec<Event>) -> Result<(), ChessError> {
+    /// What falls due at `at`, recorded at `now` (the same or later).
+    fn due(
+        &mut self,
+        at: Timestamp,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), ChessError> {
         if !self.started {
             return self.emit(Event::Started { at }, out);
         }
@@ -196,14 +222,20 @@ impl Game {
             }
         }
         if let Some(flag_at) = self.clock.next_flag_at().filter(|f| *f <= at) {
-            self.flag(flag_at, out)?;
+            self.flag(flag_at, now, out)?;
         }
         Ok(())
     }
 
-    /// A flag fell at `at`: record it (6.8) with the period's move requirement (6.4) and
-    /// decide what follows (6.9; A.4 (d)).
-    fn flag(&mut self, at: Timestamp, out: &mut Vec<Event>) -> Result<(), ChessError> {
+    /// A flag fell at `at`: record it (6.8) with the period's move requirement (6.4) and,
+    /// when it is noticed only later (`now`), the time of the notice; and decide what
+    /// follows (6.9; A.4 (d)). The result stands at the clock's instant.
+    fn flag(
+        &mut self,
+        at: Timestamp,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), ChessError> {
         let side = self
             .clock
             .running()
@@ -217,6 +249,7 @@ impl Game {
                 at,
                 moves_due,
                 moves_made: view.moves_in_period,
+                noticed_at: (now > at).then_some(now),
             },
             out,
         )?;
@@ -283,7 +316,9 @@ impl Game {
         out: &mut Vec<Event>,
     ) -> Result<(), ChessError> {
         use Command as C;
-        if !matches!(command, C::CannotCheckmate | C::ArbiterResult(_)) {
+        let postponed_draw =
+            matches!(command, C::QuickplayRuling(QuickplayRuling::Draw)) && self.claim_postponed;
+        if !matches!(command, C::CannotCheckmate | C::ArbiterResult(_)) && !postponed_draw {
             self.over()?;
         }
         match command {
@@ -340,7 +375,7 @@ impl Game {
                 out,
             ),
             C::Resume => {
-                if self.claim.is_some() {
+                if self.claim.is_some() && !self.claim_postponed {
                     return Err(ChessError::state("rule on the quickplay claim first"));
                 }
                 self.emit(Event::Resumed { at: now }, out)
@@ -399,13 +434,15 @@ impl Game {
                 format!("{color:?} is not at the board"),
             ));
         }
-        if self.claim.is_some() {
+        if self.claim.is_some() && !self.claim_postponed {
             return Err(ChessError::state("a quickplay claim awaits the arbiter"));
         }
         self.emit(Event::Pressed { color, at: now }, out)
     }
 
-    /// An illegal move (7.5): time to the opponent, and the second loses the game.
+    /// A completed illegal move (2009 7.4; 2014 7.5; 2018 7.5.5): the edition's time to
+    /// the opponent, or the game lost at the edition's count; otherwise the position
+    /// before it is reinstated, so the offender is on move again and his clock runs.
     fn illegal_move(
         &mut self,
         by: Color,
@@ -413,7 +450,11 @@ impl Game {
         now: Timestamp,
         out: &mut Vec<Event>,
     ) -> Result<(), ChessError> {
-        let count = self.illegal[by.index()] + 1;
+        if !self.started {
+            return Err(ChessError::rule("6.6", "the game has not started"));
+        }
+        let penalty = illegal_move_penalty(self.setup.laws, self.category, self.setup.supervised);
+        let count = self.illegal[by.index()].saturating_add(1);
         self.emit(
             Event::IllegalMove {
                 color: by,
@@ -422,7 +463,7 @@ impl Game {
             },
             out,
         )?;
-        if count >= 2 {
+        if count >= penalty.losing {
             let outcome = if opponent_can_mate {
                 Outcome::win(by.other())
             } else {
@@ -430,18 +471,25 @@ impl Game {
             };
             return self.end(outcome, Reason::IllegalMoves, now, out);
         }
-        let bonus = illegal_move_bonus(self.category, self.setup.laws);
+        let bonus = penalty.bonus;
         let opponent = by.other();
         let time = self.clock.view(opponent.side(), now).main + bonus;
         self.emit(
             Event::TimeSet {
                 color: opponent,
                 time,
-                why: format!("7.5: {by:?}'s illegal move gives {opponent:?} {bonus}"),
+                why: format!(
+                    "{}: {by:?}'s illegal move gives {opponent:?} {bonus}",
+                    penalty.article
+                ),
                 at: now,
             },
             out,
-        )
+        )?;
+        if self.to_move() == Some(opponent) {
+            self.emit(Event::Reinstated { color: by, at: now }, out)?;
+        }
+        Ok(())
     }
 
     /// Both flags fell and which fell first is unknown (6.11).
@@ -463,71 +511,6 @@ impl Game {
             // 6.11 (a): the game continues; the arbiter sets the times (6.10).
             self.emit(Event::FlagOrderUnknown { at: now }, out)
         }
-    }
-
-    /// A quickplay-finish claim (Guidelines III / App. G): the clocks stop for the arbiter.
-    fn quickplay_claim(
-        &mut self,
-        color: Color,
-        now: Timestamp,
-        out: &mut Vec<Event>,
-    ) -> Result<(), ChessError> {
-        let period = self
-            .setup
-            .control
-            .period(self.clock.view(color.side(), now).period);
-        if !matches!(period.method, TimingMethod::SuddenDeath) {
-            return Err(ChessError::rule(
-                "G",
-                "a quickplay finish is for games without increment or delay",
-            ));
-        }
-        if self.clock.view(color.side(), now).main >= QUICKPLAY_THRESHOLD {
-            return Err(ChessError::rule(
-                "G",
-                "a quickplay claim needs less than two minutes left",
-            ));
-        }
-        self.emit(Event::QuickplayClaimed { color, at: now }, out)?;
-        self.emit(
-            Event::Paused {
-                reason: PauseReason::DirectorCalled.name().to_string(),
-                at: now,
-            },
-            out,
-        )
-    }
-
-    /// The arbiter's ruling on a quickplay claim: a draw, an increment, or the claim rejected.
-    fn quickplay_ruling(
-        &mut self,
-        ruling: QuickplayRuling,
-        now: Timestamp,
-        out: &mut Vec<Event>,
-    ) -> Result<(), ChessError> {
-        let claimant = self
-            .claim
-            .ok_or_else(|| ChessError::state("no quickplay claim is pending"))?;
-        match ruling {
-            QuickplayRuling::Draw => {
-                return self.end(Outcome::Draw, Reason::QuickplayFinish, now, out);
-            }
-            QuickplayRuling::Increment => self.emit(Event::IncrementIntroduced { at: now }, out)?,
-            QuickplayRuling::Reject => {
-                let opponent = claimant.other();
-                let time = self.clock.view(opponent.side(), now).main + QUICKPLAY_REJECTED_BONUS;
-                self.emit(
-                    Event::TimeSet {
-                        color: opponent,
-                        time,
-                        why: "G: claim rejected, two minutes to the opponent".into(),
-                        at: now,
-                    },
-                    out,
-                )?
-            }
-        }
-        self.emit(Event::Resumed { at: now }, out)
     }
 
     fn stopped(&self, article: &'static str) -> Result<(), ChessError> {
@@ -571,9 +554,15 @@ impl Game {
                 self.present[color.index()] = true;
             }
             Event::Pressed { color, at } => self.clock.press(color.side(), at)?,
-            Event::FlagFell { color, at, .. } => {
+            Event::FlagFell {
+                color,
+                at,
+                noticed_at,
+                ..
+            } => {
                 self.clock = self.clock.at(at);
                 self.flags.push((color, at));
+                self.flag_notices.push(noticed_at);
             }
             Event::Paused { ref reason, at } => {
                 let reason = PauseReason::from_name(reason)
@@ -582,7 +571,15 @@ impl Game {
             }
             Event::Resumed { at } => {
                 self.clock.resume(at)?;
+                if !self.claim_postponed {
+                    self.claim = None;
+                }
+            }
+            Event::Reinstated { color, at } => self.clock.hand_back(color.side(), at)?,
+            Event::QuickplayPostponed { .. } => self.claim_postponed = true,
+            Event::QuickplayDismissed { .. } => {
                 self.claim = None;
+                self.claim_postponed = false;
             }
             Event::TimeSet {
                 color, time, at, ..
@@ -592,7 +589,10 @@ impl Game {
             }
             Event::IllegalMove { color, count, .. } => self.illegal[color.index()] = count,
             Event::Excused { color, .. } => self.excused[color.index()] = true,
-            Event::FlagOrderUnknown { .. } => self.flags.clear(),
+            Event::FlagOrderUnknown { .. } => {
+                self.flags.clear();
+                self.flag_notices.clear();
+            }
             Event::QuickplayClaimed { color, .. } => self.claim = Some(color),
             Event::IncrementIntroduced { at } => self.introduce_increment(at)?,
             Event::Ended { result, at } => {

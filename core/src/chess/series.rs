@@ -29,6 +29,11 @@ impl Chess960 {
         })
     }
 
+    /// Black's back rank, a to h, in lower case: White's mirrored (Appendix F).
+    pub fn black_back_rank(&self) -> String {
+        self.back_rank.to_ascii_lowercase()
+    }
+
     /// The next position drawn from the audited stream.
     pub fn draw(stream: &mut DiceStream) -> Chess960 {
         let sp = stream.chess960();

@@ -114,6 +114,26 @@ impl Period {
     }
 }
 
+/// Most periods in one time control.
+pub const MAX_PERIODS: usize = 10;
+/// Longest base time of a period, and of all periods together: a week (a 999-point
+/// backgammon match at 10 minutes a point still fits).
+pub const MAX_BASE: Millis = Millis::mins(7 * 24 * 60);
+/// Largest increment or delay per move: ten minutes.
+pub const MAX_PER_MOVE: Millis = Millis::mins(10);
+/// Most moves a period may require, and most moves of a Canadian overtime period.
+pub const MAX_MOVES: u32 = 1_000;
+/// Most byo-yomi periods.
+pub const MAX_BYO_YOMI_PERIODS: u32 = 100;
+/// Longest byo-yomi or Canadian overtime period: a day.
+pub const MAX_OVERTIME: Millis = Millis::mins(24 * 60);
+/// Most time a director may set on a clock or add or take in one step (`Clock::set_time`,
+/// `Clock::adjust`, `Clock::impose`): a week, like [`MAX_BASE`].
+pub const MAX_SET_TIME: Millis = MAX_BASE;
+/// Highest move counter a director may set (`Clock::set_moves`); counters past it only
+/// saturate.
+pub const MAX_SET_MOVES: u32 = 10_000;
+
 /// Why a time control was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ControlError(pub String);
@@ -149,9 +169,59 @@ impl TryFrom<RawTimeControl> for TimeControl {
     }
 }
 
+/// Refuses a period whose numbers are out of the bounds above, naming the bound: the
+/// bounds keep every sum and product of clock times far from the ends of `i64`.
+fn check_bounds(n: usize, p: &Period) -> Result<(), String> {
+    let ms = |t: Millis| t.as_ms();
+    if p.base > MAX_BASE {
+        return Err(format!(
+            "period {n}: base time {} ms is above the bound of {} ms ({MAX_BASE})",
+            ms(p.base),
+            ms(MAX_BASE)
+        ));
+    }
+    if let Some(moves) = p.moves.filter(|m| *m > MAX_MOVES) {
+        return Err(format!(
+            "period {n}: {moves} moves is above the bound of {MAX_MOVES} moves"
+        ));
+    }
+    match p.method {
+        TimingMethod::Fischer { increment: t }
+        | TimingMethod::SimpleDelay { delay: t }
+        | TimingMethod::Bronstein { delay: t }
+            if t > MAX_PER_MOVE =>
+        {
+            Err(format!(
+                "period {n}: increment or delay {} ms is above the bound of {} ms ({MAX_PER_MOVE})",
+                ms(t),
+                ms(MAX_PER_MOVE)
+            ))
+        }
+        TimingMethod::ByoYomi { periods, .. } if periods > MAX_BYO_YOMI_PERIODS => Err(format!(
+            "period {n}: {periods} byo-yomi periods is above the bound of {MAX_BYO_YOMI_PERIODS}"
+        )),
+        TimingMethod::Canadian { moves, .. } if moves > MAX_MOVES => Err(format!(
+            "period {n}: {moves} Canadian moves is above the bound of {MAX_MOVES} moves"
+        )),
+        TimingMethod::ByoYomi { period_time: t, .. }
+        | TimingMethod::Canadian { period_time: t, .. }
+            if t > MAX_OVERTIME =>
+        {
+            Err(format!(
+                "period {n}: overtime period {} ms is above the bound of {} ms ({MAX_OVERTIME})",
+                ms(t),
+                ms(MAX_OVERTIME)
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
 impl TimeControl {
     /// Validates `periods`. Every period but the last needs a move count; the last covers
-    /// the rest of the game; times are not negative; count-up stands alone.
+    /// the rest of the game; times are not negative; count-up stands alone; every number
+    /// is within its bound ([`MAX_PERIODS`], [`MAX_BASE`], [`MAX_PER_MOVE`],
+    /// [`MAX_MOVES`], [`MAX_BYO_YOMI_PERIODS`], [`MAX_OVERTIME`]).
     ///
     /// Freezing at a flag is on when any period adds time per move, as a DGT 3000 does by
     /// default (FIDE equipment standard: with increment the clock freezes at a flag); it
@@ -166,8 +236,15 @@ impl TimeControl {
                 "the last period covers the rest of the game: it takes no move count".into(),
             );
         }
+        if periods.len() > MAX_PERIODS {
+            return err(format!(
+                "{} periods: at most {MAX_PERIODS} are allowed",
+                periods.len()
+            ));
+        }
         for (i, p) in periods.iter().enumerate() {
             let n = i + 1;
+            check_bounds(n, p).map_err(ControlError)?;
             if i + 1 < periods.len() && !matches!(p.moves, Some(k) if k > 0) {
                 return err(format!(
                     "period {n} is not the last: it needs a move count above zero"
@@ -204,6 +281,14 @@ impl TimeControl {
                 }
                 _ => {}
             }
+        }
+        let total = periods.iter().fold(Millis::ZERO, |t, p| t + p.base);
+        if total > MAX_BASE {
+            return err(format!(
+                "the base times add up to {} ms, above the bound of {} ms ({MAX_BASE})",
+                total.as_ms(),
+                MAX_BASE.as_ms()
+            ));
         }
         let grants_nothing = periods
             .iter()

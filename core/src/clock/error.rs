@@ -45,6 +45,17 @@ pub enum ClockError {
     },
     /// A time given to the clock is negative.
     NegativeTime(Millis),
+    /// A move counter above [`super::MAX_SET_MOVES`].
+    TooManyMoves(u32),
+    /// A time given to the clock is beyond its bound.
+    OutOfBounds {
+        /// What was given.
+        what: &'static str,
+        /// The value.
+        value: Millis,
+        /// The bound it passed (in either direction for an adjustment).
+        bound: Millis,
+    },
 }
 
 impl fmt::Display for ClockError {
@@ -78,7 +89,31 @@ impl fmt::Display for ClockError {
                  (backgammon 4.1 (v)(b), 4.2 (iii)(c))"
             ),
             ClockError::NegativeTime(t) => write!(f, "a clock time cannot be negative ({t})"),
+            ClockError::TooManyMoves(n) => write!(
+                f,
+                "a move counter of {n} is above the bound of {} moves",
+                super::MAX_SET_MOVES
+            ),
+            ClockError::OutOfBounds { what, value, bound } => write!(
+                f,
+                "{what} of {} ms is beyond the bound of {} ms ({bound})",
+                value.as_ms(),
+                bound.as_ms()
+            ),
         }
+    }
+}
+
+impl ClockError {
+    /// True when the value given is one no clock accepts (negative, or beyond its
+    /// bound), as opposed to an operation the clock's state refuses now.
+    pub fn is_invalid_value(&self) -> bool {
+        matches!(
+            self,
+            ClockError::NegativeTime(_)
+                | ClockError::OutOfBounds { .. }
+                | ClockError::TooManyMoves(_)
+        )
     }
 }
 

@@ -28,16 +28,20 @@
 
 mod control;
 mod error;
+mod overtime;
 mod pause;
 
 pub use control::{
-    BACKGAMMON_DELAY, BACKGAMMON_PER_POINT, ControlError, Period, Preset, TimeControl,
-    TimingMethod, presets,
+    BACKGAMMON_DELAY, BACKGAMMON_PER_POINT, ControlError, MAX_BASE, MAX_BYO_YOMI_PERIODS,
+    MAX_MOVES, MAX_OVERTIME, MAX_PER_MOVE, MAX_PERIODS, MAX_SET_MOVES, MAX_SET_TIME, Period,
+    Preset, TimeControl, TimingMethod, presets,
 };
 pub use error::ClockError;
 pub use pause::PauseReason;
 
 use std::sync::Arc;
+
+use overtime::{fischer_increment, overtime_reserve, take};
 
 use crate::side::Side;
 use crate::time::{Millis, Timestamp};
@@ -333,6 +337,25 @@ impl Clock {
         })
     }
 
+    /// Gives the turn back to `side` without a press: the opponent's clock stops, his
+    /// runs (or will, once a pause ends) with a fresh delay, and his last move is not
+    /// counted (chess 2009 7.4 (a), 2014 7.5 (a): after an illegal move the position
+    /// before it is reinstated and the offender moves again). Times are left as they are:
+    /// setting them is the arbiter's judgement (2009 6.13, 2014 7.1).
+    pub fn hand_back(&mut self, side: Side, now: Timestamp) -> Result<(), ClockError> {
+        self.apply(now, |c| {
+            c.refuse_if_frozen()?;
+            let turn = c.turn.ok_or(ClockError::NotRunning)?;
+            if turn.side == side {
+                return Err(ClockError::AlreadyRunning(side));
+            }
+            let moves = c.sides[side.index()].moves.saturating_sub(1);
+            c.count_moves(side, moves);
+            c.begin_turn(side, now);
+            Ok(())
+        })
+    }
+
     /// On `side`'s next turn the move may be made only after the delay has run out: he
     /// loses the benefit of the delay for one turn (backgammon 4.1 (v)(b)).
     pub fn wait_out_delay_next_turn(
@@ -349,9 +372,7 @@ impl Clock {
     /// Sets the time left in `side`'s current stage (chess 6.10; backgammon 3.7, 4.3 (v)).
     /// Time above zero clears the side's flag; zero makes it fall now.
     pub fn set_time(&mut self, side: Side, time: Millis, now: Timestamp) -> Result<(), ClockError> {
-        if time < Millis::ZERO {
-            return Err(ClockError::NegativeTime(time));
-        }
+        check_set_time(time)?;
         self.apply(now, |c| {
             let s = &mut c.sides[side.index()];
             s.main = time;
@@ -365,6 +386,13 @@ impl Clock {
     /// A deduction moves into overtime stages as running time would, and makes the flag
     /// fall now if it takes everything; an addition clears the flag.
     pub fn adjust(&mut self, side: Side, delta: Millis, now: Timestamp) -> Result<(), ClockError> {
+        if delta.as_ms().unsigned_abs() > MAX_SET_TIME.as_ms().unsigned_abs() {
+            return Err(ClockError::OutOfBounds {
+                what: "a time adjustment",
+                value: delta,
+                bound: MAX_SET_TIME,
+            });
+        }
         self.apply(now, |c| {
             let method = c.control.period(c.sides[side.index()].period).method;
             let s = &mut c.sides[side.index()];
@@ -382,15 +410,11 @@ impl Clock {
     /// Corrects `side`'s move counter (chess 6.10). The period in force follows from the
     /// count; the time is not changed (the arbiter sets it with [`Clock::set_time`]).
     pub fn set_moves(&mut self, side: Side, moves: u32, now: Timestamp) -> Result<(), ClockError> {
+        if moves > MAX_SET_MOVES {
+            return Err(ClockError::TooManyMoves(moves));
+        }
         self.apply(now, |c| {
-            let (period, in_period) = c.control.period_after(moves);
-            let s = &mut c.sides[side.index()];
-            if s.period != period {
-                s.stage = Stage::Main;
-            }
-            s.moves = moves;
-            s.period = period;
-            s.moves_in_period = in_period;
+            c.count_moves(side, moves);
             Ok(())
         })
     }
@@ -399,9 +423,7 @@ impl Clock {
     /// counters, flags and pending delay waits cleared: a clock imposed mid-match
     /// (backgammon 3.5 (vi), 2.3). The clock must be stopped.
     pub fn impose(&mut self, time: Millis, now: Timestamp) -> Result<(), ClockError> {
-        if time < Millis::ZERO {
-            return Err(ClockError::NegativeTime(time));
-        }
+        check_set_time(time)?;
         self.apply(now, |c| {
             if let Some(t) = c.turn {
                 return Err(ClockError::AlreadyRunning(t.side));
@@ -523,6 +545,19 @@ impl Clock {
         }
     }
 
+    /// Sets `side`'s move counter, and with it the period in force (a new period starts
+    /// in its main time); the time is not changed.
+    fn count_moves(&mut self, side: Side, moves: u32) {
+        let (period, in_period) = self.control.period_after(moves);
+        let s = &mut self.sides[side.index()];
+        if s.period != period {
+            s.stage = Stage::Main;
+        }
+        s.moves = moves;
+        s.period = period;
+        s.moves_in_period = in_period;
+    }
+
     fn begin_turn(&mut self, side: Side, now: Timestamp) {
         let s = &mut self.sides[side.index()];
         let must_wait = std::mem::take(&mut s.wait_next_turn);
@@ -540,12 +575,12 @@ impl Clock {
         let s = &mut self.sides[side.index()];
         if s.flagged_at.is_some() {
             // A flagged side on a clock without freeze keeps zero: nothing is added.
-            s.moves += 1;
-            s.moves_in_period += 1;
+            s.moves = s.moves.saturating_add(1);
+            s.moves_in_period = s.moves_in_period.saturating_add(1);
             return;
         }
-        s.moves += 1;
-        s.moves_in_period += 1;
+        s.moves = s.moves.saturating_add(1);
+        s.moves_in_period = s.moves_in_period.saturating_add(1);
         match (completed.method, s.stage) {
             (TimingMethod::Bronstein { delay }, _) => s.main += delay_used.min(delay),
             (TimingMethod::ByoYomi { period_time, .. }, Stage::ByoYomi { .. }) => {
@@ -583,62 +618,17 @@ impl Clock {
     }
 }
 
-/// Overtime still to come after the current stage: byo-yomi periods not yet entered, or
-/// the Canadian period that follows the main time.
-fn overtime_reserve(method: TimingMethod, stage: Stage) -> Millis {
-    match (method, stage) {
-        (
-            TimingMethod::ByoYomi {
-                periods,
-                period_time,
-            },
-            Stage::Main,
-        ) => period_time * i64::from(periods),
-        (TimingMethod::ByoYomi { period_time, .. }, Stage::ByoYomi { left }) => {
-            period_time * i64::from(left)
-        }
-        (TimingMethod::Canadian { period_time, .. }, Stage::Main) => period_time,
-        _ => Millis::ZERO,
+/// A time a director sets: not negative, and within [`MAX_SET_TIME`].
+fn check_set_time(time: Millis) -> Result<(), ClockError> {
+    if time < Millis::ZERO {
+        return Err(ClockError::NegativeTime(time));
     }
-}
-
-fn fischer_increment(method: TimingMethod) -> Millis {
-    match method {
-        TimingMethod::Fischer { increment } => increment,
-        _ => Millis::ZERO,
+    if time > MAX_SET_TIME {
+        return Err(ClockError::OutOfBounds {
+            what: "a clock time",
+            value: time,
+            bound: MAX_SET_TIME,
+        });
     }
-}
-
-/// Takes `amount` from a side's main time, entering overtime stages the way tournament
-/// clocks do. Never leaves the time below zero.
-fn take(s: &mut SideClock, method: TimingMethod, amount: Millis) {
-    s.main -= amount;
-    loop {
-        match (method, s.stage) {
-            (
-                TimingMethod::ByoYomi {
-                    periods,
-                    period_time,
-                },
-                Stage::Main,
-            ) if s.main <= Millis::ZERO => {
-                s.main += period_time;
-                s.stage = Stage::ByoYomi { left: periods - 1 };
-            }
-            (TimingMethod::ByoYomi { period_time, .. }, Stage::ByoYomi { left })
-                if s.main <= Millis::ZERO && left > 0 =>
-            {
-                s.main += period_time;
-                s.stage = Stage::ByoYomi { left: left - 1 };
-            }
-            (TimingMethod::Canadian { moves, period_time }, Stage::Main)
-                if s.main <= Millis::ZERO =>
-            {
-                s.main += period_time;
-                s.stage = Stage::Canadian { moves_left: moves };
-            }
-            _ => break,
-        }
-    }
-    s.main = s.main.max(Millis::ZERO);
+    Ok(())
 }

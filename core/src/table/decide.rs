@@ -224,7 +224,11 @@ impl Draft {
                 self.chess_command(command, now)
             }
             Request::ChessPosition { ruling } => {
-                self.ruling(ruling, true)?;
+                let required = match &self.table.game {
+                    Game::Chess(m) => m.position_needs_ruling(now),
+                    Game::Backgammon(_) => true,
+                };
+                self.ruling(ruling, required)?;
                 self.chess_position(now)
             }
             // The dice check each seed as its record is folded in (`evolve`); a length no

@@ -92,7 +92,7 @@ impl Game {
             GameSetup::Backgammon(s) => {
                 Game::Backgammon(Match::new(s.clone()).map_err(Refusal::backgammon)?)
             }
-            GameSetup::Chess(s) => Game::Chess(ChessMatch::new(s.clone()).map_err(Refusal::rule)?),
+            GameSetup::Chess(s) => Game::Chess(ChessMatch::new(s.clone()).map_err(Refusal::chess)?),
         })
     }
 

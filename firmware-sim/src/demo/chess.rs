@@ -33,7 +33,7 @@ pub fn settings(cfg: &DemoConfig) -> v1::ChessMatchSettings {
                     })),
                 }),
             }],
-            freeze_at_flag: true,
+            freeze_at_flag: Some(true),
         }),
         games: cfg.length.max(1),
         default_time_ms: 10_000,

@@ -21,6 +21,7 @@ pub fn arbiter_only(action: &Action) -> bool {
     matches!(
         action,
         Action::ExcuseLateness(_)
+            | Action::Resume(_)
             | Action::IllegalMove(_)
             | Action::CannotCheckmate(_)
             | Action::FlagOrderUnknown(_)
@@ -29,7 +30,7 @@ pub fn arbiter_only(action: &Action) -> bool {
             | Action::QuickplayRuling(_)
             | Action::ArbiterResult(_)
             | Action::DrawPosition(_)
-    )
+    ) || matches!(action, Action::Pause(r) if *r == v1::PauseReason::DirectorStopped as i32)
 }
 
 fn color(value: i32, field: &str) -> Result<Color, Status> {
@@ -50,13 +51,17 @@ pub fn color_to_wire(c: Color) -> v1::Color {
     }
 }
 
-/// The Laws a wire value names (unset: the later Laws).
+/// The Laws a wire value names (unset, or the old name `LATER`: the 2023 Laws).
 pub fn laws_from_wire(value: i32) -> Result<Laws, Status> {
     match v1::ChessLaws::try_from(value) {
-        Ok(v1::ChessLaws::Unspecified | v1::ChessLaws::Later) => Ok(Laws::Later),
+        Ok(v1::ChessLaws::Unspecified | v1::ChessLaws::Later | v1::ChessLaws::Fide2023) => {
+            Ok(Laws::Fide2023)
+        }
         Ok(v1::ChessLaws::Fide2009) => Ok(Laws::Fide2009),
+        Ok(v1::ChessLaws::Fide2014) => Ok(Laws::Fide2014),
+        Ok(v1::ChessLaws::Fide2018) => Ok(Laws::Fide2018),
         Err(_) => Err(Status::invalid_argument(format!(
-            "chess.laws: unknown value {value}"
+            "chess.laws: unknown value {value}: FIDE 2009, 2014, 2018 or 2023"
         ))),
     }
 }
@@ -64,7 +69,9 @@ pub fn laws_from_wire(value: i32) -> Result<Laws, Status> {
 fn laws_to_wire(laws: Laws) -> v1::ChessLaws {
     match laws {
         Laws::Fide2009 => v1::ChessLaws::Fide2009,
-        Laws::Later => v1::ChessLaws::Later,
+        Laws::Fide2014 => v1::ChessLaws::Fide2014,
+        Laws::Fide2018 => v1::ChessLaws::Fide2018,
+        Laws::Fide2023 => v1::ChessLaws::Fide2023,
     }
 }
 
@@ -168,9 +175,13 @@ pub fn decode(command: v1::ChessCommand, ruling: Option<v1::Ruling>) -> Result<R
                 Ok(v1::QuickplayRuling::Draw) => QuickplayRuling::Draw,
                 Ok(v1::QuickplayRuling::Increment) => QuickplayRuling::Increment,
                 Ok(v1::QuickplayRuling::Reject) => QuickplayRuling::Reject,
+                Ok(v1::QuickplayRuling::Postpone) => QuickplayRuling::Postpone { extra_time: true },
+                Ok(v1::QuickplayRuling::PostponeNoTime) => {
+                    QuickplayRuling::Postpone { extra_time: false }
+                }
                 _ => {
                     return Err(Status::invalid_argument(
-                        "quickplay_ruling: draw, increment or reject",
+                        "quickplay_ruling: draw, increment, postpone, postpone_no_time or reject",
                     ));
                 }
             },
@@ -185,6 +196,19 @@ fn category_name(c: Category) -> &'static str {
         Category::Standard => "standard",
         Category::Rapid => "rapid",
         Category::Blitz => "blitz",
+    }
+}
+
+/// How a finished match ended: `points` (a winner), `double_default` (no game was
+/// played: every game lost by both, 6.7), or `draw`.
+fn match_how(m: &ChessMatch) -> &'static str {
+    let results = m.series().results();
+    if m.winner().is_some() {
+        "points"
+    } else if !results.is_empty() && results.iter().all(|r| r.outcome == Outcome::BothLose) {
+        "double_default"
+    } else {
+        "draw"
     }
 }
 
@@ -233,9 +257,11 @@ pub fn match_state(m: &ChessMatch, cx: &StateContext<'_>) -> v1::MatchState {
         flags: game
             .flags()
             .iter()
-            .map(|(c, at)| v1::ChessFlag {
+            .zip(game.flag_notices())
+            .map(|((c, at), noticed)| v1::ChessFlag {
                 color: color_to_wire(*c) as i32,
                 at_ms: at.as_ms(),
+                noticed_at_ms: noticed.map(|t| t.as_ms()),
             })
             .collect(),
         quickplay_claim: game.claim().map_or(v1::Color::Unspecified, color_to_wire) as i32,
@@ -245,11 +271,14 @@ pub fn match_state(m: &ChessMatch, cx: &StateContext<'_>) -> v1::MatchState {
         position: m.series().position().map(|p| v1::Chess960Position {
             sp: u32::from(p.sp),
             back_rank: p.back_rank.clone(),
+            black_back_rank: p.black_back_rank(),
         }),
         chess960: settings.chess960,
         moves: [Side::A, Side::B]
             .map(|s| clock.view(s, cx.now).moves)
             .to_vec(),
+        laws_name: settings.laws.label(),
+        quickplay_postponed: game.claim_postponed(),
     };
     let by_player = |s: Side| present[if s == white { 0 } else { 1 }];
     v1::MatchState {
@@ -269,12 +298,7 @@ pub fn match_state(m: &ChessMatch, cx: &StateContext<'_>) -> v1::MatchState {
         clock: Some(clock_state(clock, cx.now)),
         result: m.is_over().then(|| v1::MatchResult {
             winner: m.winner().map_or(v1::Side::Unspecified, side_to_wire) as i32,
-            how: if m.winner().is_some() {
-                "points"
-            } else {
-                "draw"
-            }
-            .into(),
+            how: match_how(m).into(),
             confirmed: true,
             how_kind: v1::MatchEndKind::Unspecified as i32,
         }),

@@ -297,11 +297,13 @@ impl Dashboard {
                 let stop = chess_action(v1::chess_command::Action::Pause(
                     v1::PauseReason::DirectorStopped as i32,
                 ));
-                self.prompt = self.confirm(stop, None, "stop the clocks (6.12)");
+                let ruling = Some(("stopped at the console", "6.12 (a)"));
+                self.prompt = self.confirm(stop, ruling, "stop the clocks (6.12)");
             }
             Key::Char('r') => {
                 let restart = chess_action(v1::chess_command::Action::Resume(v1::Empty {}));
-                self.prompt = self.confirm(restart, None, "restart the clocks (6.12)");
+                let ruling = Some(("restarted at the console", "6.12 (c)"));
+                self.prompt = self.confirm(restart, ruling, "restart the clocks (6.12)");
             }
             Key::Char('a') => self.ask(
                 "set clock, clocks stopped: colour and time, e.g. W 5m",
@@ -458,7 +460,15 @@ impl Dashboard {
         ])
         .areas(frame.area());
         let header = Row::new([
-            "TABLE", "MATCH", "PLAYERS", "SCORE", "CUBE", "CLOCK A", "CLOCK B", "TURN", "PAUSE",
+            "TABLE",
+            "MATCH",
+            "PLAYERS",
+            "SCORE",
+            "CUBE/LAWS",
+            "CLOCK A",
+            "CLOCK B",
+            "TURN",
+            "PAUSE",
         ])
         .style(Style::default().add_modifier(Modifier::BOLD));
         let rows = self.rows().into_iter().enumerate().map(|(i, s)| {
@@ -474,7 +484,7 @@ impl Dashboard {
             Constraint::Length(10),
             Constraint::Length(16),
             Constraint::Length(9),
-            Constraint::Length(8),
+            Constraint::Length(9),
             Constraint::Length(16),
             Constraint::Length(16),
             Constraint::Length(10),
@@ -586,7 +596,11 @@ fn match_row(s: &v1::MatchState, now_ms: i64) -> Row<'static> {
         Cell::from(s.match_id.clone()),
         Cell::from(format!("{} v {}", s.player_a, s.player_b)),
         Cell::from(score),
-        Cell::from(render::cube(s)),
+        // Backgammon's cube; in chess the edition of the Laws in force ("FIDE 2014").
+        Cell::from(match &s.chess {
+            Some(c) => c.laws_name.clone(),
+            None => render::cube(s),
+        }),
         Cell::from(a),
         Cell::from(b),
         Cell::from(turn),

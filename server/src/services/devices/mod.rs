@@ -145,18 +145,20 @@ pub fn display(s: &v1::MatchState) -> Vec<String> {
     vec![first, format!("{turn}{clocks}")]
 }
 
-/// A chess display: "Ann 1½ - ½ Bo  game 3/4 rapid", then each clock as colour, time,
-/// moves made and period — so the display shows when a period changes (6.3 (b)).
+/// A chess display: "Ann 1½ - ½ Bo  game 3/4 rapid FIDE 2014", then each clock as
+/// colour, time, moves made and period — so the display shows when a period changes
+/// (6.3 (b)) and which edition's rules the arbiter applies.
 fn chess_display(s: &v1::MatchState, c: &v1::ChessState) -> Vec<String> {
     let first = format!(
-        "{} {} - {} {}  game {}/{} {}",
+        "{} {} - {} {}  game {}/{} {} {}",
         s.player_a,
         points(c.half_points_a),
         points(c.half_points_b),
         s.player_b,
         s.game_number,
         c.games,
-        c.category
+        c.category,
+        c.laws_name
     );
     let clock = s.clock.clone().unwrap_or_default();
     let face = |name: &str, side: Option<v1::SideClock>| {
