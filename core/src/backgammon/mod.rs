@@ -30,6 +30,7 @@
 //! ```
 
 mod apply;
+pub mod board;
 pub mod command;
 pub mod cube;
 mod director;
