@@ -18,12 +18,18 @@
 //! ```
 
 mod gnubg_id;
+mod mat;
 mod moves;
 mod notation;
+mod record;
 
 pub use gnubg_id::{GameState, MatchId};
+pub use mat::{parse_mat, write_mat};
 pub use moves::{Play, Step, legal_plays};
 pub use notation::{Notation, Segment, accept};
+pub use record::{
+    Action, Ending, GameRecord, GameResult, MatchRecord, ReplayError, Replayed, replay_game,
+};
 
 use std::fmt;
 
@@ -154,6 +160,21 @@ impl Position {
             mover_won: winner == 0,
             kind,
         })
+    }
+
+    /// The most a game can still be worth to the opponent of side `loser` (0 on roll,
+    /// 1 opponent), by the checkers alone (4.5): a single game once the loser has borne
+    /// off a checker; a backgammon while he has a checker on the bar or in the winner's
+    /// home board, or could still be hit (contact); otherwise a gammon.
+    pub fn most_for_winner(&self, loser: usize) -> GameKind {
+        let l = &self.sides[loser];
+        if self.borne_off(loser) > 0 {
+            GameKind::Single
+        } else if l[BAR] > 0 || l[18..24].iter().any(|&n| n > 0) || self.has_contact() {
+            GameKind::Backgammon
+        } else {
+            GameKind::Gammon
+        }
     }
 
     pub(crate) fn side_mut(&mut self, s: usize) -> &mut Checkers {
