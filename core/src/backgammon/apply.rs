@@ -39,7 +39,9 @@ impl Match {
             | Change::MatchEnded { .. }
             | Change::MatchResumed => self.apply_result(&event.change, at)?,
             Change::Ruled { action, .. } => self.apply_director(action, at)?,
+            Change::Moved { .. } => {}
         }
+        self.follow_board(&event.change)?;
         self.now = self.now.max(at);
         Ok(())
     }

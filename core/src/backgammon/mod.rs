@@ -38,6 +38,7 @@ mod due;
 pub mod error;
 pub mod event;
 mod handle;
+pub mod moves;
 pub mod setup;
 pub mod tournament;
 
@@ -46,6 +47,7 @@ pub use cube::{Cube, CubeTurn};
 pub use due::Due;
 pub use error::RuleError;
 pub use event::{Change, Event, Expiry, GameEnd, MatchEnd};
+pub use moves::{BoardState, MovesSetting};
 pub use setup::{ClockSetup, DiceSource, MatchSetup, TimeoutPolicy};
 pub use tournament::{ClockPolicy, TournamentDefaults};
 
@@ -164,6 +166,8 @@ pub struct Match {
     pending_length: Option<u32>,
     result: Option<MatchResult>,
     now: Timestamp,
+    /// The board, when the match records moves (`moves.rs`).
+    board: Option<BoardState>,
 }
 
 impl Match {
@@ -200,6 +204,7 @@ impl Match {
             pending_length: None,
             result: None,
             now: setup.scheduled_start,
+            board: None,
             setup,
         })
     }

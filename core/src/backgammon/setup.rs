@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::moves::MovesSetting;
 use crate::clock::{BACKGAMMON_DELAY, BACKGAMMON_PER_POINT};
 use crate::time::{Millis, Timestamp};
 
@@ -108,6 +109,9 @@ pub struct MatchSetup {
     pub scheduled_start: Timestamp,
     /// Where the dice come from.
     pub dice: DiceSource,
+    /// Whether the checkers' moves are recorded (issue 23); `off` is not written.
+    #[serde(default, skip_serializing_if = "MovesSetting::is_off")]
+    pub moves: MovesSetting,
 }
 
 impl MatchSetup {
@@ -121,6 +125,7 @@ impl MatchSetup {
             timeout: TimeoutPolicy::LoseMatch,
             scheduled_start,
             dice: DiceSource::Server,
+            moves: MovesSetting::Off,
         }
     }
 }

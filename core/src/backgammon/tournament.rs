@@ -100,6 +100,7 @@ impl TournamentDefaults {
             timeout: self.timeout,
             scheduled_start,
             dice: self.dice,
+            moves: Default::default(),
         };
         setup.validate()?;
         Ok(setup)
