@@ -84,6 +84,7 @@ async fn run(game: Game, matches: u64, seconds: u64) -> (f64, f64, Histogram<u64
                 Game::Backgammon => NewGame::Backgammon {
                     length: 25,
                     unclocked: false,
+                    moves: Default::default(),
                 },
             },
         };

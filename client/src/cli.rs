@@ -235,6 +235,9 @@ pub enum MatchCommand {
         /// Play without a clock (where the tournament allows it).
         #[arg(long)]
         unclocked: bool,
+        /// Record and check every move (docs/board.md): results come from the board.
+        #[arg(long)]
+        record_moves: bool,
         /// A chess match instead (then --length is not needed).
         #[command(flatten)]
         chess: crate::chess::ChessMatchArgs,
@@ -315,6 +318,9 @@ pub enum PlayAction {
     Pass { side: SideArg },
     /// Press the clock: the turn ends (4.2 (i)).
     Press { side: SideArg },
+    /// The mover's play, e.g. "24/18 13/11", "bar/22", "6/off", "8/5(2)" (matches that
+    /// record moves; checked against the roll, 4.2 (iii)). Then press.
+    Move { side: SideArg, play: String },
     /// Report a game's result (4.6).
     EndGame { winner: SideArg, kind: KindArg },
     /// Concede (4.5).

@@ -163,6 +163,10 @@ fn play_action(action: &PlayAction) -> Result<Action, Outcome> {
         PlayAction::Take { side: s } => Action::Take(side(*s)),
         PlayAction::Pass { side: s } => Action::Pass(side(*s)),
         PlayAction::Press { side: s } => Action::Press(side(*s)),
+        PlayAction::Move { side: s, play } => Action::Move(v1::Move {
+            side: side(*s),
+            play: play.clone(),
+        }),
         PlayAction::EndGame { winner, kind: k } => Action::EndGame(v1::GameResult {
             side: side(*winner),
             kind: kind(*k),
@@ -464,6 +468,7 @@ async fn run_match(
             players,
             start_in,
             unclocked,
+            record_moves,
             chess,
         } => {
             let Some((a, b)) = players.split_once(',') else {
@@ -489,6 +494,11 @@ async fn run_match(
                 scheduled_start_ms,
                 unclocked: *unclocked,
                 chess: crate::chess::settings(chess).map_err(usage)?,
+                moves: if *record_moves {
+                    v1::MovesSetting::Recorded
+                } else {
+                    v1::MovesSetting::Unspecified
+                } as i32,
             };
             let s = client
                 .create_match(authed(request, token)?)

@@ -73,6 +73,8 @@ pub enum NewGame {
         length: u32,
         /// Asks for no clock (only where the tournament allows it).
         unclocked: bool,
+        /// Whether moves are recorded (docs/board.md).
+        moves: baffle_core::backgammon::MovesSetting,
     },
     /// Chess, with its own settings.
     Chess(ChessSettings),
@@ -300,10 +302,17 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         }
         let setup = match game {
             NewGame::Chess(settings) => GameSetup::Chess(settings),
-            NewGame::Backgammon { length, unclocked } => GameSetup::Backgammon(
-                d.match_setup(players, length, start, unclocked)
-                    .map_err(Refusal::from)?,
-            ),
+            NewGame::Backgammon {
+                length,
+                unclocked,
+                moves,
+            } => {
+                let mut setup = d
+                    .match_setup(players, length, start, unclocked)
+                    .map_err(Refusal::from)?;
+                setup.moves = moves;
+                GameSetup::Backgammon(setup)
+            }
         };
         let seed =
             fresh_server_seed().map_err(|e| Error::Internal(format!("the OS RNG failed: {e}")))?;

@@ -225,6 +225,10 @@ fn play_request(action: Action, dice: DiceSource) -> Result<Request, Status> {
         Action::TakeBreak(s) => engine(Command::TakeBreak {
             side: side(s, "take_break")?,
         }),
+        Action::Move(m) => engine(Command::Move {
+            side: side(m.side, "move.side")?,
+            play: m.play,
+        }),
         _ => unreachable!("director and chess actions are handled above"),
     }
 }
@@ -440,6 +444,20 @@ fn backgammon_state(m: &Match, cx: &StateContext<'_>) -> v1::MatchState {
         chess: None,
         player_seeds: player_seeds(cx),
         player_seeds_required: cx.dice.seeds_required(),
+        board: m.board().map(board_to_wire),
+    }
+}
+
+/// The board of a match that records moves, A's checkers and B's on their own points.
+fn board_to_wire(b: &baffle_core::backgammon::BoardState) -> v1::Board {
+    let [a, bb] = b.position.sides();
+    v1::Board {
+        checkers_a: a.iter().map(|&n| u32::from(n)).collect(),
+        checkers_b: bb.iter().map(|&n| u32::from(n)).collect(),
+        pips: b.pips().to_vec(),
+        borne_off: [0, 1].map(|s| u32::from(b.position.borne_off(s))).to_vec(),
+        gnubg_position_id: b.position.gnubg_id(),
+        moved: b.moved,
     }
 }
 

@@ -1,0 +1,205 @@
+//! Moves in a match through the gRPC API (issue 23, docs/board.md): a match created with
+//! moves recorded is played move by move — the director, the table's device or the
+//! player whose roll it is sends each play — an illegal play is refused naming 4.2 (iii)
+//! and changes nothing, and the game ends by itself with the board's result.
+
+use baffle_core::backgammon::board::{Checkers, Position, legal_plays};
+use baffle_proto::v1;
+use baffle_proto::v1::command::Action;
+use baffle_tests::api::{A, B, Director, defaults, opening, roll};
+use baffle_tests::{EPOCH, TestServer, with_token};
+use tonic::Code;
+
+fn recorded_match(id: &str) -> v1::CreateMatchRequest {
+    v1::CreateMatchRequest {
+        tournament_id: "open".into(),
+        match_id: id.into(),
+        round: 1,
+        table: "7".into(),
+        player_a: "Anna".into(),
+        player_b: "Ben".into(),
+        length: 3,
+        scheduled_start_ms: EPOCH.as_ms(),
+        moves: v1::MovesSetting::Recorded as i32,
+        ..Default::default()
+    }
+}
+
+fn mv(side: i32, play: &str) -> Action {
+    Action::Move(v1::Move {
+        side,
+        play: play.into(),
+    })
+}
+
+/// The position in a state's board, seen from `side`.
+fn seen_by(board: &v1::Board, side: i32) -> Position {
+    let checkers = |v: &[u32]| -> Checkers {
+        let mut c = [0u8; 25];
+        for (i, n) in v.iter().enumerate() {
+            c[i] = u8::try_from(*n).unwrap();
+        }
+        c
+    };
+    let a = Position::new(checkers(&board.checkers_a), checkers(&board.checkers_b)).unwrap();
+    if side == A { a } else { a.swap() }
+}
+
+/// Dice from a fixed seed (xorshift).
+struct Dice(u64);
+
+impl Dice {
+    fn die(&mut self) -> u32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % 6) as u32 + 1
+    }
+}
+
+async fn seated(server: &TestServer, id: &str) -> Director {
+    let mut d = Director::connect(server).await;
+    d.tournament("open", defaults(120_000, None, v1::DiceSource::Physical))
+        .await;
+    let s = d.create(recorded_match(id)).await;
+    assert!(s.board.is_none(), "no board before the first game");
+    d.act(id, Action::CheckIn(A)).await;
+    let s = d.act(id, Action::CheckIn(B)).await;
+    assert!(s.board.is_none());
+    d
+}
+
+#[tokio::test]
+async fn rule_4_2_iii_an_illegal_move_is_refused_and_changes_nothing() {
+    let server = TestServer::start().await;
+    let mut d = seated(&server, "m").await;
+    let s = d.act("m", opening(3, 1)).await;
+    assert_eq!((s.turn_side, s.dice.as_slice()), (A, [3, 1].as_slice()));
+    let board = s.board.expect("a match that records moves shows its board");
+    assert_eq!(board.pips, [167, 167]);
+    assert_eq!(board.gnubg_position_id, "4HPwATDgc/ABMA");
+    let msg = d
+        .refused("m", mv(A, "24/18"), Code::FailedPrecondition)
+        .await;
+    assert!(
+        msg.contains("4.2 (iii)") && msg.contains("not a legal play of 3-1"),
+        "{msg}"
+    );
+    let msg = d.refused("m", mv(A, "24-18"), Code::InvalidArgument).await;
+    assert!(msg.contains("from/to"), "{msg}");
+    let msg = d
+        .refused("m", Action::Press(A), Code::FailedPrecondition)
+        .await;
+    assert!(msg.contains("sends his move before pressing"), "{msg}");
+    let before = d.state("m").await;
+    assert_eq!(before.board.as_ref().unwrap().pips, [167, 167]);
+    let s = d.act("m", mv(A, "6/5 8/5")).await;
+    let board = s.board.unwrap();
+    assert_eq!(board.pips, [163, 167]);
+    assert!(board.moved);
+    assert_eq!(s.seq, before.seq + 1, "one record: the move");
+    // A concession of a gammon while contact remains is allowed; with moves recorded the
+    // result is not declared by hand.
+    let msg = d
+        .refused(
+            "m",
+            Action::EndGame(baffle_tests::api::result(A, v1::GameKind::Single)),
+            Code::FailedPrecondition,
+        )
+        .await;
+    assert!(msg.contains("4.5"), "{msg}");
+}
+
+#[tokio::test]
+async fn a_player_sends_his_own_moves_and_nothing_else() {
+    let server = TestServer::start().await;
+    let mut d = seated(&server, "p").await;
+    let mut audit = v1::audit_client::AuditClient::new(server.channel().await);
+    let codes = audit
+        .issue_player_codes(server.director(v1::IssuePlayerCodesRequest {
+            match_id: "p".into(),
+        }))
+        .await
+        .unwrap()
+        .into_inner();
+    d.act("p", opening(3, 1)).await;
+    let mut matches = v1::matches_client::MatchesClient::new(server.channel().await);
+    let send = |action: Action| v1::ExecuteRequest {
+        match_id: "p".into(),
+        command: Some(v1::Command {
+            action: Some(action),
+        }),
+        ..Default::default()
+    };
+    // Ben's code cannot move for Anna, nor press for her; Anna's can move for her.
+    for (code, action) in [
+        (&codes.code_b, mv(A, "8/5 6/5")),
+        (&codes.code_a, Action::Press(A)),
+        (&codes.code_a, mv(B, "8/5 6/5")),
+    ] {
+        let e = matches
+            .execute(with_token(send(action), code))
+            .await
+            .unwrap_err();
+        assert_eq!(e.code(), Code::PermissionDenied, "{}", e.message());
+    }
+    let reply = matches
+        .execute(with_token(send(mv(A, "8/5 6/5")), &codes.code_a))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(reply.state.unwrap().board.unwrap().pips, [163, 167]);
+}
+
+#[tokio::test]
+async fn rule_4_5_a_recorded_game_played_through_the_api_ends_by_itself() {
+    let server = TestServer::start().await;
+    let mut d = seated(&server, "g").await;
+    let mut dice = Dice(2026);
+    let mut s = d.act("g", opening(4, 2)).await;
+    let mut turns = 0;
+    while s.phase == v1::MatchPhase::Playing as i32 {
+        // A second between commands, on the server's injected clock: within the delay,
+        // and under the per-match command rate.
+        server.time.advance(1_000);
+        let side = s.turn_side;
+        if s.turn == v1::TurnPhase::OnRoll as i32 {
+            s = d.act("g", roll(side, dice.die(), dice.die())).await;
+            continue;
+        }
+        assert_eq!(s.turn, v1::TurnPhase::Moving as i32);
+        let board = s.board.clone().unwrap();
+        let rolled = [s.dice[0] as u8, s.dice[1] as u8];
+        let plays = legal_plays(&seen_by(&board, side), rolled).unwrap();
+        let play = plays[dice.die() as usize % plays.len()].to_string();
+        turns += 1;
+        if play.is_empty() {
+            // No legal play: the press records the empty move.
+            s = d.act("g", Action::Press(side)).await;
+            continue;
+        }
+        s = d.act("g", mv(side, &play)).await;
+        if s.phase == v1::MatchPhase::Playing as i32 {
+            server.time.advance(1_000);
+            s = d.act("g", Action::Press(side)).await;
+        }
+        assert!(turns < 1_000, "the game never ended");
+    }
+    let board = s.board.unwrap();
+    let winner = if board.borne_off[0] == 15 { A } else { B };
+    let loser_off = board.borne_off[if winner == A { 1 } else { 0 }];
+    let (score_w, score_l) = if winner == A {
+        (s.score_a, s.score_b)
+    } else {
+        (s.score_b, s.score_a)
+    };
+    // The board's result: a single game if the loser bore off a checker, else 2 or 3.
+    assert!(score_w >= 1 && score_l == 0);
+    if loser_off > 0 {
+        assert_eq!(score_w, 1);
+    } else {
+        assert!(score_w >= 2);
+    }
+    assert_ne!(s.phase, v1::MatchPhase::Playing as i32);
+    eprintln!("a recorded game through the API: {turns} turns, winner {winner}, {score_w} points");
+}
