@@ -66,6 +66,9 @@ pub fn match_text(s: &v1::MatchState) -> String {
             baffle_proto::backgammon_text::turn(s)
         ));
     }
+    if let Some(b) = &s.board {
+        out.push_str(&board_line(b));
+    }
     if let Some(c) = &s.clock {
         let running = side(c.running);
         let paused = v1::PauseReason::try_from(c.paused)
@@ -198,6 +201,19 @@ fn clock_json(c: &v1::SideClock) -> Value {
         "main_ms": c.main_ms, "delay_ms": c.delay_ms, "total_ms": c.total_ms, "moves": c.moves,
         "period": c.period, "flagged_at_ms": c.flagged_at_ms, "must_wait_delay": c.must_wait_delay,
     })
+}
+
+/// The board of a match that records moves: pip counts, checkers off, gnubg's ID.
+fn board_line(b: &v1::Board) -> String {
+    let at = |v: &[u32], i: usize| v.get(i).copied().unwrap_or(0);
+    format!(
+        "board  pips A {}  B {}  off A {}  B {}  gnubg {}\n",
+        at(&b.pips, 0),
+        at(&b.pips, 1),
+        at(&b.borne_off, 0),
+        at(&b.borne_off, 1),
+        b.gnubg_position_id
+    )
 }
 
 /// A match as JSON.
