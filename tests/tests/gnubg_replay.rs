@@ -13,11 +13,15 @@ mod slow;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command as Process, Stdio};
 
 use baffle_core::backgammon::board::{
-    Action, Ending, Notation, Position, Segment, accept, parse_mat, replay_game,
+    Action, Ending, MatchRecord, Notation, Position, Segment, accept, legal_plays, parse_mat,
+    record_from_events, replay_game, write_mat, write_sgf,
 };
+use baffle_core::backgammon::setup::DiceSource;
+use baffle_core::backgammon::{Command, Event, Match, MatchSetup, MovesSetting, Turn};
+use baffle_core::{Side, Timestamp};
 
 /// gnubg, or `None` with the reason said; required under `BAFFLE_GNUBG_TEST=required`.
 fn gnubg_or_skip() -> Option<PathBuf> {
@@ -62,7 +66,7 @@ fn gnubg_match(gnubg: &Path, dir: &Path, seed: u32, length: u32) -> String {
 
 /// Runs gnubg in text mode on `script` (its standard input); returns what it printed.
 fn run_gnubg(gnubg: &Path, script: &str) -> String {
-    let mut child = Command::new(gnubg)
+    let mut child = Process::new(gnubg)
         .args(["-t", "-q"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -193,4 +197,163 @@ fn gnubg_self_play_matches_replay_move_by_move_with_gnubgs_results() {
         plays > 300 && refused > 300,
         "the test exercised too little"
     );
+}
+
+/// Dice from a fixed seed (xorshift).
+struct Dice(u64);
+
+impl Dice {
+    fn die(&mut self) -> u8 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % 6) as u8 + 1
+    }
+}
+
+/// A 5-point match that records moves, played through the core's `Match`: game 1 with a
+/// double, a take, a redouble and a drop; game 2 played out to the last checker. Returns
+/// the match and its events.
+fn recorded_match(seed: u64) -> (Match, Vec<Event>) {
+    let mut setup = MatchSetup::new(["Anna", "Ben"], 5, Timestamp(0));
+    setup.moves = MovesSetting::Recorded;
+    let mut m = Match::new(setup).unwrap();
+    let mut now = 0;
+    let mut events = Vec::new();
+    let mut exec = |m: &mut Match, c: Command| {
+        now += 1_000;
+        let e = m
+            .execute(&c, Timestamp(now))
+            .unwrap_or_else(|e| panic!("{c:?}: {e}"));
+        events.extend(e);
+    };
+    exec(&mut m, Command::CheckIn { side: Side::A });
+    exec(&mut m, Command::CheckIn { side: Side::B });
+    let mut dice = Dice(seed);
+    for game in 1..=2 {
+        exec(&mut m, Command::StartGame);
+        let (mut turns, mut doubled) = (0, false);
+        while let Some(g) = m.game() {
+            match g.turn {
+                Turn::Opening => {
+                    let throw = [dice.die(), dice.die()];
+                    let source = DiceSource::Server;
+                    exec(&mut m, Command::OpeningThrow { throw, source });
+                }
+                Turn::OnRoll { side, .. } => {
+                    // Game 1: A doubles at his third turn, B takes; B redoubles, A drops.
+                    if game == 1 && turns >= 4 && side == Side::A && !doubled {
+                        exec(&mut m, Command::Double { side });
+                        exec(&mut m, Command::Take { side: side.other() });
+                        doubled = true;
+                        continue;
+                    }
+                    if game == 1 && doubled && turns >= 7 && side == Side::B {
+                        exec(&mut m, Command::Double { side });
+                        exec(&mut m, Command::Pass { side: side.other() });
+                        continue;
+                    }
+                    let d = [dice.die(), dice.die()];
+                    exec(
+                        &mut m,
+                        Command::Roll {
+                            side,
+                            dice: d,
+                            source: DiceSource::Server,
+                        },
+                    );
+                }
+                Turn::Moving { side, dice: d } => {
+                    turns += 1;
+                    let seen = m.board().unwrap().seen_by(side);
+                    let plays = legal_plays(&seen, d).unwrap();
+                    let play = plays[usize::from(dice.die()) % plays.len()].to_string();
+                    if !play.is_empty() {
+                        exec(&mut m, Command::Move { side, play });
+                    }
+                    if m.game().is_some() {
+                        exec(&mut m, Command::Press { side });
+                    }
+                }
+                Turn::DoubleOffered { .. } => unreachable!(),
+            }
+        }
+    }
+    (m, events)
+}
+
+/// The two records hold the same games: scores, results, and action by action the same
+/// players, dice, cube actions and positions after each play.
+fn assert_same_games(ours: &MatchRecord, theirs: &MatchRecord) {
+    assert_eq!(ours.length, theirs.length);
+    assert_eq!(ours.games.len(), theirs.games.len());
+    for (g, (a, b)) in ours.games.iter().zip(&theirs.games).enumerate() {
+        assert_eq!(a.score, b.score, "game {}", g + 1);
+        assert_eq!(a.result, b.result, "game {}", g + 1);
+        assert_eq!(a.actions.len(), b.actions.len(), "game {}", g + 1);
+        let (mut pa, mut pb) = (Position::starting(), Position::starting());
+        let mut mover = 0;
+        for (x, y) in a.actions.iter().zip(&b.actions) {
+            match (x, y) {
+                (
+                    Action::Roll { player, dice, play },
+                    Action::Roll {
+                        player: p2,
+                        dice: d2,
+                        play: play2,
+                    },
+                ) => {
+                    assert_eq!((player, dice), (p2, d2), "game {}", g + 1);
+                    if *player != mover {
+                        (pa, pb, mover) = (pa.swap(), pb.swap(), *player);
+                    }
+                    pa = accept(&pa, *dice, play).unwrap().result;
+                    pb = accept(&pb, *dice, play2).unwrap().result;
+                    assert_eq!(pa, pb, "game {}: '{play}' against gnubg's '{play2}'", g + 1);
+                }
+                _ => assert_eq!(x, y, "game {}", g + 1),
+            }
+        }
+    }
+}
+
+#[test]
+fn our_mat_and_sgf_exports_import_into_gnubg_with_the_same_moves_cube_and_score() {
+    let Some(gnubg) = gnubg_or_skip() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (m, events) = recorded_match(5);
+    let ours = record_from_events(["Anna".into(), "Ben".into()], 5, &events).unwrap();
+    assert_eq!(ours.games.len(), 2);
+    assert!(matches!(
+        ours.games[0].actions.last(),
+        Some(Action::Drop { .. })
+    ));
+    assert!(
+        ours.games[0]
+            .actions
+            .iter()
+            .any(|a| matches!(a, Action::Take { .. }))
+    );
+    assert_eq!(m.games().len(), 2);
+    let mat = dir.path().join("ours.mat");
+    std::fs::write(&mat, write_mat(&ours)).unwrap();
+    let sgf = dir.path().join("ours.sgf");
+    std::fs::write(&sgf, write_sgf(&ours, &events).unwrap()).unwrap();
+    for (load, name) in [
+        (format!("import mat {}", mat.display()), "mat"),
+        (format!("load match {}", sgf.display()), "sgf"),
+    ] {
+        let back = dir.path().join(format!("back-{name}.mat"));
+        let out = run_gnubg(
+            &gnubg,
+            &format!("{load}\nexport match mat {}\n", back.display()),
+        );
+        let text = std::fs::read_to_string(&back)
+            .unwrap_or_else(|_| panic!("gnubg did not read our {name}: {out}"));
+        let theirs = parse_mat(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_same_games(&ours, &theirs);
+        assert_eq!(theirs.players, ours.players, "{name}");
+    }
 }

@@ -196,62 +196,78 @@ fn split_actions(body: &str, n: usize) -> Result<Vec<Said>, RuleError> {
     Ok(out)
 }
 
-/// Writes a match as `.mat`, in the layout gnubg writes (and reads back).
+/// Writes a match as `.mat`, in gnubg's own layout (which its importer expects): the
+/// move number in 3 columns and `) `, player 0's action padded to 28 columns, player 1's
+/// after it; "Wins" in the winner's column, beside a `Drops` when there is room.
 pub fn write_mat(record: &MatchRecord) -> String {
     let mut out = format!(" {} point match\n", record.length);
     for (g, game) in record.games.iter().enumerate() {
         out.push_str(&format!("\n Game {}\n", g + 1));
-        let left = format!(" {} : {}", record.players[0], game.score[0]);
+        let left = format!("{} : {}", record.players[0], game.score[0]);
         out.push_str(&format!(
-            "{left:<33}{} : {}\n",
+            " {left:<31}{} : {}\n",
             record.players[1], game.score[1]
         ));
-        // Numbered lines: player 0's action on the left, player 1's on the right.
-        let mut lines: Vec<[Option<String>; 2]> = Vec::new();
-        for action in &game.actions {
-            let (player, text) = match action {
-                Action::Roll { player, dice, play } => (
-                    *player,
-                    format!("{}{}: {}", dice[0], dice[1], mat_play(play)),
-                ),
-                Action::Double { player } => (*player, " Doubles => 0".to_string()),
-                Action::Take { player } => (*player, " Takes".to_string()),
-                Action::Drop { player } => (*player, " Drops".to_string()),
-            };
-            let p = usize::from(player.min(1));
-            match lines.last_mut() {
-                Some(l) if p == 1 && l[1].is_none() => l[1] = Some(text),
-                _ => {
-                    let mut l = [None, None];
-                    l[p] = Some(text);
-                    lines.push(l);
-                }
-            }
-        }
-        let mut cube = 1;
-        for (k, [left, right]) in lines.iter().enumerate() {
-            let mut fix = |s: &Option<String>| {
-                s.as_deref().map(|s| {
-                    if s.starts_with(" Doubles") {
-                        cube *= 2;
-                        format!(" Doubles => {cube}")
-                    } else {
-                        s.to_string()
-                    }
-                })
-            };
-            let l = fix(left).unwrap_or_default();
-            let r = fix(right).unwrap_or_default();
-            out.push_str(format!("{:>3}) {l:<28} {r}", k + 1).trim_end());
-            out.push('\n');
-        }
+        let mut lines = action_lines(&game.actions);
+        let mut last_line = None;
         if let Some(r) = game.result {
             let word = if r.points == 1 { "point" } else { "points" };
-            let pad = if r.winner == 0 { 6 } else { 39 };
-            out.push_str(&format!("{:pad$}Wins {} {word}\n", "", r.points));
+            let wins = format!("Wins {} {word}", r.points);
+            match lines.last_mut() {
+                Some([_, right @ None]) if r.winner == 1 => *right = Some(wins),
+                _ if r.winner == 1 => last_line = Some(format!("{:34}{wins}", "")),
+                _ => last_line = Some(format!("{:6}{wins}", "")),
+            }
+        }
+        for (k, [left, right]) in lines.iter().enumerate() {
+            let (l, r) = (
+                left.as_deref().unwrap_or(""),
+                right.as_deref().unwrap_or(""),
+            );
+            out.push_str(format!("{:>3}) {l:<28}{r}", k + 1).trim_end());
+            out.push('\n');
+        }
+        if let Some(line) = last_line {
+            out.push_str(&line);
+            out.push('\n');
         }
     }
+    // gnubg ends its files with a blank line.
+    out.push('\n');
     out
+}
+
+/// The numbered lines of a game: player 0's action on the left, player 1's on the right.
+fn action_lines(actions: &[Action]) -> Vec<[Option<String>; 2]> {
+    let mut lines: Vec<[Option<String>; 2]> = Vec::new();
+    let mut cube = 1;
+    for action in actions {
+        let (player, text) = match action {
+            Action::Roll { player, dice, play } => {
+                let moves: String = mat_play(play)
+                    .split_whitespace()
+                    .map(|m| format!("{m} "))
+                    .collect();
+                (*player, format!("{}{}: {moves}", dice[0], dice[1]))
+            }
+            Action::Double { player } => {
+                cube *= 2;
+                (*player, format!(" Doubles => {cube}"))
+            }
+            Action::Take { player } => (*player, " Takes".to_string()),
+            Action::Drop { player } => (*player, " Drops".to_string()),
+        };
+        let p = usize::from(player.min(1));
+        match lines.last_mut() {
+            Some(l) if p == 1 && l[1].is_none() => l[1] = Some(text),
+            _ => {
+                let mut l = [None, None];
+                l[p] = Some(text);
+                lines.push(l);
+            }
+        }
+    }
+    lines
 }
 
 /// A play in `.mat` style: single steps, the bar as 25, off as 0 (`bar/22` → `25/22`).

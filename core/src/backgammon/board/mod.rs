@@ -17,12 +17,14 @@
 //! assert!(plays.iter().any(|p| p.to_string() == "8/5 6/5"));
 //! ```
 
+mod export;
 mod gnubg_id;
 mod mat;
 mod moves;
 mod notation;
 mod record;
 
+pub use export::{record_from_events, write_sgf};
 pub use gnubg_id::{GameState, MatchId};
 pub use mat::{parse_mat, write_mat};
 pub use moves::{Play, Step, legal_plays};
