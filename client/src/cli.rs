@@ -262,6 +262,15 @@ pub enum MatchCommand {
         /// The match.
         match_id: String,
     },
+    /// Write a match that records moves as a file GNU Backgammon reads (to standard
+    /// output): `.mat` or `.sgf`.
+    Export {
+        /// The match.
+        match_id: String,
+        /// mat (Jellyfish, gnubg's `import mat`) or sgf (gnubg's `load match`).
+        #[arg(long, value_parser = ["mat", "sgf"], default_value = "mat")]
+        format: String,
+    },
 }
 
 /// Options every match command takes.

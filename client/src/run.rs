@@ -543,6 +543,21 @@ async fn run_match(
                 .into_inner();
             Ok(match_outcome(cli, &s))
         }
+        MatchCommand::Export { match_id, format } => {
+            let format = match format.as_str() {
+                "sgf" => v1::ExportFormat::Sgf,
+                _ => v1::ExportFormat::Mat,
+            };
+            let reply = MatchesClient::new(channel(cli).await?)
+                .export_match(v1::ExportMatchRequest {
+                    match_id: match_id.clone(),
+                    format: format as i32,
+                })
+                .await
+                .map_err(refused)?
+                .into_inner();
+            Ok(Outcome::ok(reply.text))
+        }
     }
 }
 

@@ -70,4 +70,14 @@ async fn a_director_records_moves_from_the_command_line() {
     let o = baffle(&server, &["match", "show", "r1-t7"]).await;
     ok(&o);
     assert!(o.out.contains("pips A 163  B 167"), "{}", o.out);
+    let o = baffle(&server, &["match", "export", "r1-t7", "--format", "sgf"]).await;
+    ok(&o);
+    assert!(
+        o.out.starts_with("(;FF[4]GM[6]") && o.out.contains(";W[31hefe]"),
+        "{}",
+        o.out
+    );
+    let o = baffle(&server, &["match", "export", "r1-t7"]).await;
+    ok(&o);
+    assert!(o.out.contains("  1) 31: 8/5 6/5"), "{}", o.out);
 }

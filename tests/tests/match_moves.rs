@@ -3,7 +3,7 @@
 //! player whose roll it is sends each play — an illegal play is refused naming 4.2 (iii)
 //! and changes nothing, and the game ends by itself with the board's result.
 
-use baffle_core::backgammon::board::{Checkers, Position, legal_plays};
+use baffle_core::backgammon::board::{Checkers, Position, legal_plays, parse_mat, replay_game};
 use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 use baffle_tests::api::{A, B, Director, defaults, opening, roll};
@@ -201,5 +201,69 @@ async fn rule_4_5_a_recorded_game_played_through_the_api_ends_by_itself() {
         assert!(score_w >= 2);
     }
     assert_ne!(s.phase, v1::MatchPhase::Playing as i32);
+
+    // Exported as gnubg reads it: the .mat replays through the board to the same result.
+    let mut matches = v1::matches_client::MatchesClient::new(server.channel().await);
+    let export = |format: v1::ExportFormat| v1::ExportMatchRequest {
+        match_id: "g".into(),
+        format: format as i32,
+    };
+    let mat = matches
+        .export_match(export(v1::ExportFormat::Mat))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(mat.file_name, "g.mat");
+    let record = parse_mat(&mat.text).unwrap();
+    assert_eq!(record.players, ["Anna".to_string(), "Ben".to_string()]);
+    let replayed = replay_game(&record.games[0], 1).unwrap();
+    let winner_player = if winner == A { 0 } else { 1 };
+    assert_eq!(
+        replayed.result.map(|r| (r.winner, r.points)),
+        Some((winner_player, score_w))
+    );
+    assert_eq!(replayed.plays, turns);
+    let sgf = matches
+        .export_match(export(v1::ExportFormat::Sgf))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(sgf.text.starts_with("(;FF[4]GM[6]") && sgf.text.contains("MI[length:3][game:0]"));
+    let who = if winner == A { 'W' } else { 'B' };
+    assert!(
+        sgf.text.contains(&format!("RE[{who}+{score_w}]")),
+        "{}",
+        sgf.text
+    );
     eprintln!("a recorded game through the API: {turns} turns, winner {winner}, {score_w} points");
+}
+
+#[tokio::test]
+async fn a_match_without_moves_has_nothing_to_export() {
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    d.tournament("open", defaults(120_000, None, v1::DiceSource::Physical))
+        .await;
+    d.create_match("open", "plain", 3, EPOCH.as_ms()).await;
+    d.act("plain", Action::CheckIn(A)).await;
+    d.act("plain", Action::CheckIn(B)).await;
+    d.act("plain", opening(3, 1)).await;
+    let mut matches = v1::matches_client::MatchesClient::new(server.channel().await);
+    let e = matches
+        .export_match(v1::ExportMatchRequest {
+            match_id: "plain".into(),
+            format: v1::ExportFormat::Mat as i32,
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::FailedPrecondition, "{}", e.message());
+    assert!(e.message().contains("records no moves"), "{}", e.message());
+    let e = matches
+        .export_match(v1::ExportMatchRequest {
+            match_id: "plain".into(),
+            format: 9,
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::InvalidArgument);
 }

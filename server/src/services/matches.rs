@@ -82,6 +82,15 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
         ))
     }
 
+    async fn export_match(
+        &self,
+        r: Request<v1::ExportMatchRequest>,
+    ) -> Result<Response<v1::ExportMatchResponse>, Status> {
+        let r = r.into_inner();
+        let reply = super::export::export_match(&self.hub, &r.match_id, r.format).await?;
+        Ok(Response::new(reply))
+    }
+
     type WatchStream = Stream<v1::MatchUpdate>;
 
     async fn watch(
