@@ -206,14 +206,27 @@ fn clock_json(c: &v1::SideClock) -> Value {
 /// The board of a match that records moves: pip counts, checkers off, gnubg's ID.
 fn board_line(b: &v1::Board) -> String {
     let at = |v: &[u32], i: usize| v.get(i).copied().unwrap_or(0);
-    format!(
+    let mut line = format!(
         "board  pips A {}  B {}  off A {}  B {}  gnubg {}\n",
         at(&b.pips, 0),
         at(&b.pips, 1),
         at(&b.borne_off, 0),
         at(&b.borne_off, 1),
         b.gnubg_position_id
-    )
+    );
+    // Adjudication help (4.3 (iv), 4.5): said only when the board proves it.
+    if b.certain_winner != 0 {
+        line.push_str(&format!(
+            "board  {} wins whatever the dice (4.3 (iv))\n",
+            side(b.certain_winner)
+        ));
+    }
+    for (i, who) in ["A", "B"].iter().enumerate() {
+        if b.gammon_possible.get(i) == Some(&false) && b.certain_winner == i as i32 + 1 {
+            line.push_str(&format!("board  {who} can no longer win a gammon (4.5)\n"));
+        }
+    }
+    line
 }
 
 /// A match as JSON.

@@ -158,7 +158,17 @@ async fn rule_4_5_a_recorded_game_played_through_the_api_ends_by_itself() {
     let mut dice = Dice(2026);
     let mut s = d.act("g", opening(4, 2)).await;
     let mut turns = 0;
+    // The board's adjudication help, as first claimed: the game must bear it out.
+    let (mut claimed_winner, mut no_gammon_for) = (None, [false; 2]);
     while s.phase == v1::MatchPhase::Playing as i32 {
+        if let Some(b) = &s.board {
+            if b.certain_winner != 0 && claimed_winner.is_none() {
+                claimed_winner = Some(b.certain_winner);
+            }
+            for (i, possible) in b.gammon_possible.iter().enumerate() {
+                no_gammon_for[i] |= !possible;
+            }
+        }
         // A second between commands, on the server's injected clock: within the delay,
         // and under the per-match command rate.
         server.time.advance(1_000);
@@ -201,6 +211,12 @@ async fn rule_4_5_a_recorded_game_played_through_the_api_ends_by_itself() {
         assert!(score_w >= 2);
     }
     assert_ne!(s.phase, v1::MatchPhase::Playing as i32);
+    if let Some(w) = claimed_winner {
+        assert_eq!(w, winner, "a certain win claimed for the loser");
+    }
+    if no_gammon_for[if winner == A { 0 } else { 1 }] {
+        assert_eq!(score_w, 1, "a gammon said impossible was won");
+    }
 
     // Exported as gnubg reads it: the .mat replays through the board to the same result.
     let mut matches = v1::matches_client::MatchesClient::new(server.channel().await);
@@ -235,7 +251,10 @@ async fn rule_4_5_a_recorded_game_played_through_the_api_ends_by_itself() {
         "{}",
         sgf.text
     );
-    eprintln!("a recorded game through the API: {turns} turns, winner {winner}, {score_w} points");
+    eprintln!(
+        "a recorded game through the API: {turns} turns, winner {winner}, {score_w} points; \
+         certain winner claimed: {claimed_winner:?}, no gammon for: {no_gammon_for:?}"
+    );
 }
 
 #[tokio::test]

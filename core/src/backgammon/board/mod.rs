@@ -17,6 +17,7 @@
 //! assert!(plays.iter().any(|p| p.to_string() == "8/5 6/5"));
 //! ```
 
+mod adjudicate;
 mod export;
 mod gnubg_id;
 mod mat;
@@ -24,6 +25,7 @@ mod moves;
 mod notation;
 mod record;
 
+pub use adjudicate::{Adjudication, EXACT_CHECKERS, adjudicate, fewest_turns, most_turns};
 pub use export::{record_from_events, write_sgf};
 pub use gnubg_id::{GameState, MatchId};
 pub use mat::{parse_mat, write_mat};
