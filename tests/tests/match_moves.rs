@@ -286,3 +286,47 @@ async fn a_match_without_moves_has_nothing_to_export() {
         .unwrap_err();
     assert_eq!(e.code(), Code::InvalidArgument);
 }
+
+/// The offline verifier replays a log through the same fold: every recorded move is
+/// re-checked against its roll, so a log whose move was forged to an illegal one (the
+/// chain rebuilt around it) does not verify, and names 4.2 (iii).
+#[tokio::test]
+async fn the_verifier_rechecks_every_move_against_its_roll() {
+    use baffle_core::audit::Chain;
+    use baffle_core::audit::export::{Line, parse_line, to_jsonl};
+    use baffle_core::audit::verify::verify_jsonl;
+
+    let server = TestServer::start().await;
+    let mut d = seated(&server, "v").await;
+    d.act("v", opening(3, 1)).await;
+    d.act("v", mv(A, "8/5 6/5")).await;
+    server.time.advance(2_000);
+    d.act("v", Action::Press(A)).await;
+    d.act("v", roll(B, 6, 4)).await;
+    d.act("v", mv(B, "24/14")).await;
+    let log = baffle_client::audit::export_log(server.channel().await, "v")
+        .await
+        .unwrap();
+    assert!(
+        verify_jsonl(&log, None).problem.is_none(),
+        "the log as written verifies"
+    );
+    // B's 6-4 played as 24/18 13/11 in the log: a 6 and a 2, not his roll.
+    let mut chain = Chain::new();
+    let mut forged_at = None;
+    for line in log.lines() {
+        let Ok(Line::Record(r)) = parse_line(line) else {
+            continue;
+        };
+        let mut body = r.body.clone();
+        if body.contains(r#""play":"24/14""#) {
+            body = body.replace(r#""play":"24/14""#, r#""play":"24/18 13/11""#);
+            forged_at = Some(r.seq);
+        }
+        chain.append(body);
+    }
+    let report = verify_jsonl(&to_jsonl(chain.records()), None);
+    let problem = report.problem.expect("a forged move is caught");
+    assert_eq!(problem.seq, forged_at, "{problem:?}");
+    assert!(problem.reason.contains("4.2 (iii)"), "{}", problem.reason);
+}
