@@ -1,19 +1,11 @@
 //! Adjudication help (4.3 (iv), 4.5): with no contact, a win that is mathematically
 //! certain, and a gammon that is no longer possible.
 
-use baffle_core::backgammon::board::{Checkers, Position, adjudicate, fewest_turns, most_turns};
+#[path = "board/positions.rs"]
+mod positions;
 
-fn side(points: &[(usize, u8)]) -> Checkers {
-    let mut s = [0u8; 25];
-    for &(p, n) in points {
-        s[p - 1] += n;
-    }
-    s
-}
-
-fn pos(me: &[(usize, u8)], them: &[(usize, u8)]) -> Position {
-    Position::new(side(me), side(them)).unwrap()
-}
+use baffle_core::backgammon::board::{Position, adjudicate, fewest_turns, most_turns};
+use positions::pos;
 
 #[test]
 fn the_turns_a_bear_off_can_take_are_bounded_both_ways() {

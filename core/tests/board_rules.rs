@@ -5,23 +5,12 @@
 #[path = "board/slow.rs"]
 mod slow;
 
+#[path = "board/positions.rs"]
+mod positions;
+
 use baffle_core::backgammon::GameKind;
-use baffle_core::backgammon::board::{
-    Checkers, GameState, MatchId, Notation, Position, accept, legal_plays,
-};
-
-/// A side from (point, checkers) pairs; point 25 is the bar.
-fn side(points: &[(usize, u8)]) -> Checkers {
-    let mut s = [0u8; 25];
-    for &(p, n) in points {
-        s[p - 1] += n;
-    }
-    s
-}
-
-fn pos(me: &[(usize, u8)], them: &[(usize, u8)]) -> Position {
-    Position::new(side(me), side(them)).unwrap()
-}
+use baffle_core::backgammon::board::{GameState, MatchId, Notation, Position, accept, legal_plays};
+use positions::pos;
 
 fn written(p: &Position, dice: [u8; 2]) -> Vec<String> {
     let mut w: Vec<String> = legal_plays(p, dice)

@@ -22,6 +22,7 @@ use baffle_core::backgammon::board::{
 use baffle_core::backgammon::setup::DiceSource;
 use baffle_core::backgammon::{Command, Event, Match, MatchSetup, MovesSetting, Turn};
 use baffle_core::{Side, Timestamp};
+use baffle_tests::seeded::SeededDice;
 
 /// gnubg, or `None` with the reason said; required under `BAFFLE_GNUBG_TEST=required`.
 fn gnubg_or_skip() -> Option<PathBuf> {
@@ -199,18 +200,6 @@ fn gnubg_self_play_matches_replay_move_by_move_with_gnubgs_results() {
     );
 }
 
-/// Dice from a fixed seed (xorshift).
-struct Dice(u64);
-
-impl Dice {
-    fn die(&mut self) -> u8 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % 6) as u8 + 1
-    }
-}
-
 /// A 5-point match that records moves, played through the core's `Match`: game 1 with a
 /// double, a take, a redouble and a drop; game 2 played out to the last checker. Returns
 /// the match and its events.
@@ -229,7 +218,7 @@ fn recorded_match(seed: u64) -> (Match, Vec<Event>) {
     };
     exec(&mut m, Command::CheckIn { side: Side::A });
     exec(&mut m, Command::CheckIn { side: Side::B });
-    let mut dice = Dice(seed);
+    let mut dice = SeededDice(seed);
     for game in 1..=2 {
         exec(&mut m, Command::StartGame);
         let (mut turns, mut doubled) = (0, false);

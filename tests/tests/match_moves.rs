@@ -7,6 +7,7 @@ use baffle_core::backgammon::board::{Checkers, Position, legal_plays, parse_mat,
 use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 use baffle_tests::api::{A, B, Director, defaults, opening, roll};
+use baffle_tests::seeded::SeededDice;
 use baffle_tests::{EPOCH, TestServer, with_token};
 use tonic::Code;
 
@@ -43,18 +44,6 @@ fn seen_by(board: &v1::Board, side: i32) -> Position {
     };
     let a = Position::new(checkers(&board.checkers_a), checkers(&board.checkers_b)).unwrap();
     if side == A { a } else { a.swap() }
-}
-
-/// Dice from a fixed seed (xorshift).
-struct Dice(u64);
-
-impl Dice {
-    fn die(&mut self) -> u32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % 6) as u32 + 1
-    }
 }
 
 async fn seated(server: &TestServer, id: &str) -> Director {
@@ -155,7 +144,7 @@ async fn a_player_sends_his_own_moves_and_nothing_else() {
 async fn rule_4_5_a_recorded_game_played_through_the_api_ends_by_itself() {
     let server = TestServer::start().await;
     let mut d = seated(&server, "g").await;
-    let mut dice = Dice(2026);
+    let mut dice = SeededDice(2026);
     let mut s = d.act("g", opening(4, 2)).await;
     let mut turns = 0;
     // The board's adjudication help, as first claimed: the game must bear it out.
@@ -174,14 +163,19 @@ async fn rule_4_5_a_recorded_game_played_through_the_api_ends_by_itself() {
         server.time.advance(1_000);
         let side = s.turn_side;
         if s.turn == v1::TurnPhase::OnRoll as i32 {
-            s = d.act("g", roll(side, dice.die(), dice.die())).await;
+            s = d
+                .act(
+                    "g",
+                    roll(side, u32::from(dice.die()), u32::from(dice.die())),
+                )
+                .await;
             continue;
         }
         assert_eq!(s.turn, v1::TurnPhase::Moving as i32);
         let board = s.board.clone().unwrap();
         let rolled = [s.dice[0] as u8, s.dice[1] as u8];
         let plays = legal_plays(&seen_by(&board, side), rolled).unwrap();
-        let play = plays[dice.die() as usize % plays.len()].to_string();
+        let play = plays[usize::from(dice.die()) % plays.len()].to_string();
         turns += 1;
         if play.is_empty() {
             // No legal play: the press records the empty move.
