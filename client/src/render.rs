@@ -231,6 +231,19 @@ fn board_line(b: &v1::Board) -> String {
 
 /// A match as JSON.
 pub fn match_json(s: &v1::MatchState) -> Value {
+    let mut v = match_json_fields(s);
+    // Only a match that records moves has a board: other matches print as before.
+    if let Some(b) = &s.board {
+        v["board"] = json!({
+            "checkers": [b.checkers_a, b.checkers_b], "pips": b.pips, "borne_off": b.borne_off,
+            "gnubg_position_id": b.gnubg_position_id, "moved": b.moved,
+            "certain_winner": side(b.certain_winner), "gammon_possible": b.gammon_possible,
+        });
+    }
+    v
+}
+
+fn match_json_fields(s: &v1::MatchState) -> Value {
     json!({
         "match_id": s.match_id, "tournament_id": s.tournament_id, "round": s.round, "table": s.table,
         "players": [s.player_a, s.player_b], "length": s.length, "score": [s.score_a, s.score_b],

@@ -402,6 +402,9 @@ async fn a_director_records_moves_from_the_command_line() {
     let o = baffle(&server, &["match", "show", "r1-t7"]).await;
     ok(&o);
     assert!(o.out.contains("pips A 163  B 167"), "{}", o.out);
+    let o = baffle(&server, &["--json", "match", "show", "r1-t7"]).await;
+    ok(&o);
+    assert!(o.out.contains(r#""pips": ["#), "{}", o.out);
     let o = baffle(&server, &["match", "export", "r1-t7", "--format", "sgf"]).await;
     ok(&o);
     assert!(

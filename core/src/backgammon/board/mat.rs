@@ -56,17 +56,8 @@ pub fn parse_mat(text: &str) -> Result<MatchRecord, RuleError> {
             });
             expect_score = true;
         } else if expect_score {
-            // "name : score        name : score"
-            let parts: Vec<&str> = trimmed.split(" : ").collect();
-            let fields: Option<(String, u32, String, u32)> = (|| {
-                let (name0, rest) = (parts.first()?, parts.get(1)?);
-                let last = parts.get(2)?;
-                let mut rest = rest.split_whitespace();
-                let score0 = rest.next()?.parse().ok()?;
-                let name1 = rest.collect::<Vec<_>>().join(" ");
-                Some((name0.to_string(), score0, name1, last.trim().parse().ok()?))
-            })();
-            let (p0, s0, p1, s1) = fields.ok_or_else(|| bad(n, "no score line"))?;
+            let fields = score_line(trimmed);
+            let ([p0, p1], [s0, s1]) = fields.ok_or_else(|| bad(n, "no score line"))?;
             players = [p0, p1];
             if let Some(g) = games.last_mut() {
                 g.score = [s0, s1];
@@ -88,26 +79,7 @@ pub fn parse_mat(text: &str) -> Result<MatchRecord, RuleError> {
             let game = games
                 .last_mut()
                 .ok_or_else(|| bad(n, "a move outside a game"))?;
-            let after = &trimmed[close + 1..];
-            let body = after.trim_start();
-            let left_empty = after.len() - body.len() > RIGHT_COLUMN;
-            let actions = split_actions(body, n)?;
-            let first_player = u8::from(left_empty);
-            if actions.len() > 2 || (left_empty && actions.len() > 1) {
-                return Err(bad(n, "more than one action per player on a line"));
-            }
-            for (k, a) in actions.into_iter().enumerate() {
-                let player = first_player + k as u8;
-                match a {
-                    Said::Wins(points) => {
-                        game.result = Some(GameResult {
-                            winner: player,
-                            points,
-                        })
-                    }
-                    a => game.actions.extend(a.for_player(player)),
-                }
-            }
+            numbered_line(&trimmed[close + 1..], n, game)?;
         } else {
             return Err(bad(n, format!("cannot read '{trimmed}'")));
         }
@@ -117,6 +89,44 @@ pub fn parse_mat(text: &str) -> Result<MatchRecord, RuleError> {
         players,
         games,
     })
+}
+
+/// "name : score        name : score": the players and their scores.
+fn score_line(line: &str) -> Option<([String; 2], [u32; 2])> {
+    let parts: Vec<&str> = line.split(" : ").collect();
+    let (name0, middle, last) = (parts.first()?, parts.get(1)?, parts.get(2)?);
+    let mut middle = middle.split_whitespace();
+    let score0 = middle.next()?.parse().ok()?;
+    let name1 = middle.collect::<Vec<_>>().join(" ");
+    Some((
+        [name0.to_string(), name1],
+        [score0, last.trim().parse().ok()?],
+    ))
+}
+
+/// A numbered line's actions (after "12)"), player 0's on the left, player 1's on the
+/// right, added to `game`; a "Wins" is its result.
+fn numbered_line(after: &str, n: usize, game: &mut GameRecord) -> Result<(), RuleError> {
+    let body = after.trim_start();
+    let left_empty = after.len() - body.len() > RIGHT_COLUMN;
+    let actions = split_actions(body, n)?;
+    let first_player = u8::from(left_empty);
+    if actions.len() > 2 || (left_empty && actions.len() > 1) {
+        return Err(bad(n, "more than one action per player on a line"));
+    }
+    for (k, a) in actions.into_iter().enumerate() {
+        let player = first_player + k as u8;
+        match a {
+            Said::Wins(points) => {
+                game.result = Some(GameResult {
+                    winner: player,
+                    points,
+                })
+            }
+            a => game.actions.extend(a.for_player(player)),
+        }
+    }
+    Ok(())
 }
 
 /// An action before we know whose column it was in.
