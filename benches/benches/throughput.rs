@@ -85,6 +85,7 @@ async fn run(game: Game, matches: u64, seconds: u64) -> (f64, f64, Histogram<u64
                     length: 25,
                     unclocked: false,
                     series_match: None,
+                    moves: Default::default(),
                 },
             },
         };

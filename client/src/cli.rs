@@ -239,6 +239,9 @@ pub enum MatchCommand {
         /// only between matches (2.2).
         #[arg(long)]
         series_match: Option<u32>,
+        /// Record and check every move (docs/board.md): results come from the board.
+        #[arg(long)]
+        record_moves: bool,
         /// A chess match instead (then --length is not needed).
         #[command(flatten)]
         chess: crate::chess::ChessMatchArgs,
@@ -262,6 +265,15 @@ pub enum MatchCommand {
     Show {
         /// The match.
         match_id: String,
+    },
+    /// Write a match that records moves as a file GNU Backgammon reads (to standard
+    /// output): `.mat` or `.sgf`.
+    Export {
+        /// The match.
+        match_id: String,
+        /// mat (Jellyfish, gnubg's `import mat`) or sgf (gnubg's `load match`).
+        #[arg(long, value_parser = ["mat", "sgf"], default_value = "mat")]
+        format: String,
     },
 }
 
@@ -319,6 +331,9 @@ pub enum PlayAction {
     Pass { side: SideArg },
     /// Press the clock: the turn ends (4.2 (i)).
     Press { side: SideArg },
+    /// The mover's play, e.g. "24/18 13/11", "bar/22", "6/off", "8/5(2)" (matches that
+    /// record moves; checked against the roll, 4.2 (iii)). Then press.
+    Move { side: SideArg, play: String },
     /// Report a game's result (4.6).
     EndGame { winner: SideArg, kind: KindArg },
     /// Concede (4.5).

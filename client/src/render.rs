@@ -66,6 +66,9 @@ pub fn match_text(s: &v1::MatchState) -> String {
             baffle_proto::backgammon_text::turn(s)
         ));
     }
+    if let Some(b) = &s.board {
+        out.push_str(&board_line(b));
+    }
     if let Some(c) = &s.clock {
         let running = side(c.running);
         let paused = v1::PauseReason::try_from(c.paused)
@@ -202,8 +205,47 @@ fn clock_json(c: &v1::SideClock) -> Value {
     })
 }
 
+/// The board of a match that records moves: pip counts, checkers off, gnubg's ID.
+fn board_line(b: &v1::Board) -> String {
+    let at = |v: &[u32], i: usize| v.get(i).copied().unwrap_or(0);
+    let mut line = format!(
+        "board  pips A {}  B {}  off A {}  B {}  gnubg {}\n",
+        at(&b.pips, 0),
+        at(&b.pips, 1),
+        at(&b.borne_off, 0),
+        at(&b.borne_off, 1),
+        b.gnubg_position_id
+    );
+    // Adjudication help (4.3 (iv), 4.5): said only when the board proves it.
+    if b.certain_winner != 0 {
+        line.push_str(&format!(
+            "board  {} wins whatever the dice (4.3 (iv))\n",
+            side(b.certain_winner)
+        ));
+    }
+    for (i, who) in ["A", "B"].iter().enumerate() {
+        if b.gammon_possible.get(i) == Some(&false) && b.certain_winner == i as i32 + 1 {
+            line.push_str(&format!("board  {who} can no longer win a gammon (4.5)\n"));
+        }
+    }
+    line
+}
+
 /// A match as JSON.
 pub fn match_json(s: &v1::MatchState) -> Value {
+    let mut v = match_json_fields(s);
+    // Only a match that records moves has a board: other matches print as before.
+    if let Some(b) = &s.board {
+        v["board"] = json!({
+            "checkers": [b.checkers_a, b.checkers_b], "pips": b.pips, "borne_off": b.borne_off,
+            "gnubg_position_id": b.gnubg_position_id, "moved": b.moved,
+            "certain_winner": side(b.certain_winner), "gammon_possible": b.gammon_possible,
+        });
+    }
+    v
+}
+
+fn match_json_fields(s: &v1::MatchState) -> Value {
     json!({
         "match_id": s.match_id, "tournament_id": s.tournament_id, "round": s.round, "table": s.table,
         "players": [s.player_a, s.player_b], "length": s.length, "score": [s.score_a, s.score_b],

@@ -163,6 +163,10 @@ fn play_action(action: &PlayAction) -> Result<Action, Outcome> {
         PlayAction::Take { side: s } => Action::Take(side(*s)),
         PlayAction::Pass { side: s } => Action::Pass(side(*s)),
         PlayAction::Press { side: s } => Action::Press(side(*s)),
+        PlayAction::Move { side: s, play } => Action::Move(v1::Move {
+            side: side(*s),
+            play: play.clone(),
+        }),
         PlayAction::EndGame { winner, kind: k } => Action::EndGame(v1::GameResult {
             side: side(*winner),
             kind: kind(*k),
@@ -517,6 +521,7 @@ async fn run_match(
             start_in,
             unclocked,
             series_match,
+            record_moves,
             chess,
         } => {
             let Some((a, b)) = players.split_once(',') else {
@@ -543,6 +548,11 @@ async fn run_match(
                 unclocked: *unclocked,
                 chess: crate::chess::settings(chess).map_err(usage)?,
                 series_match: series_match.unwrap_or(0),
+                moves: if *record_moves {
+                    v1::MovesSetting::Recorded
+                } else {
+                    v1::MovesSetting::Unspecified
+                } as i32,
             };
             let s = client
                 .create_match(authed(request, token)?)
@@ -586,6 +596,21 @@ async fn run_match(
                 .map_err(refused)?
                 .into_inner();
             Ok(match_outcome(cli, &s))
+        }
+        MatchCommand::Export { match_id, format } => {
+            let format = match format.as_str() {
+                "sgf" => v1::ExportFormat::Sgf,
+                _ => v1::ExportFormat::Mat,
+            };
+            let reply = MatchesClient::new(channel(cli).await?)
+                .export_match(v1::ExportMatchRequest {
+                    match_id: match_id.clone(),
+                    format: format as i32,
+                })
+                .await
+                .map_err(refused)?
+                .into_inner();
+            Ok(Outcome::ok(reply.text))
         }
     }
 }

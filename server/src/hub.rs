@@ -75,6 +75,8 @@ pub enum NewGame {
         unclocked: bool,
         /// Which match of a best-of-three series this is (2.2), if one.
         series_match: Option<u32>,
+        /// Whether moves are recorded (docs/board.md).
+        moves: baffle_core::backgammon::MovesSetting,
     },
     /// Chess, with its own settings.
     Chess(ChessSettings),
@@ -308,11 +310,13 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
                 length,
                 unclocked,
                 series_match,
+                moves,
             } => {
                 let mut setup = d
                     .match_setup(players, length, start, unclocked)
                     .map_err(Refusal::from)?;
                 setup.series_match = series_match;
+                setup.moves = moves;
                 setup.validate().map_err(Refusal::from)?;
                 GameSetup::Backgammon(setup)
             }

@@ -12,6 +12,8 @@ use axum::routing::get;
 pub const INDEX_HTML: &str = include_str!("../web/index.html");
 /// Its script.
 pub const APP_JS: &str = include_str!("../web/app.js");
+/// The board of a match that records moves, a module the script imports.
+pub const BOARD_JS: &str = include_str!("../web/board.js");
 
 /// `router` with the page's routes added.
 pub fn routes(router: axum::Router) -> axum::Router {
@@ -37,6 +39,18 @@ pub fn routes(router: axum::Router) -> axum::Router {
                         (header::CACHE_CONTROL, "no-cache"),
                     ],
                     APP_JS,
+                )
+            }),
+        )
+        .route(
+            "/board.js",
+            get(|| async {
+                (
+                    [
+                        (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
+                        (header::CACHE_CONTROL, "no-cache"),
+                    ],
+                    BOARD_JS,
                 )
             }),
         )

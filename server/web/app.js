@@ -3,6 +3,8 @@
 // runs. Sections: protobuf wire format, message schemas (from proto/baffle/v1), gRPC-Web
 // calls, clock faces (as baffle_proto::faces), views, and the router.
 
+import { boardPanel } from "./board.js";
+
 // ---------------------------------------------------------------- protobuf wire format
 
 const utf8 = new TextDecoder();
@@ -140,6 +142,13 @@ const MatchState = {
   35: ["player_seeds", { 1: ["commitment", "string"], 2: ["seed", "string"] }, "repeated"],
   36: ["player_seeds_required", "bool"],
 };
+MatchState[60] = ["board", {
+  1: ["checkers_a", "uint", "repeated"], 2: ["checkers_b", "uint", "repeated"],
+  3: ["pips", "uint", "repeated"], 4: ["borne_off", "uint", "repeated"],
+  5: ["gnubg_position_id", "string"], 6: ["moved", "bool"],
+  7: ["certain_winner", "enum"], 8: ["gammon_possible", "bool", "repeated"],
+}];
+const ExportMatchResponse = { 1: ["text", "string"], 2: ["file_name", "string"] };
 const Event = { 1: ["seq", "uint"], 2: ["kind", "string"], 3: ["body", "string"] };
 const MatchUpdate = { 1: ["events", Event, "repeated"], 2: ["state", MatchState] };
 const Tournament = { 1: ["id", "string"], 2: ["name", "string"] };
@@ -186,6 +195,7 @@ function chessTags(s, out) {
   if (c.quickplay_claim && c.quickplay_postponed) {
     out.append(el("span", { class: "tag" }, "quickplay claim: decision postponed"));
   }
+  if (s.board) out.append(el("span", { class: "tag pips" }, `pips ${s.board.pips[0] || 0}–${s.board.pips[1] || 0}`));
   if (s.clock && s.clock.paused) out.append(el("span", { class: "tag paused" }, "paused"));
   const last = c.results[c.results.length - 1];
   if (s.result) {
@@ -601,6 +611,23 @@ function card(s) {
     row("a", s.player_a), row("b", s.player_b), tags(s));
 }
 
+// Whose side the board is seen from ("a" or "b"), turned by a tap.
+let boardViewer = "a";
+
+// A match that records moves as gnubg reads it (Matches.ExportMatch): "mat" or "sgf".
+async function exportMatch(id, format) {
+  const request = encode([[1, id], [2, format === "sgf" ? 2 : 1]]);
+  return unary("/baffle.v1.Matches/ExportMatch", request, ExportMatchResponse);
+}
+window.baffleExport = async (id, format) => (await exportMatch(id, format)).text;
+
+async function downloadMatch(id, format) {
+  const file = await exportMatch(id, format);
+  const link = el("a", { href: URL.createObjectURL(new Blob([file.text], { type: "text/plain" })), download: file.file_name });
+  link.click();
+  URL.revokeObjectURL(link.href);
+}
+
 function live(s, events, redraw = () => {}) {
   const moves = (player) => {
     const side = clockOf(s, player) === "a" ? 0 : 1;
@@ -619,7 +646,10 @@ function live(s, events, redraw = () => {}) {
   return el("div", { class: "live", "data-match": s.match_id },
     side("a", s.player_a),
     el("div", { class: "mid" }, el("span", { class: "score" }, `${score(s, "a")} – ${score(s, "b")}`), tags(s)),
-    side("b", s.player_b), list, dice,
+    side("b", s.player_b), s.board ? boardPanel(s, boardViewer, el, {
+      onFlip: () => { boardViewer = boardViewer === "a" ? "b" : "a"; redraw(); },
+      onExport: (format) => downloadMatch(s.match_id, format),
+    }) : "", list, dice,
     s.dice_source === "server" ? seedPanel(s, events, redraw) : "");
 }
 

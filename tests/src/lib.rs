@@ -4,6 +4,7 @@
 //! directory and a hand-turned clock; the tests themselves are in `tests/tests/`.
 
 pub mod api;
+pub mod seeded;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};

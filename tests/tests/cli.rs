@@ -348,3 +348,71 @@ async fn players_commit_and_reveal_their_seeds_from_the_command_line() {
     .await;
     assert_eq!(o.code, 1, "{}", o.out);
 }
+
+/// Issue 23: a match that records moves, from the command line: a move sent, an illegal
+/// one refused naming 4.2 (iii) with exit status 4, the pip counts shown, the exports.
+#[tokio::test]
+async fn a_director_records_moves_from_the_command_line() {
+    let server = TestServer::start().await;
+    let ok = |o: &Outcome| assert_eq!(o.code, 0, "{}{}", o.out, o.err);
+    let create = [
+        "tournament",
+        "create",
+        "open",
+        "--name",
+        "Club",
+        "--dice",
+        "physical",
+    ];
+    ok(&baffle(&server, &create).await);
+    let o = baffle(
+        &server,
+        &[
+            "match",
+            "create",
+            "--tournament",
+            "open",
+            "--round",
+            "1",
+            "--table",
+            "7",
+            "--length",
+            "5",
+            "--players",
+            "Anna,Ben",
+            "--record-moves",
+        ],
+    )
+    .await;
+    ok(&o);
+    for side in ["a", "b"] {
+        ok(&baffle(&server, &["play", "r1-t7", "check-in", side]).await);
+    }
+    ok(&baffle(&server, &["play", "r1-t7", "opening", "--dice", "3,1"]).await);
+    let o = baffle(&server, &["play", "r1-t7", "move", "a", "24/18"]).await;
+    assert_eq!(o.code, 4, "{}{}", o.out, o.err);
+    assert!(
+        o.err.contains("FailedPrecondition") && o.err.contains("4.2 (iii)"),
+        "{}",
+        o.err
+    );
+    let o = baffle(&server, &["play", "r1-t7", "move", "a", "8/5 6/5"]).await;
+    ok(&o);
+    assert!(o.out.contains("bg.moved"), "{}", o.out);
+    let o = baffle(&server, &["match", "show", "r1-t7"]).await;
+    ok(&o);
+    assert!(o.out.contains("pips A 163  B 167"), "{}", o.out);
+    let o = baffle(&server, &["--json", "match", "show", "r1-t7"]).await;
+    ok(&o);
+    assert!(o.out.contains(r#""pips": ["#), "{}", o.out);
+    let o = baffle(&server, &["match", "export", "r1-t7", "--format", "sgf"]).await;
+    ok(&o);
+    assert!(
+        o.out.starts_with("(;FF[4]GM[6]") && o.out.contains(";W[31hefe]"),
+        "{}",
+        o.out
+    );
+    let o = baffle(&server, &["match", "export", "r1-t7"]).await;
+    ok(&o);
+    assert!(o.out.contains("  1) 31: 8/5 6/5"), "{}", o.out);
+}

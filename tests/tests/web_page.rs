@@ -474,3 +474,71 @@ async fn a_player_adds_his_seed_from_the_page() {
     assert!(baffle_core::audit::verify::verify_jsonl(&log, None).is_ok());
     server.stop().await;
 }
+
+/// Issue 23: a match that records moves shows its board on the phone page (SVG, turned
+/// by a tap to the other player's side), follows a move made through the API with its
+/// pip counts, and exports the match as gnubg reads it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_draws_the_board_and_follows_a_move() {
+    let Some((script, chromium)) = browser_tools_or_skip() else {
+        return;
+    };
+    let script = script.with_file_name("board.mjs");
+    let screenshot = std::env::var("BAFFLE_WEB_BOARD_SCREENSHOT").unwrap_or_default();
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    d.tournament("club", defaults(120_000, None, v1::DiceSource::Physical))
+        .await;
+    d.create(v1::CreateMatchRequest {
+        tournament_id: "club".into(),
+        match_id: "m".into(),
+        round: 1,
+        table: "1".into(),
+        player_a: "Anna".into(),
+        player_b: "Ben".into(),
+        length: 3,
+        scheduled_start_ms: EPOCH.as_ms(),
+        moves: v1::MovesSetting::Recorded as i32,
+        ..Default::default()
+    })
+    .await;
+    d.act("m", Action::CheckIn(A)).await;
+    d.act("m", Action::CheckIn(B)).await;
+    d.act("m", opening(3, 1)).await;
+    let mut child = tokio::process::Command::new("node")
+        .arg(&script)
+        .args([&server.url(), "m", &screenshot])
+        .env("CHROMIUM", &chromium)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("node runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut next = async || {
+        let line = tokio::time::timeout(Duration::from_secs(60), lines.next_line())
+            .await
+            .expect("the browser answers within a minute")
+            .unwrap()
+            .expect("the browser script ended early: see its output above");
+        eprintln!("browser: {line}");
+        line
+    };
+    assert_eq!(next().await, "BOARD pips Anna 167 · Ben 167 | 15 15");
+    d.act(
+        "m",
+        Action::Move(v1::Move {
+            side: A,
+            play: "8/5 6/5".into(),
+        }),
+    )
+    .await;
+    stdin.write_all(b"GO\n").await.unwrap();
+    assert_eq!(next().await, "MOVED pips Anna 163 · Ben 167 | 2");
+    // Seen by Ben: his 6 point holds his five checkers, bottom right his 1 point.
+    assert_eq!(next().await, "TURNED b | 1 5");
+    assert_eq!(next().await, "MAT 1) 31: 8/5 6/5");
+    drop(stdin);
+    assert!(child.wait().await.unwrap().success());
+}

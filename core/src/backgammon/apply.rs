@@ -55,7 +55,9 @@ impl Match {
                 self.rulings = self.rulings.saturating_add(1);
                 self.apply_director(action, at)?
             }
+            Change::Moved { .. } => {}
         }
+        self.follow_board(&event.change)?;
         self.now = self.now.max(at);
         Ok(())
     }

@@ -285,6 +285,14 @@ pub enum Command {
         /// Single, gammon or backgammon.
         kind: GameKind,
     },
+    /// The mover's play, in the usual notation (`24/18 13/11`, `bar/22`, `6/off`,
+    /// `8/5(2)`), in a match that records moves: checked against his roll (4.2 (iii)).
+    Move {
+        /// Who moves.
+        side: Side,
+        /// The play as written.
+        play: String,
+    },
     /// A player concedes a single game, gammon or backgammon (4.5).
     Concede {
         /// Who concedes.

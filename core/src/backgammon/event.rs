@@ -64,6 +64,15 @@ pub enum Expiry {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind")]
 pub enum Change {
+    /// A play recorded and checked against the roll (4.2 (iii)), in the canonical
+    /// notation (`board::Play`'s), in a match that records moves.
+    #[serde(rename = "bg.moved")]
+    Moved {
+        /// Who moved.
+        side: Side,
+        /// The play.
+        play: String,
+    },
     /// A player is present.
     #[serde(rename = "bg.checked_in")]
     CheckedIn {

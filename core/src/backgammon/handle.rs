@@ -260,6 +260,7 @@ impl Match {
                 self.dice_picked_up_early(*offender, now, out)
             }
             Command::ReplayIllegalMove { offender } => {
+                self.no_illegal_move_stands()?;
                 self.replay_illegal_move(*offender, now, out)
             }
             Command::TakeBreak { side } => self.take_break(*side, now, out),
@@ -270,6 +271,7 @@ impl Match {
                 ruling,
                 grounds,
             } => self.appeal(*side, *ruling, grounds, now, out),
+            Command::Move { side, play } => self.record_move(*side, play, now, out),
             Command::Director { action, ruling } => self.director(action, ruling, now, out),
         }
     }
@@ -344,6 +346,7 @@ impl Match {
             turn => return Err(not_your_turn(side, turn)),
         }
         let pending_double = game.premature_double;
+        self.check_moved_before_press(side, now, out)?;
         self.emit(out, now, Change::Pressed { side })?;
         // The premature double now takes effect if it is still valid (4.4 (v): "valid
         // if otherwise valid"); a correction of the cube or the score meanwhile may
@@ -619,6 +622,7 @@ impl Match {
             }
             _ => {}
         }
+        self.check_result_against_board(winner, kind, how)?;
         let cube = game.cube_value();
         let ended = Change::GameEnded {
             winner,

@@ -32,6 +32,7 @@
 mod appeal;
 mod apply;
 mod attendance;
+pub mod board;
 pub mod command;
 mod crawford;
 pub mod cube;
@@ -40,6 +41,7 @@ mod due;
 pub mod error;
 pub mod event;
 mod handle;
+pub mod moves;
 pub mod setup;
 pub mod tournament;
 
@@ -51,6 +53,7 @@ pub use cube::{Cube, CubeTurn};
 pub use due::Due;
 pub use error::RuleError;
 pub use event::{Change, Event, Expiry, GameEnd, MatchEnd};
+pub use moves::{BoardState, MovesSetting};
 pub use setup::{ClockSetup, DiceSource, MatchSetup, TimeoutPolicy};
 pub use tournament::{ClockPolicy, TournamentDefaults};
 
@@ -181,6 +184,8 @@ pub struct Match {
     appeals: Vec<Appeal>,
     requests: Vec<(Side, PlayerRequest)>,
     now: Timestamp,
+    /// The board, when the match records moves (`moves.rs`).
+    board: Option<BoardState>,
 }
 
 impl Match {
@@ -224,6 +229,7 @@ impl Match {
             appeals: Vec::new(),
             requests: Vec::new(),
             now: setup.scheduled_start,
+            board: None,
             setup,
         })
     }

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::moves::MovesSetting;
 use crate::clock::{BACKGAMMON_DELAY, BACKGAMMON_PER_POINT};
 use crate::time::{Millis, Timestamp};
 
@@ -111,6 +112,9 @@ pub struct MatchSetup {
     /// breaks are then taken only between matches (2.2). `None` for a single match.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub series_match: Option<u32>,
+    /// Whether the checkers' moves are recorded (issue 23); `off` is not written.
+    #[serde(default, skip_serializing_if = "MovesSetting::is_off")]
+    pub moves: MovesSetting,
 }
 
 impl MatchSetup {
@@ -125,6 +129,7 @@ impl MatchSetup {
             scheduled_start,
             dice: DiceSource::Server,
             series_match: None,
+            moves: MovesSetting::Off,
         }
     }
 }

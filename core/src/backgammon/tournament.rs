@@ -101,6 +101,7 @@ impl TournamentDefaults {
             scheduled_start,
             dice: self.dice,
             series_match: None,
+            moves: Default::default(),
         };
         setup.validate()?;
         Ok(setup)

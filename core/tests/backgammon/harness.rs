@@ -94,6 +94,7 @@ impl Table {
         assert_eq!(folded.games(), self.m.games());
         assert_eq!(folded.result(), self.m.result());
         assert_eq!(folded.clock(), self.m.clock());
+        assert_eq!(folded.board(), self.m.board());
     }
 
     pub fn opening(&mut self, throw: [u8; 2]) -> Vec<Event> {
@@ -168,6 +169,7 @@ impl Table {
                 Change::MatchEnded { .. } => "match_ended",
                 Change::MatchUndecided => "match_undecided",
                 Change::MatchResumed => "match_resumed",
+                Change::Moved { .. } => "moved",
             })
             .collect()
     }

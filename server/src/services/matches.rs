@@ -52,9 +52,12 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
                     "commands need the director token or a device credential",
                 ));
             }
+            // A player may send his own move (issue 23), and nothing else.
+            Caller::Player { match_id, side }
+                if match_id == r.match_id && own_move(r.command.as_ref(), side) => {}
             Caller::Player { .. } => {
                 return Err(Status::permission_denied(
-                    "a player code gives a seed (Audit), not commands: the table's device sends them",
+                    "a player code gives a seed (Audit) and his own moves, not other commands: the table's device sends them",
                 ));
             }
             Caller::Device(id) => {
@@ -77,6 +80,15 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
                 .execute(planned, r.request_id, r.expected_seq)
                 .await?,
         ))
+    }
+
+    async fn export_match(
+        &self,
+        r: Request<v1::ExportMatchRequest>,
+    ) -> Result<Response<v1::ExportMatchResponse>, Status> {
+        let r = r.into_inner();
+        let reply = super::export::export_match(&self.hub, &r.match_id, r.format).await?;
+        Ok(Response::new(reply))
     }
 
     type WatchStream = Stream<v1::MatchUpdate>;
@@ -105,5 +117,15 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
         Ok(Response::new(Box::pin(
             feed.map(|frame| frame.and_then(|f| f.decode())),
         )))
+    }
+}
+
+/// Whether `command` is a move of `side`'s own (a player's code may send it).
+fn own_move(command: Option<&v1::Command>, side: baffle_core::Side) -> bool {
+    match command.and_then(|c| c.action.as_ref()) {
+        Some(v1::command::Action::Move(m)) => {
+            m.side == baffle_proto::convert::side_to_wire(side) as i32
+        }
+        _ => false,
     }
 }

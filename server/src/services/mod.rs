@@ -3,6 +3,7 @@
 
 pub mod audit;
 pub mod devices;
+pub mod export;
 pub mod feed;
 pub mod matches;
 pub mod tournaments;

@@ -81,6 +81,7 @@ impl<S: EventStore + Clone, T: TimeSource> Tournaments for TournamentsService<S,
                 length: r.length,
                 unclocked: r.unclocked,
                 series_match: (r.series_match != 0).then_some(r.series_match),
+                moves: moves_setting(r.moves)?,
             },
         };
         let new = NewMatch {
@@ -138,5 +139,17 @@ impl<S: EventStore + Clone, T: TimeSource> Tournaments for TournamentsService<S,
             ))
         });
         Ok(Response::new(v1::ListMatchesResponse { matches }))
+    }
+}
+
+/// The moves setting of a new match; unset is off.
+fn moves_setting(wire: i32) -> Result<baffle_core::backgammon::MovesSetting, Status> {
+    use baffle_core::backgammon::MovesSetting;
+    match v1::MovesSetting::try_from(wire) {
+        Ok(v1::MovesSetting::Unspecified | v1::MovesSetting::Off) => Ok(MovesSetting::Off),
+        Ok(v1::MovesSetting::Recorded) => Ok(MovesSetting::Recorded),
+        Err(_) => Err(Status::invalid_argument(format!(
+            "moves: {wire} is not a moves setting (1 off, 2 recorded)"
+        ))),
     }
 }

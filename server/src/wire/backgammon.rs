@@ -78,6 +78,10 @@ pub(super) fn play_request(action: Action) -> Result<Request, Status> {
         Action::TakeBreak(s) => engine(Command::TakeBreak {
             side: side(s, "take_break")?,
         }),
+        Action::Move(m) => engine(Command::Move {
+            side: side(m.side, "move.side")?,
+            play: m.play,
+        }),
         Action::PressBack(s) => engine(Command::PressBack {
             side: side(s, "press_back")?,
         }),
@@ -351,5 +355,25 @@ pub(super) fn match_state(m: &Match, cx: &StateContext<'_>) -> v1::MatchState {
                 } as i32,
             })
             .collect(),
+        board: m.board().map(board_to_wire),
+    }
+}
+
+/// The board of a match that records moves, A's checkers and B's on their own points.
+fn board_to_wire(b: &baffle_core::backgammon::BoardState) -> v1::Board {
+    let [a, bb] = b.position.sides();
+    let help = baffle_core::backgammon::board::adjudicate(&b.position);
+    v1::Board {
+        checkers_a: a.iter().map(|&n| u32::from(n)).collect(),
+        checkers_b: bb.iter().map(|&n| u32::from(n)).collect(),
+        pips: b.pips().to_vec(),
+        borne_off: [0, 1].map(|s| u32::from(b.position.borne_off(s))).to_vec(),
+        gnubg_position_id: b.position.gnubg_id(),
+        moved: b.moved,
+        certain_winner: help
+            .certain_winner
+            .map_or(v1::Side::Unspecified, |s| side_to_wire(Side::BOTH[s]))
+            as i32,
+        gammon_possible: help.gammon_possible.to_vec(),
     }
 }

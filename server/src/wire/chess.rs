@@ -314,6 +314,7 @@ pub fn match_state(m: &ChessMatch, cx: &StateContext<'_>) -> v1::MatchState {
         chess: Some(chess),
         player_seeds: super::player_seeds(cx),
         player_seeds_required: cx.dice.seeds_required(),
+        board: None,
         ..Default::default()
     }
 }

@@ -1,0 +1,181 @@
+//! A match's record from its events, and the SGF text (GM[6]) GNU Backgammon loads. With
+//! `mat::write_mat` these are the exports of a match that records moves.
+
+use super::notation::accept;
+use super::record::{Action, GameRecord, GameResult, MatchRecord};
+use super::{Position, Step};
+use crate::backgammon::error::RuleError;
+use crate::backgammon::event::{Change, Event, GameEnd};
+use crate::side::Side;
+
+fn player(side: Side) -> u8 {
+    match side {
+        Side::A => 0,
+        Side::B => 1,
+    }
+}
+
+/// Single steps as `.mat` files write them: `13/11 24/23`, the bar 25, off 0, hits `*`.
+fn mat_steps(steps: &[Step]) -> String {
+    steps
+        .iter()
+        .map(|s| format!("{}/{}{}", s.from, s.to, if s.hit { "*" } else { "" }))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// How a game ended, for SGF's `RE` (a concession is marked `R`, as gnubg marks a
+/// resignation).
+fn conceded(events: &[Event], number: usize) -> bool {
+    let mut game = 0;
+    for e in events {
+        match &e.change {
+            Change::GameStarted { .. } => game += 1,
+            Change::GameEnded { how, .. } if game == number => {
+                return *how == GameEnd::Concession;
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The record of a match from its events (players A and B are gnubg's 0 and 1): each
+/// game's score, rolls with their plays (in single steps), cube actions and result.
+/// Only a match that records moves has plays to export; refused otherwise.
+pub fn record_from_events(
+    players: [String; 2],
+    length: u32,
+    events: &[Event],
+) -> Result<MatchRecord, RuleError> {
+    let mut games: Vec<GameRecord> = Vec::new();
+    let mut score = [0u32; 2];
+    let mut pos = Position::starting(); // seen from A
+    let mut dice: Option<(Side, [u8; 2])> = None;
+    let mut moves = 0;
+    for e in events {
+        let game = games.last_mut();
+        match (&e.change, game) {
+            (Change::GameStarted { .. }, _) => {
+                games.push(GameRecord {
+                    score,
+                    actions: Vec::new(),
+                    result: None,
+                });
+                pos = Position::starting();
+                dice = None;
+            }
+            (Change::OpeningThrow { throw, .. }, Some(_)) if throw[0] != throw[1] => {
+                // A's die, B's die: the higher moves first with both.
+                let mover = if throw[0] > throw[1] {
+                    Side::A
+                } else {
+                    Side::B
+                };
+                dice = Some((mover, *throw));
+            }
+            (Change::Rolled { side, dice: d, .. }, Some(_)) => dice = Some((*side, *d)),
+            (Change::Moved { side, play }, Some(g)) => {
+                let Some((_, d)) = dice.take().filter(|(s, _)| s == side) else {
+                    return Err(RuleError::state("a move without its roll in the events"));
+                };
+                let seen = if *side == Side::A { pos } else { pos.swap() };
+                let accepted = accept(&seen, d, play)?;
+                pos = if *side == Side::A {
+                    accepted.result
+                } else {
+                    accepted.result.swap()
+                };
+                g.actions.push(Action::Roll {
+                    player: player(*side),
+                    dice: d,
+                    play: mat_steps(&accepted.steps),
+                });
+                moves += 1;
+            }
+            (Change::Doubled { side, .. }, Some(g)) => g.actions.push(Action::Double {
+                player: player(*side),
+            }),
+            (Change::Taken { side }, Some(g)) => g.actions.push(Action::Take {
+                player: player(*side),
+            }),
+            (Change::Passed { side }, Some(g)) => g.actions.push(Action::Drop {
+                player: player(*side),
+            }),
+            (Change::GameEnded { winner, points, .. }, Some(g)) => {
+                g.result = Some(GameResult {
+                    winner: player(*winner),
+                    points: *points,
+                });
+                score[usize::from(player(*winner))] += points;
+            }
+            _ => {}
+        }
+    }
+    if moves == 0 && !games.is_empty() {
+        return Err(RuleError::state(
+            "this match records no moves: there is nothing to export as .mat or .sgf",
+        ));
+    }
+    Ok(MatchRecord {
+        length,
+        players,
+        games,
+    })
+}
+
+/// SGF's point letters: `a`–`x` are white's (player 0's) points 1–24, `y` the bar, `z`
+/// off; a black move's point p is white's 25 − p.
+fn sgf_point(player: u8, point: u8) -> char {
+    match point {
+        25 => 'y',
+        0 => 'z',
+        p if player == 0 => char::from(b'a' + p - 1),
+        p => char::from(b'a' + 24 - p),
+    }
+}
+
+/// A match as SGF (FF[4] GM[6], as gnubg saves it): one game tree per game, with the
+/// match information (`MI`), the players, the result (`RE`, `R` marking a concession)
+/// and every roll, play and cube action.
+pub fn write_sgf(record: &MatchRecord, events: &[Event]) -> Result<String, RuleError> {
+    let mut out = String::new();
+    for (g, game) in record.games.iter().enumerate() {
+        out.push_str(&format!(
+            "(;FF[4]GM[6]CA[UTF-8]AP[baffle]MI[length:{}][game:{g}][ws:{}][bs:{}]PW[{}]PB[{}]RU[Crawford]",
+            record.length,
+            game.score[0],
+            game.score[1],
+            escape(&record.players[0]),
+            escape(&record.players[1]),
+        ));
+        if let Some(r) = game.result {
+            let who = if r.winner == 0 { 'W' } else { 'B' };
+            let resigned = if conceded(events, g + 1) { "R" } else { "" };
+            out.push_str(&format!("RE[{who}+{}{resigned}]", r.points));
+        }
+        out.push('\n');
+        for action in &game.actions {
+            let (p, text) = match action {
+                Action::Roll { player, dice, play } => {
+                    let mut t = format!("{}{}", dice[0], dice[1]);
+                    for seg in super::Notation::parse(play)?.segments {
+                        t.push(sgf_point(*player, seg.from));
+                        t.push(sgf_point(*player, seg.to));
+                    }
+                    (*player, t)
+                }
+                Action::Double { player } => (*player, "double".into()),
+                Action::Take { player } => (*player, "take".into()),
+                Action::Drop { player } => (*player, "drop".into()),
+            };
+            out.push_str(&format!(";{}[{text}]\n", if p == 0 { 'W' } else { 'B' }));
+        }
+        out.push_str(")\n");
+    }
+    Ok(out)
+}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace(']', "\\]")
+}

@@ -1,0 +1,229 @@
+//! Moves in a match (issue 23): with `moves: recorded` the board follows the game. A
+//! `Move` is checked against the mover's dice (4.2 (iii)); the press still ends the turn
+//! (4.2 (i)); a play that bears off the last checker ends the game with the result the
+//! board gives (4.5); a concession may not ask more than the position allows (4.5).
+//! With `moves: off` (the default) none of this runs and nothing changes.
+
+use serde::{Deserialize, Serialize};
+
+use super::board::{self, Position};
+use super::command::GameKind;
+use super::event::{Change, Event, GameEnd};
+use super::{Match, RuleError, Turn};
+use crate::side::Side;
+use crate::time::Timestamp;
+
+/// Whether a match records the checkers' moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MovesSetting {
+    /// Only the clock, the dice and the cube, as before (the default).
+    #[default]
+    Off,
+    /// Every move is sent, checked against the roll, and decides the result.
+    Recorded,
+}
+
+impl MovesSetting {
+    /// For serde: `off` is not written, so set-ups from before moves read and write the same.
+    pub fn is_off(&self) -> bool {
+        *self == MovesSetting::Off
+    }
+}
+
+/// The board of the game in progress, in a match that records moves.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BoardState {
+    /// The position with player A as side 0 (on roll) and B as side 1.
+    pub position: Position,
+    /// Whether the player moving now has recorded his move.
+    pub moved: bool,
+}
+
+impl BoardState {
+    /// The position seen from `side`.
+    pub fn seen_by(&self, side: Side) -> Position {
+        match side {
+            Side::A => self.position,
+            Side::B => self.position.swap(),
+        }
+    }
+
+    /// The pip counts of A and B.
+    pub fn pips(&self) -> [u32; 2] {
+        self.position.pips()
+    }
+}
+
+fn from_side(side: Side, seen: Position) -> Position {
+    match side {
+        Side::A => seen,
+        Side::B => seen.swap(),
+    }
+}
+
+const NOT_RECORDED: &str = "this match does not record moves (moves: off)";
+
+impl Match {
+    /// The board of the game in progress (or the last game), when moves are recorded.
+    pub fn board(&self) -> Option<&BoardState> {
+        self.board.as_ref()
+    }
+
+    /// `side` reports his play: checked against his dice (4.2 (iii)), recorded in the
+    /// canonical notation; if it bears off his last checker the game ends with the result
+    /// the board gives.
+    pub(super) fn record_move(
+        &mut self,
+        side: Side,
+        play: &str,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        let state = self
+            .board
+            .as_ref()
+            .ok_or_else(|| RuleError::state(NOT_RECORDED))?;
+        let dice = match self.current()?.turn {
+            Turn::Moving { side: s, dice } if s == side => dice,
+            _ => {
+                return Err(RuleError::rule(
+                    "4.2 (iii)",
+                    format!("player {side} has no roll to move with"),
+                ));
+            }
+        };
+        if state.moved {
+            return Err(RuleError::rule(
+                "4.2 (i)",
+                format!("player {side} has moved: his press ends the turn"),
+            ));
+        }
+        let accepted = board::accept(&state.seen_by(side), dice, play)?;
+        let play = accepted.to_string();
+        self.emit(out, now, Change::Moved { side, play })?;
+        let outcome = self.board.as_ref().and_then(|b| b.position.outcome());
+        if let Some(o) = outcome {
+            let winner = if o.mover_won { Side::A } else { Side::B };
+            let cube = self.current()?.cube_value();
+            let ended = Change::GameEnded {
+                winner,
+                result: o.kind,
+                cube,
+                points: o.kind.multiplier() * cube,
+                how: GameEnd::Declared,
+            };
+            self.emit(out, now, ended)?;
+        }
+        Ok(())
+    }
+
+    /// Before a press with moves recorded: the mover must have moved, unless no die can
+    /// be played, when the empty move is recorded for him.
+    pub(super) fn check_moved_before_press(
+        &mut self,
+        side: Side,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        let Some(state) = self.board.as_ref() else {
+            return Ok(());
+        };
+        let Turn::Moving { side: s, dice } = self.current()?.turn else {
+            return Ok(());
+        };
+        if s != side || state.moved {
+            return Ok(());
+        }
+        let plays = board::legal_plays(&state.seen_by(side), dice)?;
+        if plays.len() == 1 && plays[0].steps.is_empty() {
+            return self.record_move(side, "", now, out);
+        }
+        Err(RuleError::rule(
+            "4.2 (iii)",
+            format!("moves are recorded: player {side} sends his move before pressing"),
+        ))
+    }
+
+    /// With moves recorded the board decides results: a declared result is the board's
+    /// alone (it comes by itself), and a concession may ask no more than the position
+    /// allows (4.5).
+    pub(super) fn check_result_against_board(
+        &self,
+        winner: Side,
+        kind: GameKind,
+        how: GameEnd,
+    ) -> Result<(), RuleError> {
+        let Some(state) = self.board.as_ref() else {
+            return Ok(());
+        };
+        match how {
+            GameEnd::Declared => Err(RuleError::rule(
+                "4.5",
+                "moves are recorded: the result comes from the board when the last checker is borne off",
+            )),
+            GameEnd::Concession => {
+                let loser = if winner == Side::A { 1 } else { 0 };
+                let most = state.position.most_for_winner(loser);
+                if kind.multiplier() > most.multiplier() {
+                    return Err(RuleError::rule(
+                        "4.5",
+                        format!(
+                            "a concession of a {kind:?} asks more than the position allows: {most:?} at most"
+                        ),
+                    ));
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// With moves recorded an illegal move is refused when sent, so none stands to be
+    /// replayed (4.2 (iii)(c) needs no claim).
+    pub(super) fn no_illegal_move_stands(&self) -> Result<(), RuleError> {
+        match self.board {
+            Some(_) => Err(RuleError::rule(
+                "4.2 (iii)",
+                "moves are recorded and checked against the roll: no illegal move stands to be replayed",
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// The fold of the board: a game starts on the starting position, a move changes it,
+    /// a press or a roll starts a new turn.
+    pub(super) fn follow_board(&mut self, change: &Change) -> Result<(), RuleError> {
+        if self.setup.moves.is_off() {
+            return Ok(());
+        }
+        match change {
+            Change::GameStarted { .. } => {
+                self.board = Some(BoardState {
+                    position: Position::starting(),
+                    moved: false,
+                });
+            }
+            Change::Moved { side, play } => {
+                let dice = match self.game.as_ref().map(|g| g.turn) {
+                    Some(Turn::Moving { dice, .. }) => dice,
+                    _ => return Err(RuleError::state("a move recorded with no roll in play")),
+                };
+                let state = self
+                    .board
+                    .as_mut()
+                    .ok_or_else(|| RuleError::state("a move recorded with no board"))?;
+                let seen = board::accept(&state.seen_by(*side), dice, play)?.result;
+                state.position = from_side(*side, seen);
+                state.moved = true;
+            }
+            Change::Pressed { .. } | Change::Rolled { .. } | Change::OpeningThrow { .. } => {
+                if let Some(state) = self.board.as_mut() {
+                    state.moved = false;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
