@@ -15,13 +15,16 @@
 
 pub mod actor;
 pub mod auth;
+pub mod check;
 pub mod coalesce;
 pub mod config;
+pub mod data_dir;
 pub mod decode_errors;
 pub mod error;
 pub mod feed;
 pub mod hub;
 pub mod registry;
+pub mod seal;
 pub mod seeds;
 pub mod services;
 pub mod store;

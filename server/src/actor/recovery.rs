@@ -37,26 +37,36 @@ impl<S: EventStore> Recovery<S> {
 
     /// Reads and replays the log (CPU and store reads: run it off the async workers).
     fn recover(&self) -> Result<Table, String> {
-        let lines = self
-            .store
-            .read(&stream(&self.info.id), 0, usize::MAX)
-            .map_err(|e| e.to_string())?;
-        let records = lines
-            .iter()
-            .enumerate()
-            .map(|(i, line)| record(i, line))
-            .collect::<Result<Vec<_>, _>>()?;
-        let table = Replay::run(&records, Some(ServerSeed::from_bytes(self.seed)))
-            .map_err(|e| e.to_string())?;
-        if *table.info() != self.info {
-            return Err(format!(
-                "the log's set-up is for {:?}, the registry's for {:?}",
-                table.info(),
-                self.info
-            ));
-        }
-        Ok(table)
+        replay_log(&self.store, &self.info, self.seed)
     }
+}
+
+/// A match's table rebuilt from its stored log, every record checked (chain, canonical
+/// bodies, dice against `seed`, the rules): the server's recovery, and `baffled check`.
+pub fn replay_log<S: EventStore>(
+    store: &S,
+    info: &MatchInfo,
+    seed: [u8; 32],
+) -> Result<Table, String> {
+    store.check(&stream(&info.id)).map_err(|e| e.to_string())?;
+    let lines = store
+        .read(&stream(&info.id), 0, usize::MAX)
+        .map_err(|e| e.to_string())?;
+    let records = lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| record(i, line))
+        .collect::<Result<Vec<_>, _>>()?;
+    let table =
+        Replay::run(&records, Some(ServerSeed::from_bytes(seed))).map_err(|e| e.to_string())?;
+    if table.info() != info {
+        return Err(format!(
+            "the log's set-up is for {:?}, the registry's for {:?}",
+            table.info(),
+            info
+        ));
+    }
+    Ok(table)
 }
 
 /// One stored line as a record (not yet checked: the replay checks it).

@@ -1,6 +1,6 @@
 //! `baffled`: runs the baffle server until Ctrl-C or SIGTERM.
 
-use baffle_server::config::{Config, LogFormat};
+use baffle_server::config::{Command, Config, LogFormat};
 use baffle_server::hub::Hub;
 use baffle_server::store::SledStore;
 use baffle_server::time::SystemTime_;
@@ -26,10 +26,16 @@ async fn main() -> Result<(), baffle_server::ServeError> {
             .with_env_filter(filter)
             .init(),
     }
-    std::fs::create_dir_all(&config.data_dir)?;
+    if config.command == Some(Command::Check) {
+        std::process::exit(check(&config));
+    }
+    // Private before anything is written into it, and again once sled has made its files
+    // (an older data directory was 0755 with 0644 files).
+    baffle_server::data_dir::make_private(&config.data_dir)?;
     let token_path = config.token_path();
     let token = baffle_server::auth::director_token(&token_path)?;
     let store = SledStore::open(&config.data_dir.join("store"))?;
+    baffle_server::data_dir::make_private(&config.data_dir)?;
     let hub = Hub::open(store, SystemTime_, token).await?;
     let tls = config.tls_identity()?;
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
@@ -43,6 +49,51 @@ async fn main() -> Result<(), baffle_server::ServeError> {
     baffle_server::serve_with_tls(hub, listener, tls, shutdown).await?;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// `baffled check`: scrubs the data directory and prints what it found; the exit status.
+fn check(config: &Config) -> i32 {
+    let token_path = config.token_path();
+    let token = match std::fs::read_to_string(&token_path) {
+        Ok(token) => token.trim().to_string(),
+        Err(e) => {
+            eprintln!(
+                "the director token {} cannot be read ({e}): it is the key of the sealed server seeds",
+                token_path.display()
+            );
+            return 1;
+        }
+    };
+    let store_dir = config.data_dir.join("store");
+    if !store_dir.is_dir() {
+        eprintln!("there is no store at {}", store_dir.display());
+        return 1;
+    }
+    let store = match SledStore::open(&store_dir) {
+        Ok(store) => store,
+        Err(e) => {
+            eprintln!(
+                "the store {} does not open: {e} (if baffled is running, stop it first)",
+                store_dir.display()
+            );
+            return 1;
+        }
+    };
+    let key = baffle_server::seal::SealKey::from_director_token(&token);
+    match baffle_server::check::scrub(&store, &key) {
+        Err(e) => {
+            eprintln!("the store cannot be read: {e}");
+            1
+        }
+        Ok(findings) => {
+            for f in &findings {
+                println!("{f}");
+            }
+            let bad = findings.iter().filter(|f| f.problem.is_some()).count();
+            println!("{} streams checked, {bad} with a problem", findings.len());
+            i32::from(bad > 0)
+        }
+    }
 }
 
 /// Installs the handlers now and returns a future that completes on SIGINT (Ctrl-C) or,

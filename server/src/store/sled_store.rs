@@ -25,7 +25,7 @@
 //! therefore also calls `fsync` (`File::sync_all`) on sled's data file — the same inode
 //! sled writes — after every flush. See `ARCHITECTURE.md`.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -33,7 +33,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use tokio::sync::{mpsc, oneshot};
 
-use super::{EventStore, StoreError};
+use super::manifest::{self, Known, Manifest};
+use super::{EventStore, Receipt, StoreError};
 
 /// Most appends written and flushed together: bounds how long the first of a batch waits.
 const MAX_BATCH: usize = 4_096;
@@ -47,6 +48,8 @@ pub struct SledStore {
 struct Inner {
     /// Records and lengths (see the module documentation).
     records: sled::Tree,
+    /// Streams found holding less than the manifest says, with why (`manifest`).
+    lost: Arc<BTreeMap<String, String>>,
     commit: mpsc::UnboundedSender<Append>,
     flushes: Arc<AtomicU64>,
 }
@@ -56,6 +59,7 @@ struct Append {
     stream: String,
     expected: u64,
     records: Vec<Vec<u8>>,
+    receipt: Option<Receipt>,
     done: oneshot::Sender<Result<u64, StoreError>>,
 }
 
@@ -89,6 +93,16 @@ fn marker_key(stream: &str) -> Vec<u8> {
     k
 }
 
+/// The first byte of every receipt key: `0xFE ‖ len(name) ‖ name ‖ request id`.
+const RECEIPT_TAG: u8 = 0xFE;
+
+fn receipt_key(stream: &str, request: &str) -> Vec<u8> {
+    let mut k = vec![RECEIPT_TAG];
+    k.extend_from_slice(&stream_prefix(stream));
+    k.extend_from_slice(request.as_bytes());
+    k
+}
+
 /// A stream's length: its last record's position plus one, 0 if it has none.
 fn stored_len(records: &sled::Tree, stream: &str) -> Result<u64, StoreError> {
     let end = key(stream, u64::MAX);
@@ -102,23 +116,89 @@ fn stored_len(records: &sled::Tree, stream: &str) -> Result<u64, StoreError> {
     }
 }
 
+/// The key that says this store has a manifest (so a missing one is a loss, not an
+/// older store): `0xFD`, apart from records, markers and receipts.
+const MANIFEST_KEY: &[u8] = &[0xFD];
+
+/// Compares the store with its manifest (`manifest`): returns the manifest rewritten,
+/// open for appending, and every lost stream with why (each logged as an ERROR).
+fn check_manifest(
+    dir: &Path,
+    records: &sled::Tree,
+) -> Result<(Manifest, BTreeMap<String, String>), StoreError> {
+    let had_one = records.contains_key(MANIFEST_KEY).map_err(io)?;
+    let known = match Manifest::read(dir) {
+        Err(e) => return Err(StoreError::Lost(format!("{e}: run `baffled check`"))),
+        Ok(None) if had_one => {
+            return Err(StoreError::Lost(format!(
+                "the manifest ({}) is missing: restore it with the store from a backup",
+                dir.join(manifest::FILE).display()
+            )));
+        }
+        Ok(known) => known.unwrap_or_default(),
+    };
+    let head = |stream: &str, len: u64| -> Result<(u64, Option<String>), StoreError> {
+        let now = stored_len(records, stream)?;
+        let head = match len.checked_sub(1) {
+            Some(last) if last < now => records
+                .get(key(stream, last))
+                .map_err(io)?
+                .map(|r| manifest::head_of(&r)),
+            _ => None,
+        };
+        Ok((now, head))
+    };
+    let lost = manifest::lost_streams(&known, head)?;
+    for (stream, why) in &lost {
+        tracing::error!(stream = %stream, error = %why, "the store lost acknowledged records");
+    }
+    // The new manifest: every stream as it is, and every lost one as it should be.
+    let mut now = BTreeMap::new();
+    for entry in records.scan_prefix([MARKER_TAG]).keys() {
+        let k = entry.map_err(io)?;
+        let stream = String::from_utf8_lossy(&k[1..]).into_owned();
+        let len = stored_len(records, &stream)?;
+        if let Some(last) = len.checked_sub(1)
+            && let Some(record) = records.get(key(&stream, last)).map_err(io)?
+        {
+            let head = manifest::head_of(&record);
+            now.insert(stream, Known { len, head });
+        }
+    }
+    for stream in lost.keys() {
+        now.insert(stream.clone(), known[stream].clone());
+    }
+    let manifest = Manifest::rewrite(dir, &now).map_err(io)?;
+    if !had_one {
+        records.insert(MANIFEST_KEY, &[]).map_err(io)?;
+        records.flush().map_err(io)?;
+    }
+    Ok((manifest, lost))
+}
+
 impl SledStore {
-    /// Opens (or creates) the store in `dir` and starts its committer thread.
+    /// Opens (or creates) the store in `dir`, compares it with its manifest, and starts
+    /// its committer thread. A stream the manifest shows lost is kept lost: see
+    /// [`EventStore::check`].
     pub fn open(dir: &Path) -> Result<SledStore, StoreError> {
         let db = sled::Config::new().path(dir).open().map_err(io)?;
         let records = db.open_tree("records").map_err(io)?;
         move_old_lengths(&db, &records)?;
+        let (manifest, lost) = check_manifest(dir, &records)?;
+        let lost = Arc::new(lost);
         let (commit, waiting) = mpsc::unbounded_channel();
         let (to_flusher, written) = std::sync::mpsc::channel();
         let flushes = Arc::new(AtomicU64::new(0));
         let flusher = Flusher {
             db,
             data_file: dir.join("db"),
+            manifest,
             flushes: flushes.clone(),
         };
         let committer = Committer {
             records: records.clone(),
             lengths: HashMap::new(),
+            lost: lost.clone(),
             flusher: to_flusher,
         };
         std::thread::Builder::new()
@@ -132,6 +212,7 @@ impl SledStore {
         Ok(SledStore {
             inner: Arc::new(Inner {
                 records,
+                lost,
                 commit,
                 flushes,
             }),
@@ -171,17 +252,24 @@ fn move_old_lengths(db: &sled::Db, records: &sled::Tree) -> Result<(), StoreErro
 struct Committer {
     records: sled::Tree,
     lengths: HashMap<String, u64>,
+    lost: Arc<BTreeMap<String, String>>,
     flusher: std::sync::mpsc::Sender<Vec<Written>>,
 }
 
-/// An append written to the tree, waiting for a flush: whom to answer, and the stream's
-/// new length.
-type Written = (oneshot::Sender<Result<u64, StoreError>>, u64);
+/// An append written to the tree, waiting for a flush: whom to answer, the stream's
+/// new length, and the stream with what it now holds, for the manifest.
+type Written = (
+    oneshot::Sender<Result<u64, StoreError>>,
+    u64,
+    (String, Known),
+);
 
-/// The flusher thread's state: the database to flush and the file to `fsync`.
+/// The flusher thread's state: the database to flush, the file to `fsync`, and the
+/// manifest to append to once they are durable.
 struct Flusher {
     db: sled::Db,
     data_file: PathBuf,
+    manifest: Manifest,
     flushes: Arc<AtomicU64>,
 }
 
@@ -205,6 +293,10 @@ impl Committer {
         let mut batch = sled::Batch::default();
         let mut accepted = Vec::with_capacity(appends.len());
         for a in appends {
+            if let Some(why) = self.lost.get(&a.stream) {
+                let _ = a.done.send(Err(StoreError::Lost(why.clone())));
+                continue;
+            }
             let actual = match self.length(&a.stream) {
                 Ok(n) => n,
                 Err(e) => {
@@ -225,9 +317,17 @@ impl Committer {
             for (i, r) in a.records.iter().enumerate() {
                 batch.insert(key(&a.stream, a.expected + i as u64), r.as_slice());
             }
+            if let Some(receipt) = a.receipt {
+                batch.insert(receipt_key(&a.stream, &receipt.key), receipt.value);
+            }
             let new_len = a.expected + a.records.len() as u64;
             self.lengths.insert(a.stream.clone(), new_len);
-            accepted.push((a.done, new_len, a.stream));
+            let head = match a.records.last() {
+                Some(last) => manifest::head_of(last),
+                None => String::new(),
+            };
+            let known = Known { len: new_len, head };
+            accepted.push((a.done, new_len, (a.stream, known)));
         }
         if accepted.is_empty() {
             return;
@@ -236,19 +336,15 @@ impl Committer {
             Ok(()) => {
                 // Written: the tree now holds these lengths, durable or not, so the cache
                 // stays right even if the flush fails.
-                let written = accepted
-                    .into_iter()
-                    .map(|(done, new_len, _)| (done, new_len))
-                    .collect();
-                if let Err(std::sync::mpsc::SendError(written)) = self.flusher.send(written) {
-                    for (done, _) in written {
+                if let Err(std::sync::mpsc::SendError(written)) = self.flusher.send(accepted) {
+                    for (done, _, _) in written {
                         let _ = done.send(Err(io("the store's flusher has stopped")));
                     }
                 }
             }
             Err(e) => {
                 // What was written (if anything) is read back from the tree next time.
-                for (done, _, stream) in accepted {
+                for (done, _, (stream, _)) in accepted {
                     self.lengths.remove(&stream);
                     let _ = done.send(Err(io(&e)));
                 }
@@ -269,15 +365,31 @@ impl Committer {
 
 impl Flusher {
     /// Until the committer stops: take every written batch waiting, flush once, answer.
-    fn run(self, written: std::sync::mpsc::Receiver<Vec<Written>>) {
+    fn run(mut self, written: std::sync::mpsc::Receiver<Vec<Written>>) {
         while let Ok(mut waiting) = written.recv() {
             while let Ok(more) = written.try_recv() {
                 waiting.extend(more);
             }
             let result = self.flush();
-            for (done, new_len) in waiting {
+            if result.is_ok() {
+                self.note(&waiting);
+            }
+            for (done, new_len, _) in waiting {
                 let _ = done.send(result.clone().map(|()| new_len).map_err(StoreError::Io));
             }
+        }
+    }
+
+    /// Appends what the streams now durably hold to the manifest. If that fails the
+    /// records are durable all the same (the manifest lags, which only narrows what the
+    /// next start can check), so the appends are still acknowledged — loudly.
+    fn note(&mut self, written: &[Written]) {
+        let streams = written
+            .iter()
+            .filter(|(_, _, (_, k))| !k.head.is_empty())
+            .map(|(_, _, (s, k))| (s.as_str(), k));
+        if let Err(e) = self.manifest.record(streams) {
+            tracing::error!(manifest = %self.manifest.path().display(), error = %e, "the manifest could not be written");
         }
     }
 
@@ -293,11 +405,12 @@ impl Flusher {
 }
 
 impl EventStore for SledStore {
-    async fn append(
+    async fn append_with_receipt(
         &self,
         stream: &str,
         expected: u64,
         records: Vec<Vec<u8>>,
+        receipt: Option<Receipt>,
     ) -> Result<u64, StoreError> {
         let (done, durable) = oneshot::channel();
         self.inner
@@ -306,10 +419,20 @@ impl EventStore for SledStore {
                 stream: stream.to_string(),
                 expected,
                 records,
+                receipt,
                 done,
             })
             .map_err(|_| io("the committer has stopped"))?;
         durable.await.map_err(|_| io("the committer has stopped"))?
+    }
+
+    fn receipt(&self, stream: &str, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        let value = self
+            .inner
+            .records
+            .get(receipt_key(stream, key))
+            .map_err(io)?;
+        Ok(value.map(|v| v.to_vec()))
     }
 
     fn read(&self, stream: &str, from: u64, limit: usize) -> Result<Vec<Vec<u8>>, StoreError> {
@@ -323,6 +446,13 @@ impl EventStore for SledStore {
 
     fn len(&self, stream: &str) -> Result<u64, StoreError> {
         stored_len(&self.inner.records, stream)
+    }
+
+    fn check(&self, stream: &str) -> Result<(), StoreError> {
+        match self.inner.lost.get(stream) {
+            Some(why) => Err(StoreError::Lost(why.clone())),
+            None => Ok(()),
+        }
     }
 
     fn streams(&self) -> Result<Vec<String>, StoreError> {
@@ -344,6 +474,38 @@ mod tests {
 
     fn recs(xs: &[&str]) -> Vec<Vec<u8>> {
         xs.iter().map(|x| x.as_bytes().to_vec()).collect()
+    }
+
+    /// Issue 18 (4): a request's receipt is stored with its records, survives reopening,
+    /// and is not stored when the append is refused.
+    #[tokio::test]
+    async fn a_receipt_is_stored_with_its_records_or_not_at_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SledStore::open(dir.path()).unwrap();
+        let receipt = |key: &str, value: &str| {
+            Some(Receipt {
+                key: key.into(),
+                value: value.as_bytes().to_vec(),
+            })
+        };
+        store
+            .append_with_receipt("m1", 0, recs(&["a"]), receipt("fix-42", "reply"))
+            .await
+            .unwrap();
+        let refused = store
+            .append_with_receipt("m1", 0, recs(&["b"]), receipt("fix-43", "other"))
+            .await;
+        assert!(matches!(refused, Err(StoreError::Conflict { .. })));
+        assert_eq!(store.receipt("m1", "fix-43").unwrap(), None);
+        assert_eq!(store.receipt("m2", "fix-42").unwrap(), None, "per stream");
+        drop(store);
+        let store = reopen(dir.path()).await;
+        assert_eq!(
+            store.receipt("m1", "fix-42").unwrap(),
+            Some(b"reply".to_vec())
+        );
+        assert_eq!(store.len("m1").unwrap(), 1, "a receipt is not a record");
+        assert_eq!(store.streams().unwrap(), vec!["m1".to_string()]);
     }
 
     #[tokio::test]
