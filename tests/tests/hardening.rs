@@ -1,12 +1,20 @@
 //! Issue 18, hardening, tried as an attacker would: what a copy of the data directory
 //! reveals, logs cut short, and retries across restarts (see also `api_boundaries.rs`).
 
+use baffle_core::audit::Chain;
+use baffle_core::audit::export::{Line, parse_line, record_line};
+use baffle_core::clock::TimeControl;
 use baffle_proto::v1;
 use baffle_proto::v1::audit_client::AuditClient;
+use baffle_proto::v1::chess_command::Action as Chess;
 use baffle_proto::v1::command::Action;
 use baffle_proto::v1::tournaments_client::TournamentsClient;
+use baffle_server::store::{EventStore, SledStore};
 use baffle_tests::api::{A, Director, defaults};
 use baffle_tests::{EPOCH, TestServer};
+
+const WHITE: i32 = v1::Color::White as i32;
+const BLACK: i32 = v1::Color::Black as i32;
 
 /// Every byte of every file under `dir`.
 fn all_bytes(dir: &std::path::Path) -> Vec<u8> {
@@ -69,5 +77,111 @@ async fn a_copy_of_the_store_alone_reveals_no_server_seed() {
         .unwrap_err();
     assert_eq!(e.code(), tonic::Code::DataLoss, "{e:?}");
     assert!(e.message().contains("director token"), "{}", e.message());
+    server.stop().await;
+}
+
+fn chess(action: Chess) -> Action {
+    Action::Chess(v1::ChessCommand {
+        action: Some(action),
+    })
+}
+
+/// Opens the store, waiting for a server of this process to let go of it.
+async fn open_store(dir: &std::path::Path) -> SledStore {
+    for _ in 0..20_000 {
+        if let Ok(store) = SledStore::open(dir) {
+            return store;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+    }
+    panic!("the store stays locked");
+}
+
+/// A chess log whose time control adds 2^62 ms a move — the increment that wrapped
+/// `main_ms` in the issue — re-chained so that only the rules can object to it.
+fn poisoned(lines: &[Vec<u8>]) -> Vec<Vec<u8>> {
+    let mut chain = Chain::new();
+    let mut poisoned = false;
+    for line in lines {
+        let Ok(Line::Record(record)) = parse_line(std::str::from_utf8(line).unwrap()) else {
+            panic!("a record");
+        };
+        let body = record.body;
+        let changed = body.replace(
+            "\"increment\":10000",
+            &format!("\"increment\":{}", 1u64 << 62),
+        );
+        poisoned |= changed != body;
+        chain.append(changed);
+    }
+    assert!(poisoned, "the set-up names the increment: {lines:?}");
+    chain
+        .records()
+        .iter()
+        .map(|r| record_line(r).into_bytes())
+        .collect()
+}
+
+/// Issue 18 (1), the server's part: a log that poisons its engine (a clock arithmetic
+/// that wraps, a panic, or a replay that does not end) takes only its own match offline
+/// on start, with DATA_LOSS; the rest start and answer. The log is written straight into
+/// a store, as a damaged or hostile one would be; the rules' bounds on time controls
+/// (core) may refuse it at its set-up, or its replay may fail later: either way the
+/// match is offline and the server is not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_log_that_poisons_its_engine_takes_only_its_match_offline() {
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    d.tournament("t", defaults(0, None, v1::DiceSource::Physical))
+        .await;
+    let settings = v1::ChessMatchSettings {
+        control: Some((&TimeControl::rapid()).into()),
+        games: 1,
+        default_time_ms: 30 * 60_000,
+        ..Default::default()
+    };
+    d.create_chess("t", "poison", "1", EPOCH.as_ms(), settings)
+        .await;
+    d.create_match("t", "good", 3, EPOCH.as_ms()).await;
+    d.act("poison", chess(Chess::Arrive(WHITE))).await;
+    d.act("poison", chess(Chess::Arrive(BLACK))).await;
+    d.act("poison", chess(Chess::Press(WHITE))).await;
+    d.act("poison", chess(Chess::Press(BLACK))).await;
+    let good = d.act("good", Action::CheckIn(A)).await;
+    let (old, time) = server.stop().await;
+
+    let source = open_store(&old.path().join("store")).await;
+    let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
+    std::fs::copy(
+        old.path().join("director.token"),
+        dir.path().join("director.token"),
+    )
+    .unwrap();
+    let store = SledStore::open(&dir.path().join("store")).unwrap();
+    for stream in ["registry", "m/good", "m/poison"] {
+        let mut lines = source.read(stream, 0, usize::MAX).unwrap();
+        if stream == "m/poison" {
+            lines = poisoned(&lines);
+        }
+        store.append(stream, 0, lines).await.unwrap();
+    }
+    drop((store, source));
+
+    let server = TestServer::start_in(dir, time).await;
+    let mut t = TournamentsClient::new(server.channel().await);
+    let get = |id: &str| v1::GetMatchRequest {
+        match_id: id.into(),
+    };
+    let answer = tokio::time::timeout(
+        std::time::Duration::from_secs(30),
+        t.get_match(get("poison")),
+    )
+    .await
+    .expect("the poisoned match answers");
+    let e = answer.unwrap_err();
+    assert_eq!(e.code(), tonic::Code::DataLoss, "{e:?}");
+    let mut d = Director::connect(&server).await;
+    assert_eq!(d.state("good").await.seq, good.seq, "the rest start");
+    d.act("good", Action::CheckIn(baffle_tests::api::B)).await;
     server.stop().await;
 }
