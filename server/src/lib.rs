@@ -104,6 +104,33 @@ pub async fn serve_with_tls<S: EventStore + Clone, T: TimeSource>(
     serve_incoming(hub, incoming, identity, shutdown).await
 }
 
+/// Keeps the health service true to the store: NOT_SERVING (the server as a whole, and
+/// `Matches`) while the store cannot write — a full disk — and SERVING again once it can.
+async fn report_store_health<S: EventStore + Clone, T: TimeSource>(
+    health: tonic_health::server::HealthReporter,
+    mut writable: tokio::sync::watch::Receiver<bool>,
+) {
+    use tonic::server::NamedService;
+    use tonic_health::ServingStatus;
+    loop {
+        let status = if *writable.borrow_and_update() {
+            ServingStatus::Serving
+        } else {
+            tracing::error!("the store cannot write: health answers NOT_SERVING until it can");
+            ServingStatus::NotServing
+        };
+        for service in [
+            "",
+            <MatchesServer<MatchesService<S, T>> as NamedService>::NAME,
+        ] {
+            health.set_service_status(service, status).await;
+        }
+        if writable.changed().await.is_err() {
+            return;
+        }
+    }
+}
+
 /// [`serve_with_tls`] on connections from `incoming` instead of a TCP listener: in-memory
 /// pipes in simulations on virtual time, where a kernel's TCP handshake would happen
 /// outside the runtime's sight.
@@ -131,6 +158,10 @@ where
     health
         .set_serving::<TimeControlsServer<time_controls::TimeControlsService>>()
         .await;
+    tokio::spawn(report_store_health::<S, T>(
+        health.clone(),
+        hub.store.writable(),
+    ));
     let reflection = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(baffle_proto::FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)

@@ -8,10 +8,16 @@ use baffle_proto::v1;
 use baffle_proto::v1::audit_client::AuditClient;
 use baffle_proto::v1::chess_command::Action as Chess;
 use baffle_proto::v1::command::Action;
+use baffle_proto::v1::matches_client::MatchesClient;
 use baffle_proto::v1::tournaments_client::TournamentsClient;
-use baffle_server::store::{EventStore, SledStore};
-use baffle_tests::api::{A, Director, defaults};
-use baffle_tests::{EPOCH, TestServer};
+use baffle_server::hub::Hub;
+use baffle_server::store::{EventStore, MemoryStore, Receipt, SledStore, StoreError};
+use baffle_server::time::ManualTime;
+use baffle_tests::api::{A, B, Director, defaults};
+use baffle_tests::{EPOCH, TestServer, with_token};
+use tonic_health::pb::HealthCheckRequest;
+use tonic_health::pb::health_check_response::ServingStatus;
+use tonic_health::pb::health_client::HealthClient;
 
 const WHITE: i32 = v1::Color::White as i32;
 const BLACK: i32 = v1::Color::Black as i32;
@@ -182,6 +188,197 @@ async fn a_log_that_poisons_its_engine_takes_only_its_match_offline() {
     assert_eq!(e.code(), tonic::Code::DataLoss, "{e:?}");
     let mut d = Director::connect(&server).await;
     assert_eq!(d.state("good").await.seq, good.seq, "the rest start");
-    d.act("good", Action::CheckIn(baffle_tests::api::B)).await;
+    d.act("good", Action::CheckIn(B)).await;
     server.stop().await;
+}
+
+/// A store that fails as a full disk does, when told: each append is written and then
+/// refused (a flush that failed after the write), and the store says it cannot write.
+#[derive(Clone)]
+struct FullDisk {
+    inner: MemoryStore,
+    full: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    writable: std::sync::Arc<tokio::sync::watch::Sender<bool>>,
+}
+
+impl FullDisk {
+    fn new() -> FullDisk {
+        FullDisk {
+            inner: MemoryStore::new(),
+            full: Default::default(),
+            writable: std::sync::Arc::new(tokio::sync::watch::channel(true).0),
+        }
+    }
+
+    fn set_full(&self, full: bool) {
+        self.full.store(full, std::sync::atomic::Ordering::SeqCst);
+        self.writable.send_replace(!full);
+    }
+}
+
+impl EventStore for FullDisk {
+    async fn append_with_receipt(
+        &self,
+        stream: &str,
+        expected: u64,
+        records: Vec<Vec<u8>>,
+        receipt: Option<Receipt>,
+    ) -> Result<u64, StoreError> {
+        let len = self
+            .inner
+            .append_with_receipt(stream, expected, records, receipt)
+            .await?;
+        if self.full.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(StoreError::Io(
+                "No space left on device (os error 28)".into(),
+            ));
+        }
+        Ok(len)
+    }
+
+    fn receipt(&self, stream: &str, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        self.inner.receipt(stream, key)
+    }
+
+    fn read(&self, stream: &str, from: u64, limit: usize) -> Result<Vec<Vec<u8>>, StoreError> {
+        self.inner.read(stream, from, limit)
+    }
+
+    fn len(&self, stream: &str) -> Result<u64, StoreError> {
+        self.inner.len(stream)
+    }
+
+    fn writable(&self) -> tokio::sync::watch::Receiver<bool> {
+        self.writable.subscribe()
+    }
+
+    fn streams(&self) -> Result<Vec<String>, StoreError> {
+        self.inner.streams()
+    }
+}
+
+async fn health(channel: tonic::transport::Channel) -> ServingStatus {
+    let status = HealthClient::new(channel)
+        .check(HealthCheckRequest {
+            service: String::new(),
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .status;
+    ServingStatus::try_from(status).unwrap()
+}
+
+/// Issue 18 (5), with a fault-injecting store: after a full disk the server used to
+/// answer INTERNAL ("the match log moved under us") and health said SERVING. Now the
+/// failed command is UNAVAILABLE, health says NOT_SERVING while the store cannot write,
+/// and when it can again the server goes on by itself: SERVING, commands applied, and
+/// the command that failed — written before the disk refused — answered to its retry
+/// with its first reply (its request_id) and never applied twice.
+#[tokio::test]
+async fn a_full_disk_answers_unavailable_and_recovers_by_itself() {
+    let store = FullDisk::new();
+    let dir = tempfile::tempdir().unwrap();
+    let token = baffle_server::auth::director_token(&dir.path().join("token")).unwrap();
+    let hub = Hub::open(store.clone(), ManualTime::new(EPOCH), token.clone())
+        .await
+        .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(baffle_server::serve(hub, listener, async {
+        let _ = stopped.await;
+    }));
+    let channel = tonic::transport::Endpoint::from_shared(url)
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let mut t = TournamentsClient::new(channel.clone());
+    let tournament = v1::Tournament {
+        id: "t".into(),
+        name: "T".into(),
+        defaults: Some(defaults(0, None, v1::DiceSource::Physical)),
+    };
+    let create = v1::CreateTournamentRequest {
+        tournament: Some(tournament),
+    };
+    t.create_tournament(with_token(create, &token))
+        .await
+        .unwrap();
+    let create = v1::CreateMatchRequest {
+        tournament_id: "t".into(),
+        match_id: "m".into(),
+        player_a: "a".into(),
+        player_b: "b".into(),
+        length: 3,
+        scheduled_start_ms: EPOCH.as_ms(),
+        ..Default::default()
+    };
+    t.create_match(with_token(create, &token)).await.unwrap();
+    let mut c = MatchesClient::new(channel.clone());
+    let check_in = |side, id: &str| v1::ExecuteRequest {
+        match_id: "m".into(),
+        command: Some(v1::Command {
+            action: Some(Action::CheckIn(side)),
+        }),
+        ruling: None,
+        request_id: id.into(),
+        expected_seq: None,
+    };
+    let seq = c
+        .execute(with_token(check_in(A, "a"), &token))
+        .await
+        .unwrap()
+        .into_inner()
+        .state
+        .unwrap()
+        .seq;
+    assert_eq!(health(channel.clone()).await, ServingStatus::Serving);
+
+    store.set_full(true);
+    let e = c
+        .execute(with_token(check_in(B, "b"), &token))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), tonic::Code::Unavailable, "{e:?}");
+    let mut status = health(channel.clone()).await;
+    for _ in 0..1_000 {
+        if status == ServingStatus::NotServing {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+        status = health(channel.clone()).await;
+    }
+    assert_eq!(status, ServingStatus::NotServing);
+
+    store.set_full(false);
+    for _ in 0..1_000 {
+        if health(channel.clone()).await == ServingStatus::Serving {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+    }
+    assert_eq!(health(channel.clone()).await, ServingStatus::Serving);
+    let retried = c
+        .execute(with_token(check_in(B, "b"), &token))
+        .await
+        .expect("the retry of the command written before the failure")
+        .into_inner();
+    assert_eq!(retried.state.unwrap().seq, seq + 1, "applied once");
+    let take_break = v1::ExecuteRequest {
+        command: Some(v1::Command {
+            action: Some(Action::TakeBreak(A)),
+        }),
+        ..check_in(A, "")
+    };
+    let next = c.execute(with_token(take_break, &token)).await;
+    assert!(
+        !next
+            .as_ref()
+            .is_err_and(|e| matches!(e.code(), tonic::Code::Internal | tonic::Code::Unavailable)),
+        "{next:?}"
+    );
+    let _ = stop.send(());
+    server.await.unwrap().unwrap();
 }

@@ -16,7 +16,7 @@ pub use recovery::{Recovery, recover_in_background, replay_log, rules_from_setup
 use std::collections::BTreeMap;
 
 use baffle_core::Timestamp;
-use baffle_core::audit::export::record_line;
+use baffle_core::audit::export::{Line, parse_line, record_line};
 use baffle_core::table::{DeviceOutcome, Plan, Request, Table};
 use baffle_proto::v1;
 use tokio::sync::{broadcast, mpsc, oneshot};
@@ -530,12 +530,24 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         {
             Ok(_) => {}
             Err(StoreError::Conflict { expected, actual }) => {
-                return Err(Error::Internal(format!(
-                    "the match log moved under us ({actual}, expected {expected})"
+                // Only this actor writes its stream: the store holds records of an earlier
+                // append that failed after writing them (a flush on a full disk). Take
+                // them up from the log, as a restart would; this request is not applied.
+                self.reload();
+                return Err(Error::Unavailable(format!(
+                    "the store failed after writing earlier records of this match ({actual} \
+                     in the log, {expected} acknowledged); the match was reloaded from its \
+                     log: retry the command (a retried request_id gets its first reply)"
                 )));
             }
             Err(StoreError::Lost(why)) => return Err(Error::DataLoss(why)),
             Err(e) => {
+                // The records may have reached the store before it failed: if they did,
+                // take them up now, so the next command does not find the log ahead.
+                let stored = self.store.len(&stream(&self.table.info().id));
+                if stored.is_ok_and(|n| n > self.table.len()) {
+                    self.reload();
+                }
                 return Err(Error::Unavailable(format!(
                     "the event could not be stored: {e}"
                 )));
@@ -547,6 +559,45 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         }
         let _ = self.updates.send(update.clone());
         Ok(update)
+    }
+
+    /// Takes up the records the store holds beyond this table (see [`Self::append`]): the
+    /// log replayed, as a restart would, and the new events announced to followers.
+    fn reload(&mut self) {
+        let info = self.table.info().clone();
+        let Some(seed) = self.table.dice().server_seed().map(|s| *s.as_bytes()) else {
+            return;
+        };
+        let from = self.table.len();
+        let reloaded = replay_log(&self.store, &info, seed).and_then(|table| {
+            let records = self
+                .store
+                .read(&stream(&info.id), from, usize::MAX)
+                .map_err(|e| e.to_string())?;
+            Ok((table, records))
+        });
+        match reloaded {
+            Ok((table, lines)) => {
+                self.table = table;
+                let events = lines
+                    .iter()
+                    .filter_map(|line| std::str::from_utf8(line).ok())
+                    .filter_map(|line| match parse_line(line) {
+                        Ok(Line::Record(r)) => Some(wire::event(&r)),
+                        _ => None,
+                    })
+                    .collect();
+                let state = self.state(self.now());
+                self.summarise(&state);
+                let _ = self.updates.send(Arc::new(v1::MatchUpdate {
+                    events,
+                    state: Some(state),
+                }));
+            }
+            Err(why) => {
+                tracing::error!(match_id = %info.id, error = %why, "the match could not be reloaded from its log");
+            }
+        }
     }
 
     async fn device_input(&mut self, input: DeviceInput) -> v1::Ack {

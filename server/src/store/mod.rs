@@ -97,6 +97,13 @@ pub trait EventStore: Send + Sync + 'static {
         Ok(())
     }
 
+    /// Whether the store can write now, and every change of it: false after a write or a
+    /// flush failed (a full disk), true again after one succeeds. The health service
+    /// answers NOT_SERVING meanwhile. A store that cannot tell says true, once.
+    fn writable(&self) -> tokio::sync::watch::Receiver<bool> {
+        tokio::sync::watch::channel(true).1
+    }
+
     /// Every stream, in name order.
     fn streams(&self) -> Result<Vec<String>, StoreError>;
 }

@@ -50,6 +50,8 @@ struct Inner {
     records: sled::Tree,
     /// Streams found holding less than the manifest says, with why (`manifest`).
     lost: Arc<BTreeMap<String, String>>,
+    /// Whether the last write and flush succeeded.
+    writable: Arc<tokio::sync::watch::Sender<bool>>,
     commit: mpsc::UnboundedSender<Append>,
     flushes: Arc<AtomicU64>,
 }
@@ -186,6 +188,7 @@ impl SledStore {
         move_old_lengths(&db, &records)?;
         let (manifest, lost) = check_manifest(dir, &records)?;
         let lost = Arc::new(lost);
+        let writable = Arc::new(tokio::sync::watch::channel(true).0);
         let (commit, waiting) = mpsc::unbounded_channel();
         let (to_flusher, written) = std::sync::mpsc::channel();
         let flushes = Arc::new(AtomicU64::new(0));
@@ -193,12 +196,14 @@ impl SledStore {
             db,
             data_file: dir.join("db"),
             manifest,
+            writable: writable.clone(),
             flushes: flushes.clone(),
         };
         let committer = Committer {
             records: records.clone(),
             lengths: HashMap::new(),
             lost: lost.clone(),
+            writable: writable.clone(),
             flusher: to_flusher,
         };
         std::thread::Builder::new()
@@ -213,6 +218,7 @@ impl SledStore {
             inner: Arc::new(Inner {
                 records,
                 lost,
+                writable,
                 commit,
                 flushes,
             }),
@@ -253,6 +259,7 @@ struct Committer {
     records: sled::Tree,
     lengths: HashMap<String, u64>,
     lost: Arc<BTreeMap<String, String>>,
+    writable: Arc<tokio::sync::watch::Sender<bool>>,
     flusher: std::sync::mpsc::Sender<Vec<Written>>,
 }
 
@@ -270,6 +277,7 @@ struct Flusher {
     db: sled::Db,
     data_file: PathBuf,
     manifest: Manifest,
+    writable: Arc<tokio::sync::watch::Sender<bool>>,
     flushes: Arc<AtomicU64>,
 }
 
@@ -343,6 +351,8 @@ impl Committer {
                 }
             }
             Err(e) => {
+                self.writable
+                    .send_if_modified(|w| std::mem::replace(w, false));
                 // What was written (if anything) is read back from the tree next time.
                 for (done, _, (stream, _)) in accepted {
                     self.lengths.remove(&stream);
@@ -374,6 +384,9 @@ impl Flusher {
             if result.is_ok() {
                 self.note(&waiting);
             }
+            let ok = result.is_ok();
+            self.writable
+                .send_if_modified(|w| std::mem::replace(w, ok) != ok);
             for (done, new_len, _) in waiting {
                 let _ = done.send(result.clone().map(|()| new_len).map_err(StoreError::Io));
             }
@@ -446,6 +459,10 @@ impl EventStore for SledStore {
 
     fn len(&self, stream: &str) -> Result<u64, StoreError> {
         stored_len(&self.inner.records, stream)
+    }
+
+    fn writable(&self) -> tokio::sync::watch::Receiver<bool> {
+        self.inner.writable.subscribe()
     }
 
     fn check(&self, stream: &str) -> Result<(), StoreError> {
