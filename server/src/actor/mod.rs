@@ -238,6 +238,8 @@ pub struct MatchActor<S: EventStore, T: TimeSource> {
     replies: VecDeque<(RequestId, v1::ExecuteReply)>,
     /// Each limited caller's second and the commands he sent in it.
     windows: BTreeMap<String, (i64, u32)>,
+    /// Set when the match was just reloaded from its log (see [`Self::reload`]).
+    reloaded: bool,
 }
 
 impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
@@ -276,6 +278,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             summaries,
             replies: VecDeque::new(),
             windows: BTreeMap::new(),
+            reloaded: false,
         }
     }
 
@@ -403,7 +406,15 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         self.admit(admission)?;
         let now = self.now();
         let plan = self.table.plan(&request, now)?;
-        let update = self.append(plan, request_id.as_ref()).await?;
+        self.reloaded = false;
+        let update = match self.append(plan, request_id.as_ref()).await {
+            // The log was ahead and the match was reloaded from it: plan again, once.
+            Err(_) if std::mem::take(&mut self.reloaded) => {
+                let plan = self.table.plan(&request, self.now())?;
+                self.append(plan, request_id.as_ref()).await?
+            }
+            other => other?,
+        };
         let reply = v1::ExecuteReply {
             events: update.events.clone(),
             state: update.state.clone(),
@@ -531,9 +542,10 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             Ok(_) => {}
             Err(StoreError::Conflict { expected, actual }) => {
                 // Only this actor writes its stream: the store holds records of an earlier
-                // append that failed after writing them (a flush on a full disk). Take
-                // them up from the log, as a restart would; this request is not applied.
-                self.reload();
+                // append that failed after writing them (a flush on a full disk), and
+                // that the store kept. Take them up from the log, as a restart would;
+                // this request is not applied (a command is planned again, once).
+                self.reloaded = self.reload();
                 return Err(Error::Unavailable(format!(
                     "the store failed after writing earlier records of this match ({actual} \
                      in the log, {expected} acknowledged); the match was reloaded from its \
@@ -542,12 +554,6 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             }
             Err(StoreError::Lost(why)) => return Err(Error::DataLoss(why)),
             Err(e) => {
-                // The records may have reached the store before it failed: if they did,
-                // take them up now, so the next command does not find the log ahead.
-                let stored = self.store.len(&stream(&self.table.info().id));
-                if stored.is_ok_and(|n| n > self.table.len()) {
-                    self.reload();
-                }
                 return Err(Error::Unavailable(format!(
                     "the event could not be stored: {e}"
                 )));
@@ -563,10 +569,11 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
 
     /// Takes up the records the store holds beyond this table (see [`Self::append`]): the
     /// log replayed, as a restart would, and the new events announced to followers.
-    fn reload(&mut self) {
+    /// Whether it did.
+    fn reload(&mut self) -> bool {
         let info = self.table.info().clone();
         let Some(seed) = self.table.dice().server_seed().map(|s| *s.as_bytes()) else {
-            return;
+            return false;
         };
         let from = self.table.len();
         let reloaded = replay_log(&self.store, &info, seed).and_then(|table| {
@@ -593,9 +600,11 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                     events,
                     state: Some(state),
                 }));
+                true
             }
             Err(why) => {
                 tracing::error!(match_id = %info.id, error = %why, "the match could not be reloaded from its log");
+                false
             }
         }
     }

@@ -7,6 +7,8 @@
 
 pub mod manifest;
 mod memory;
+mod sled_commit;
+mod sled_engine;
 mod sled_store;
 
 pub use memory::MemoryStore;

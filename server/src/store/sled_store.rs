@@ -7,12 +7,16 @@
 //! any other batch written meanwhile); only then is any of its appends acknowledged. So
 //! under load many appends share one batch and one flush, the next batch is written while
 //! the last one is being flushed, the async runtime never blocks on sled, and no append
-//! is acknowledged before it is durable.
+//! is acknowledged before it is durable. The threads are in `sled_commit.rs`; the open
+//! database (with the manifest it was compared with, `manifest.rs`) in `sled_engine.rs`,
+//! opened again by the committer after sled failed (its errors are sticky) once the disk
+//! has room.
 //!
 //! One tree holds everything: a stream's records under `len(name) ‖ name ‖ position`
-//! (big-endian, so a stream is contiguous and in order), and a marker under `0xFF ‖ name`,
+//! (big-endian, so a stream is contiguous and in order), a marker under `0xFF ‖ name`,
 //! written with the stream's first records, so that streams can be listed without reading
-//! them. A stream's length is its last record's position plus one: the records are the
+//! them, each request's receipt under `0xFE ‖ len(name) ‖ name ‖ request id` (written in
+//! the same batch as its records), and `0xFD` once the store has a manifest. A stream's length is its last record's position plus one: the records are the
 //! only truth, and an append writes nothing else. (Stores written before kept lengths in a
 //! second tree, then as the markers' values; `open` moves the first, the second are
 //! simply no longer read.)
@@ -21,23 +25,20 @@
 //! on Linux calls `sync_file_range(WAIT_BEFORE | WRITE | WAIT_AFTER)` on the written range
 //! (`fsync` only where that call is missing). That survives a crash of this process, but
 //! `sync_file_range` neither flushes the drive's volatile write cache nor the file's
-//! metadata, so it is no barrier against power loss or a kernel crash. The committer
+//! metadata, so it is no barrier against power loss or a kernel crash. The flusher
 //! therefore also calls `fsync` (`File::sync_all`) on sled's data file — the same inode
 //! sled writes — after every flush. See `ARCHITECTURE.md`.
 
-use std::collections::{BTreeMap, HashMap};
-use std::fs::File;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
 
 use tokio::sync::{mpsc, oneshot};
 
-use super::manifest::{self, Known, Manifest};
+use super::sled_commit::{Append, Committer, Flusher, Shared};
+use super::sled_engine::Engine;
 use super::{EventStore, Receipt, StoreError};
-
-/// Most appends written and flushed together: bounds how long the first of a batch waits.
-const MAX_BATCH: usize = 4_096;
 
 /// sled-backed [`EventStore`]. Cheap to clone; clones share the database and committer.
 #[derive(Clone)]
@@ -46,33 +47,19 @@ pub struct SledStore {
 }
 
 struct Inner {
-    /// Records and lengths (see the module documentation).
-    records: sled::Tree,
-    /// Streams found holding less than the manifest says, with why (`manifest`).
-    lost: Arc<BTreeMap<String, String>>,
-    /// Whether the last write and flush succeeded.
-    writable: Arc<tokio::sync::watch::Sender<bool>>,
+    /// The database and what the threads share.
+    shared: Arc<Shared>,
     commit: mpsc::UnboundedSender<Append>,
-    flushes: Arc<AtomicU64>,
 }
 
-/// An append on its way to the committer.
-struct Append {
-    stream: String,
-    expected: u64,
-    records: Vec<Vec<u8>>,
-    receipt: Option<Receipt>,
-    done: oneshot::Sender<Result<u64, StoreError>>,
-}
-
-fn io(e: impl std::fmt::Display) -> StoreError {
+pub(super) fn io(e: impl std::fmt::Display) -> StoreError {
     StoreError::Io(e.to_string())
 }
 
 /// Record keys: the stream name length-prefixed, then the position big-endian, so one
 /// stream's records are contiguous and in order. (A name is at most a few dozen bytes, so
 /// a record key never starts with the length keys' 0xFF.)
-fn key(stream: &str, position: u64) -> Vec<u8> {
+pub(super) fn key(stream: &str, position: u64) -> Vec<u8> {
     let mut k = stream_prefix(stream);
     k.extend_from_slice(&position.to_be_bytes());
     k
@@ -86,9 +73,9 @@ fn stream_prefix(stream: &str) -> Vec<u8> {
 }
 
 /// The first byte of every stream marker.
-const MARKER_TAG: u8 = 0xFF;
+pub(super) const MARKER_TAG: u8 = 0xFF;
 
-fn marker_key(stream: &str) -> Vec<u8> {
+pub(super) fn marker_key(stream: &str) -> Vec<u8> {
     let mut k = Vec::with_capacity(1 + stream.len());
     k.push(MARKER_TAG);
     k.extend_from_slice(stream.as_bytes());
@@ -98,7 +85,7 @@ fn marker_key(stream: &str) -> Vec<u8> {
 /// The first byte of every receipt key: `0xFE ‖ len(name) ‖ name ‖ request id`.
 const RECEIPT_TAG: u8 = 0xFE;
 
-fn receipt_key(stream: &str, request: &str) -> Vec<u8> {
+pub(super) fn receipt_key(stream: &str, request: &str) -> Vec<u8> {
     let mut k = vec![RECEIPT_TAG];
     k.extend_from_slice(&stream_prefix(stream));
     k.extend_from_slice(request.as_bytes());
@@ -106,7 +93,7 @@ fn receipt_key(stream: &str, request: &str) -> Vec<u8> {
 }
 
 /// A stream's length: its last record's position plus one, 0 if it has none.
-fn stored_len(records: &sled::Tree, stream: &str) -> Result<u64, StoreError> {
+pub(super) fn stored_len(records: &sled::Tree, stream: &str) -> Result<u64, StoreError> {
     let end = key(stream, u64::MAX);
     match records.range(key(stream, 0)..end).next_back() {
         None => Ok(0),
@@ -118,93 +105,29 @@ fn stored_len(records: &sled::Tree, stream: &str) -> Result<u64, StoreError> {
     }
 }
 
-/// The key that says this store has a manifest (so a missing one is a loss, not an
-/// older store): `0xFD`, apart from records, markers and receipts.
-const MANIFEST_KEY: &[u8] = &[0xFD];
-
-/// Compares the store with its manifest (`manifest`): returns the manifest rewritten,
-/// open for appending, and every lost stream with why (each logged as an ERROR).
-fn check_manifest(
-    dir: &Path,
-    records: &sled::Tree,
-) -> Result<(Manifest, BTreeMap<String, String>), StoreError> {
-    let had_one = records.contains_key(MANIFEST_KEY).map_err(io)?;
-    let known = match Manifest::read(dir) {
-        Err(e) => return Err(StoreError::Lost(format!("{e}: run `baffled check`"))),
-        Ok(None) if had_one => {
-            return Err(StoreError::Lost(format!(
-                "the manifest ({}) is missing: restore it with the store from a backup",
-                dir.join(manifest::FILE).display()
-            )));
-        }
-        Ok(known) => known.unwrap_or_default(),
-    };
-    let head = |stream: &str, len: u64| -> Result<(u64, Option<String>), StoreError> {
-        let now = stored_len(records, stream)?;
-        let head = match len.checked_sub(1) {
-            Some(last) if last < now => records
-                .get(key(stream, last))
-                .map_err(io)?
-                .map(|r| manifest::head_of(&r)),
-            _ => None,
-        };
-        Ok((now, head))
-    };
-    let lost = manifest::lost_streams(&known, head)?;
-    for (stream, why) in &lost {
-        tracing::error!(stream = %stream, error = %why, "the store lost acknowledged records");
-    }
-    // The new manifest: every stream as it is, and every lost one as it should be.
-    let mut now = BTreeMap::new();
-    for entry in records.scan_prefix([MARKER_TAG]).keys() {
-        let k = entry.map_err(io)?;
-        let stream = String::from_utf8_lossy(&k[1..]).into_owned();
-        let len = stored_len(records, &stream)?;
-        if let Some(last) = len.checked_sub(1)
-            && let Some(record) = records.get(key(&stream, last)).map_err(io)?
-        {
-            let head = manifest::head_of(&record);
-            now.insert(stream, Known { len, head });
-        }
-    }
-    for stream in lost.keys() {
-        now.insert(stream.clone(), known[stream].clone());
-    }
-    let manifest = Manifest::rewrite(dir, &now).map_err(io)?;
-    if !had_one {
-        records.insert(MANIFEST_KEY, &[]).map_err(io)?;
-        records.flush().map_err(io)?;
-    }
-    Ok((manifest, lost))
-}
-
 impl SledStore {
     /// Opens (or creates) the store in `dir`, compares it with its manifest, and starts
-    /// its committer thread. A stream the manifest shows lost is kept lost: see
-    /// [`EventStore::check`].
+    /// its committer and flusher threads. A stream the manifest shows lost is kept lost:
+    /// see [`EventStore::check`].
     pub fn open(dir: &Path) -> Result<SledStore, StoreError> {
-        let db = sled::Config::new().path(dir).open().map_err(io)?;
-        let records = db.open_tree("records").map_err(io)?;
-        move_old_lengths(&db, &records)?;
-        let (manifest, lost) = check_manifest(dir, &records)?;
-        let lost = Arc::new(lost);
-        let writable = Arc::new(tokio::sync::watch::channel(true).0);
+        let engine = Engine::open(dir)?;
+        let shared = Arc::new(Shared {
+            dir: dir.to_path_buf(),
+            engine: RwLock::new(Some(Arc::new(engine))),
+            writable: tokio::sync::watch::channel(true).0,
+            flushes: AtomicU64::new(0),
+        });
         let (commit, waiting) = mpsc::unbounded_channel();
         let (to_flusher, written) = std::sync::mpsc::channel();
-        let flushes = Arc::new(AtomicU64::new(0));
         let flusher = Flusher {
-            db,
+            shared: shared.clone(),
             data_file: dir.join("db"),
-            manifest,
-            writable: writable.clone(),
-            flushes: flushes.clone(),
         };
         let committer = Committer {
-            records: records.clone(),
+            shared: shared.clone(),
             lengths: HashMap::new(),
-            lost: lost.clone(),
-            writable: writable.clone(),
             flusher: to_flusher,
+            last_try: None,
         };
         std::thread::Builder::new()
             .name("store-flush".into())
@@ -215,205 +138,17 @@ impl SledStore {
             .spawn(move || committer.run(waiting))
             .map_err(io)?;
         Ok(SledStore {
-            inner: Arc::new(Inner {
-                records,
-                lost,
-                writable,
-                commit,
-                flushes,
-            }),
+            inner: Arc::new(Inner { shared, commit }),
         })
     }
 
     /// How many group flushes have been made (for tests and benchmarks).
     pub fn flushes(&self) -> u64 {
-        self.inner.flushes.load(Ordering::Relaxed)
-    }
-}
-
-/// Stores of the earlier layout kept lengths in a tree of their own: move them beside
-/// the records, in one batch, and flush before the old tree goes.
-fn move_old_lengths(db: &sled::Db, records: &sled::Tree) -> Result<(), StoreError> {
-    if !db.tree_names().iter().any(|n| n.as_ref() == b"lengths") {
-        return Ok(());
-    }
-    let old = db.open_tree("lengths").map_err(io)?;
-    let mut batch = sled::Batch::default();
-    for entry in old.iter() {
-        let (name, len) = entry.map_err(io)?;
-        let mut k = vec![MARKER_TAG];
-        k.extend_from_slice(&name);
-        batch.insert(k, len);
-    }
-    records.apply_batch(batch).map_err(io)?;
-    db.flush().map_err(io)?;
-    db.drop_tree("lengths").map_err(io)?;
-    db.flush().map_err(io)?;
-    Ok(())
-}
-
-/// The committer thread's state: the tree, every stream's length as far as the committer
-/// has written it (read from the tree the first time a stream is seen), and the way to
-/// the flusher.
-struct Committer {
-    records: sled::Tree,
-    lengths: HashMap<String, u64>,
-    lost: Arc<BTreeMap<String, String>>,
-    writable: Arc<tokio::sync::watch::Sender<bool>>,
-    flusher: std::sync::mpsc::Sender<Vec<Written>>,
-}
-
-/// An append written to the tree, waiting for a flush: whom to answer, the stream's
-/// new length, and the stream with what it now holds, for the manifest.
-type Written = (
-    oneshot::Sender<Result<u64, StoreError>>,
-    u64,
-    (String, Known),
-);
-
-/// The flusher thread's state: the database to flush, the file to `fsync`, and the
-/// manifest to append to once they are durable.
-struct Flusher {
-    db: sled::Db,
-    data_file: PathBuf,
-    manifest: Manifest,
-    writable: Arc<tokio::sync::watch::Sender<bool>>,
-    flushes: Arc<AtomicU64>,
-}
-
-impl Committer {
-    /// Until every handle of the store is dropped: take the waiting appends, write the
-    /// acceptable ones in one batch, flush, answer.
-    fn run(mut self, mut waiting: mpsc::UnboundedReceiver<Append>) {
-        while let Some(first) = waiting.blocking_recv() {
-            let mut appends = vec![first];
-            while appends.len() < MAX_BATCH {
-                match waiting.try_recv() {
-                    Ok(more) => appends.push(more),
-                    Err(_) => break,
-                }
-            }
-            self.commit(appends);
-        }
+        self.inner.shared.flushes.load(Ordering::Relaxed)
     }
 
-    fn commit(&mut self, appends: Vec<Append>) {
-        let mut batch = sled::Batch::default();
-        let mut accepted = Vec::with_capacity(appends.len());
-        for a in appends {
-            if let Some(why) = self.lost.get(&a.stream) {
-                let _ = a.done.send(Err(StoreError::Lost(why.clone())));
-                continue;
-            }
-            let actual = match self.length(&a.stream) {
-                Ok(n) => n,
-                Err(e) => {
-                    let _ = a.done.send(Err(e));
-                    continue;
-                }
-            };
-            if actual != a.expected {
-                let _ = a.done.send(Err(StoreError::Conflict {
-                    expected: a.expected,
-                    actual,
-                }));
-                continue;
-            }
-            if a.expected == 0 && !a.records.is_empty() {
-                batch.insert(marker_key(&a.stream), &[]);
-            }
-            for (i, r) in a.records.iter().enumerate() {
-                batch.insert(key(&a.stream, a.expected + i as u64), r.as_slice());
-            }
-            if let Some(receipt) = a.receipt {
-                batch.insert(receipt_key(&a.stream, &receipt.key), receipt.value);
-            }
-            let new_len = a.expected + a.records.len() as u64;
-            self.lengths.insert(a.stream.clone(), new_len);
-            let head = match a.records.last() {
-                Some(last) => manifest::head_of(last),
-                None => String::new(),
-            };
-            let known = Known { len: new_len, head };
-            accepted.push((a.done, new_len, (a.stream, known)));
-        }
-        if accepted.is_empty() {
-            return;
-        }
-        match self.records.apply_batch(batch) {
-            Ok(()) => {
-                // Written: the tree now holds these lengths, durable or not, so the cache
-                // stays right even if the flush fails.
-                if let Err(std::sync::mpsc::SendError(written)) = self.flusher.send(accepted) {
-                    for (done, _, _) in written {
-                        let _ = done.send(Err(io("the store's flusher has stopped")));
-                    }
-                }
-            }
-            Err(e) => {
-                self.writable
-                    .send_if_modified(|w| std::mem::replace(w, false));
-                // What was written (if anything) is read back from the tree next time.
-                for (done, _, (stream, _)) in accepted {
-                    self.lengths.remove(&stream);
-                    let _ = done.send(Err(io(&e)));
-                }
-            }
-        }
-    }
-
-    /// A stream's length: the cache, or the tree the first time.
-    fn length(&mut self, stream: &str) -> Result<u64, StoreError> {
-        if let Some(n) = self.lengths.get(stream) {
-            return Ok(*n);
-        }
-        let n = stored_len(&self.records, stream)?;
-        self.lengths.insert(stream.to_string(), n);
-        Ok(n)
-    }
-}
-
-impl Flusher {
-    /// Until the committer stops: take every written batch waiting, flush once, answer.
-    fn run(mut self, written: std::sync::mpsc::Receiver<Vec<Written>>) {
-        while let Ok(mut waiting) = written.recv() {
-            while let Ok(more) = written.try_recv() {
-                waiting.extend(more);
-            }
-            let result = self.flush();
-            if result.is_ok() {
-                self.note(&waiting);
-            }
-            let ok = result.is_ok();
-            self.writable
-                .send_if_modified(|w| std::mem::replace(w, ok) != ok);
-            for (done, new_len, _) in waiting {
-                let _ = done.send(result.clone().map(|()| new_len).map_err(StoreError::Io));
-            }
-        }
-    }
-
-    /// Appends what the streams now durably hold to the manifest. If that fails the
-    /// records are durable all the same (the manifest lags, which only narrows what the
-    /// next start can check), so the appends are still acknowledged — loudly.
-    fn note(&mut self, written: &[Written]) {
-        let streams = written
-            .iter()
-            .filter(|(_, _, (_, k))| !k.head.is_empty())
-            .map(|(_, _, (s, k))| (s.as_str(), k));
-        if let Err(e) = self.manifest.record(streams) {
-            tracing::error!(manifest = %self.manifest.path().display(), error = %e, "the manifest could not be written");
-        }
-    }
-
-    /// sled's flush, then `fsync` on its data file.
-    fn flush(&self) -> Result<(), String> {
-        self.db.flush().map_err(|e| e.to_string())?;
-        File::open(&self.data_file)
-            .and_then(|f| f.sync_all())
-            .map_err(|e| e.to_string())?;
-        self.flushes.fetch_add(1, Ordering::Relaxed);
-        Ok(())
+    fn engine(&self) -> Result<Arc<Engine>, StoreError> {
+        self.inner.shared.engine()
     }
 }
 
@@ -441,7 +176,7 @@ impl EventStore for SledStore {
 
     fn receipt(&self, stream: &str, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
         let value = self
-            .inner
+            .engine()?
             .records
             .get(receipt_key(stream, key))
             .map_err(io)?;
@@ -449,7 +184,7 @@ impl EventStore for SledStore {
     }
 
     fn read(&self, stream: &str, from: u64, limit: usize) -> Result<Vec<Vec<u8>>, StoreError> {
-        self.inner
+        self.engine()?
             .records
             .range(key(stream, from)..key(stream, u64::MAX))
             .take(limit)
@@ -458,22 +193,22 @@ impl EventStore for SledStore {
     }
 
     fn len(&self, stream: &str) -> Result<u64, StoreError> {
-        stored_len(&self.inner.records, stream)
+        stored_len(&self.engine()?.records, stream)
     }
 
     fn writable(&self) -> tokio::sync::watch::Receiver<bool> {
-        self.inner.writable.subscribe()
+        self.inner.shared.writable.subscribe()
     }
 
     fn check(&self, stream: &str) -> Result<(), StoreError> {
-        match self.inner.lost.get(stream) {
+        match self.engine()?.lost.get(stream) {
             Some(why) => Err(StoreError::Lost(why.clone())),
             None => Ok(()),
         }
     }
 
     fn streams(&self) -> Result<Vec<String>, StoreError> {
-        self.inner
+        self.engine()?
             .records
             .scan_prefix([MARKER_TAG])
             .keys()
