@@ -68,6 +68,11 @@ pub struct Config {
     #[arg(long, env = "BAFFLE_TLS_KEY", requires = "tls_cert")]
     pub tls_key: Option<PathBuf>,
 
+    /// Open connections at most; one more is answered 503 and closed. Default: 10,000,
+    /// or fewer if the open-files limit (raised to its hard limit at start) allows fewer.
+    #[arg(long, env = "BAFFLE_MAX_CONNECTIONS")]
+    pub max_connections: Option<usize>,
+
     /// Log filter in tracing-subscriber's EnvFilter syntax (e.g. `info`, `baffle_server=debug`).
     #[arg(long, global = true, env = "BAFFLE_LOG", default_value = "info")]
     pub log: String,
@@ -78,14 +83,37 @@ pub struct Config {
 }
 
 impl Config {
-    /// The TLS identity (certificate chain and key, PEM) if TLS is configured.
+    /// The TLS identity (certificate chain and key, PEM) if TLS is configured, checked
+    /// as the server will use it: a bad certificate or key is an error here, before the
+    /// server says it listens.
     pub fn tls_identity(&self) -> std::io::Result<Option<tonic::transport::Identity>> {
-        match (&self.tls_cert, &self.tls_key) {
-            (Some(cert), Some(key)) => Ok(Some(tonic::transport::Identity::from_pem(
-                std::fs::read(cert)?,
-                std::fs::read(key)?,
-            ))),
-            _ => Ok(None),
+        let (Some(cert), Some(key)) = (&self.tls_cert, &self.tls_key) else {
+            return Ok(None);
+        };
+        let identity =
+            tonic::transport::Identity::from_pem(std::fs::read(cert)?, std::fs::read(key)?);
+        tonic::transport::Server::builder()
+            .tls_config(tonic::transport::ServerTlsConfig::new().identity(identity.clone()))
+            .map_err(|e| {
+                std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!(
+                        "the TLS certificate {} or key {} cannot be used: {e}",
+                        cert.display(),
+                        key.display()
+                    ),
+                )
+            })?;
+        Ok(Some(identity))
+    }
+
+    /// The limits on connections, within the open-files limit `open_files` (None:
+    /// unlimited).
+    pub fn limits(&self, open_files: Option<u64>) -> crate::listener::Limits {
+        let fit = crate::listener::Limits::within(open_files.unwrap_or(u64::MAX));
+        crate::listener::Limits {
+            max_connections: self.max_connections.unwrap_or(fit.max_connections),
+            ..fit
         }
     }
 

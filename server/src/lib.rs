@@ -23,6 +23,7 @@ pub mod decode_errors;
 pub mod error;
 pub mod feed;
 pub mod hub;
+pub mod listener;
 pub mod registry;
 pub mod seal;
 pub mod seeds;
@@ -42,8 +43,6 @@ use baffle_proto::v1::matches_server::MatchesServer;
 use baffle_proto::v1::time_controls_server::TimeControlsServer;
 use baffle_proto::v1::tournaments_server::TournamentsServer;
 use tokio::net::TcpListener;
-use tokio_stream::StreamExt;
-use tokio_stream::wrappers::TcpListenerStream;
 use tonic::codegen::http;
 use tonic::service::Routes;
 use tonic::transport::Server;
@@ -91,16 +90,20 @@ pub async fn serve_with_tls<S: EventStore + Clone, T: TimeSource>(
     identity: Option<tonic::transport::Identity>,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), ServeError> {
-    // Small messages (a press, an ack) must leave at once: Nagle's algorithm would hold
-    // one back until the previous is acknowledged, which with delayed ACKs costs 40 ms.
-    let incoming = TcpListenerStream::new(listener).map(|stream| {
-        if let Ok(s) = &stream
-            && let Err(e) = s.set_nodelay(true)
-        {
-            tracing::warn!("cannot set TCP_NODELAY: {e}");
-        }
-        stream.map(coalesce::Coalescing::new)
-    });
+    let limits = listener::Limits::default();
+    serve_with_limits(hub, listener, identity, limits, shutdown).await
+}
+
+/// [`serve_with_tls`] within `limits` on connections (`listener`: a cap, a time for the
+/// first byte, and accept errors backed off).
+pub async fn serve_with_limits<S: EventStore + Clone, T: TimeSource>(
+    hub: Arc<Hub<S, T>>,
+    listener: TcpListener,
+    identity: Option<tonic::transport::Identity>,
+    limits: listener::Limits,
+    shutdown: impl Future<Output = ()> + Send,
+) -> Result<(), ServeError> {
+    let incoming = listener::Accept::new(listener, limits);
     serve_incoming(hub, incoming, identity, shutdown).await
 }
 

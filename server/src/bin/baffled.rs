@@ -29,6 +29,8 @@ async fn main() -> Result<(), baffle_server::ServeError> {
     if config.command == Some(Command::Check) {
         std::process::exit(check(&config));
     }
+    // A bad certificate stops the start before anything else (and before "listening").
+    let tls = config.tls_identity()?;
     // Private before anything is written into it, and again once sled has made its files
     // (an older data directory was 0755 with 0644 files).
     baffle_server::data_dir::make_private(&config.data_dir)?;
@@ -37,16 +39,26 @@ async fn main() -> Result<(), baffle_server::ServeError> {
     let store = SledStore::open(&config.data_dir.join("store"))?;
     baffle_server::data_dir::make_private(&config.data_dir)?;
     let hub = Hub::open(store, SystemTime_, token).await?;
-    let tls = config.tls_identity()?;
+    // About 1,000 idle connections exhausted the default soft limit of 1,024 files.
+    let open_files = match baffle_server::listener::raise_fd_limit() {
+        Ok(limit) => limit,
+        Err(e) => {
+            tracing::warn!(error = %e, "the open-files limit could not be raised");
+            None
+        }
+    };
+    let limits = config.limits(open_files);
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     tracing::info!(
         address = %listener.local_addr()?,
         data_dir = %config.data_dir.display(),
         director_token = %token_path.display(),
         tls = tls.is_some(),
+        open_files = open_files.map_or("unlimited".to_string(), |n| n.to_string()),
+        max_connections = limits.max_connections,
         "baffled listening (gRPC, health, reflection)"
     );
-    baffle_server::serve_with_tls(hub, listener, tls, shutdown).await?;
+    baffle_server::serve_with_limits(hub, listener, tls, limits, shutdown).await?;
     tracing::info!("stopped");
     Ok(())
 }
