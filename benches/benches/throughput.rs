@@ -34,6 +34,11 @@ use hdrhistogram::Histogram;
 mod common;
 use common::{env, raw_store_rate};
 
+/// The drivers press as a table's device would: under the per-caller limit.
+fn device() -> baffle_server::actor::Admission {
+    baffle_server::actor::Admission::PerCaller("device".into())
+}
+
 fn command(action: Action) -> Option<v1::Command> {
     Some(v1::Command {
         action: Some(action),
@@ -114,7 +119,7 @@ async fn run(game: Game, matches: u64, seconds: u64) -> (f64, f64, Histogram<u64
             tokio::spawn(async move {
                 for a in opening {
                     let planned = decode(command(a), None, h.rules).unwrap();
-                    h.execute(planned, String::new(), None).await.unwrap();
+                    h.execute(planned, None, None, device()).await.unwrap();
                 }
             })
         })
@@ -158,7 +163,7 @@ async fn run(game: Game, matches: u64, seconds: u64) -> (f64, f64, Histogram<u64
                         let t = Instant::now();
                         loop {
                             let planned = decode(command(a.clone()), None, h.rules).unwrap();
-                            match h.execute(planned, String::new(), None).await {
+                            match h.execute(planned, None, None, device()).await {
                                 Ok(_) => break,
                                 // The per-match rate limit: the same command again soon.
                                 Err(baffle_server::error::Error::RateLimited(_)) => {

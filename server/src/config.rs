@@ -4,13 +4,22 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use clap::{Parser, ValueEnum};
+use clap::{Parser, Subcommand, ValueEnum};
 
 /// Default address: loopback only, so a fresh server is not exposed to the network.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:50051";
 
 /// Default data directory.
 pub const DEFAULT_DATA_DIR: &str = "./baffle-data";
+
+/// What `baffled` does instead of serving.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Subcommand)]
+pub enum Command {
+    /// Scrubs the data directory of a stopped server: the store against its manifest,
+    /// the registry, and every match log replayed as a restart would (chain, dice, rules).
+    /// Prints one line per stream; exit status 1 if anything is wrong.
+    Check,
+}
 
 /// How log lines are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -29,20 +38,26 @@ pub enum LogFormat {
 #[command(
     name = "baffled",
     version,
-    after_help = "Example:\n  baffled --addr 0.0.0.0:50051 --data-dir /var/lib/baffle\n  grpcurl -plaintext 127.0.0.1:50051 list"
+    after_help = "Example:\n  baffled --addr 0.0.0.0:50051 --data-dir /var/lib/baffle\n  grpcurl -plaintext 127.0.0.1:50051 list\n  baffled check --data-dir /var/lib/baffle"
 )]
 pub struct Config {
+    /// What to do instead of serving.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
     /// Address to listen on.
     #[arg(long, visible_alias = "listen", env = "BAFFLE_ADDR", default_value = DEFAULT_ADDR)]
     pub addr: SocketAddr,
 
     /// Where matches, the registry and the director token are kept.
-    #[arg(long, env = "BAFFLE_DATA_DIR", default_value = DEFAULT_DATA_DIR)]
+    #[arg(long, global = true, env = "BAFFLE_DATA_DIR", default_value = DEFAULT_DATA_DIR)]
     pub data_dir: PathBuf,
 
     /// The director token file (created with mode 0600 on first start).
     /// Default: <data-dir>/director.token.
-    #[arg(long, env = "BAFFLE_TOKEN_FILE")]
+    /// It is also the key that seals the server seeds in the store: keep it, and back it
+    /// up apart from the store.
+    #[arg(long, global = true, env = "BAFFLE_TOKEN_FILE")]
     pub token_file: Option<PathBuf>,
 
     /// TLS certificate chain (PEM). With --tls-key, the server speaks TLS only.
@@ -53,24 +68,52 @@ pub struct Config {
     #[arg(long, env = "BAFFLE_TLS_KEY", requires = "tls_cert")]
     pub tls_key: Option<PathBuf>,
 
+    /// Open connections at most; one more is answered 503 and closed. Default: 10,000,
+    /// or fewer if the open-files limit (raised to its hard limit at start) allows fewer.
+    #[arg(long, env = "BAFFLE_MAX_CONNECTIONS")]
+    pub max_connections: Option<usize>,
+
     /// Log filter in tracing-subscriber's EnvFilter syntax (e.g. `info`, `baffle_server=debug`).
-    #[arg(long, env = "BAFFLE_LOG", default_value = "info")]
+    #[arg(long, global = true, env = "BAFFLE_LOG", default_value = "info")]
     pub log: String,
 
     /// Log format.
-    #[arg(long, env = "BAFFLE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    #[arg(long, global = true, env = "BAFFLE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
 }
 
 impl Config {
-    /// The TLS identity (certificate chain and key, PEM) if TLS is configured.
+    /// The TLS identity (certificate chain and key, PEM) if TLS is configured, checked
+    /// as the server will use it: a bad certificate or key is an error here, before the
+    /// server says it listens.
     pub fn tls_identity(&self) -> std::io::Result<Option<tonic::transport::Identity>> {
-        match (&self.tls_cert, &self.tls_key) {
-            (Some(cert), Some(key)) => Ok(Some(tonic::transport::Identity::from_pem(
-                std::fs::read(cert)?,
-                std::fs::read(key)?,
-            ))),
-            _ => Ok(None),
+        let (Some(cert), Some(key)) = (&self.tls_cert, &self.tls_key) else {
+            return Ok(None);
+        };
+        let identity =
+            tonic::transport::Identity::from_pem(std::fs::read(cert)?, std::fs::read(key)?);
+        tonic::transport::Server::builder()
+            .tls_config(tonic::transport::ServerTlsConfig::new().identity(identity.clone()))
+            .map_err(|e| {
+                std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!(
+                        "the TLS certificate {} or key {} cannot be used: {e}",
+                        cert.display(),
+                        key.display()
+                    ),
+                )
+            })?;
+        Ok(Some(identity))
+    }
+
+    /// The limits on connections, within the open-files limit `open_files` (None:
+    /// unlimited).
+    pub fn limits(&self, open_files: Option<u64>) -> crate::listener::Limits {
+        let fit = crate::listener::Limits::within(open_files.unwrap_or(u64::MAX));
+        crate::listener::Limits {
+            max_connections: self.max_connections.unwrap_or(fit.max_connections),
+            ..fit
         }
     }
 
@@ -105,5 +148,8 @@ mod tests {
             Config::try_parse_from(["baffled", "--tls-cert", "c.pem"]).is_err(),
             "a certificate needs its key"
         );
+        let c = Config::try_parse_from(["baffled", "check", "--data-dir", "/d"]).unwrap();
+        assert_eq!(c.command, Some(Command::Check));
+        assert_eq!(c.data_dir, PathBuf::from("/d"));
     }
 }

@@ -18,6 +18,7 @@ use crate::auth;
 use crate::error::Error;
 use crate::feed::FeedItem;
 use crate::registry::{self, Entry, Registry, Tournament};
+use crate::seal::SealKey;
 use crate::seeds::fresh_server_seed;
 use crate::store::EventStore;
 use crate::time::TimeSource;
@@ -37,6 +38,8 @@ pub struct Hub<S: EventStore, T: TimeSource> {
     /// The time.
     pub time: T,
     director_token: String,
+    /// Seals the server seeds the registry stores (derived from the director token).
+    seal: SealKey,
     state: Mutex<State>,
     feeds: std::sync::Mutex<HashMap<String, broadcast::Sender<FeedItem>>>,
     closing: tokio::sync::watch::Sender<bool>,
@@ -89,32 +92,35 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         let hub = Arc::new(Hub {
             store,
             time,
+            seal: SealKey::from_director_token(&director_token),
             director_token,
             state: Mutex::new(State::default()),
             feeds: Default::default(),
             closing: tokio::sync::watch::channel(false).0,
         });
+        // A registry found short would silently forget tournaments, matches and devices:
+        // the server does not start on it.
+        hub.store
+            .check(registry::STREAM)
+            .map_err(|e| format!("the registry cannot be trusted: {e}; restore the data directory from a backup (docs/reliability.md)"))?;
         let lines = hub
             .store
             .read(registry::STREAM, 0, usize::MAX)
             .map_err(|e| e.to_string())?;
         let mut state = hub.state.lock().await;
-        let mut to_recover = Vec::new();
-        for (i, line) in lines.iter().enumerate() {
-            let entry: Entry =
-                serde_json::from_slice(line).map_err(|e| format!("registry record {i}: {e}"))?;
-            if let Some(m) = state
-                .registry
-                .apply(entry)
-                .map_err(|e| format!("registry record {i}: {e}"))?
-            {
-                to_recover.push(m);
-            }
-        }
+        let (registry, to_recover) = Registry::fold(&lines)?;
+        state.registry = registry;
         // Every match gets its handle now; its log is replayed in the background, or at
         // once when a message comes for it (actor::recovery).
         let mut jobs = Vec::with_capacity(to_recover.len());
         for (info, seed) in to_recover {
+            if let Err(lost) = hub.store.check(&actor::stream(&info.id)) {
+                let id = info.id.clone();
+                let failed = MatchActor::<S, T>::failed(info, lost.to_string());
+                state.matches.insert(id, failed);
+                continue;
+            }
+            let seed = seed.open(&hub.seal, &info.id);
             let setup = hub
                 .store
                 .read(&actor::stream(&info.id), 1, 1)
@@ -124,8 +130,8 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
                 .ok_or_else(|| "no set-up record".to_string())
                 .and_then(|line| actor::rules_from_setup(line));
             let id = info.id.clone();
-            let rules = match rules {
-                Ok(rules) => rules,
+            let (rules, seed) = match rules.and_then(|rules| Ok((rules, seed?))) {
+                Ok(ready) => ready,
                 // Like any log that does not check out: this match alone is offline.
                 Err(why) => {
                     state
@@ -323,6 +329,10 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         };
         let seed =
             fresh_server_seed().map_err(|e| Error::Internal(format!("the OS RNG failed: {e}")))?;
+        let sealed_seed = self
+            .seal
+            .seal(&info.id, seed.as_bytes())
+            .map_err(|e| Error::Internal(format!("the OS RNG failed: {e}")))?;
         let (table, mut records) =
             Table::create_with(info.clone(), setup, d.player_seeds, seed.clone())?;
         // A match scheduled in the past owes lateness points already (2.2): its first
@@ -353,7 +363,8 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             })?;
         let entry = Entry::Match {
             info: info.clone(),
-            server_seed: hex::encode(seed.as_bytes()),
+            server_seed: None,
+            sealed_seed: Some(sealed_seed),
         };
         self.record(&mut state, entry).await?;
         let handle = MatchActor::spawn(

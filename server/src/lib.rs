@@ -15,13 +15,17 @@
 
 pub mod actor;
 pub mod auth;
+pub mod check;
 pub mod coalesce;
 pub mod config;
+pub mod data_dir;
 pub mod decode_errors;
 pub mod error;
 pub mod feed;
 pub mod hub;
+pub mod listener;
 pub mod registry;
+pub mod seal;
 pub mod seeds;
 pub mod services;
 pub mod store;
@@ -39,8 +43,6 @@ use baffle_proto::v1::matches_server::MatchesServer;
 use baffle_proto::v1::time_controls_server::TimeControlsServer;
 use baffle_proto::v1::tournaments_server::TournamentsServer;
 use tokio::net::TcpListener;
-use tokio_stream::StreamExt;
-use tokio_stream::wrappers::TcpListenerStream;
 use tonic::codegen::http;
 use tonic::service::Routes;
 use tonic::transport::Server;
@@ -88,17 +90,48 @@ pub async fn serve_with_tls<S: EventStore + Clone, T: TimeSource>(
     identity: Option<tonic::transport::Identity>,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), ServeError> {
-    // Small messages (a press, an ack) must leave at once: Nagle's algorithm would hold
-    // one back until the previous is acknowledged, which with delayed ACKs costs 40 ms.
-    let incoming = TcpListenerStream::new(listener).map(|stream| {
-        if let Ok(s) = &stream
-            && let Err(e) = s.set_nodelay(true)
-        {
-            tracing::warn!("cannot set TCP_NODELAY: {e}");
-        }
-        stream.map(coalesce::Coalescing::new)
-    });
+    let limits = listener::Limits::default();
+    serve_with_limits(hub, listener, identity, limits, shutdown).await
+}
+
+/// [`serve_with_tls`] within `limits` on connections (`listener`: a cap, a time for the
+/// first byte, and accept errors backed off).
+pub async fn serve_with_limits<S: EventStore + Clone, T: TimeSource>(
+    hub: Arc<Hub<S, T>>,
+    listener: TcpListener,
+    identity: Option<tonic::transport::Identity>,
+    limits: listener::Limits,
+    shutdown: impl Future<Output = ()> + Send,
+) -> Result<(), ServeError> {
+    let incoming = listener::Accept::new(listener, limits);
     serve_incoming(hub, incoming, identity, shutdown).await
+}
+
+/// Keeps the health service true to the store: NOT_SERVING (the server as a whole, and
+/// `Matches`) while the store cannot write — a full disk — and SERVING again once it can.
+async fn report_store_health<S: EventStore + Clone, T: TimeSource>(
+    health: tonic_health::server::HealthReporter,
+    mut writable: tokio::sync::watch::Receiver<bool>,
+) {
+    use tonic::server::NamedService;
+    use tonic_health::ServingStatus;
+    loop {
+        let status = if *writable.borrow_and_update() {
+            ServingStatus::Serving
+        } else {
+            tracing::error!("the store cannot write: health answers NOT_SERVING until it can");
+            ServingStatus::NotServing
+        };
+        for service in [
+            "",
+            <MatchesServer<MatchesService<S, T>> as NamedService>::NAME,
+        ] {
+            health.set_service_status(service, status).await;
+        }
+        if writable.changed().await.is_err() {
+            return;
+        }
+    }
 }
 
 /// [`serve_with_tls`] on connections from `incoming` instead of a TCP listener: in-memory
@@ -128,6 +161,10 @@ where
     health
         .set_serving::<TimeControlsServer<time_controls::TimeControlsService>>()
         .await;
+    tokio::spawn(report_store_health::<S, T>(
+        health.clone(),
+        hub.store.writable(),
+    ));
     let reflection = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(baffle_proto::FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)

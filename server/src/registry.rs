@@ -33,8 +33,13 @@ pub enum Entry {
     Match {
         /// Where it sits.
         info: MatchInfo,
-        /// Its secret server seed, hex.
-        server_seed: String,
+        /// Its secret server seed, hex, in the clear: only in registries written before
+        /// seeds were sealed (still read).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        server_seed: Option<String>,
+        /// Its secret server seed, sealed ([`crate::seal`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sealed_seed: Option<String>,
     },
     /// A device and the hash of its secret.
     #[serde(rename = "device.registered")]
@@ -75,6 +80,25 @@ pub enum Entry {
     },
 }
 
+/// A match's server seed as the registry holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoredSeed {
+    /// In the clear (registries written before seeds were sealed).
+    Clear([u8; 32]),
+    /// Sealed ([`crate::seal`]): the key is not in the store.
+    Sealed(String),
+}
+
+impl StoredSeed {
+    /// The seed of `match_id`, unsealed with `key` if it is sealed.
+    pub fn open(&self, key: &crate::seal::SealKey, match_id: &str) -> Result<[u8; 32], String> {
+        match self {
+            StoredSeed::Clear(seed) => Ok(*seed),
+            StoredSeed::Sealed(sealed) => key.open(match_id, sealed),
+        }
+    }
+}
+
 /// A registered device.
 #[derive(Clone, Debug)]
 pub struct DeviceRecord {
@@ -107,19 +131,46 @@ pub struct Registry {
 }
 
 impl Registry {
+    /// The registry from its stream's stored lines, with every match and its stored seed.
+    pub fn fold(lines: &[Vec<u8>]) -> Result<(Registry, Vec<(MatchInfo, StoredSeed)>), String> {
+        let mut registry = Registry::default();
+        let mut matches = Vec::new();
+        for (i, line) in lines.iter().enumerate() {
+            let entry: Entry =
+                serde_json::from_slice(line).map_err(|e| format!("registry record {i}: {e}"))?;
+            if let Some(m) = registry
+                .apply(entry)
+                .map_err(|e| format!("registry record {i}: {e}"))?
+            {
+                matches.push(m);
+            }
+        }
+        Ok((registry, matches))
+    }
+
     /// Folds `entry` in. A match entry is returned with its seed: its state lives in its
     /// own log, which the caller rebuilds.
-    pub fn apply(&mut self, entry: Entry) -> Result<Option<(MatchInfo, [u8; 32])>, String> {
+    pub fn apply(&mut self, entry: Entry) -> Result<Option<(MatchInfo, StoredSeed)>, String> {
         self.len += 1;
         match entry {
             Entry::Tournament { id, name, defaults } => {
                 self.tournaments.insert(id, Tournament { name, defaults });
             }
-            Entry::Match { info, server_seed } => {
-                let seed: [u8; 32] = hex::decode(&server_seed)
-                    .ok()
-                    .and_then(|b| b.try_into().ok())
-                    .ok_or("a bad server seed")?;
+            Entry::Match {
+                info,
+                server_seed,
+                sealed_seed,
+            } => {
+                let seed = match (server_seed, sealed_seed) {
+                    (_, Some(sealed)) => StoredSeed::Sealed(sealed),
+                    (Some(clear), None) => StoredSeed::Clear(
+                        hex::decode(&clear)
+                            .ok()
+                            .and_then(|b| b.try_into().ok())
+                            .ok_or("a bad server seed")?,
+                    ),
+                    (None, None) => return Err("a match without a server seed".into()),
+                };
                 return Ok(Some((info, seed)));
             }
             Entry::DeviceRegistered { id, secret_hash } => {
@@ -159,4 +210,30 @@ pub fn valid_id(id: &str) -> bool {
         && id
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Registries written before seeds were sealed hold them in the clear: still read.
+    #[test]
+    fn a_match_entry_of_either_spelling_is_read() {
+        let info = r#"{"id":"m","tournament":"t","round":0,"table":""}"#;
+        let mut registry = Registry::default();
+        let clear = format!(
+            r#"{{"kind":"match.created","info":{info},"server_seed":"{}"}}"#,
+            "07".repeat(32)
+        );
+        let entry: Entry = serde_json::from_str(&clear).unwrap();
+        let (_, seed) = registry.apply(entry).unwrap().unwrap();
+        assert_eq!(seed, StoredSeed::Clear([7; 32]));
+        let sealed = format!(r#"{{"kind":"match.created","info":{info},"sealed_seed":"v1.ab"}}"#);
+        let entry: Entry = serde_json::from_str(&sealed).unwrap();
+        let (_, seed) = registry.apply(entry).unwrap().unwrap();
+        assert_eq!(seed, StoredSeed::Sealed("v1.ab".into()));
+        let neither = format!(r#"{{"kind":"match.created","info":{info}}}"#);
+        let entry: Entry = serde_json::from_str(&neither).unwrap();
+        assert!(registry.apply(entry).is_err());
+    }
 }

@@ -151,6 +151,146 @@ async fn sigterm_stops_gracefully_with_exit_status_0() {
     assert_eq!(exit.code(), Some(0), "{exit:?}");
 }
 
+fn mode(path: &std::path::Path) -> u32 {
+    std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(path).unwrap().permissions()) & 0o777
+}
+
+fn chmod(path: &std::path::Path, mode: u32) {
+    std::fs::set_permissions(
+        path,
+        <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(mode),
+    )
+    .unwrap();
+}
+
+fn stop(server: &mut common::Baffled) {
+    let status = Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    server.child.wait().unwrap();
+}
+
+/// Issue 18 (3): as another local user, `strings store/db` read the server seeds. The
+/// data directory is 0700 and its files 0600 on creation — and on start, for a
+/// directory an older version left 0755 with 0644 files.
+#[tokio::test]
+async fn the_data_directory_is_private_on_creation_and_on_start() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("data");
+    let mut server = start(&dir).await;
+    stop(&mut server);
+    let db = dir.join("store").join("db");
+    assert_eq!(
+        (mode(&dir), mode(&dir.join("store")), mode(&db)),
+        (0o700, 0o700, 0o600)
+    );
+    chmod(&dir, 0o755);
+    chmod(&dir.join("store"), 0o755);
+    chmod(&db, 0o644);
+    let mut server = start(&dir).await;
+    for path in [&dir, &dir.join("store")] {
+        assert_eq!(mode(path), 0o700, "{}", path.display());
+    }
+    for entry in std::fs::read_dir(dir.join("store")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            assert_eq!(mode(&path), 0o600, "{}", path.display());
+        }
+    }
+    stop(&mut server);
+}
+
+fn baffled_check(dir: &std::path::Path) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_baffled"))
+        .args(["check", "--log", "off", "--data-dir"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+/// Issue 18 (2): a store that lost acknowledged records of one match — here its
+/// manifest says it held one record more than the store has, as when a flipped byte
+/// makes sled open a prefix — is found out: `baffled check` names it (exit status 1),
+/// and the server starts with that match offline (DATA_LOSS, saying records were lost)
+/// and every other match and the registry served.
+#[tokio::test]
+async fn a_stream_cut_short_is_found_by_check_and_taken_offline() {
+    use baffle_server::store::manifest::{Known, Manifest};
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = start(dir.path()).await;
+    let mut t = TournamentsClient::new(server.channel.clone());
+    let tournament = v1::Tournament {
+        id: "open".into(),
+        name: "Open".into(),
+        defaults: Some(v1::TournamentDefaults {
+            dice: v1::DiceSource::Physical as i32,
+            ..Default::default()
+        }),
+    };
+    let create = v1::CreateTournamentRequest {
+        tournament: Some(tournament),
+    };
+    t.create_tournament(director(dir.path(), create))
+        .await
+        .unwrap();
+    for id in ["m", "other"] {
+        let m = v1::CreateMatchRequest {
+            tournament_id: "open".into(),
+            match_id: id.into(),
+            player_a: "a".into(),
+            player_b: "b".into(),
+            length: 7,
+            ..Default::default()
+        };
+        t.create_match(director(dir.path(), m)).await.unwrap();
+    }
+    stop(&mut server);
+    let (code, out) = baffled_check(dir.path());
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("ok    m/m ") && out.contains("ok    registry "),
+        "{out}"
+    );
+
+    let store = dir.path().join("store");
+    let mut known = Manifest::read(&store).unwrap().unwrap();
+    let m = known.get_mut("m/m").unwrap();
+    *m = Known {
+        len: m.len + 1,
+        head: "00".repeat(32),
+    };
+    Manifest::rewrite(&store, &known).unwrap();
+    let (code, out) = baffled_check(dir.path());
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("BAD   m/m") && out.contains("records were lost"),
+        "{out}"
+    );
+    assert!(out.contains("ok    m/other "), "{out}");
+
+    let mut server = start(dir.path()).await;
+    let mut t = TournamentsClient::new(server.channel.clone());
+    let get = |id: &str| v1::GetMatchRequest {
+        match_id: id.into(),
+    };
+    let e = t.get_match(get("m")).await.unwrap_err();
+    assert_eq!(e.code(), tonic::Code::DataLoss, "{e:?}");
+    assert!(e.message().contains("records were lost"), "{}", e.message());
+    t.get_match(get("other")).await.unwrap();
+    stop(&mut server);
+    let (code, _) = baffled_check(dir.path());
+    assert_eq!(
+        code, 1,
+        "the loss stays visible on every start until restored"
+    );
+}
+
 #[tokio::test]
 async fn with_a_certificate_and_key_the_server_speaks_tls_only() {
     let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");

@@ -64,6 +64,91 @@ async fn a_retried_command_is_applied_once() {
     server.stop().await;
 }
 
+fn adjust(ms: i64, request_id: &str) -> v1::ExecuteRequest {
+    v1::ExecuteRequest {
+        ruling: Some(v1::Ruling {
+            reason: "the clock was started late".into(),
+            article: "4.3 (v)".into(),
+        }),
+        ..execute(
+            "m1",
+            Some(Action::AdjustTime(v1::TimeChange { side: A, ms })),
+            request_id,
+            None,
+        )
+    }
+}
+
+fn a_main_ms(state: &v1::MatchState) -> i64 {
+    state.clock.as_ref().unwrap().a.as_ref().unwrap().main_ms
+}
+
+/// Issue 18 (4): `adjust_time +60000` with `request_id=fix-42`, a restart, the same
+/// request again: applied once (+60 s, not +120 s), and answered with the first reply.
+#[tokio::test]
+async fn a_retried_command_is_applied_once_across_a_restart() {
+    let (server, mut d) = room().await;
+    let before = a_main_ms(&d.state("m1").await);
+    let mut c = MatchesClient::new(server.channel().await);
+    let first = c
+        .execute(server.director(adjust(60_000, "fix-42")))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(a_main_ms(first.state.as_ref().unwrap()), before + 60_000);
+    let (dir, time) = server.stop().await;
+    let server = TestServer::start_in(dir, time).await;
+    let mut c = MatchesClient::new(server.channel().await);
+    let again = c
+        .execute(server.director(adjust(60_000, "fix-42")))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(first, again, "the retry gets the original reply");
+    let mut d = Director::connect(&server).await;
+    let now = d.state("m1").await;
+    assert_eq!(now.seq, first.state.as_ref().unwrap().seq, "applied once");
+    assert_eq!(a_main_ms(&now), before + 60_000, "+60 s, not +120 s");
+    server.stop().await;
+}
+
+/// Issue 17: a request id reused with a different command is refused, before and after a
+/// restart, and changes nothing; so is the same command from another caller.
+#[tokio::test]
+async fn a_request_id_reused_for_another_command_is_refused() {
+    let (server, mut d) = room().await;
+    let mut c = MatchesClient::new(server.channel().await);
+    c.execute(server.director(adjust(60_000, "fix-42")))
+        .await
+        .unwrap();
+    let seq = d.state("m1").await.seq;
+    let e = c
+        .execute(server.director(adjust(-60_000, "fix-42")))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::AlreadyExists, "{e:?}");
+    assert!(e.message().contains("fix-42"), "{}", e.message());
+    let (dir, time) = server.stop().await;
+    let server = TestServer::start_in(dir, time).await;
+    let mut c = MatchesClient::new(server.channel().await);
+    let e = c
+        .execute(server.director(adjust(-60_000, "fix-42")))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::AlreadyExists, "{e:?}");
+    let e = c
+        .execute(server.director(v1::ExecuteRequest {
+            expected_seq: Some(seq),
+            ..adjust(60_000, "fix-42")
+        }))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::AlreadyExists, "another expected_seq: {e:?}");
+    let mut d = Director::connect(&server).await;
+    assert_eq!(d.state("m1").await.seq, seq, "nothing changed");
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn a_stale_expected_sequence_is_aborted_and_changes_nothing() {
     let (server, mut d) = room().await;
@@ -327,12 +412,17 @@ async fn limits_answer_resource_exhausted_and_the_server_stays_up() {
     let e = c.execute(server.director(huge)).await.unwrap_err();
     assert_eq!(e.code(), Code::OutOfRange, "{}", e.message());
     assert!(e.message().contains("too large"));
-    // More than 50 commands for one match in one second (the test clock stands still).
+    // More than 50 commands from one device to its match in one second (the test clock
+    // stands still).
+    let device = d.device(server.channel().await, "clock-1", "m1").await;
     let mut exhausted = None;
     for i in 0..60 {
         let side = if i % 2 == 0 { A } else { B };
         let r = c
-            .execute(server.director(execute("m1", Some(Action::TakeBreak(side)), "", None)))
+            .execute(with_token(
+                execute("m1", Some(Action::TakeBreak(side)), "", None),
+                &device,
+            ))
             .await;
         if r.is_err_and(|e| e.code() == Code::ResourceExhausted) {
             exhausted = Some(i);
@@ -340,6 +430,26 @@ async fn limits_answer_resource_exhausted_and_the_server_stays_up() {
         }
     }
     assert_eq!(exhausted, Some(50));
+    // Issue 18 (8): the limit is the caller's: in the same second the director is
+    // admitted every time (60 of 60), and the device is still held.
+    for i in 0..60 {
+        let side = if i % 2 == 0 { A } else { B };
+        let r = c
+            .execute(server.director(execute("m1", Some(Action::TakeBreak(side)), "", None)))
+            .await;
+        assert!(
+            !r.is_err_and(|e| e.code() == Code::ResourceExhausted),
+            "director command {i} was refused by the rate limit"
+        );
+    }
+    let held = c
+        .execute(with_token(
+            execute("m1", Some(Action::TakeBreak(A)), "", None),
+            &device,
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(held.code(), Code::ResourceExhausted);
     // Another match is not affected, and the next second the first is served again.
     d.act("m2", Action::CheckIn(A)).await;
     server.time.advance(1_000);

@@ -11,28 +11,70 @@ use std::sync::Arc;
 mod recovery;
 
 pub use baffle_core::table::DeviceInput;
-pub use recovery::{Recovery, recover_in_background, rules_from_setup};
+pub use recovery::{Recovery, recover_in_background, replay_log, rules_from_setup};
 
 use std::collections::BTreeMap;
 
 use baffle_core::Timestamp;
-use baffle_core::audit::export::record_line;
+use baffle_core::audit::export::{Line, parse_line, record_line};
 use baffle_core::table::{DeviceOutcome, Plan, Request, Table};
 use baffle_proto::v1;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use crate::error::Error;
 use crate::feed::{FeedItem, Summary};
-use crate::store::{EventStore, StoreError};
+use crate::store::{EventStore, Receipt, StoreError};
 use crate::time::TimeSource;
 use crate::wire::{self, MatchInfo, Rules, StateContext};
 
-/// Most commands per match per second before RESOURCE_EXHAUSTED: far above any real
-/// table, low enough that one client cannot monopolise the store.
+/// Most commands per caller per match per second before RESOURCE_EXHAUSTED: far above
+/// any real table, low enough that one client cannot monopolise the store. The director
+/// is never limited: a device flooding its match must not lock out his rulings.
 pub const COMMANDS_PER_SECOND: u32 = 50;
 
-/// Replies kept per match for answering retried request ids.
+/// How a command is admitted under the rate limit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Admission {
+    /// Always: the director's commands.
+    Always,
+    /// Within [`COMMANDS_PER_SECOND`] for this caller (a device, a player) in this match.
+    PerCaller(String),
+}
+
+/// Callers' windows kept before the stale ones are dropped.
+const WINDOWS_KEPT: usize = 8;
+
+/// Replies kept in memory per match for answering retried request ids at once; older
+/// ones are read back from the store's receipts.
 const REMEMBERED_REPLIES: usize = 256;
+
+/// A command's request id and a fingerprint of what it carried (its caller, command,
+/// ruling and expected sequence number): a retry carries the same id *and* the same
+/// fingerprint; an id reused for something else is refused, as idempotency keys are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RequestId {
+    /// The client's id (non-empty).
+    pub id: String,
+    /// SHA-256 of what the request carried.
+    pub fingerprint: [u8; 32],
+}
+
+/// A stored receipt: the fingerprint, then the reply's protobuf encoding.
+fn encode_receipt(fingerprint: &[u8; 32], reply: &v1::ExecuteReply) -> Vec<u8> {
+    use prost::Message;
+    let mut bytes = fingerprint.to_vec();
+    reply.encode(&mut bytes).expect("a Vec grows");
+    bytes
+}
+
+fn decode_receipt(bytes: &[u8]) -> Option<([u8; 32], v1::ExecuteReply)> {
+    use prost::Message;
+    let (fingerprint, reply) = bytes.split_at_checked(32)?;
+    Some((
+        fingerprint.try_into().ok()?,
+        v1::ExecuteReply::decode(reply).ok()?,
+    ))
+}
 
 /// The name of a match's stream in the event store.
 pub fn stream(match_id: &str) -> String {
@@ -43,8 +85,9 @@ pub fn stream(match_id: &str) -> String {
 enum Msg {
     Execute {
         request: Request,
-        request_id: String,
+        request_id: Option<RequestId>,
         expected_seq: Option<u64>,
+        admission: Admission,
         reply: oneshot::Sender<Result<v1::ExecuteReply, Error>>,
     },
     Reveal {
@@ -106,17 +149,20 @@ impl MatchHandle {
         }
     }
 
-    /// Applies a decoded request.
+    /// Applies a decoded request; a retry of one applied before (the same request id and
+    /// fingerprint) gets the original reply, even after a restart.
     pub async fn execute(
         &self,
         request: Request,
-        request_id: String,
+        request_id: Option<RequestId>,
         expected_seq: Option<u64>,
+        admission: Admission,
     ) -> Result<v1::ExecuteReply, Error> {
         self.ask(|reply| Msg::Execute {
             request,
             request_id,
             expected_seq,
+            admission,
             reply,
         })
         .await?
@@ -188,8 +234,12 @@ pub struct MatchActor<S: EventStore, T: TimeSource> {
     time: T,
     updates: broadcast::Sender<Arc<v1::MatchUpdate>>,
     summaries: broadcast::Sender<FeedItem>,
-    replies: VecDeque<(String, v1::ExecuteReply)>,
-    window: (i64, u32),
+    /// The latest replies to commands with a request id, with their fingerprints.
+    replies: VecDeque<(RequestId, v1::ExecuteReply)>,
+    /// Each limited caller's second and the commands he sent in it.
+    windows: BTreeMap<String, (i64, u32)>,
+    /// Set when the match was just reloaded from its log (see [`Self::reload`]).
+    reloaded: bool,
 }
 
 impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
@@ -227,7 +277,8 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             updates: broadcast::channel(UPDATE_BUFFER).0,
             summaries,
             replies: VecDeque::new(),
-            window: (0, 0),
+            windows: BTreeMap::new(),
+            reloaded: false,
         }
     }
 
@@ -270,7 +321,11 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
 
     /// The wire state at `now`.
     fn state(&self, now: Timestamp) -> v1::MatchState {
-        let table = &self.table;
+        self.state_of(&self.table, now)
+    }
+
+    /// The wire state of `table` (this match's, or a plan's) at `now`.
+    fn state_of(&self, table: &Table, now: Timestamp) -> v1::MatchState {
         let cx = StateContext {
             info: table.info(),
             commitment: &self.commitment,
@@ -290,9 +345,13 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                 request,
                 request_id,
                 expected_seq,
+                admission,
                 reply,
             } => {
-                let _ = reply.send(self.execute(request, request_id, expected_seq).await);
+                let answer = self
+                    .execute(request, request_id, expected_seq, admission)
+                    .await;
+                let _ = reply.send(answer);
             }
             Msg::Reveal { reply } => {
                 let _ = reply.send(self.reveal().await);
@@ -329,15 +388,14 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
     async fn execute(
         &mut self,
         request: Request,
-        request_id: String,
+        request_id: Option<RequestId>,
         expected_seq: Option<u64>,
+        admission: Admission,
     ) -> Result<v1::ExecuteReply, Error> {
-        if let Some((_, reply)) = self
-            .replies
-            .iter()
-            .find(|(id, _)| !request_id.is_empty() && *id == request_id)
+        if let Some(id) = &request_id
+            && let Some(reply) = self.earlier_reply(id)?
         {
-            return Ok(reply.clone());
+            return Ok(reply);
         }
         if let Some(expected) = expected_seq.filter(|e| *e != self.table.len()) {
             return Err(Error::Stale(format!(
@@ -345,28 +403,88 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                 self.table.len()
             )));
         }
-        let second = self.time.now().as_ms().div_euclid(1_000);
-        if self.window.0 != second {
-            self.window = (second, 0);
-        }
-        if self.window.1 >= COMMANDS_PER_SECOND {
-            return Err(Error::RateLimited(format!(
-                "more than {COMMANDS_PER_SECOND} commands per second for one match"
-            )));
-        }
-        self.window.1 += 1;
-        let update = self.commit(&request).await?;
+        self.admit(admission)?;
+        let now = self.now();
+        let plan = self.table.plan(&request, now)?;
+        self.reloaded = false;
+        let update = match self.append(plan, request_id.as_ref()).await {
+            // The log was ahead and the match was reloaded from it: plan again, once.
+            Err(_) if std::mem::take(&mut self.reloaded) => {
+                let plan = self.table.plan(&request, self.now())?;
+                self.append(plan, request_id.as_ref()).await?
+            }
+            other => other?,
+        };
         let reply = v1::ExecuteReply {
             events: update.events.clone(),
             state: update.state.clone(),
         };
-        if !request_id.is_empty() {
+        if let Some(id) = request_id {
             if self.replies.len() == REMEMBERED_REPLIES {
                 self.replies.pop_front();
             }
-            self.replies.push_back((request_id, reply.clone()));
+            self.replies.push_back((id, reply.clone()));
         }
         Ok(reply)
+    }
+
+    /// Counts a command against its caller's window, or refuses it over the limit.
+    fn admit(&mut self, admission: Admission) -> Result<(), Error> {
+        let Admission::PerCaller(caller) = admission else {
+            return Ok(());
+        };
+        let second = self.time.now().as_ms().div_euclid(1_000);
+        if self.windows.len() >= WINDOWS_KEPT {
+            self.windows.retain(|_, (s, _)| *s == second);
+        }
+        let window = self.windows.entry(caller).or_insert((second, 0));
+        if window.0 != second {
+            *window = (second, 0);
+        }
+        if window.1 >= COMMANDS_PER_SECOND {
+            return Err(Error::RateLimited(format!(
+                "more than {COMMANDS_PER_SECOND} commands per second from one caller to one match \
+                 (the director's are always admitted)"
+            )));
+        }
+        window.1 += 1;
+        Ok(())
+    }
+
+    /// The reply to an earlier command under `id`'s request id — remembered, or stored
+    /// with its records — or None if there was none. An id that came with a different
+    /// command is refused: answering it with another command's reply would tell its
+    /// client that a command succeeded which never ran.
+    fn earlier_reply(&self, id: &RequestId) -> Result<Option<v1::ExecuteReply>, Error> {
+        let earlier = match self.replies.iter().find(|(seen, _)| seen.id == id.id) {
+            Some((seen, reply)) => Some((seen.fingerprint, reply.clone())),
+            None => {
+                let stream = stream(&self.table.info().id);
+                match self.store.receipt(&stream, &id.id) {
+                    Ok(None) => None,
+                    Ok(Some(bytes)) => Some(decode_receipt(&bytes).ok_or_else(|| {
+                        Error::Internal(format!(
+                            "the stored reply to request_id {:?} does not decode",
+                            id.id
+                        ))
+                    })?),
+                    Err(e) => {
+                        return Err(Error::Unavailable(format!(
+                            "the replies to earlier request ids could not be read: {e}"
+                        )));
+                    }
+                }
+            }
+        };
+        match earlier {
+            None => Ok(None),
+            Some((fingerprint, reply)) if fingerprint == id.fingerprint => Ok(Some(reply)),
+            Some(_) => Err(Error::AlreadyExists(format!(
+                "request_id {:?} was used for a different command (or caller, or expected_seq): \
+                 a retry must repeat the request exactly; a new command needs a new request_id",
+                id.id
+            ))),
+        }
     }
 
     /// Plans, stores durably, then applies and announces. Returns the update announced:
@@ -374,12 +492,17 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
     async fn commit(&mut self, request: &Request) -> Result<Arc<v1::MatchUpdate>, Error> {
         let now = self.now();
         let plan = self.table.plan(request, now)?;
-        self.append(plan).await
+        self.append(plan, None).await
     }
 
-    /// Stores the plan's records durably, then makes its table the state and announces
-    /// the update (built once: the reply, the watchers and the feed share it).
-    async fn append(&mut self, plan: Plan) -> Result<Arc<v1::MatchUpdate>, Error> {
+    /// Stores the plan's records durably — with the reply as the receipt of `request_id`,
+    /// if any, in the same write — then makes its table the state and announces the
+    /// update (built once: the reply, the watchers and the feed share it).
+    async fn append(
+        &mut self,
+        plan: Plan,
+        request_id: Option<&RequestId>,
+    ) -> Result<Arc<v1::MatchUpdate>, Error> {
         let Plan { table, records } = plan;
         if records.is_empty() {
             return Ok(Arc::new(v1::MatchUpdate {
@@ -387,21 +510,49 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                 state: Some(self.state(self.now())),
             }));
         }
+        let now = self.time.now().max(table.game().now());
+        let update = Arc::new(v1::MatchUpdate {
+            events: records.iter().map(wire::event).collect(),
+            state: Some(self.state_of(&table, now)),
+        });
+        let receipt = request_id.map(|id| Receipt {
+            key: id.id.clone(),
+            value: encode_receipt(
+                &id.fingerprint,
+                &v1::ExecuteReply {
+                    events: update.events.clone(),
+                    state: update.state.clone(),
+                },
+            ),
+        });
         let lines = records
             .iter()
             .map(|r| record_line(r).into_bytes())
             .collect();
         match self
             .store
-            .append(&stream(&self.table.info().id), self.table.len(), lines)
+            .append_with_receipt(
+                &stream(&self.table.info().id),
+                self.table.len(),
+                lines,
+                receipt,
+            )
             .await
         {
             Ok(_) => {}
             Err(StoreError::Conflict { expected, actual }) => {
-                return Err(Error::Internal(format!(
-                    "the match log moved under us ({actual}, expected {expected})"
+                // Only this actor writes its stream: the store holds records of an earlier
+                // append that failed after writing them (a flush on a full disk), and
+                // that the store kept. Take them up from the log, as a restart would;
+                // this request is not applied (a command is planned again, once).
+                self.reloaded = self.reload();
+                return Err(Error::Unavailable(format!(
+                    "the store failed after writing earlier records of this match ({actual} \
+                     in the log, {expected} acknowledged); the match was reloaded from its \
+                     log: retry the command (a retried request_id gets its first reply)"
                 )));
             }
+            Err(StoreError::Lost(why)) => return Err(Error::DataLoss(why)),
             Err(e) => {
                 return Err(Error::Unavailable(format!(
                     "the event could not be stored: {e}"
@@ -409,14 +560,53 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             }
         }
         self.table = table;
-        let state = self.state(self.now());
-        self.summarise(&state);
-        let update = Arc::new(v1::MatchUpdate {
-            events: records.iter().map(wire::event).collect(),
-            state: Some(state),
-        });
+        if let Some(state) = &update.state {
+            self.summarise(state);
+        }
         let _ = self.updates.send(update.clone());
         Ok(update)
+    }
+
+    /// Takes up the records the store holds beyond this table (see [`Self::append`]): the
+    /// log replayed, as a restart would, and the new events announced to followers.
+    /// Whether it did.
+    fn reload(&mut self) -> bool {
+        let info = self.table.info().clone();
+        let Some(seed) = self.table.dice().server_seed().map(|s| *s.as_bytes()) else {
+            return false;
+        };
+        let from = self.table.len();
+        let reloaded = replay_log(&self.store, &info, seed).and_then(|table| {
+            let records = self
+                .store
+                .read(&stream(&info.id), from, usize::MAX)
+                .map_err(|e| e.to_string())?;
+            Ok((table, records))
+        });
+        match reloaded {
+            Ok((table, lines)) => {
+                self.table = table;
+                let events = lines
+                    .iter()
+                    .filter_map(|line| std::str::from_utf8(line).ok())
+                    .filter_map(|line| match parse_line(line) {
+                        Ok(Line::Record(r)) => Some(wire::event(&r)),
+                        _ => None,
+                    })
+                    .collect();
+                let state = self.state(self.now());
+                self.summarise(&state);
+                let _ = self.updates.send(Arc::new(v1::MatchUpdate {
+                    events,
+                    state: Some(state),
+                }));
+                true
+            }
+            Err(why) => {
+                tracing::error!(match_id = %info.id, error = %why, "the match could not be reloaded from its log");
+                false
+            }
+        }
     }
 
     async fn device_input(&mut self, input: DeviceInput) -> v1::Ack {
@@ -445,7 +635,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                 charged_at,
                 refused: why,
             } => {
-                if let Err(e) = self.append(*plan).await {
+                if let Err(e) = self.append(*plan, None).await {
                     return resend(seq, format!("not stored, send it again: {e}"));
                 }
                 match why {

@@ -1,6 +1,6 @@
 //! `baffled`: runs the baffle server until Ctrl-C or SIGTERM.
 
-use baffle_server::config::{Config, LogFormat};
+use baffle_server::config::{Command, Config, LogFormat};
 use baffle_server::hub::Hub;
 use baffle_server::store::SledStore;
 use baffle_server::time::SystemTime_;
@@ -26,23 +26,86 @@ async fn main() -> Result<(), baffle_server::ServeError> {
             .with_env_filter(filter)
             .init(),
     }
-    std::fs::create_dir_all(&config.data_dir)?;
+    if config.command == Some(Command::Check) {
+        std::process::exit(check(&config));
+    }
+    // A bad certificate stops the start before anything else (and before "listening").
+    let tls = config.tls_identity()?;
+    // Private before anything is written into it, and again once sled has made its files
+    // (an older data directory was 0755 with 0644 files).
+    baffle_server::data_dir::make_private(&config.data_dir)?;
     let token_path = config.token_path();
     let token = baffle_server::auth::director_token(&token_path)?;
     let store = SledStore::open(&config.data_dir.join("store"))?;
+    baffle_server::data_dir::make_private(&config.data_dir)?;
     let hub = Hub::open(store, SystemTime_, token).await?;
-    let tls = config.tls_identity()?;
+    // About 1,000 idle connections exhausted the default soft limit of 1,024 files.
+    let open_files = match baffle_server::listener::raise_fd_limit() {
+        Ok(limit) => limit,
+        Err(e) => {
+            tracing::warn!(error = %e, "the open-files limit could not be raised");
+            None
+        }
+    };
+    let limits = config.limits(open_files);
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     tracing::info!(
         address = %listener.local_addr()?,
         data_dir = %config.data_dir.display(),
         director_token = %token_path.display(),
         tls = tls.is_some(),
+        open_files = open_files.map_or("unlimited".to_string(), |n| n.to_string()),
+        max_connections = limits.max_connections,
         "baffled listening (gRPC, health, reflection)"
     );
-    baffle_server::serve_with_tls(hub, listener, tls, shutdown).await?;
+    baffle_server::serve_with_limits(hub, listener, tls, limits, shutdown).await?;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// `baffled check`: scrubs the data directory and prints what it found; the exit status.
+fn check(config: &Config) -> i32 {
+    let token_path = config.token_path();
+    let token = match std::fs::read_to_string(&token_path) {
+        Ok(token) => token.trim().to_string(),
+        Err(e) => {
+            eprintln!(
+                "the director token {} cannot be read ({e}): it is the key of the sealed server seeds",
+                token_path.display()
+            );
+            return 1;
+        }
+    };
+    let store_dir = config.data_dir.join("store");
+    if !store_dir.is_dir() {
+        eprintln!("there is no store at {}", store_dir.display());
+        return 1;
+    }
+    let store = match SledStore::open(&store_dir) {
+        Ok(store) => store,
+        Err(e) => {
+            eprintln!(
+                "the store {} does not open: {e} (if baffled is running, stop it first)",
+                store_dir.display()
+            );
+            return 1;
+        }
+    };
+    let key = baffle_server::seal::SealKey::from_director_token(&token);
+    match baffle_server::check::scrub(&store, &key) {
+        Err(e) => {
+            eprintln!("the store cannot be read: {e}");
+            1
+        }
+        Ok(findings) => {
+            for f in &findings {
+                println!("{f}");
+            }
+            let bad = findings.iter().filter(|f| f.problem.is_some()).count();
+            println!("{} streams checked, {bad} with a problem", findings.len());
+            i32::from(bad > 0)
+        }
+    }
 }
 
 /// Installs the handlers now and returns a future that completes on SIGINT (Ctrl-C) or,

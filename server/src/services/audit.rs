@@ -56,10 +56,18 @@ impl<S: EventStore + Clone, T: TimeSource> AuditService<S, T> {
     async fn seed(
         &self,
         match_id: &str,
+        side: Side,
         request: TableRequest,
     ) -> Result<Response<v1::SubmitPlayerSeedResponse>, Status> {
         let handle = self.hub.match_handle(match_id).await?;
-        let reply = handle.execute(request, String::new(), None).await?;
+        let reply = handle
+            .execute(
+                request,
+                None,
+                None,
+                actor::Admission::PerCaller(format!("player {side:?}")),
+            )
+            .await?;
         Ok(Response::new(v1::SubmitPlayerSeedResponse {
             seq: reply.state.map_or(0, |s| s.seq),
         }))
@@ -91,7 +99,7 @@ impl<S: EventStore + Clone, T: TimeSource> Audit for AuditService<S, T> {
         let r = r.into_inner();
         let side = self.player(&caller, &r.match_id, r.side)?;
         let request = TableRequest::PlayerSeed { side, seed: r.seed };
-        self.seed(&r.match_id, request).await
+        self.seed(&r.match_id, side, request).await
     }
 
     async fn issue_player_codes(
@@ -120,7 +128,7 @@ impl<S: EventStore + Clone, T: TimeSource> Audit for AuditService<S, T> {
             Status::invalid_argument("commitment: the SHA-256 of the seed (docs/dice.md), 32 bytes")
         })?;
         let request = TableRequest::CommitSeed { side, commitment };
-        self.seed(&r.match_id, request).await
+        self.seed(&r.match_id, side, request).await
     }
 
     async fn reveal_player_seed(
@@ -131,7 +139,7 @@ impl<S: EventStore + Clone, T: TimeSource> Audit for AuditService<S, T> {
         let r = r.into_inner();
         let side = self.player(&caller, &r.match_id, r.side)?;
         let request = TableRequest::RevealSeed { side, seed: r.seed };
-        self.seed(&r.match_id, request).await
+        self.seed(&r.match_id, side, request).await
     }
 
     type ExportLogStream = Stream<v1::ExportLine>;

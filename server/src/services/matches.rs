@@ -5,12 +5,15 @@ use std::sync::Arc;
 
 use baffle_proto::v1;
 use baffle_proto::v1::matches_server::Matches;
+use prost::Message;
+use sha2::{Digest, Sha256};
 use tokio_stream::StreamExt;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
 use super::feed::FeedStream;
 use super::{Stream, follow};
+use crate::actor::{Admission, RequestId};
 use crate::auth::Caller;
 use crate::hub::Hub;
 use crate::store::EventStore;
@@ -19,6 +22,42 @@ use crate::wire::{self, director_only};
 
 /// Longest request id accepted.
 pub const MAX_REQUEST_ID: usize = 64;
+
+/// The request's id with the fingerprint of what it carries — who asks, and the
+/// command, ruling and expected sequence number as encoded — or None without an id.
+fn request_id(caller: &Caller, r: &v1::ExecuteRequest) -> Option<RequestId> {
+    if r.request_id.is_empty() {
+        return None;
+    }
+    let mut hash = Sha256::new();
+    let who = match caller {
+        Caller::Device(id) => format!("device {id}"),
+        other => format!("{other:?}"),
+    };
+    for part in [
+        who.as_bytes(),
+        r.match_id.as_bytes(),
+        &r.command
+            .as_ref()
+            .map(Message::encode_to_vec)
+            .unwrap_or_default(),
+        &r.ruling
+            .as_ref()
+            .map(Message::encode_to_vec)
+            .unwrap_or_default(),
+        &r.expected_seq
+            .map(|s| s.to_be_bytes().to_vec())
+            .unwrap_or_default(),
+    ] {
+        // Length-prefixed, so that no two different requests hash the same parts.
+        hash.update((part.len() as u64).to_be_bytes());
+        hash.update(part);
+    }
+    Some(RequestId {
+        id: r.request_id.clone(),
+        fingerprint: hash.finalize().into(),
+    })
+}
 
 /// Serves `Matches`.
 pub struct MatchesService<S: EventStore, T: TimeSource> {
@@ -45,7 +84,7 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
             .as_ref()
             .and_then(|c| c.action.as_ref())
             .is_some_and(director_only);
-        match caller {
+        match &caller {
             Caller::Director => {}
             Caller::Spectator => {
                 return Err(Status::unauthenticated(
@@ -54,14 +93,14 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
             }
             // A player may send his own move (issue 23), and nothing else.
             Caller::Player { match_id, side }
-                if match_id == r.match_id && own_move(r.command.as_ref(), side) => {}
+                if *match_id == r.match_id && own_move(r.command.as_ref(), *side) => {}
             Caller::Player { .. } => {
                 return Err(Status::permission_denied(
                     "a player code gives a seed (Audit) and his own moves, not other commands: the table's device sends them",
                 ));
             }
             Caller::Device(id) => {
-                if self.hub.device_match(&id).await.as_deref() != Some(r.match_id.as_str()) {
+                if self.hub.device_match(id).await.as_deref() != Some(r.match_id.as_str()) {
                     return Err(Status::permission_denied(format!(
                         "device {id} is not bound to match {}",
                         r.match_id
@@ -74,10 +113,15 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
                 }
             }
         }
+        let request_id = request_id(&caller, &r);
+        let admission = match caller {
+            Caller::Director => Admission::Always,
+            other => Admission::PerCaller(format!("{other:?}")),
+        };
         let planned = wire::decode(r.command, r.ruling, handle.rules)?;
         Ok(Response::new(
             handle
-                .execute(planned, r.request_id, r.expected_seq)
+                .execute(planned, request_id, r.expected_seq, admission)
                 .await?,
         ))
     }

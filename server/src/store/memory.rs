@@ -8,12 +8,19 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use super::{EventStore, StoreError};
+use super::{EventStore, Receipt, StoreError};
 
 /// An [`EventStore`] in memory. Cheap to clone; clones share the streams.
 #[derive(Clone, Default)]
 pub struct MemoryStore {
-    streams: Arc<Mutex<BTreeMap<String, Vec<Vec<u8>>>>>,
+    streams: Arc<Mutex<Streams>>,
+}
+
+/// Every stream's records and receipts.
+#[derive(Default)]
+struct Streams {
+    records: BTreeMap<String, Vec<Vec<u8>>>,
+    receipts: BTreeMap<(String, String), Vec<u8>>,
 }
 
 impl MemoryStore {
@@ -22,42 +29,60 @@ impl MemoryStore {
         MemoryStore::default()
     }
 
-    fn lock(&self) -> MutexGuard<'_, BTreeMap<String, Vec<Vec<u8>>>> {
+    fn lock(&self) -> MutexGuard<'_, Streams> {
         // A panic elsewhere cannot leave a half-made append: each is one push of a batch.
         self.streams.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
 impl EventStore for MemoryStore {
-    async fn append(
+    async fn append_with_receipt(
         &self,
         stream: &str,
         expected: u64,
         records: Vec<Vec<u8>>,
+        receipt: Option<Receipt>,
     ) -> Result<u64, StoreError> {
         let mut streams = self.lock();
-        let s = streams.entry(stream.to_string()).or_default();
+        let s = streams.records.entry(stream.to_string()).or_default();
         let actual = s.len() as u64;
         if actual != expected {
             return Err(StoreError::Conflict { expected, actual });
         }
         s.extend(records);
-        Ok(s.len() as u64)
+        let len = s.len() as u64;
+        if let Some(Receipt { key, value }) = receipt {
+            streams.receipts.insert((stream.to_string(), key), value);
+        }
+        Ok(len)
+    }
+
+    fn receipt(&self, stream: &str, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        Ok(self
+            .lock()
+            .receipts
+            .get(&(stream.to_string(), key.to_string()))
+            .cloned())
     }
 
     fn read(&self, stream: &str, from: u64, limit: usize) -> Result<Vec<Vec<u8>>, StoreError> {
-        Ok(self.lock().get(stream).map_or_else(Vec::new, |s| {
+        Ok(self.lock().records.get(stream).map_or_else(Vec::new, |s| {
             s.iter().skip(from as usize).take(limit).cloned().collect()
         }))
     }
 
     fn len(&self, stream: &str) -> Result<u64, StoreError> {
-        Ok(self.lock().get(stream).map_or(0, |s| s.len() as u64))
+        Ok(self
+            .lock()
+            .records
+            .get(stream)
+            .map_or(0, |s| s.len() as u64))
     }
 
     fn streams(&self) -> Result<Vec<String>, StoreError> {
         Ok(self
             .lock()
+            .records
             .iter()
             .filter(|(_, s)| !s.is_empty())
             .map(|(k, _)| k.clone())

@@ -5,7 +5,10 @@
 //! with matches sharded by id) can replace the embedded [`SledStore`] when one machine is
 //! outgrown (design principle 10). An append returns only once its records are durable.
 
+pub mod manifest;
 mod memory;
+mod sled_commit;
+mod sled_engine;
 mod sled_store;
 
 pub use memory::MemoryStore;
@@ -26,6 +29,9 @@ pub enum StoreError {
     },
     /// The storage engine or the disk failed.
     Io(String),
+    /// The stream holds less than was acknowledged (or the store cannot tell what it
+    /// should hold): it is served no more until it is restored.
+    Lost(String),
 }
 
 impl fmt::Display for StoreError {
@@ -35,11 +41,23 @@ impl fmt::Display for StoreError {
                 write!(f, "stream is at {actual}, not at the expected {expected}")
             }
             StoreError::Io(e) => write!(f, "storage failed: {e}"),
+            StoreError::Lost(why) => write!(f, "data lost: {why}"),
         }
     }
 }
 
 impl std::error::Error for StoreError {}
+
+/// A receipt stored with an append, in the same atomic write: what to answer a retry of
+/// the request that made the records (its request id as `key`, the reply as `value`).
+/// Receipts are kept per stream, for the stream's life.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Receipt {
+    /// The request id.
+    pub key: String,
+    /// What the request was answered (opaque to the store).
+    pub value: Vec<u8>,
+}
 
 /// Append-only streams of records, one per match.
 pub trait EventStore: Send + Sync + 'static {
@@ -50,13 +68,43 @@ pub trait EventStore: Send + Sync + 'static {
         stream: &str,
         expected: u64,
         records: Vec<Vec<u8>>,
+    ) -> impl Future<Output = Result<u64, StoreError>> + Send {
+        self.append_with_receipt(stream, expected, records, None)
+    }
+
+    /// [`EventStore::append`], storing `receipt` (if any) in the same atomic write: the
+    /// records are durable with their receipt or not at all. A receipt under a key the
+    /// stream already has replaces it.
+    fn append_with_receipt(
+        &self,
+        stream: &str,
+        expected: u64,
+        records: Vec<Vec<u8>>,
+        receipt: Option<Receipt>,
     ) -> impl Future<Output = Result<u64, StoreError>> + Send;
+
+    /// The receipt stored under `key` with an append to `stream`, if any.
+    fn receipt(&self, stream: &str, key: &str) -> Result<Option<Vec<u8>>, StoreError>;
 
     /// The records of `stream` from position `from` (0-based) on, at most `limit` of them.
     fn read(&self, stream: &str, from: u64, limit: usize) -> Result<Vec<Vec<u8>>, StoreError>;
 
     /// The number of records in `stream` (0 if it does not exist).
     fn len(&self, stream: &str) -> Result<u64, StoreError>;
+
+    /// Ok if `stream` holds everything acknowledged as far as the store can tell; a
+    /// [`StoreError::Lost`] if it was found short or damaged on open.
+    fn check(&self, stream: &str) -> Result<(), StoreError> {
+        let _ = stream;
+        Ok(())
+    }
+
+    /// Whether the store can write now, and every change of it: false after a write or a
+    /// flush failed (a full disk), true again after one succeeds. The health service
+    /// answers NOT_SERVING meanwhile. A store that cannot tell says true, once.
+    fn writable(&self) -> tokio::sync::watch::Receiver<bool> {
+        tokio::sync::watch::channel(true).1
+    }
 
     /// Every stream, in name order.
     fn streams(&self) -> Result<Vec<String>, StoreError>;

@@ -7,12 +7,16 @@
 //! any other batch written meanwhile); only then is any of its appends acknowledged. So
 //! under load many appends share one batch and one flush, the next batch is written while
 //! the last one is being flushed, the async runtime never blocks on sled, and no append
-//! is acknowledged before it is durable.
+//! is acknowledged before it is durable. The threads are in `sled_commit.rs`; the open
+//! database (with the manifest it was compared with, `manifest.rs`) in `sled_engine.rs`,
+//! opened again by the committer after sled failed (its errors are sticky) once the disk
+//! has room.
 //!
 //! One tree holds everything: a stream's records under `len(name) ‖ name ‖ position`
-//! (big-endian, so a stream is contiguous and in order), and a marker under `0xFF ‖ name`,
+//! (big-endian, so a stream is contiguous and in order), a marker under `0xFF ‖ name`,
 //! written with the stream's first records, so that streams can be listed without reading
-//! them. A stream's length is its last record's position plus one: the records are the
+//! them, each request's receipt under `0xFE ‖ len(name) ‖ name ‖ request id` (written in
+//! the same batch as its records), and `0xFD` once the store has a manifest. A stream's length is its last record's position plus one: the records are the
 //! only truth, and an append writes nothing else. (Stores written before kept lengths in a
 //! second tree, then as the markers' values; `open` moves the first, the second are
 //! simply no longer read.)
@@ -21,22 +25,20 @@
 //! on Linux calls `sync_file_range(WAIT_BEFORE | WRITE | WAIT_AFTER)` on the written range
 //! (`fsync` only where that call is missing). That survives a crash of this process, but
 //! `sync_file_range` neither flushes the drive's volatile write cache nor the file's
-//! metadata, so it is no barrier against power loss or a kernel crash. The committer
+//! metadata, so it is no barrier against power loss or a kernel crash. The flusher
 //! therefore also calls `fsync` (`File::sync_all`) on sled's data file — the same inode
 //! sled writes — after every flush. See `ARCHITECTURE.md`.
 
 use std::collections::HashMap;
-use std::fs::File;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
 
 use tokio::sync::{mpsc, oneshot};
 
-use super::{EventStore, StoreError};
-
-/// Most appends written and flushed together: bounds how long the first of a batch waits.
-const MAX_BATCH: usize = 4_096;
+use super::sled_commit::{Append, Committer, Flusher, Shared};
+use super::sled_engine::Engine;
+use super::{EventStore, Receipt, StoreError};
 
 /// sled-backed [`EventStore`]. Cheap to clone; clones share the database and committer.
 #[derive(Clone)]
@@ -45,28 +47,19 @@ pub struct SledStore {
 }
 
 struct Inner {
-    /// Records and lengths (see the module documentation).
-    records: sled::Tree,
+    /// The database and what the threads share.
+    shared: Arc<Shared>,
     commit: mpsc::UnboundedSender<Append>,
-    flushes: Arc<AtomicU64>,
 }
 
-/// An append on its way to the committer.
-struct Append {
-    stream: String,
-    expected: u64,
-    records: Vec<Vec<u8>>,
-    done: oneshot::Sender<Result<u64, StoreError>>,
-}
-
-fn io(e: impl std::fmt::Display) -> StoreError {
+pub(super) fn io(e: impl std::fmt::Display) -> StoreError {
     StoreError::Io(e.to_string())
 }
 
 /// Record keys: the stream name length-prefixed, then the position big-endian, so one
 /// stream's records are contiguous and in order. (A name is at most a few dozen bytes, so
 /// a record key never starts with the length keys' 0xFF.)
-fn key(stream: &str, position: u64) -> Vec<u8> {
+pub(super) fn key(stream: &str, position: u64) -> Vec<u8> {
     let mut k = stream_prefix(stream);
     k.extend_from_slice(&position.to_be_bytes());
     k
@@ -80,17 +73,27 @@ fn stream_prefix(stream: &str) -> Vec<u8> {
 }
 
 /// The first byte of every stream marker.
-const MARKER_TAG: u8 = 0xFF;
+pub(super) const MARKER_TAG: u8 = 0xFF;
 
-fn marker_key(stream: &str) -> Vec<u8> {
+pub(super) fn marker_key(stream: &str) -> Vec<u8> {
     let mut k = Vec::with_capacity(1 + stream.len());
     k.push(MARKER_TAG);
     k.extend_from_slice(stream.as_bytes());
     k
 }
 
+/// The first byte of every receipt key: `0xFE ‖ len(name) ‖ name ‖ request id`.
+const RECEIPT_TAG: u8 = 0xFE;
+
+pub(super) fn receipt_key(stream: &str, request: &str) -> Vec<u8> {
+    let mut k = vec![RECEIPT_TAG];
+    k.extend_from_slice(&stream_prefix(stream));
+    k.extend_from_slice(request.as_bytes());
+    k
+}
+
 /// A stream's length: its last record's position plus one, 0 if it has none.
-fn stored_len(records: &sled::Tree, stream: &str) -> Result<u64, StoreError> {
+pub(super) fn stored_len(records: &sled::Tree, stream: &str) -> Result<u64, StoreError> {
     let end = key(stream, u64::MAX);
     match records.range(key(stream, 0)..end).next_back() {
         None => Ok(0),
@@ -103,23 +106,28 @@ fn stored_len(records: &sled::Tree, stream: &str) -> Result<u64, StoreError> {
 }
 
 impl SledStore {
-    /// Opens (or creates) the store in `dir` and starts its committer thread.
+    /// Opens (or creates) the store in `dir`, compares it with its manifest, and starts
+    /// its committer and flusher threads. A stream the manifest shows lost is kept lost:
+    /// see [`EventStore::check`].
     pub fn open(dir: &Path) -> Result<SledStore, StoreError> {
-        let db = sled::Config::new().path(dir).open().map_err(io)?;
-        let records = db.open_tree("records").map_err(io)?;
-        move_old_lengths(&db, &records)?;
+        let engine = Engine::open(dir)?;
+        let shared = Arc::new(Shared {
+            dir: dir.to_path_buf(),
+            engine: RwLock::new(Some(Arc::new(engine))),
+            writable: tokio::sync::watch::channel(true).0,
+            flushes: AtomicU64::new(0),
+        });
         let (commit, waiting) = mpsc::unbounded_channel();
         let (to_flusher, written) = std::sync::mpsc::channel();
-        let flushes = Arc::new(AtomicU64::new(0));
         let flusher = Flusher {
-            db,
+            shared: shared.clone(),
             data_file: dir.join("db"),
-            flushes: flushes.clone(),
         };
         let committer = Committer {
-            records: records.clone(),
+            shared: shared.clone(),
             lengths: HashMap::new(),
             flusher: to_flusher,
+            last_try: None,
         };
         std::thread::Builder::new()
             .name("store-flush".into())
@@ -130,174 +138,27 @@ impl SledStore {
             .spawn(move || committer.run(waiting))
             .map_err(io)?;
         Ok(SledStore {
-            inner: Arc::new(Inner {
-                records,
-                commit,
-                flushes,
-            }),
+            inner: Arc::new(Inner { shared, commit }),
         })
     }
 
     /// How many group flushes have been made (for tests and benchmarks).
     pub fn flushes(&self) -> u64 {
-        self.inner.flushes.load(Ordering::Relaxed)
-    }
-}
-
-/// Stores of the earlier layout kept lengths in a tree of their own: move them beside
-/// the records, in one batch, and flush before the old tree goes.
-fn move_old_lengths(db: &sled::Db, records: &sled::Tree) -> Result<(), StoreError> {
-    if !db.tree_names().iter().any(|n| n.as_ref() == b"lengths") {
-        return Ok(());
-    }
-    let old = db.open_tree("lengths").map_err(io)?;
-    let mut batch = sled::Batch::default();
-    for entry in old.iter() {
-        let (name, len) = entry.map_err(io)?;
-        let mut k = vec![MARKER_TAG];
-        k.extend_from_slice(&name);
-        batch.insert(k, len);
-    }
-    records.apply_batch(batch).map_err(io)?;
-    db.flush().map_err(io)?;
-    db.drop_tree("lengths").map_err(io)?;
-    db.flush().map_err(io)?;
-    Ok(())
-}
-
-/// The committer thread's state: the tree, every stream's length as far as the committer
-/// has written it (read from the tree the first time a stream is seen), and the way to
-/// the flusher.
-struct Committer {
-    records: sled::Tree,
-    lengths: HashMap<String, u64>,
-    flusher: std::sync::mpsc::Sender<Vec<Written>>,
-}
-
-/// An append written to the tree, waiting for a flush: whom to answer, and the stream's
-/// new length.
-type Written = (oneshot::Sender<Result<u64, StoreError>>, u64);
-
-/// The flusher thread's state: the database to flush and the file to `fsync`.
-struct Flusher {
-    db: sled::Db,
-    data_file: PathBuf,
-    flushes: Arc<AtomicU64>,
-}
-
-impl Committer {
-    /// Until every handle of the store is dropped: take the waiting appends, write the
-    /// acceptable ones in one batch, flush, answer.
-    fn run(mut self, mut waiting: mpsc::UnboundedReceiver<Append>) {
-        while let Some(first) = waiting.blocking_recv() {
-            let mut appends = vec![first];
-            while appends.len() < MAX_BATCH {
-                match waiting.try_recv() {
-                    Ok(more) => appends.push(more),
-                    Err(_) => break,
-                }
-            }
-            self.commit(appends);
-        }
+        self.inner.shared.flushes.load(Ordering::Relaxed)
     }
 
-    fn commit(&mut self, appends: Vec<Append>) {
-        let mut batch = sled::Batch::default();
-        let mut accepted = Vec::with_capacity(appends.len());
-        for a in appends {
-            let actual = match self.length(&a.stream) {
-                Ok(n) => n,
-                Err(e) => {
-                    let _ = a.done.send(Err(e));
-                    continue;
-                }
-            };
-            if actual != a.expected {
-                let _ = a.done.send(Err(StoreError::Conflict {
-                    expected: a.expected,
-                    actual,
-                }));
-                continue;
-            }
-            if a.expected == 0 && !a.records.is_empty() {
-                batch.insert(marker_key(&a.stream), &[]);
-            }
-            for (i, r) in a.records.iter().enumerate() {
-                batch.insert(key(&a.stream, a.expected + i as u64), r.as_slice());
-            }
-            let new_len = a.expected + a.records.len() as u64;
-            self.lengths.insert(a.stream.clone(), new_len);
-            accepted.push((a.done, new_len, a.stream));
-        }
-        if accepted.is_empty() {
-            return;
-        }
-        match self.records.apply_batch(batch) {
-            Ok(()) => {
-                // Written: the tree now holds these lengths, durable or not, so the cache
-                // stays right even if the flush fails.
-                let written = accepted
-                    .into_iter()
-                    .map(|(done, new_len, _)| (done, new_len))
-                    .collect();
-                if let Err(std::sync::mpsc::SendError(written)) = self.flusher.send(written) {
-                    for (done, _) in written {
-                        let _ = done.send(Err(io("the store's flusher has stopped")));
-                    }
-                }
-            }
-            Err(e) => {
-                // What was written (if anything) is read back from the tree next time.
-                for (done, _, stream) in accepted {
-                    self.lengths.remove(&stream);
-                    let _ = done.send(Err(io(&e)));
-                }
-            }
-        }
-    }
-
-    /// A stream's length: the cache, or the tree the first time.
-    fn length(&mut self, stream: &str) -> Result<u64, StoreError> {
-        if let Some(n) = self.lengths.get(stream) {
-            return Ok(*n);
-        }
-        let n = stored_len(&self.records, stream)?;
-        self.lengths.insert(stream.to_string(), n);
-        Ok(n)
-    }
-}
-
-impl Flusher {
-    /// Until the committer stops: take every written batch waiting, flush once, answer.
-    fn run(self, written: std::sync::mpsc::Receiver<Vec<Written>>) {
-        while let Ok(mut waiting) = written.recv() {
-            while let Ok(more) = written.try_recv() {
-                waiting.extend(more);
-            }
-            let result = self.flush();
-            for (done, new_len) in waiting {
-                let _ = done.send(result.clone().map(|()| new_len).map_err(StoreError::Io));
-            }
-        }
-    }
-
-    /// sled's flush, then `fsync` on its data file.
-    fn flush(&self) -> Result<(), String> {
-        self.db.flush().map_err(|e| e.to_string())?;
-        File::open(&self.data_file)
-            .and_then(|f| f.sync_all())
-            .map_err(|e| e.to_string())?;
-        self.flushes.fetch_add(1, Ordering::Relaxed);
-        Ok(())
+    fn engine(&self) -> Result<Arc<Engine>, StoreError> {
+        self.inner.shared.engine()
     }
 }
 
 impl EventStore for SledStore {
-    async fn append(
+    async fn append_with_receipt(
         &self,
         stream: &str,
         expected: u64,
         records: Vec<Vec<u8>>,
+        receipt: Option<Receipt>,
     ) -> Result<u64, StoreError> {
         let (done, durable) = oneshot::channel();
         self.inner
@@ -306,14 +167,24 @@ impl EventStore for SledStore {
                 stream: stream.to_string(),
                 expected,
                 records,
+                receipt,
                 done,
             })
             .map_err(|_| io("the committer has stopped"))?;
         durable.await.map_err(|_| io("the committer has stopped"))?
     }
 
+    fn receipt(&self, stream: &str, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        let value = self
+            .engine()?
+            .records
+            .get(receipt_key(stream, key))
+            .map_err(io)?;
+        Ok(value.map(|v| v.to_vec()))
+    }
+
     fn read(&self, stream: &str, from: u64, limit: usize) -> Result<Vec<Vec<u8>>, StoreError> {
-        self.inner
+        self.engine()?
             .records
             .range(key(stream, from)..key(stream, u64::MAX))
             .take(limit)
@@ -322,11 +193,22 @@ impl EventStore for SledStore {
     }
 
     fn len(&self, stream: &str) -> Result<u64, StoreError> {
-        stored_len(&self.inner.records, stream)
+        stored_len(&self.engine()?.records, stream)
+    }
+
+    fn writable(&self) -> tokio::sync::watch::Receiver<bool> {
+        self.inner.shared.writable.subscribe()
+    }
+
+    fn check(&self, stream: &str) -> Result<(), StoreError> {
+        match self.engine()?.lost.get(stream) {
+            Some(why) => Err(StoreError::Lost(why.clone())),
+            None => Ok(()),
+        }
     }
 
     fn streams(&self) -> Result<Vec<String>, StoreError> {
-        self.inner
+        self.engine()?
             .records
             .scan_prefix([MARKER_TAG])
             .keys()
@@ -344,6 +226,38 @@ mod tests {
 
     fn recs(xs: &[&str]) -> Vec<Vec<u8>> {
         xs.iter().map(|x| x.as_bytes().to_vec()).collect()
+    }
+
+    /// Issue 18 (4): a request's receipt is stored with its records, survives reopening,
+    /// and is not stored when the append is refused.
+    #[tokio::test]
+    async fn a_receipt_is_stored_with_its_records_or_not_at_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SledStore::open(dir.path()).unwrap();
+        let receipt = |key: &str, value: &str| {
+            Some(Receipt {
+                key: key.into(),
+                value: value.as_bytes().to_vec(),
+            })
+        };
+        store
+            .append_with_receipt("m1", 0, recs(&["a"]), receipt("fix-42", "reply"))
+            .await
+            .unwrap();
+        let refused = store
+            .append_with_receipt("m1", 0, recs(&["b"]), receipt("fix-43", "other"))
+            .await;
+        assert!(matches!(refused, Err(StoreError::Conflict { .. })));
+        assert_eq!(store.receipt("m1", "fix-43").unwrap(), None);
+        assert_eq!(store.receipt("m2", "fix-42").unwrap(), None, "per stream");
+        drop(store);
+        let store = reopen(dir.path()).await;
+        assert_eq!(
+            store.receipt("m1", "fix-42").unwrap(),
+            Some(b"reply".to_vec())
+        );
+        assert_eq!(store.len("m1").unwrap(), 1, "a receipt is not a record");
+        assert_eq!(store.streams().unwrap(), vec!["m1".to_string()]);
     }
 
     #[tokio::test]
