@@ -142,7 +142,11 @@ fn b3_c_2009_unsupervised_blitz_the_first_illegal_move_loses_or_draws() {
 
 /// The time the first illegal move gives and that the second loses, per edition.
 fn first_then_second(laws: Laws, control: TimeControl, bonus: Millis) {
-    for supervised in [true, false] {
+    first_then_second_under(laws, control, bonus, &[true, false]);
+}
+
+fn first_then_second_under(laws: Laws, control: TimeControl, bonus: Millis, supervision: &[bool]) {
+    for &supervised in supervision {
         let mut g = game(control.clone(), laws, supervised);
         let black = main_left(&g, B, at(1_000));
         illegal(&mut g, W, 1_000);
@@ -162,9 +166,36 @@ fn first_then_second(laws: Laws, control: TimeControl, bonus: Millis) {
 }
 
 #[test]
-fn art_7_5_b_2014_two_minutes_in_every_category_the_second_loses() {
-    for control in [TimeControl::fide_classical(), sudden(25), sudden(5)] {
-        first_then_second(Laws::Fide2014, control, Millis::mins(2));
+fn art_7_5_b_2014_two_minutes_in_every_category_the_second_loses_under_an_arbiter() {
+    first_then_second(
+        Laws::Fide2014,
+        TimeControl::fide_classical(),
+        Millis::mins(2),
+    );
+    for control in [sudden(25), sudden(5)] {
+        first_then_second_under(Laws::Fide2014, control, Millis::mins(2), &[true]);
+    }
+}
+
+#[test]
+fn a_4_b_and_b_4_2014_unsupervised_rapid_and_blitz_the_first_illegal_move_loses() {
+    for control in [sudden(25), sudden(5)] {
+        for (can_mate, outcome) in [(true, Outcome::BlackWins), (false, Outcome::Draw)] {
+            let mut g = game(control.clone(), Laws::Fide2014, false);
+            g.execute(
+                C::IllegalMove {
+                    by: W,
+                    opponent_can_mate: can_mate,
+                },
+                at(1_000),
+            )
+            .unwrap();
+            assert_eq!(
+                g.result().map(|r| (r.outcome, r.reason)),
+                Some((outcome, Reason::IllegalMoves)),
+                "{control:?}"
+            );
+        }
     }
 }
 

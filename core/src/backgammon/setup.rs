@@ -185,15 +185,16 @@ pub const fn break_allowance(length: u32) -> u32 {
 
 /// The longest time per point a match may be given (3.5): an hour, 24 times the US
 /// practice's 2½ minutes and far past any tournament's (test rigs use it to keep flags
-/// away), yet small enough that no reserve of [`MAX_LENGTH`] points overflows anything.
+/// away). The reserve, length × time per point, must also fit the clock's bound of a
+/// week ([`crate::clock::MAX_BASE`]).
 pub const MAX_PER_POINT: Millis = Millis::mins(60);
 
 /// The longest delay (3.5): ten times the 12 s default.
 pub const MAX_DELAY: Millis = Millis::mins(2);
 
 /// The most a director may add to, take from, or set on a clock at once (3.7, 4.3 (v)):
-/// more than the largest reserve, [`MAX_LENGTH`] × [`MAX_PER_POINT`].
-pub const MAX_CLOCK_TIME: Millis = Millis::mins(1_000 * 60);
+/// the clock's own bound, a week ([`crate::clock::MAX_SET_TIME`]).
+pub const MAX_CLOCK_TIME: Millis = crate::clock::MAX_SET_TIME;
 
 /// How far before or after the server's time a match may be scheduled: a director enters
 /// a match that already began, or one of a later round; an instant outside is a mistake

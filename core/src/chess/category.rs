@@ -108,7 +108,9 @@ pub struct IllegalMovePenalty {
 ///
 /// - 2009: 7.4 (b), two minutes for each of the first two, the third loses; in blitz
 ///   without adequate supervision B.3 (c): the first loses, on the opponent's claim.
-/// - 2014: 7.5 (b), two minutes for the first, the second loses.
+/// - 2014: 7.5 (b), two minutes for the first, the second loses; in rapid and blitz
+///   without adequate supervision A.4 (b) (and B.4, which applies it to blitz): the first
+///   completed illegal move loses.
 /// - 2018: 7.5.5, as 2014 but one minute in blitz (B.3, "1 minute instead of 2").
 /// - 2023: as 2018, and one minute in rapid too.
 pub fn illegal_move_penalty(
@@ -126,6 +128,17 @@ pub fn illegal_move_penalty(
             };
         }
         (Laws::Fide2009, _) => (Millis::mins(2), 3),
+        (Laws::Fide2014, Category::Rapid | Category::Blitz) if !supervised => {
+            return IllegalMovePenalty {
+                bonus: Millis::ZERO,
+                losing: 1,
+                article: if category == Category::Rapid {
+                    "A.4 (b)"
+                } else {
+                    "B.4, A.4 (b)"
+                },
+            };
+        }
         (Laws::Fide2014, _) | (_, Category::Standard) => (Millis::mins(2), 2),
         (Laws::Fide2018, Category::Rapid) => (Millis::mins(2), 2),
         (Laws::Fide2018 | Laws::Fide2023, _) => (Millis::mins(1), 2),
