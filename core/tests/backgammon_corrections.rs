@@ -439,7 +439,13 @@ fn rule_5_an_appeal_and_the_committees_decision_are_recorded() {
         ruling: 3,
         grounds: "no reason given".into(),
     });
-    assert!(e.invalid && e.article == "5", "{e}");
+    assert!(!e.invalid && e.article == "5", "no ruling 3 yet: {e}");
+    let e = t.err(Command::Appeal {
+        side: A,
+        ruling: 0,
+        grounds: "no reason given".into(),
+    });
+    assert!(e.invalid, "{e}");
     assert!(
         t.err(Command::Appeal {
             side: A,

@@ -35,7 +35,7 @@ impl Match {
         out: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
         if what == PlayerRequest::Clock && self.clock.is_some() {
-            return Err(RuleError::state("this match already has a clock"));
+            return Err(RuleError::rule("2.3", "this match already has a clock"));
         }
         self.emit(out, now, Change::Requested { side, what })
     }
@@ -55,8 +55,11 @@ impl Match {
                 format!("an appeal gives its grounds, in 1 to {MAX_GROUNDS} bytes"),
             ));
         }
-        if ruling == 0 || ruling > self.rulings {
-            return Err(RuleError::invalid(
+        if ruling == 0 {
+            return Err(RuleError::invalid("5", "rulings are numbered from 1"));
+        }
+        if ruling > self.rulings {
+            return Err(RuleError::rule(
                 "5",
                 format!(
                     "there is no ruling {ruling} to appeal: the director has made {} in this match",
@@ -65,9 +68,10 @@ impl Match {
             ));
         }
         if self.appeals.iter().any(|a| a.ruling == ruling) {
-            return Err(RuleError::state(format!(
-                "ruling {ruling} has already been appealed"
-            )));
+            return Err(RuleError::rule(
+                "5",
+                format!("ruling {ruling} has already been appealed"),
+            ));
         }
         let grounds = grounds.to_string();
         self.emit(
@@ -89,20 +93,24 @@ impl Match {
         committee: u32,
         votes_for: u32,
     ) -> Result<(), RuleError> {
+        if appeal == 0 {
+            return Err(RuleError::invalid("5", "appeals are numbered from 1"));
+        }
         let index = usize::try_from(appeal).unwrap_or(usize::MAX);
         let open = index
             .checked_sub(1)
             .and_then(|i| self.appeals.get(i))
             .ok_or_else(|| {
-                RuleError::invalid(
+                RuleError::rule(
                     "5",
                     format!("there is no appeal {appeal}: {} so far", self.appeals.len()),
                 )
             })?;
         if open.decision.is_some() {
-            return Err(RuleError::state(format!(
-                "appeal {appeal} has been decided already"
-            )));
+            return Err(RuleError::rule(
+                "5",
+                format!("appeal {appeal} has been decided already"),
+            ));
         }
         if committee != 3 && committee != 5 {
             return Err(RuleError::invalid(

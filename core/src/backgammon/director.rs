@@ -146,6 +146,9 @@ impl Match {
                     "the director decides a match only when both players won it at the same instant",
                 ));
             }
+            DirectorAction::CorrectResult { game: 0, .. } => {
+                return Err(RuleError::invalid("4.6", "games are numbered from 1"));
+            }
             DirectorAction::ConfirmResult if self.result.is_none_or(|r| r.confirmed) => {
                 return Err(RuleError::rule(
                     "4.6",
