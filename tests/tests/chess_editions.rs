@@ -441,3 +441,36 @@ async fn art_6_7_a_double_default_is_not_a_draw() {
         v1::ChessOutcome::BothLose as i32
     );
 }
+
+#[tokio::test]
+async fn art_6_2_a_a_mating_move_made_before_the_flag_wins_over_the_api() {
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    d.tournament("t", Default::default()).await;
+    create(&mut d, &server, "mm", rapid(v1::ChessLaws::Fide2023))
+        .await
+        .unwrap();
+    d.act("mm", chess(Chess::Arrive(WHITE))).await;
+    d.act("mm", chess(Chess::Arrive(BLACK))).await;
+    // White's 25 minutes: he makes his move a second before his flag, and never presses.
+    server.time.advance(25 * 60_000 - 1_000);
+    d.act("mm", chess(Chess::MoveMade(WHITE))).await;
+    d.refused(
+        "mm",
+        chess(Chess::MoveMade(BLACK)),
+        Code::FailedPrecondition,
+    )
+    .await;
+    server.time.advance(2_000);
+    let s = d
+        .until("mm", |s| s.phase == v1::MatchPhase::Over as i32)
+        .await;
+    assert_eq!(
+        s.result.unwrap().winner,
+        v1::Side::B as i32,
+        "his flag fell"
+    );
+    // The made move was mate: it ended the game before the flag (6.2 (a), 5.1 (a)).
+    let s = d.act("mm", chess(Chess::Checkmate(WHITE))).await;
+    assert_eq!(s.result.unwrap().winner, v1::Side::A as i32);
+}

@@ -268,8 +268,10 @@ impl ChessMatch {
             MatchCommand::Game(c) => {
                 // A ruling on a finished game (6.9; a postponed quickplay claim) is
                 // still allowed; the game says.
-                let late_ruling =
-                    matches!(c, Command::CannotCheckmate | Command::QuickplayRuling(_));
+                let late_ruling = matches!(
+                    c,
+                    Command::CannotCheckmate | Command::QuickplayRuling(_) | Command::Checkmate(_)
+                );
                 if work.is_over() && !late_ruling {
                     return Err(ChessError::state("the match is over"));
                 }

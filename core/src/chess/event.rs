@@ -14,6 +14,9 @@ pub enum Command {
     Arrive(Color),
     /// The player on move completes a move and presses (6.2).
     Press(Color),
+    /// The player on move has made his move on the board but not yet pressed (6.2 (a)):
+    /// it is not completed until the press, unless it ends the game (a checkmate).
+    MoveMade(Color),
     /// A player resigns.
     Resign(Color),
     /// Checkmate, by the winner.
@@ -211,6 +214,14 @@ pub enum Event {
         /// When.
         at: Timestamp,
     },
+    /// A move made on the board, not yet completed by the press (6.2 (a)).
+    #[serde(rename = "chess.move_made")]
+    MoveMade {
+        /// Who moved.
+        color: Color,
+        /// When.
+        at: Timestamp,
+    },
     /// The position before an illegal move was reinstated (2009 7.4 (a), 2014 7.5 (a)):
     /// `color`, who made it, is on move again and his clock runs; the illegal move is
     /// not counted.
@@ -267,6 +278,7 @@ impl Event {
             | Event::QuickplayClaimed { at, .. }
             | Event::IncrementIntroduced { at }
             | Event::Reinstated { at, .. }
+            | Event::MoveMade { at, .. }
             | Event::QuickplayPostponed { at }
             | Event::QuickplayDismissed { at }
             | Event::Ended { at, .. } => at,

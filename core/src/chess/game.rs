@@ -13,6 +13,7 @@ use crate::clock::{Clock, PauseReason, TimeControl, TimingMethod};
 use crate::side::Side;
 use crate::time::{Millis, Timestamp};
 
+mod made;
 mod quickplay;
 
 /// How a game is set up.
@@ -65,6 +66,8 @@ pub struct Game {
     illegal: [u32; 2],
     /// Flags recorded, in the order they fell.
     flags: Vec<(Color, Timestamp)>,
+    /// A move made on the board and not yet completed by the press (6.2 (a)): who, when.
+    made: Option<(Color, Timestamp)>,
     /// For each flag, when it was noticed if later than it fell.
     flag_notices: Vec<Option<Timestamp>>,
     claim: Option<Color>,
@@ -89,6 +92,7 @@ impl Game {
             illegal: [0; 2],
             flags: Vec::new(),
             flag_notices: Vec::new(),
+            made: None,
             claim: None,
             claim_postponed: false,
             result: None,
@@ -318,7 +322,11 @@ impl Game {
         use Command as C;
         let postponed_draw =
             matches!(command, C::QuickplayRuling(QuickplayRuling::Draw)) && self.claim_postponed;
-        if !matches!(command, C::CannotCheckmate | C::ArbiterResult(_)) && !postponed_draw {
+        let late = matches!(
+            command,
+            C::CannotCheckmate | C::ArbiterResult(_) | C::Checkmate(_)
+        );
+        if !late && !postponed_draw {
             self.over()?;
         }
         match command {
@@ -332,7 +340,8 @@ impl Game {
             C::Resign(color) => {
                 self.end(Outcome::win(color.other()), Reason::Resignation, now, out)
             }
-            C::Checkmate(winner) => self.end(Outcome::win(winner), Reason::Checkmate, now, out),
+            C::Checkmate(winner) => self.checkmate(winner, now, out),
+            C::MoveMade(color) => self.move_made(color, now, out),
             C::AgreeDraw => self.end(Outcome::Draw, Reason::Agreement, now, out),
             C::ClaimFlag(claimant) => {
                 let flagged = claimant.other();
@@ -553,7 +562,11 @@ impl Game {
                 self.clock = self.clock.at(at);
                 self.present[color.index()] = true;
             }
-            Event::Pressed { color, at } => self.clock.press(color.side(), at)?,
+            Event::Pressed { color, at } => {
+                self.made = None;
+                self.clock.press(color.side(), at)?
+            }
+            Event::MoveMade { color, at } => self.made = Some((color, at)),
             Event::FlagFell {
                 color,
                 at,
@@ -575,7 +588,10 @@ impl Game {
                     self.claim = None;
                 }
             }
-            Event::Reinstated { color, at } => self.clock.hand_back(color.side(), at)?,
+            Event::Reinstated { color, at } => {
+                self.made = None;
+                self.clock.hand_back(color.side(), at)?
+            }
             Event::QuickplayPostponed { .. } => self.claim_postponed = true,
             Event::QuickplayDismissed { .. } => {
                 self.claim = None;

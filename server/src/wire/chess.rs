@@ -141,6 +141,7 @@ pub fn decode(command: v1::ChessCommand, ruling: Option<v1::Ruling>) -> Result<R
     match action {
         Action::Arrive(c) => game(Command::Arrive(color(c, "arrive")?)),
         Action::Press(c) => game(Command::Press(color(c, "press")?)),
+        Action::MoveMade(c) => game(Command::MoveMade(color(c, "move_made")?)),
         Action::Resign(c) => game(Command::Resign(color(c, "resign")?)),
         Action::Checkmate(c) => game(Command::Checkmate(color(c, "checkmate")?)),
         Action::AgreeDraw(_) => game(Command::AgreeDraw),
