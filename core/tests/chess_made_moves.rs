@@ -69,3 +69,19 @@ fn art_6_2_a_a_mate_after_the_flag_comes_too_late() {
     g.catch_up(at(70_000));
     assert!(g.execute(C::Checkmate(W), at(71_000)).is_err());
 }
+
+#[test]
+fn art_6_12_the_clocks_stop_only_to_call_the_arbiter_or_by_his_decision() {
+    use baffle_core::clock::PauseReason;
+    let mut g = one_minute();
+    for reason in [
+        PauseReason::Break,
+        PauseReason::GameOver,
+        PauseReason::RollDisputed,
+    ] {
+        let e = g.execute(C::Pause(reason), at(1_000)).unwrap_err();
+        assert!(e.to_string().contains("6.12"), "{e}");
+    }
+    g.execute(C::Pause(PauseReason::DirectorCalled), at(1_000))
+        .unwrap();
+}

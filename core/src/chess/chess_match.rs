@@ -270,7 +270,10 @@ impl ChessMatch {
                 // still allowed; the game says.
                 let late_ruling = matches!(
                     c,
-                    Command::CannotCheckmate | Command::QuickplayRuling(_) | Command::Checkmate(_)
+                    Command::CannotCheckmate
+                        | Command::QuickplayRuling(_)
+                        | Command::Checkmate(_)
+                        | Command::ArbiterResult(_)
                 );
                 if work.is_over() && !late_ruling {
                     return Err(ChessError::state("the match is over"));

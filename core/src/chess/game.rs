@@ -376,6 +376,20 @@ impl Game {
                 )),
             },
             C::FlagOrderUnknown => self.flag_order_unknown(now, out),
+            C::Pause(reason)
+                if !matches!(
+                    reason,
+                    PauseReason::DirectorCalled | PauseReason::DirectorStopped
+                ) =>
+            {
+                Err(ChessError::invalid(
+                    "6.12",
+                    format!(
+                        "the clocks stop to call the arbiter or by his decision, not for \"{}\"",
+                        reason.describe()
+                    ),
+                ))
+            }
             C::Pause(reason) => self.emit(
                 Event::Paused {
                     reason: reason.name().to_string(),
