@@ -335,10 +335,11 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             .map_err(|e| Error::Internal(format!("the OS RNG failed: {e}")))?;
         let (table, mut records) =
             Table::create_with(info.clone(), setup, d.player_seeds, seed.clone())?;
-        // A match scheduled in the past owes lateness points already (2.2): its first
-        // records count them, so the creation's reply shows them.
+        // A match scheduled now or in the past owes what fell due already (lateness points,
+        // 2.2; a chess game's start, 6.6): its first records hold them, so the creation's
+        // reply shows them.
         let now = self.time.now();
-        let table = if now > start {
+        let table = if now >= start {
             let caught_up = table.plan(&Request::Tick, now)?;
             records.extend(caught_up.records);
             caught_up.table
