@@ -34,8 +34,10 @@ try {
   const pips = page.locator(".board-panel .pips");
   const drawn = async (cls, point) =>
     board.locator(`circle.ck.${cls}${point ? `[data-point="${point}"]` : ""}`).count();
-  say(`BOARD ${await pips.textContent()} | ${await drawn("a")} ${await drawn("b")}`);
+  // Read once, before saying it: the test moves as soon as it reads BOARD, and the page
+  // may follow the move before a second read.
   const before = await pips.textContent();
+  say(`BOARD ${before} | ${await drawn("a")} ${await drawn("b")}`);
   if ((await lines.next()).value !== "GO") throw new Error("expected GO");
   await until(async () => (await pips.textContent()) !== before, "the move");
   say(`MOVED ${await pips.textContent()} | ${await drawn("a", "5")}`);
