@@ -80,9 +80,7 @@ impl Match {
         };
         for side in Side::BOTH {
             let delta = i64::from(score[side.index()]) - i64::from(self.score(side));
-            if !self.games.is_empty() || self.game.is_some() {
-                self.shift_start_scores(latest, side, delta);
-            }
+            self.shift_start_scores(latest, side, delta);
         }
         self.score = score;
         self.settle_crawford();

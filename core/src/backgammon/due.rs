@@ -42,27 +42,26 @@ impl Match {
         if let Some(until) = self.break_until {
             due.push((until, Due::BreakEnd));
         }
-        if let Some(from) = self.lateness_from {
-            for side in Side::BOTH.into_iter().filter(|s| !self.present[s.index()]) {
-                let step = i64::from(self.lateness_charged[side.index()]) + 1;
-                due.push((from + LATENESS_STEP * step, Due::Lateness(side)));
+        for side in Side::BOTH {
+            if let Some(at) = self.next_lateness_at(side) {
+                due.push((at, Due::Lateness(side)));
             }
         }
         due.into_iter().min_by_key(|(at, _)| *at)
     }
 
+    /// When `side`'s next lateness point falls, if he is absent and lateness counts (2.2).
+    fn next_lateness_at(&self, side: Side) -> Option<Timestamp> {
+        let from = self.lateness_from.filter(|_| !self.present[side.index()])?;
+        let step = i64::from(self.lateness_charged[side.index()]) + 1;
+        Some(from + LATENESS_STEP * step)
+    }
+
     /// The absent players whose next lateness point falls at `at`, A first.
     fn lateness_due_at(&self, at: Timestamp) -> Vec<Side> {
-        let Some(from) = self.lateness_from else {
-            return Vec::new();
-        };
         Side::BOTH
             .into_iter()
-            .filter(|s| !self.present[s.index()])
-            .filter(|s| {
-                let step = i64::from(self.lateness_charged[s.index()]) + 1;
-                from + LATENESS_STEP * step == at
-            })
+            .filter(|s| self.next_lateness_at(*s) == Some(at))
             .collect()
     }
 

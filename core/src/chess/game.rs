@@ -435,6 +435,26 @@ impl Game {
         }
     }
 
+    /// Whether the game has started (6.6) and `color`'s clock runs, for what only the
+    /// player on move may do (`what`, under `article`).
+    fn check_on_move(
+        &self,
+        color: Color,
+        article: &'static str,
+        what: &str,
+    ) -> Result<(), ChessError> {
+        if !self.started {
+            return Err(ChessError::rule("6.6", "the game has not started"));
+        }
+        if self.to_move() != Some(color) {
+            return Err(ChessError::rule(
+                article,
+                format!("{color:?} is not on move: only the player whose clock runs {what}"),
+            ));
+        }
+        Ok(())
+    }
+
     /// A press by the player on move (6.2), at the board (6.7), with no claim pending.
     fn press(
         &mut self,
@@ -442,15 +462,7 @@ impl Game {
         now: Timestamp,
         out: &mut Vec<Event>,
     ) -> Result<(), ChessError> {
-        if !self.started {
-            return Err(ChessError::rule("6.6", "the game has not started"));
-        }
-        if self.to_move() != Some(color) {
-            return Err(ChessError::rule(
-                "6.2",
-                format!("{color:?} is not on move: only the player whose clock runs presses"),
-            ));
-        }
+        self.check_on_move(color, "6.2", "presses")?;
         if !self.present[color.index()] {
             return Err(ChessError::rule(
                 "6.7",

@@ -15,15 +15,7 @@ impl Game {
         now: Timestamp,
         out: &mut Vec<Event>,
     ) -> Result<(), ChessError> {
-        if !self.started {
-            return Err(ChessError::rule("6.6", "the game has not started"));
-        }
-        if self.to_move() != Some(color) {
-            return Err(ChessError::rule(
-                "6.2 (a)",
-                format!("{color:?} is not on move: only the player whose clock runs moves"),
-            ));
-        }
+        self.check_on_move(color, "6.2 (a)", "moves")?;
         if self.made.is_some() {
             return Err(ChessError::rule(
                 "6.2 (a)",
