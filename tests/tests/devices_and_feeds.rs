@@ -122,6 +122,11 @@ async fn the_tournament_feed_sends_every_match_then_each_change() {
         feed.next().await.unwrap().unwrap().match_id,
     ];
     assert_eq!(ids, ["m1", "m2"]);
+    // A match created while the feed is followed appears at once, before anything
+    // happens in it (a late table must be seen).
+    d.create_match("open", "m3", 5, EPOCH.as_ms()).await;
+    let created = feed.next().await.unwrap().unwrap();
+    assert_eq!(created.match_id, "m3");
     d.act("m2", Action::CheckIn(B)).await;
     let change = feed.next().await.unwrap().unwrap();
     assert_eq!(

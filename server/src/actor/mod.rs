@@ -283,6 +283,10 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
     }
 
     async fn run(mut self, mut rx: mpsc::Receiver<Box<Msg>>) {
+        // A new match is announced at once: a late table, the one a director most needs
+        // to see, must not wait for its first event to appear in the room's feed.
+        let state = self.state(self.now());
+        self.summarise(&state);
         loop {
             let due = self.table.game().next_due();
             let timer = {
