@@ -25,8 +25,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     )?;
     // No generated `Client::connect` helpers: they would clash with the Devices.Connect
     // RPC, and clients dial with `Endpoint` and call `Client::new(channel)` anyway.
+    // A smaller encoding buffer per stream than tonic's default (src/codec.rs).
     tonic_prost_build::configure()
         .build_transport(false)
+        .codec_path("crate::codec::SmallBuffers")
         .compile_fds(fds)?;
     Ok(())
 }

@@ -48,6 +48,11 @@ pub struct Cli {
     )]
     pub data_dir: PathBuf,
 
+    /// A CA certificate (PEM) to trust for an https:// server, beside the system's:
+    /// a club's own CA, or a server's self-signed certificate.
+    #[arg(long, global = true, env = "BAFFLE_CA_CERT")]
+    pub ca_cert: Option<PathBuf>,
+
     /// Print JSON instead of tables, for scripts.
     #[arg(long, global = true)]
     pub json: bool,

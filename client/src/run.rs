@@ -364,6 +364,18 @@ async fn channel(cli: &Cli) -> Result<Channel, Outcome> {
 }
 
 async fn run_inner(cli: &Cli) -> Result<Outcome, Outcome> {
+    if let Some(path) = &cli.ca_cert {
+        let pem = std::fs::read(path).map_err(|e| {
+            Outcome::failed(
+                exit::USAGE,
+                format!(
+                    "baffle: cannot read the CA certificate {}: {e}\n",
+                    path.display()
+                ),
+            )
+        })?;
+        connect::trust(pem);
+    }
     let token = token(cli);
     match &cli.command {
         Command::Presets { length } => {

@@ -12,6 +12,7 @@ pub mod v1 {
 
 pub mod backgammon_text;
 pub mod chess_text;
+pub mod codec;
 pub mod convert;
 pub mod faces;
 

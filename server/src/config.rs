@@ -6,6 +6,8 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::followers::FollowerLimits;
+
 /// Default address: loopback only, so a fresh server is not exposed to the network.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:50051";
 
@@ -73,6 +75,17 @@ pub struct Config {
     #[arg(long, env = "BAFFLE_MAX_CONNECTIONS")]
     pub max_connections: Option<usize>,
 
+    /// Streams that follow without a credential (Watch, WatchTournament, ExportLog) open
+    /// at once in all; one more is refused RESOURCE_EXHAUSTED. The director's are not
+    /// counted.
+    #[arg(long, env = "BAFFLE_MAX_FOLLOWERS", default_value_t = FollowerLimits::DEFAULT_TOTAL)]
+    pub max_followers: usize,
+
+    /// Such streams open at once from one IP address. Raise it behind a reverse proxy
+    /// or a venue's NAT, where many phones share one address.
+    #[arg(long, env = "BAFFLE_MAX_FOLLOWERS_PER_ADDRESS", default_value_t = FollowerLimits::DEFAULT_PER_ADDRESS)]
+    pub max_followers_per_address: usize,
+
     /// Log filter in tracing-subscriber's EnvFilter syntax (e.g. `info`, `baffle_server=debug`).
     #[arg(long, global = true, env = "BAFFLE_LOG", default_value = "info")]
     pub log: String,
@@ -83,28 +96,14 @@ pub struct Config {
 }
 
 impl Config {
-    /// The TLS identity (certificate chain and key, PEM) if TLS is configured, checked
-    /// as the server will use it: a bad certificate or key is an error here, before the
+    /// The TLS settings (certificate chain and key, PEM) if TLS is configured, checked
+    /// as the server will use them: a bad certificate or key is an error here, before the
     /// server says it listens.
-    pub fn tls_identity(&self) -> std::io::Result<Option<tonic::transport::Identity>> {
+    pub fn tls_identity(&self) -> std::io::Result<Option<crate::tls::Tls>> {
         let (Some(cert), Some(key)) = (&self.tls_cert, &self.tls_key) else {
             return Ok(None);
         };
-        let identity =
-            tonic::transport::Identity::from_pem(std::fs::read(cert)?, std::fs::read(key)?);
-        tonic::transport::Server::builder()
-            .tls_config(tonic::transport::ServerTlsConfig::new().identity(identity.clone()))
-            .map_err(|e| {
-                std::io::Error::new(
-                    std::io::ErrorKind::InvalidData,
-                    format!(
-                        "the TLS certificate {} or key {} cannot be used: {e}",
-                        cert.display(),
-                        key.display()
-                    ),
-                )
-            })?;
-        Ok(Some(identity))
+        crate::tls::Tls::from_files(cert, key).map(Some)
     }
 
     /// The limits on connections, within the open-files limit `open_files` (None:
@@ -114,6 +113,14 @@ impl Config {
         crate::listener::Limits {
             max_connections: self.max_connections.unwrap_or(fit.max_connections),
             ..fit
+        }
+    }
+
+    /// The bounds on anonymous streams.
+    pub fn follower_limits(&self) -> FollowerLimits {
+        FollowerLimits {
+            total: self.max_followers,
+            per_address: self.max_followers_per_address,
         }
     }
 

@@ -17,6 +17,7 @@ use crate::actor::{self, MatchActor, MatchHandle};
 use crate::auth;
 use crate::error::Error;
 use crate::feed::FeedItem;
+use crate::followers::Followers;
 use crate::registry::{self, Entry, Registry, Tournament};
 use crate::seal::SealKey;
 use crate::seeds::fresh_server_seed;
@@ -43,6 +44,8 @@ pub struct Hub<S: EventStore, T: TimeSource> {
     state: Mutex<State>,
     feeds: std::sync::Mutex<HashMap<String, broadcast::Sender<FeedItem>>>,
     closing: tokio::sync::watch::Sender<bool>,
+    /// The open anonymous streams, within their bounds (`followers`).
+    pub followers: Followers,
 }
 
 /// Ids chosen by people: short, plain, safe in a URL and a stream name.
@@ -97,6 +100,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             state: Mutex::new(State::default()),
             feeds: Default::default(),
             closing: tokio::sync::watch::channel(false).0,
+            followers: Followers::default(),
         });
         // A registry found short would silently forget tournaments, matches and devices:
         // the server does not start on it.

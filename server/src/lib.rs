@@ -22,6 +22,7 @@ pub mod data_dir;
 pub mod decode_errors;
 pub mod error;
 pub mod feed;
+pub mod followers;
 pub mod hub;
 pub mod listener;
 pub mod registry;
@@ -31,6 +32,7 @@ pub mod services;
 pub mod store;
 pub mod time;
 pub mod time_controls;
+pub mod tls;
 pub mod web;
 pub mod wire;
 
@@ -83,28 +85,35 @@ pub async fn serve<S: EventStore + Clone, T: TimeSource>(
     serve_with_tls(hub, listener, None, shutdown).await
 }
 
-/// [`serve`], speaking TLS with `identity` (certificate chain and key) when it is given.
+/// [`serve`], speaking TLS with `tls` (certificate chain and key) when it is given.
 pub async fn serve_with_tls<S: EventStore + Clone, T: TimeSource>(
     hub: Arc<Hub<S, T>>,
     listener: TcpListener,
-    identity: Option<tonic::transport::Identity>,
+    tls: Option<tls::Tls>,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), ServeError> {
     let limits = listener::Limits::default();
-    serve_with_limits(hub, listener, identity, limits, shutdown).await
+    serve_with_limits(hub, listener, tls, limits, shutdown).await
 }
 
 /// [`serve_with_tls`] within `limits` on connections (`listener`: a cap, a time for the
-/// first byte, and accept errors backed off).
+/// first byte, and accept errors backed off). With TLS, the handshake is ours
+/// ([`tls`]): it offers `http/1.1` beside `h2`, for browsers' gRPC-Web and the page.
 pub async fn serve_with_limits<S: EventStore + Clone, T: TimeSource>(
     hub: Arc<Hub<S, T>>,
     listener: TcpListener,
-    identity: Option<tonic::transport::Identity>,
+    tls: Option<tls::Tls>,
     limits: listener::Limits,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), ServeError> {
     let incoming = listener::Accept::new(listener, limits);
-    serve_incoming(hub, incoming, identity, shutdown).await
+    match tls {
+        None => serve_incoming(hub, incoming, shutdown).await,
+        Some(tls) => {
+            let incoming = tls::TlsIncoming::new(incoming, tls, limits.first_byte);
+            serve_incoming(hub, incoming, shutdown).await
+        }
+    }
 }
 
 /// Keeps the health service true to the store: NOT_SERVING (the server as a whole, and
@@ -134,13 +143,12 @@ async fn report_store_health<S: EventStore + Clone, T: TimeSource>(
     }
 }
 
-/// [`serve_with_tls`] on connections from `incoming` instead of a TCP listener: in-memory
-/// pipes in simulations on virtual time, where a kernel's TCP handshake would happen
-/// outside the runtime's sight.
+/// [`serve`] on connections from `incoming` instead of a TCP listener: connections
+/// after their TLS handshake, or in-memory pipes in simulations on virtual time, where a
+/// kernel's TCP handshake would happen outside the runtime's sight.
 pub async fn serve_incoming<S, T, IO, E>(
     hub: Arc<Hub<S, T>>,
     incoming: impl tokio_stream::Stream<Item = Result<IO, E>> + Send + 'static,
-    identity: Option<tonic::transport::Identity>,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), ServeError>
 where
@@ -170,11 +178,7 @@ where
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
         .build_v1()?;
     let (signalled, on_signal) = tokio::sync::oneshot::channel::<()>();
-    let mut builder = Server::builder();
-    if let Some(identity) = identity {
-        builder =
-            builder.tls_config(tonic::transport::ServerTlsConfig::new().identity(identity))?;
-    }
+    let builder = Server::builder();
     // Each service also answers gRPC-Web (browsers, on HTTP/1.1); the layer goes on the
     // services, not the server, because it refuses plain HTTP/1.1 requests such as the
     // page's own.

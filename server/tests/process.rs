@@ -328,6 +328,69 @@ async fn with_a_certificate_and_key_the_server_speaks_tls_only() {
             .await;
         assert!(r.is_err(), "a plaintext call was answered");
     }
+    // A browser offers http/1.1 too (gRPC-Web, the page): the handshake succeeds with
+    // it alone, and the page is served over it (issue 18, item 10).
+    let (alpn, head) = https_get(port, &pem, b"http/1.1", "/").await;
+    assert_eq!(alpn.as_deref(), Some(&b"http/1.1"[..]));
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    // `baffle` trusts a private CA when told to (--ca-cert), and only then.
+    let ca = fixtures.join("test-ca.crt");
+    let url = format!("https://localhost:{port}");
+    let baffle = |with_ca: bool| {
+        let mut args = vec!["baffle", "--server", url.as_str()];
+        if with_ca {
+            args.extend(["--ca-cert", ca.to_str().unwrap()]);
+        }
+        args.push("presets");
+        <baffle_client::cli::Cli as clap::Parser>::try_parse_from(args).unwrap()
+    };
+    let untrusted = baffle_client::run::run(&baffle(false)).await;
+    assert_eq!(untrusted.code, 3, "{}", untrusted.err);
+    let trusted = baffle_client::run::run(&baffle(true)).await;
+    assert_eq!(trusted.code, 0, "{}", trusted.err);
+    assert!(trusted.out.contains("12"), "{}", trusted.out);
     server.child.kill().unwrap();
     server.child.wait().unwrap();
+}
+
+/// GETs `path` over TLS offering only `protocol` in ALPN; returns the protocol agreed and
+/// the response's first line.
+async fn https_get(
+    port: u16,
+    ca_pem: &[u8],
+    protocol: &[u8],
+    path: &str,
+) -> (Option<Vec<u8>>, String) {
+    use rustls::pki_types::pem::PemObject;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in rustls::pki_types::CertificateDer::pem_slice_iter(ca_pem) {
+        roots.add(cert.unwrap()).unwrap();
+    }
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let mut config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    config.alpn_protocols = vec![protocol.to_vec()];
+    let connector = tokio_rustls::TlsConnector::from(std::sync::Arc::new(config));
+    let tcp = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
+    let name = rustls::pki_types::ServerName::try_from("localhost").unwrap();
+    let mut tls = connector
+        .connect(name, tcp)
+        .await
+        .expect("the handshake succeeds");
+    let alpn = tls.get_ref().1.alpn_protocol().map(<[u8]>::to_vec);
+    tls.write_all(
+        format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").as_bytes(),
+    )
+    .await
+    .unwrap();
+    let mut response = Vec::new();
+    let _ = tls.read_to_end(&mut response).await;
+    let text = String::from_utf8_lossy(&response);
+    (alpn, text.lines().next().unwrap_or_default().to_string())
 }

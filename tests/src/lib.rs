@@ -37,6 +37,8 @@ pub struct TestServer {
     pub time: ManualTime,
     /// Its data directory.
     pub dir: Arc<tempfile::TempDir>,
+    /// Its shared state (limits can be changed on it).
+    pub hub: Arc<Hub<SledStore, ManualTime>>,
     stop: oneshot::Sender<()>,
     task: JoinHandle<Result<(), baffle_server::ServeError>>,
 }
@@ -80,7 +82,7 @@ impl TestServer {
         let listener = TcpListener::bind(addr).await.expect("bind loopback");
         let addr = listener.local_addr().expect("local address");
         let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(baffle_server::serve(hub, listener, async {
+        let task = tokio::spawn(baffle_server::serve(hub.clone(), listener, async {
             let _ = stopped.await;
         }));
         TestServer {
@@ -89,6 +91,7 @@ impl TestServer {
             token,
             time,
             dir,
+            hub,
             stop,
             task,
         }
@@ -162,7 +165,6 @@ impl SimServer {
         let task = tokio::spawn(baffle_server::serve_incoming(
             hub,
             UnboundedReceiverStream::new(incoming),
-            None,
             async {
                 let _ = stopped.await;
             },

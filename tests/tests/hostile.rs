@@ -9,6 +9,7 @@
 use std::time::Duration;
 
 use baffle_proto::v1;
+use baffle_server::followers::FollowerLimits;
 use baffle_tests::api::{A, B, Director, defaults, opening};
 use baffle_tests::{EPOCH, TestServer, with_token};
 use bytes::{Buf, BufMut};
@@ -270,6 +271,11 @@ async fn thousands_of_idle_streams_leave_the_server_responsive() {
     d.tournament("open", defaults(120_000, None, v1::DiceSource::Physical))
         .await;
     d.create_match("open", "m", 5, EPOCH.as_ms()).await;
+    // Every stream here comes from 127.0.0.1.
+    server.hub.followers.set_limits(FollowerLimits {
+        total: 2_000,
+        per_address: 2_000,
+    });
     let mut streams = Vec::new();
     for _ in 0..10 {
         let channel = server.channel().await;
@@ -316,5 +322,94 @@ async fn thousands_of_idle_streams_leave_the_server_responsive() {
     }
     assert_eq!(seen, streams.iter().step_by(97).count());
     drop(streams);
+    server.stop().await;
+}
+
+/// Opens a `Watch` of match `m` from `local` (an address of the loopback network).
+async fn watch_from(
+    server: &TestServer,
+    local: std::net::IpAddr,
+    token: Option<&str>,
+) -> Result<tonic::Streaming<v1::MatchUpdate>, tonic::Status> {
+    let channel = tonic::transport::Endpoint::from_shared(server.url())
+        .unwrap()
+        .local_address(Some(local))
+        .connect()
+        .await
+        .unwrap();
+    let request = v1::WatchRequest {
+        match_id: "m".into(),
+        from_seq: 0,
+    };
+    let request = match token {
+        Some(t) => with_token(request, t),
+        None => tonic::Request::new(request),
+    };
+    let mut m = v1::matches_client::MatchesClient::new(channel);
+    Ok(m.watch(request).await?.into_inner())
+}
+
+/// Issue 18 (7): anonymous streams are bounded per address and in total, with a clear
+/// RESOURCE_EXHAUSTED naming the bound; the director is always admitted; a stream that
+/// closes gives its place back. (Per connection, HTTP/2's concurrent-streams limit holds.)
+#[tokio::test]
+async fn anonymous_streams_are_bounded_per_address_and_in_total() {
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    d.tournament("open", defaults(120_000, None, v1::DiceSource::Physical))
+        .await;
+    d.create_match("open", "m", 5, EPOCH.as_ms()).await;
+    server.hub.followers.set_limits(FollowerLimits {
+        total: 5,
+        per_address: 3,
+    });
+    let one: std::net::IpAddr = "127.0.0.1".parse().unwrap();
+    let two: std::net::IpAddr = "127.0.0.2".parse().unwrap();
+    let mut open = Vec::new();
+    for _ in 0..3 {
+        open.push(watch_from(&server, one, None).await.unwrap());
+    }
+    let refused = watch_from(&server, one, None).await.unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
+    assert!(
+        refused.message().contains("--max-followers-per-address"),
+        "{refused:?}"
+    );
+    // Another address is admitted, up to the total.
+    open.push(watch_from(&server, two, None).await.unwrap());
+    // A tournament feed counts as well.
+    let three = tonic::transport::Endpoint::from_shared(server.url())
+        .unwrap()
+        .local_address(Some("127.0.0.3".parse().unwrap()))
+        .connect()
+        .await
+        .unwrap();
+    let feed = v1::matches_client::MatchesClient::new(three)
+        .watch_tournament(v1::WatchTournamentRequest {
+            tournament_id: "open".into(),
+        })
+        .await
+        .unwrap();
+    let full = watch_from(&server, two, None).await.unwrap_err();
+    assert_eq!(full.code(), Code::ResourceExhausted);
+    assert!(full.message().contains("--max-followers)"), "{full:?}");
+    // The director follows whatever the count.
+    let mut director = watch_from(&server, one, Some(&server.token)).await.unwrap();
+    assert!(director.message().await.unwrap().is_some());
+    // A stream that closes frees its place (once the server has seen it go).
+    drop(feed);
+    drop(open.pop());
+    let mut admitted = None;
+    for _ in 0..500 {
+        if let Ok(s) = watch_from(&server, two, None).await {
+            admitted = Some(s);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(
+        admitted.is_some(),
+        "a closed stream's place was not given back"
+    );
     server.stop().await;
 }

@@ -39,6 +39,7 @@ async fn main() -> Result<(), baffle_server::ServeError> {
     let store = SledStore::open(&config.data_dir.join("store"))?;
     baffle_server::data_dir::make_private(&config.data_dir)?;
     let hub = Hub::open(store, SystemTime_, token).await?;
+    hub.followers.set_limits(config.follower_limits());
     // About 1,000 idle connections exhausted the default soft limit of 1,024 files.
     let open_files = match baffle_server::listener::raise_fd_limit() {
         Ok(limit) => limit,

@@ -148,11 +148,13 @@ impl<S: EventStore + Clone, T: TimeSource> Audit for AuditService<S, T> {
         &self,
         r: Request<v1::ExportLogRequest>,
     ) -> Result<Response<Self::ExportLogStream>, Status> {
+        let slot = self.hub.follower_slot(&r).await?;
         let match_id = r.into_inner().match_id;
         let state = self.hub.match_handle(&match_id).await?.state().await?;
         let store = self.hub.store.clone();
         let (tx, rx) = tokio::sync::mpsc::channel(64);
         tokio::spawn(async move {
+            let _slot = slot;
             // Up to the state's sequence number: a consistent prefix, even while play goes on.
             let mut from = 0;
             let mut head = Hash::GENESIS;

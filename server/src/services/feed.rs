@@ -29,6 +29,7 @@ use tonic::{Request, Response, Status};
 
 use crate::feed::SENT_AT_MS_FIELD;
 pub use crate::feed::{FeedItem, Summary};
+use crate::followers::FollowerSlot;
 use crate::hub::Hub;
 use crate::store::EventStore;
 use crate::time::TimeSource;
@@ -58,6 +59,8 @@ pub struct FeedStream {
     snapshot: std::vec::IntoIter<Summary>,
     live: BroadcastStream<FeedItem>,
     now_ms: Box<dyn Fn() -> i64 + Send + Sync>,
+    /// This follower's place among the open streams, given back when it goes.
+    _slot: FollowerSlot,
 }
 
 impl FeedStream {
@@ -66,6 +69,7 @@ impl FeedStream {
     pub async fn open<S: EventStore + Clone, T: TimeSource>(
         hub: &Arc<Hub<S, T>>,
         id: &str,
+        slot: FollowerSlot,
     ) -> Result<FeedStream, Status> {
         hub.tournament(id).await?;
         // Subscribe first: a change between the two is then sent twice, never missed.
@@ -86,6 +90,7 @@ impl FeedStream {
             snapshot: current.into_iter(),
             live: BroadcastStream::new(live),
             now_ms: Box::new(move || time.now().as_ms()),
+            _slot: slot,
         })
     }
 }
@@ -174,8 +179,9 @@ impl<S: EventStore + Clone, T: TimeSource> ServerStreamingService<v1::WatchTourn
     fn call(&mut self, request: Request<v1::WatchTournamentRequest>) -> Self::Future {
         let hub = self.hub.clone();
         Box::pin(async move {
+            let slot = hub.follower_slot(&request).await?;
             let id = request.into_inner().tournament_id;
-            Ok(Response::new(FeedStream::open(&hub, &id).await?))
+            Ok(Response::new(FeedStream::open(&hub, &id, slot).await?))
         })
     }
 }
@@ -211,11 +217,10 @@ impl Encoder for FrameEncoder {
     type Item = Frame;
     type Error = Status;
 
-    /// A follower's stream keeps its encoding buffer for as long as it is open: 1 KiB
-    /// holds a few states, where tonic's default of 8 KiB would cost that much per
-    /// follower.
+    /// A follower's stream keeps its encoding buffer for as long as it is open: the
+    /// small one every service's codec has (`baffle_proto::codec`).
     fn buffer_settings(&self) -> BufferSettings {
-        BufferSettings::new(1024, 32 * 1024)
+        baffle_proto::codec::buffers()
     }
 
     fn encode(&mut self, frame: Frame, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {

@@ -8,11 +8,10 @@ use baffle_proto::v1::matches_server::Matches;
 use prost::Message;
 use sha2::{Digest, Sha256};
 use tokio_stream::StreamExt;
-use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
 use super::feed::FeedStream;
-use super::{Stream, follow};
+use super::follow;
 use crate::actor::{Admission, RequestId};
 use crate::auth::Caller;
 use crate::hub::Hub;
@@ -135,16 +134,21 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
         Ok(Response::new(reply))
     }
 
-    type WatchStream = Stream<v1::MatchUpdate>;
+    type WatchStream = super::follow::Updates;
 
     async fn watch(
         &self,
         r: Request<v1::WatchRequest>,
     ) -> Result<Response<Self::WatchStream>, Status> {
+        let slot = self.hub.follower_slot(&r).await?;
         let r = r.into_inner();
         let handle = self.hub.match_handle(&r.match_id).await?;
-        let rx = follow(self.hub.clone(), handle, r.from_seq, |u| u);
-        Ok(Response::new(ReceiverStream::new(rx)))
+        Ok(Response::new(follow(
+            self.hub.clone(),
+            handle,
+            r.from_seq,
+            slot,
+        )))
     }
 
     type WatchTournamentStream =
@@ -157,7 +161,8 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
         &self,
         r: Request<v1::WatchTournamentRequest>,
     ) -> Result<Response<Self::WatchTournamentStream>, Status> {
-        let feed = FeedStream::open(&self.hub, &r.into_inner().tournament_id).await?;
+        let slot = self.hub.follower_slot(&r).await?;
+        let feed = FeedStream::open(&self.hub, &r.into_inner().tournament_id, slot).await?;
         Ok(Response::new(Box::pin(
             feed.map(|frame| frame.and_then(|f| f.decode())),
         )))

@@ -5,19 +5,19 @@ pub mod audit;
 pub mod devices;
 pub mod export;
 pub mod feed;
+pub mod follow;
 pub mod matches;
 pub mod tournaments;
 
-use std::sync::Arc;
-
 use baffle_core::audit::export::{Line, parse_line};
 use baffle_proto::v1;
-use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::Status;
 
-use crate::actor::{self, MatchHandle};
+pub use self::follow::follow;
+use crate::actor;
 use crate::auth;
+use crate::followers::{FollowerSlot, Opener};
 use crate::hub::Hub;
 use crate::store::EventStore;
 use crate::time::TimeSource;
@@ -32,6 +32,20 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         let token = self.director_token();
         self.with_registry(|registry| auth::identify(metadata, token, registry))
             .await
+    }
+
+    /// A place for one more anonymous stream (`followers`) for the caller of `request`:
+    /// the director's streams are not counted; anyone else's count against their address
+    /// and the total. A wrong token is not refused here: following needs none.
+    pub async fn follower_slot<R>(
+        &self,
+        request: &tonic::Request<R>,
+    ) -> Result<FollowerSlot, Status> {
+        let opener = match self.caller(request.metadata()).await {
+            Ok(auth::Caller::Director) => Opener::Director,
+            _ => Opener::Anonymous(request.remote_addr().map(|a| a.ip())),
+        };
+        Ok(self.followers.admit(opener)?)
     }
 
     /// Refuses anyone but the director.
@@ -60,138 +74,4 @@ pub fn stored_events<S: EventStore>(
             _ => Err(Status::internal("a stored record does not parse")),
         })
         .collect()
-}
-
-/// Follows a match from `from_seq`: a snapshot with every stored event since, then each
-/// update as it happens, with nothing missed or repeated. A follower that falls behind the
-/// live feed catches up from the store.
-pub fn follow<S: EventStore + Clone, T: TimeSource, O: Send + 'static>(
-    hub: Arc<Hub<S, T>>,
-    handle: MatchHandle,
-    from_seq: u64,
-    wrap: fn(v1::MatchUpdate) -> O,
-) -> mpsc::Receiver<Result<O, Status>> {
-    let (tx, rx) = mpsc::channel(64);
-    let closed = hub.closed();
-    tokio::spawn(async move {
-        tokio::select! {
-            () = follow_into(hub, handle, from_seq, wrap, &tx) => {}
-            // The follower went away, or the server is shutting down: let go of the match.
-            () = tx.closed() => {}
-            () = closed => {}
-        }
-    });
-    rx
-}
-
-/// `update` with its state's `sent_at_ms` set to now.
-fn stamped(mut update: v1::MatchUpdate, time: &impl TimeSource) -> v1::MatchUpdate {
-    if let Some(state) = update.state.as_mut() {
-        state.sent_at_ms = time.now().as_ms();
-    }
-    update
-}
-
-async fn follow_into<S: EventStore + Clone, T: TimeSource, O: Send + 'static>(
-    hub: Arc<Hub<S, T>>,
-    handle: MatchHandle,
-    from_seq: u64,
-    wrap: fn(v1::MatchUpdate) -> O,
-    tx: &mpsc::Sender<Result<O, Status>>,
-) {
-    {
-        let (state, mut live) = match handle.subscribe().await {
-            Ok(s) => s,
-            Err(e) => {
-                let _ = tx.send(Err(e.into())).await;
-                return;
-            }
-        };
-        if from_seq > state.seq {
-            let _ = tx
-                .send(Err(Status::out_of_range(format!(
-                    "the log has {} events; from_seq {from_seq} is beyond it",
-                    state.seq
-                ))))
-                .await;
-            return;
-        }
-        let mut next = state.seq;
-        let backlog = stored_events(
-            &hub.store,
-            &handle.info.id,
-            from_seq,
-            (state.seq - from_seq) as usize,
-        );
-        let first = backlog.map(|events| {
-            stamped(
-                v1::MatchUpdate {
-                    events,
-                    state: Some(state),
-                },
-                &hub.time,
-            )
-        });
-        if tx.send(first.map(wrap)).await.is_err() {
-            return;
-        }
-        loop {
-            match live.recv().await {
-                Ok(update) => {
-                    let events: Vec<_> = update
-                        .events
-                        .iter()
-                        .filter(|e| e.seq >= next)
-                        .cloned()
-                        .collect();
-                    if let Some(last) = events.last() {
-                        next = last.seq + 1;
-                    }
-                    let update = stamped(
-                        v1::MatchUpdate {
-                            events,
-                            state: update.state.clone(),
-                        },
-                        &hub.time,
-                    );
-                    if tx.send(Ok(wrap(update))).await.is_err() {
-                        return;
-                    }
-                }
-                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                    // Too slow for the live feed: read what was missed from the log.
-                    let state = match handle.state().await {
-                        Ok(s) => s,
-                        Err(e) => {
-                            let _ = tx.send(Err(e.into())).await;
-                            return;
-                        }
-                    };
-                    let missed = stored_events(
-                        &hub.store,
-                        &handle.info.id,
-                        next,
-                        (state.seq.saturating_sub(next)) as usize,
-                    );
-                    next = state.seq;
-                    if tx
-                        .send(missed.map(|events| {
-                            wrap(stamped(
-                                v1::MatchUpdate {
-                                    events,
-                                    state: Some(state),
-                                },
-                                &hub.time,
-                            ))
-                        }))
-                        .await
-                        .is_err()
-                    {
-                        return;
-                    }
-                }
-                Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
-            }
-        }
-    }
 }

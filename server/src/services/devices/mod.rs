@@ -15,6 +15,7 @@ use super::{Stream, follow};
 mod session;
 use baffle_proto::backgammon_text;
 
+use crate::followers::FollowerSlot;
 use crate::hub::Hub;
 use crate::store::EventStore;
 use crate::time::TimeSource;
@@ -109,7 +110,12 @@ impl<S: EventStore + Clone, T: TimeSource> Devices for DevicesService<S, T> {
         let handle = self.hub.match_handle(&match_id).await?;
         handle.presence(&hello.device_id, true).await;
         let state = handle.state().await?;
-        let updates = follow(self.hub.clone(), handle.clone(), state.seq, |u| u);
+        let updates = follow(
+            self.hub.clone(),
+            handle.clone(),
+            state.seq,
+            FollowerSlot::uncounted(),
+        );
         let (tx, rx) = tokio::sync::mpsc::channel(64);
         let session = session::Session::new(self.hub.clone(), handle, hello.device_id, tx);
         tokio::spawn(session.run(inbound, updates));

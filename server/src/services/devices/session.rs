@@ -95,11 +95,11 @@ impl<S: EventStore + Clone, T: TimeSource> Session<S, T> {
     pub async fn run(
         mut self,
         mut inbound: Streaming<v1::DeviceMessage>,
-        mut updates: mpsc::Receiver<Result<v1::MatchUpdate, Status>>,
+        mut updates: crate::services::follow::Updates,
     ) {
         loop {
             tokio::select! {
-                update = updates.recv() => match update {
+                update = updates.next() => match update {
                     Some(Ok(u)) => {
                         if !self.push(u).await {
                             break;
