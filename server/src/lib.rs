@@ -25,6 +25,7 @@ pub mod feed;
 pub mod followers;
 pub mod hub;
 pub mod listener;
+pub mod reflection;
 pub mod registry;
 pub mod seal;
 pub mod seeds;
@@ -173,10 +174,12 @@ where
         health.clone(),
         hub.store.writable(),
     ));
-    let reflection = tonic_reflection::server::Builder::configure()
-        .register_encoded_file_descriptor_set(baffle_proto::FILE_DESCRIPTOR_SET)
-        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
-        .build_v1()?;
+    let reflection = reflection::Reflection::new(reflection::Index::new(&[
+        baffle_proto::FILE_DESCRIPTOR_SET,
+        tonic_health::pb::FILE_DESCRIPTOR_SET,
+        tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET,
+        tonic_reflection::pb::v1alpha::FILE_DESCRIPTOR_SET,
+    ])?);
     let (signalled, on_signal) = tokio::sync::oneshot::channel::<()>();
     let builder = Server::builder();
     // Each service also answers gRPC-Web (browsers, on HTTP/1.1); the layer goes on the
@@ -185,7 +188,8 @@ where
     let web = tonic_web::GrpcWebLayer::new();
     let mut grpc = Routes::builder();
     grpc.add_service(web.layer(health_service))
-        .add_service(web.layer(reflection))
+        .add_service(web.layer(reflection.v1()))
+        .add_service(web.layer(reflection.v1alpha()))
         .add_service(
             web.layer(
                 TimeControlsServer::new(time_controls::TimeControlsService)

@@ -93,6 +93,70 @@ async fn reflection_lists_every_service() {
     server.stop().await;
 }
 
+/// Issues 18 and 19: older tools speak `v1alpha`; a file comes with every file it
+/// imports, so a client can build its types from one answer.
+#[tokio::test]
+async fn reflection_answers_v1alpha_and_sends_imports() {
+    use tonic_reflection::pb::v1alpha;
+    use v1alpha::server_reflection_request::MessageRequest as Ask;
+    use v1alpha::server_reflection_response::MessageResponse as Answer;
+    let server = TestServer::start().await;
+    let channel = baffle_client::connect::connect(&server.url())
+        .await
+        .unwrap();
+    let ask = |request| v1alpha::ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(request),
+    };
+    let mut replies = v1alpha::server_reflection_client::ServerReflectionClient::new(channel)
+        .server_reflection_info(tokio_stream::iter([
+            ask(Ask::FileContainingSymbol("baffle.v1.Matches".into())),
+            ask(Ask::FileByFilename("no/such.proto".into())),
+            ask(Ask::ListServices(String::new())),
+        ]))
+        .await
+        .unwrap()
+        .into_inner();
+    let Some(Answer::FileDescriptorResponse(files)) =
+        replies.next().await.unwrap().unwrap().message_response
+    else {
+        panic!("expected files");
+    };
+    let files: Vec<prost_types::FileDescriptorProto> = files
+        .file_descriptor_proto
+        .iter()
+        .map(|raw| prost::Message::decode(raw.as_slice()).unwrap())
+        .collect();
+    let names: Vec<&str> = files.iter().map(|f| f.name()).collect();
+    assert_eq!(names[0], "baffle/v1/matches.proto");
+    for file in &files {
+        for import in &file.dependency {
+            assert!(
+                names.contains(&import.as_str()),
+                "{import} not sent: {names:?}"
+            );
+        }
+    }
+    // An unknown name is an error in the stream, which goes on.
+    let Some(Answer::ErrorResponse(e)) = replies.next().await.unwrap().unwrap().message_response
+    else {
+        panic!("expected an error response");
+    };
+    assert_eq!(e.error_code, tonic::Code::NotFound as i32);
+    let Some(Answer::ListServicesResponse(list)) =
+        replies.next().await.unwrap().unwrap().message_response
+    else {
+        panic!("expected a service list");
+    };
+    let services: Vec<_> = list.service.iter().map(|s| s.name.as_str()).collect();
+    assert!(
+        services.contains(&"grpc.reflection.v1alpha.ServerReflection"),
+        "{services:?}"
+    );
+    assert!(services.contains(&"baffle.v1.Matches"), "{services:?}");
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn an_unreachable_server_is_a_connection_error() {
     // Bind and drop a listener to find a port nobody listens on.
