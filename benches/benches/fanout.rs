@@ -206,10 +206,11 @@ async fn main() {
     let store = SledStore::open(&dir.path().join("store")).unwrap();
     let hub = Hub::open(store, SystemTime_, token.clone()).await.unwrap();
     // Every follower here comes from 127.0.0.1: lift the per-address bound.
-    hub.followers.set_limits(baffle_server::followers::FollowerLimits {
-        total: followers + 1,
-        per_address: followers + 1,
-    });
+    hub.followers
+        .set_limits(baffle_server::followers::FollowerLimits {
+            total: followers + 1,
+            per_address: followers + 1,
+        });
     hub.create_tournament("t", "fan-out", Default::default())
         .await
         .unwrap();
