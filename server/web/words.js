@@ -89,7 +89,8 @@ export function rule(article) {
 // A refusal from the server ("… (backgammon rules 4.4 (iv))", "… (FIDE Laws 6.2)") with
 // its article cited in the reader's language; other errors as they are.
 export function refusal(message) {
-  const m = /^(.*) \((backgammon rules|FIDE Laws) (.+)\)( \(gRPC status \d+\))?$/s.exec(message);
+  const bare = message.replace(/ \(gRPC status \d+\)$/, "");
+  const m = /^(.*) \((backgammon rules|FIDE Laws) (.+)\)$/s.exec(bare);
   if (!m) return message;
   return t("refusal", { message: m[1], rule: rule(`${m[2] === "FIDE Laws" ? "chess" : "backgammon"} ${m[3]}`) });
 }

@@ -1,19 +1,20 @@
 // Drives a real headless Chromium through what a spectator does (issue 20), for
 // tests/tests/web_page/spectator.rs, which owns the server and makes the changes. Lines:
 //
-//   node spectator.mjs <url> <screenshot dir or "">
+//   node spectator.mjs <url> <screenshot dir or ""> <a refusal the server gave>
 //   → "HOME <html lang> | <tournament names> | <the gbf card's details>"
 //   → "SEARCH <said> | <match ids found>"              a search for "anna", across tournaments
 //   → "STATE <match> <state words> | <tags>"           one per match of the tournament "gbf"
 //   → "LONG <name as shown> <fits>"                    a long name, whole and inside its card
 //   ← "PAUSE <n> <expected words>"  → "PAUSED <n> <the card's pause tag>"   per PauseReason
-//   ← "LIVE"  → "ENPAUSE <n>=<words>;…" (every PauseReason)  → "EVENTS <the live view's event words, joined by |>"
+//   ← "LIVE"  → "ENPAUSE <n>=<words>;…" (every PauseReason)  → "REFUSAL <words>"  → "EVENTS <the live view's event words, joined by |>"
 //   ← "GO"   (the test has changed the score)  → "ANNOUNCED <the polite announcement>"
 //   → "RESULTS <table:winner:status, …>"
 //   → "AXE <view> <serious and critical violations>"  for each view audited
 //   → "SWITCHED <html lang> <a word of the page>" → "REMEMBERED <html lang>"
 //   → "EL <html lang> | <m1's state> | <m1's tags>"    a Greek reader (Accept-Language el)
 //   → "ELPAUSE <n>=<words>;…"        the Greek page's words for every PauseReason
+//   → "ELREFUSAL <the refusal, its article in Greek>"
 //   → "ELEVENTS <event words>"
 //   → "WALL <cards> <name px> <clock px> <fits the screen>"   1920 × 1080
 //   ← "WALLGO" → "WALLLIVE <the changed card's score>"
@@ -23,7 +24,7 @@ import { launch } from "./chromium.mjs";
 import { createInterface } from "node:readline";
 import { createRequire } from "node:module";
 
-const [url, shots] = process.argv.slice(2);
+const [url, shots, refused] = process.argv.slice(2);
 const input = createInterface({ input: process.stdin });
 const lines = input[Symbol.asyncIterator]();
 const say = (line) => process.stdout.write(line + "\n");
@@ -106,6 +107,8 @@ try {
 
   const words = await page.evaluate(() => Array.from({ length: 9 }, (_, i) => `${i + 1}=${window.baffleWords.enumWords("PauseReason", i + 1)}`));
   say(`ENPAUSE ${words.join(";")}`);
+  // A refusal as the page shows it to a player: the article in the reader's language.
+  say(`REFUSAL ${await page.evaluate((m) => window.baffleWords.refusal(`${m} (gRPC status 9)`), refused)}`);
 
   await page.goto(`${url}/#/m/m1`);
   const events = page.locator(".live .events li");
@@ -148,6 +151,7 @@ try {
   say(`EL ${await gr.evaluate(() => document.documentElement.lang)} | ${await text(m1.locator(".state"))} | ${(await m1.locator(".tag").allTextContents()).join(" / ")}`);
   const pauses = await gr.evaluate(() => Array.from({ length: 9 }, (_, i) => `${i + 1}=${window.baffleWords.enumWords("PauseReason", i + 1)}`));
   say(`ELPAUSE ${pauses.join(";")}`);
+  say(`ELREFUSAL ${await gr.evaluate((m) => window.baffleWords.refusal(m), refused)}`);
   await shot(gr, "phone-el-tournament");
   await gr.goto(`${url}/#/m/m1`);
   const grEvents = gr.locator(".live .events li");

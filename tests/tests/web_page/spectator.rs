@@ -13,6 +13,7 @@ use baffle_proto::v1::command::Action;
 use baffle_tests::api::{A, B, Director, defaults, opening, result, roll};
 use baffle_tests::{EPOCH, TestServer};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tonic::Code;
 
 use super::{browser_tools_or_skip, get, http};
 
@@ -183,11 +184,19 @@ async fn a_spectator_finds_reads_and_projects_in_greek_and_english() {
     tournament(&mut d).await;
     let en = Catalogue::new(Locale::En);
     let el = Catalogue::new(Locale::El);
+    // A rule refusal as the server words it: Ben may not redouble Anna's cube (4.4).
+    let refused = d
+        .refused("m1", Action::Double(B), Code::FailedPrecondition)
+        .await;
+    let (text, article) = refused
+        .strip_suffix(')')
+        .and_then(|r| r.rsplit_once(" (backgammon rules "))
+        .unwrap_or_else(|| panic!("a refusal citing its article: {refused}"));
 
     let shots = std::env::var("BAFFLE_WEB_SCREENSHOT_DIR").unwrap_or_default();
     let mut child = tokio::process::Command::new("node")
         .arg(&script)
-        .args([&server.url(), &shots])
+        .args([&server.url(), &shots, &refused])
         .env("CHROMIUM", &chromium)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -261,6 +270,10 @@ async fn a_spectator_finds_reads_and_projects_in_greek_and_english() {
         .map(|n| format!("{n}={}", en.enum_value("PauseReason", n).unwrap()))
         .collect();
     assert_eq!(next().await, format!("ENPAUSE {}", english.join(";")));
+    assert_eq!(
+        next().await,
+        format!("REFUSAL Refused: {text} (art. {article} of the regulations)")
+    );
     let events = next().await;
     for said in [
         "ruling, art. 2.3 of the regulations: a warning to Anna",
@@ -306,6 +319,10 @@ async fn a_spectator_finds_reads_and_projects_in_greek_and_english() {
         .map(|n| format!("{n}={}", el.enum_value("PauseReason", n).unwrap()))
         .collect();
     assert_eq!(next().await, format!("ELPAUSE {}", greek.join(";")));
+    assert_eq!(
+        next().await,
+        format!("ELREFUSAL Δεν επιτρέπεται: {text} (άρθρο {article} του Κανονισμού)")
+    );
     let events = next().await;
     for said in ["Anna έφερε 6-4", "Ben διπλασίασε στα 2", "Anna δέχτηκε"]
     {
