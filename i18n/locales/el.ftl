@@ -85,6 +85,15 @@ turn-phase-opening = αρχική ζαριά
 turn-phase-on-roll = { $name } ρίχνει
 turn-phase-moving = { $name } παίζει { $dice }
 turn-phase-double-offered = { $name } διπλασίασε
+
+## Σύντομες μορφές, για τα κελιά των πινάκων της κονσόλας
+
+turn-short-opening = αρχική
+turn-short-on-roll = { $name } ρίχνει
+turn-short-moving = { $name } παίζει
+turn-short-double-offered = { $name } διπλ.
+turn-short-over = τέλος
+turn-match-over = τέλος ματς
 match-end-kind-points = στους πόντους
 match-end-kind-timeout = στον χρόνο
 match-end-kind-penalty-points = με πόντους ποινής

@@ -85,6 +85,15 @@ turn-phase-opening = opening roll
 turn-phase-on-roll = { $name } to roll
 turn-phase-moving = { $name } to move { $dice }
 turn-phase-double-offered = { $name } doubled
+
+## Short forms, for the console's table cells
+
+turn-short-opening = opening
+turn-short-on-roll = { $name } roll
+turn-short-moving = { $name } move
+turn-short-double-offered = { $name } doubled
+turn-short-over = over
+turn-match-over = match over
 match-end-kind-points = on points
 match-end-kind-timeout = on time
 match-end-kind-penalty-points = on penalty points
