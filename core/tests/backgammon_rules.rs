@@ -1061,6 +1061,8 @@ fn director_actions_are_recorded_with_reason_and_article() {
         ruling: baffle_core::backgammon::Ruling::new("slow play", "2.3"),
     });
     assert!(matches!(&events[0].change, Change::Ruled { ruling, .. } if ruling.article == "2.3"));
+    // The warning is counted for the warned player, for spectators to see (2.3).
+    assert_eq!((t.m.warnings(A), t.m.warnings(B)), (0, 1));
     // No ruling without its reason and article.
     for (reason, article) in [("", "2.3"), ("slow play", " ")] {
         let e = t.err(Command::Director {

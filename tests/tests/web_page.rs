@@ -87,7 +87,7 @@ async fn the_page_and_its_script_are_served_at_the_root() {
     let page = String::from_utf8(body).unwrap();
     assert!(page.contains(r#"<script type="module" src="/app.js">"#));
     assert!(page.contains("width=device-width"), "a page for phones");
-    let (head, body) = http(&server, &get("/app.js")).await;
+    let (head, body) = http(&server, &get("/wire.js")).await;
     assert!(head.contains("content-type: text/javascript"), "{head}");
     assert!(
         String::from_utf8(body)
@@ -542,3 +542,6 @@ async fn the_page_draws_the_board_and_follows_a_move() {
     drop(stdin);
     assert!(child.wait().await.unwrap().success());
 }
+
+#[path = "web_page/spectator.rs"]
+mod spectator;

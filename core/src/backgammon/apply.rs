@@ -359,8 +359,10 @@ impl Match {
                     .ok_or_else(|| RuleError::state(format!("no appeal {appeal}")))?;
                 appeal.decision = Some(decision);
             }
-            DirectorAction::Warning { .. }
-            | DirectorAction::EndBreak
+            DirectorAction::Warning { side } => {
+                self.warnings[side.index()] = self.warnings[side.index()].saturating_add(1);
+            }
+            DirectorAction::EndBreak
             | DirectorAction::GrantBreak { .. }
             | DirectorAction::DecideMatch { .. }
             | DirectorAction::ForfeitGame { .. }

@@ -164,6 +164,7 @@ pub struct Match {
     length: u32,
     score: [u32; 2],
     penalty_received: [u32; 2],
+    warnings: [u32; 2],
     present: [bool; 2],
     lateness_from: Option<Timestamp>,
     lateness_charged: [u32; 2],
@@ -209,6 +210,7 @@ impl Match {
             length,
             score: [0; 2],
             penalty_received: [0; 2],
+            warnings: [0; 2],
             present: [false; 2],
             lateness_from: Some(setup.scheduled_start),
             lateness_charged: [0; 2],
@@ -272,6 +274,13 @@ impl Match {
     /// Penalty points a player has received (lateness and director awards, 2.2).
     pub fn penalty_points_received(&self, side: Side) -> u32 {
         self.penalty_received[side.index()]
+    }
+
+    /// Warnings the director gave a player (2.3): spectators and the next director see
+    /// that penalty points may follow. A warning an appeal overturned still counts: it
+    /// was given, and the appeal's decision says the rest.
+    pub fn warnings(&self, side: Side) -> u32 {
+        self.warnings[side.index()]
     }
 
     /// Penalty points a player has received for the opponent's time-outs under a

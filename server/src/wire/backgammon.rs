@@ -303,6 +303,7 @@ pub(super) fn match_state(m: &Match, cx: &StateContext<'_>) -> v1::MatchState {
         commitment: cx.commitment.to_string(),
         present: Side::BOTH.map(|s| m.is_present(s)).to_vec(),
         penalty_points: Side::BOTH.map(|s| m.penalty_points_received(s)).to_vec(),
+        warnings: Side::BOTH.map(|s| m.warnings(s)).to_vec(),
         breaks_left: Side::BOTH.map(|s| m.breaks_left(s)).to_vec(),
         next_due_ms: next_due.map(|(at, _)| at.as_ms()),
         break_until_ms: m.break_until().map(Timestamp::as_ms),

@@ -1,0 +1,215 @@
+//! baffle's words for people, in Greek and English: one catalogue of messages for the
+//! phone page (served to it, see [`page`]) and the director's console (called here).
+//!
+//! The messages are [Fluent](https://projectfluent.org) files, one per locale, in
+//! `i18n/locales/*.ftl`, compiled into the binary. Greek comes first because the room
+//! reads Greek first: the regulations the product enforces are the Greek Backgammon
+//! Federation's. A message is asked for by its id with named arguments:
+//!
+//! ```
+//! use baffle_i18n::{Catalogue, Value};
+//! let words = Catalogue::negotiate(&["el-GR", "en"]);
+//! assert_eq!(words.format("event-doubled", &[("name", "Άννα".into()), ("value", 4.into())]),
+//!            "Άννα διπλασίασε στα 4");
+//! ```
+//!
+//! Words that name a proto enum value are found by the value ([`enum_message_id`]), so
+//! the page and the console cannot drift from the proto: `tests` check that every value
+//! of every enum in [`enums::TABLES`] has a message in every locale, and that no message
+//! names a value that does not exist.
+
+pub mod enums;
+pub mod page;
+
+use fluent_bundle::concurrent::FluentBundle;
+use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
+use unic_langid::LanguageIdentifier;
+
+pub use enums::enum_message_id;
+
+/// A locale baffle speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Locale {
+    /// Greek: the regulations' own language, and the default.
+    El,
+    /// English.
+    En,
+}
+
+impl Locale {
+    /// Every locale, the default first.
+    pub const ALL: [Locale; 2] = [Locale::El, Locale::En];
+
+    /// Its BCP 47 tag: "el", "en".
+    pub const fn tag(self) -> &'static str {
+        match self {
+            Locale::El => "el",
+            Locale::En => "en",
+        }
+    }
+
+    /// The locale of a tag ("el-GR" → Greek), if baffle speaks its language.
+    pub fn from_tag(tag: &str) -> Option<Locale> {
+        let id: LanguageIdentifier = tag.trim().parse().ok()?;
+        Locale::ALL
+            .into_iter()
+            .find(|l| id.language.as_str().eq_ignore_ascii_case(l.tag()))
+    }
+
+    /// Its Fluent source.
+    pub const fn source(self) -> &'static str {
+        match self {
+            Locale::El => include_str!("../locales/el.ftl"),
+            Locale::En => include_str!("../locales/en.ftl"),
+        }
+    }
+}
+
+/// The first of `requested` (most wanted first, as `navigator.languages` lists them)
+/// that baffle speaks; Greek when none is.
+pub fn negotiate(requested: &[&str]) -> Locale {
+    requested
+        .iter()
+        .find_map(|tag| Locale::from_tag(tag))
+        .unwrap_or(Locale::El)
+}
+
+/// The tags of an `Accept-Language` header, by falling quality: `"en-US,el;q=0.8"` →
+/// `["en-US", "el"]`. Tags with `q=0` and `*` are dropped; a malformed part is skipped.
+pub fn accept_language(header: &str) -> Vec<String> {
+    let mut tags: Vec<(f32, usize, String)> = header
+        .split(',')
+        .enumerate()
+        .filter_map(|(i, part)| {
+            let mut pieces = part.split(';');
+            let tag = pieces.next()?.trim();
+            let q = pieces
+                .find_map(|p| p.trim().strip_prefix("q="))
+                .map_or(Some(1.0), |q| q.trim().parse::<f32>().ok())?;
+            (!tag.is_empty() && tag != "*" && q > 0.0).then(|| (q, i, tag.to_string()))
+        })
+        .collect();
+    // By quality, then in the header's order.
+    tags.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    tags.into_iter().map(|(_, _, tag)| tag).collect()
+}
+
+/// An argument of a message: words or a number.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// Words, shown as they are (a name, dice "6-4", an article "4.3 (ii)(c)").
+    Text(String),
+    /// A number: it chooses plural forms.
+    Number(f64),
+}
+
+impl From<&str> for Value {
+    fn from(s: &str) -> Value {
+        Value::Text(s.to_string())
+    }
+}
+impl From<String> for Value {
+    fn from(s: String) -> Value {
+        Value::Text(s)
+    }
+}
+impl From<u32> for Value {
+    fn from(n: u32) -> Value {
+        Value::Number(f64::from(n))
+    }
+}
+impl From<i32> for Value {
+    fn from(n: i32) -> Value {
+        Value::Number(f64::from(n))
+    }
+}
+
+/// The messages of one locale, with English behind them for any id a locale lacks
+/// (none today: a test keeps the files in step).
+pub struct Catalogue {
+    locale: Locale,
+    bundles: Vec<FluentBundle<FluentResource>>,
+}
+
+impl Catalogue {
+    /// The catalogue of `locale`.
+    pub fn new(locale: Locale) -> Catalogue {
+        let mut bundles = vec![bundle(locale)];
+        if locale != Locale::En {
+            bundles.push(bundle(Locale::En));
+        }
+        Catalogue { locale, bundles }
+    }
+
+    /// The catalogue of the first of `requested` that baffle speaks ([`negotiate`]).
+    pub fn negotiate(requested: &[&str]) -> Catalogue {
+        Catalogue::new(negotiate(requested))
+    }
+
+    /// Its locale.
+    pub fn locale(&self) -> Locale {
+        self.locale
+    }
+
+    /// Whether the locale's own file has `id`.
+    pub fn has(&self, id: &str) -> bool {
+        self.bundles[0].has_message(id)
+    }
+
+    /// The message `id` with `args`. An unknown id comes back as itself, so a gap
+    /// shows rather than breaks; a missing argument shows as its name in braces.
+    pub fn format(&self, id: &str, args: &[(&str, Value)]) -> String {
+        let mut fluent_args = FluentArgs::new();
+        for (name, value) in args {
+            match value {
+                Value::Text(s) => fluent_args.set(*name, FluentValue::from(s.clone())),
+                Value::Number(n) => fluent_args.set(*name, FluentValue::from(*n)),
+            }
+        }
+        for bundle in &self.bundles {
+            if let Some(pattern) = bundle.get_message(id).and_then(|m| m.value()) {
+                let mut errors = Vec::new();
+                return bundle
+                    .format_pattern(pattern, Some(&fluent_args), &mut errors)
+                    .into_owned();
+            }
+        }
+        id.to_string()
+    }
+
+    /// The words for value `value` of the proto enum `enum_name` (e.g. "PauseReason", 3
+    /// → "director called"), or `None` for a value the proto does not have.
+    pub fn enum_value(&self, enum_name: &str, value: i32) -> Option<String> {
+        enum_message_id(enum_name, value).map(|id| self.format(&id, &[]))
+    }
+
+    /// A rule cited in the regulations' own numbering: `rule("backgammon", "4.3 (ii)(c)")`
+    /// → "άρθρο 4.3 (ii)(c) του Κανονισμού". `body` is "backgammon" or "chess".
+    pub fn rule(&self, body: &str, article: &str) -> String {
+        let id = if body == "chess" {
+            "rule-chess"
+        } else {
+            "rule-backgammon"
+        };
+        self.format(id, &[("article", article.into())])
+    }
+}
+
+/// A locale's bundle. The files are part of the binary and tested, so a parse error is
+/// a bug caught by the tests, not a runtime condition.
+fn bundle(locale: Locale) -> FluentBundle<FluentResource> {
+    let lang: LanguageIdentifier = locale.tag().parse().expect("a valid tag");
+    let mut bundle = FluentBundle::new_concurrent(vec![lang]);
+    // No Unicode isolation marks: names and numbers here are all left to right, and the
+    // marks would reach terminals and tests as stray characters.
+    bundle.set_use_isolating(false);
+    let resource = FluentResource::try_new(locale.source().to_string())
+        .unwrap_or_else(|(resource, _)| resource);
+    bundle
+        .add_resource(resource)
+        .expect("one resource, no duplicate ids");
+    bundle
+}
+
+#[cfg(test)]
+mod tests;

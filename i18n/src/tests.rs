@@ -1,0 +1,264 @@
+//! The catalogue's own checks: the locales in step, the proto's enums all worded, and
+//! the page's compiled patterns saying exactly what Fluent says.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value as Json;
+
+use super::*;
+
+fn ids(locale: Locale) -> BTreeSet<String> {
+    page::compile(locale.source())
+        .unwrap_or_else(|e| panic!("{}: {e}", locale.tag()))
+        .keys()
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn every_locale_has_the_same_ids() {
+    let en = ids(Locale::En);
+    for locale in Locale::ALL {
+        let other = ids(locale);
+        let missing: Vec<_> = en.difference(&other).collect();
+        let extra: Vec<_> = other.difference(&en).collect();
+        assert!(missing.is_empty(), "{} lacks {missing:?}", locale.tag());
+        assert!(
+            extra.is_empty(),
+            "{} has more than en: {extra:?}",
+            locale.tag()
+        );
+    }
+}
+
+#[test]
+fn every_proto_enum_value_has_words_and_no_words_name_a_missing_value() {
+    for locale in Locale::ALL {
+        let all = ids(locale);
+        for (name, _) in enums::TABLES {
+            let values = enums::values(name);
+            assert!(!values.is_empty(), "{name} has values");
+            for (v, id) in &values {
+                assert!(
+                    all.contains(id),
+                    "{}: no words for {name} {v} ({id})",
+                    locale.tag()
+                );
+            }
+            let prefix = format!("{}-", enums::kebab(name));
+            for id in all.iter().filter(|id| id.starts_with(&prefix)) {
+                assert!(
+                    values.iter().any(|(_, v)| v == id),
+                    "{}: {id} names no value of {name}",
+                    locale.tag()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn pause_reasons_follow_the_proto_numbers() {
+    // The bug that started issue 20: 3 showed "dispute", 1 "director", 7-9 nothing.
+    let en = Catalogue::new(Locale::En);
+    let el = Catalogue::new(Locale::El);
+    assert_eq!(en.enum_value("PauseReason", 1).unwrap(), "game over");
+    assert_eq!(en.enum_value("PauseReason", 3).unwrap(), "director called");
+    assert_eq!(
+        el.enum_value("PauseReason", 3).unwrap(),
+        "κλήση Διευθυντή Αγώνων"
+    );
+    assert_eq!(en.enum_value("PauseReason", 9).unwrap(), "roll disputed");
+    assert_eq!(en.enum_value("PauseReason", 0), None);
+    assert_eq!(en.enum_value("PauseReason", 10), None);
+    assert_eq!(
+        enum_message_id("PauseReason", v1_director_called()).as_deref(),
+        Some("pause-reason-director-called")
+    );
+}
+
+fn v1_director_called() -> i32 {
+    baffle_proto::v1::PauseReason::DirectorCalled as i32
+}
+
+#[test]
+fn messages_take_their_arguments_and_plurals() {
+    let en = Catalogue::new(Locale::En);
+    let el = Catalogue::new(Locale::El);
+    let anna = || ("name", Value::from("Anna"));
+    assert_eq!(
+        en.format("event-rolled", &[anna(), ("dice", "6-4".into())]),
+        "Anna rolled 6-4"
+    );
+    assert_eq!(
+        en.format("event-doubled", &[anna(), ("value", 4.into())]),
+        "Anna doubled to 4"
+    );
+    assert_eq!(en.format("event-taken", &[anna()]), "Anna took");
+    assert_eq!(
+        en.format("penalty-points", &[anna(), ("points", 1.into())]),
+        "Anna: one penalty point"
+    );
+    assert_eq!(
+        en.format("penalty-points", &[anna(), ("points", 2.into())]),
+        "Anna: 2 penalty points"
+    );
+    assert_eq!(
+        el.format("warnings", &[("name", "Άννα".into()), ("count", 2.into())]),
+        "Άννα: 2 παρατηρήσεις"
+    );
+    assert_eq!(en.format("no-such-message", &[]), "no-such-message");
+}
+
+#[test]
+fn rules_are_cited_in_the_regulations_own_numbering_in_either_language() {
+    let en = Catalogue::new(Locale::En);
+    let el = Catalogue::new(Locale::El);
+    assert_eq!(
+        en.rule("backgammon", "4.3 (ii)(c)"),
+        "art. 4.3 (ii)(c) of the regulations"
+    );
+    assert_eq!(
+        el.rule("backgammon", "4.3 (ii)(c)"),
+        "άρθρο 4.3 (ii)(c) του Κανονισμού"
+    );
+    assert_eq!(el.rule("chess", "6.12"), "άρθρο 6.12 των Κανόνων FIDE");
+}
+
+#[test]
+fn the_language_is_negotiated_greek_first() {
+    assert_eq!(negotiate(&["el-GR", "en"]), Locale::El);
+    assert_eq!(negotiate(&["en-US", "el"]), Locale::En);
+    assert_eq!(
+        negotiate(&["fr-FR", "de"]),
+        Locale::El,
+        "Greek when nothing matches"
+    );
+    assert_eq!(negotiate(&["not a tag", "EN"]), Locale::En);
+    assert_eq!(
+        accept_language("fr;q=0.9, en-GB;q=0.8, el-GR , *;q=0.1, de;q=0"),
+        ["el-GR", "fr", "en-GB"]
+    );
+    assert_eq!(accept_language(""), Vec::<String>::new());
+    assert_eq!(Catalogue::negotiate(&["en"]).locale(), Locale::En);
+}
+
+/// The page's interpreter (`format` in server/web/app.js), again in Rust: for el and
+/// en, an integer's plural category is "one" for 1 and "other" otherwise.
+fn interpret(pattern: &Json, args: &[(&str, Value)]) -> String {
+    match pattern {
+        Json::String(s) => s.clone(),
+        Json::Array(parts) => parts.iter().map(|p| interpret(p, args)).collect(),
+        Json::Object(o) if o.contains_key("var") => {
+            let name = o["var"].as_str().unwrap();
+            match args.iter().find(|(n, _)| *n == name).map(|(_, v)| v) {
+                Some(Value::Text(s)) => s.clone(),
+                Some(Value::Number(n)) => n.to_string(),
+                None => format!("{{${name}}}"),
+            }
+        }
+        Json::Object(o) => {
+            let variants = o["variants"].as_array().unwrap();
+            let key = |i: usize| variants[i][0].as_str().unwrap().to_string();
+            let arg = args.iter().find(|(n, _)| *n == o["sel"].as_str().unwrap());
+            let chosen = (0..variants.len()).find(|&i| match arg.map(|(_, v)| v) {
+                Some(Value::Number(n)) => key(i).parse::<f64>().ok() == Some(*n),
+                Some(Value::Text(s)) => key(i) == *s,
+                None => false,
+            });
+            let plural = || match arg.map(|(_, v)| v) {
+                Some(Value::Number(n)) => {
+                    let category = if *n == 1.0 { "one" } else { "other" };
+                    (0..variants.len()).find(|&i| key(i) == category)
+                }
+                _ => None,
+            };
+            let i = chosen
+                .or_else(plural)
+                .unwrap_or(o["def"].as_u64().unwrap() as usize);
+            interpret(&variants[i][1], args)
+        }
+        other => panic!("not a pattern: {other}"),
+    }
+}
+
+/// The arguments a pattern names, and for each choice the values worth trying.
+fn arguments(pattern: &Json, plain: &mut BTreeSet<String>, chosen: &mut Vec<(String, Vec<Value>)>) {
+    match pattern {
+        Json::Array(parts) => parts.iter().for_each(|p| arguments(p, plain, chosen)),
+        Json::Object(o) if o.contains_key("var") => {
+            plain.insert(o["var"].as_str().unwrap().to_string());
+        }
+        Json::Object(o) => {
+            let mut tries: Vec<Value> = [0, 1, 2, 5].map(Value::from).into();
+            for v in o["variants"].as_array().unwrap() {
+                arguments(&v[1], plain, chosen);
+                let key = v[0].as_str().unwrap();
+                if key.parse::<f64>().is_err()
+                    && !["one", "other", "few", "many", "zero", "two"].contains(&key)
+                {
+                    tries.push(Value::from(key));
+                }
+            }
+            chosen.push((o["sel"].as_str().unwrap().to_string(), tries));
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn the_pages_patterns_say_what_fluent_says() {
+    for locale in Locale::ALL {
+        let catalogue = Catalogue::new(locale);
+        let compiled = page::compile(locale.source()).unwrap();
+        for (id, pattern) in &compiled {
+            let (mut plain, mut chosen) = (BTreeSet::new(), Vec::new());
+            arguments(pattern, &mut plain, &mut chosen);
+            // Every combination of the choices' values, the other arguments as words.
+            let mut sets: Vec<Vec<(String, Value)>> = vec![
+                plain
+                    .iter()
+                    .filter(|p| !chosen.iter().any(|(c, _)| c == *p))
+                    .map(|p| (p.clone(), Value::from(format!("<{p}>"))))
+                    .collect(),
+            ];
+            for (name, tries) in &chosen {
+                sets = sets
+                    .into_iter()
+                    .flat_map(|set| {
+                        tries.iter().map(move |t| {
+                            let mut s = set.clone();
+                            s.push((name.clone(), t.clone()));
+                            s
+                        })
+                    })
+                    .collect();
+            }
+            for set in sets {
+                let args: Vec<(&str, Value)> =
+                    set.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
+                assert_eq!(
+                    interpret(pattern, &args),
+                    catalogue.format(id, &args),
+                    "{} {id} with {args:?}",
+                    locale.tag()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_page_json_carries_the_proto_enum_tables() {
+    let json: Json = serde_json::from_str(&page::json(Locale::El).unwrap()).unwrap();
+    assert_eq!(json["locale"], "el");
+    assert_eq!(
+        json["enums"]["PauseReason"]["3"],
+        "pause-reason-director-called"
+    );
+    assert_eq!(json["enums"]["PauseReason"].as_object().unwrap().len(), 9);
+    assert_eq!(
+        json["messages"]["pause-reason-director-called"],
+        "κλήση Διευθυντή Αγώνων"
+    );
+}

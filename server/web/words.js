@@ -1,0 +1,178 @@
+// The page's words: Greek and English from the baffle-i18n catalogue, the console's
+// catalogue too (i18n/locales/*.ftl). The server compiles each locale to JSON
+// (/i18n/<tag>.json, baffle_i18n::page), which `format` below interprets; with it come
+// the proto's enum tables, value → message id, so a PauseReason's words follow the
+// proto's numbers. Dates, times and numbers are the browser's Intl in the same locale.
+
+export const LANGUAGES = ["el", "en"];
+const KEY = "baffle-lang";
+
+let catalogue = { locale: "el", messages: {}, enums: {} };
+let plurals = new Intl.PluralRules("el");
+let numbers = new Intl.NumberFormat("el");
+
+// The reader's own choice if he made one, else the first of navigator.languages that
+// baffle speaks, else the server's pick from Accept-Language (<html lang>), else Greek.
+export function chosenLanguage() {
+  const kept = localStorage.getItem(KEY);
+  if (LANGUAGES.includes(kept)) return kept;
+  for (const tag of navigator.languages || [navigator.language]) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (LANGUAGES.includes(base)) return base;
+  }
+  const served = document.documentElement.lang;
+  return LANGUAGES.includes(served) ? served : "el";
+}
+
+// Loads `lang`'s catalogue; `remember` keeps it as the reader's choice.
+export async function useLanguage(lang, remember = false) {
+  const response = await fetch(`/i18n/${lang}.json`);
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  catalogue = await response.json();
+  plurals = new Intl.PluralRules(lang);
+  numbers = new Intl.NumberFormat(lang);
+  document.documentElement.lang = lang;
+  if (remember) localStorage.setItem(KEY, lang);
+}
+
+export const language = () => catalogue.locale;
+
+function shown(v) {
+  return typeof v === "number" ? numbers.format(v) : String(v);
+}
+
+// A compiled pattern with `args`: strings, {var}, and {sel, variants, def} choices (an
+// exact number key, then the number's plural category, then a string key, then the
+// default), as baffle_i18n::page documents and its tests check against Fluent.
+function format(pattern, args) {
+  if (typeof pattern === "string") return pattern;
+  return pattern.map((part) => {
+    if (typeof part === "string") return part;
+    if (part.var !== undefined) return part.var in args ? shown(args[part.var]) : `{$${part.var}}`;
+    const value = args[part.sel];
+    const keys = part.variants.map(([key]) => key);
+    let i = -1;
+    if (typeof value === "number") {
+      i = keys.findIndex((k) => Number(k) === value && k.trim() !== "");
+      if (i < 0) i = keys.indexOf(plurals.select(value));
+    } else if (value !== undefined) {
+      i = keys.indexOf(String(value));
+    }
+    return format(part.variants[i < 0 ? part.def : i][1], args);
+  }).join("");
+}
+
+// The message `id` with `args`; an unknown id shows as itself.
+export function t(id, args = {}) {
+  const pattern = catalogue.messages[id];
+  return pattern === undefined ? id : format(pattern, args);
+}
+
+// The words of value `value` of the proto enum `name`, or `fallback` for a value this
+// catalogue does not know (a newer server).
+export function enumWords(name, value, args = {}, fallback = "") {
+  const id = (catalogue.enums[name] || {})[value];
+  return id ? t(id, args) : fallback;
+}
+
+export const number = (n) => numbers.format(n);
+export const time = (ms) => new Intl.DateTimeFormat(catalogue.locale, { hour: "2-digit", minute: "2-digit" }).format(new Date(ms));
+export const date = (ms) => new Intl.DateTimeFormat(catalogue.locale, { dateStyle: "long" }).format(new Date(ms));
+
+// A rule cited in its own regulation's numbering, in the reader's language.
+export function rule(article) {
+  const chess = /^(chess|FIDE Laws) /.exec(article);
+  const bare = article.replace(/^(backgammon|chess|FIDE Laws|backgammon rules) /, "");
+  return t(chess ? "rule-chess" : "rule-backgammon", { article: bare });
+}
+
+// A refusal from the server ("… (backgammon rules 4.4 (iv))", "… (FIDE Laws 6.2)") with
+// its article cited in the reader's language; other errors as they are.
+export function refusal(message) {
+  const bare = message.replace(/ \(gRPC status \d+\)$/, "");
+  const m = /^(.*) \((backgammon rules|FIDE Laws) (.+)\)$/s.exec(bare);
+  if (!m) return message;
+  return t("refusal", { message: m[1], rule: rule(`${m[2] === "FIDE Laws" ? "chess" : "backgammon"} ${m[3]}`) });
+}
+
+// ---------------------------------------------------------------- the events, in words
+
+const GAME_KINDS = { single: 1, gammon: 2, backgammon: 3 };
+const REASONS = {
+  game_over: 1, break: 2, director_called: 3, director_stopped: 4, dice_picked_up_early: 5,
+  illegal_move_replay: 6, result_settled: 7, invalid_roll: 8, roll_disputed: 9,
+};
+const ENDS = { points: 1, timeout: 2, penalty_points: 3, forfeit: 4, director_decision: 5 };
+
+// A director's action in words (the ruling's article is said beside it).
+function action(a, name) {
+  if (a.action === "warning") return t("ruling-warning", { name: name(a.side) });
+  if (a.action === "award_points") return t("ruling-award-points", { name: name(a.to), points: a.points });
+  return t("ruling-other");
+}
+
+// What `e` (an Event of Watch: seq, kind, JSON body) says, for a spectator of match `s`;
+// null for the log's bookkeeping (dice draws, devices), which a spectator does not need.
+export function eventWords(e, s) {
+  let b;
+  try { b = JSON.parse(e.body); } catch { return null; }
+  const name = (side) => side === "B" ? s.player_b : s.player_a;
+  const color = (c) => t(c === "black" || c === "Black" ? "color-black" : "color-white");
+  const dice = (d) => Array.isArray(d) ? d.join("-") : String(d);
+  switch (e.kind) {
+    case "bg.checked_in": return t("event-checked-in", { name: name(b.side) });
+    case "bg.lateness_point": return t("event-lateness-point", { name: name(b.late), other: name(b.late === "A" ? "B" : "A") });
+    case "bg.break_started": return t("event-break-started", { name: name(b.side), until: time(b.until) });
+    case "bg.break_ended": return t("event-break-ended");
+    case "bg.game_started": return t("event-game-started", { number: b.number, crawford: b.crawford ? "yes" : "no" });
+    case "bg.opening_throw": return t("event-opening-throw", { nameA: s.player_a, a: b.throw[0], nameB: s.player_b, b: b.throw[1] });
+    case "bg.rolled": return t("event-rolled", { name: name(b.side), dice: dice(b.dice) });
+    case "bg.roll_invalid": return t("event-roll-invalid", { name: name(b.side) });
+    case "bg.doubled": return t("event-doubled", { name: name(b.side), value: b.value });
+    case "bg.taken": return t("event-taken", { name: name(b.side) });
+    case "bg.passed": return t("event-passed", { name: name(b.side) });
+    case "bg.pressed_back": return t("event-pressed-back", { name: name(b.side) });
+    case "bg.requested": return t(b.what === "clock" ? "event-requested-clock" : "event-requested-observer", { name: name(b.side) });
+    case "bg.appealed": return t("event-appealed", { name: name(b.side), ruling: b.ruling });
+    case "bg.pressed": return t("event-pressed", { name: name(b.side) });
+    case "bg.moved": return t("event-moved", { name: name(b.side), play: b.play });
+    case "bg.game_ended": return t("event-game-ended", { name: name(b.winner), points: b.points, kind: enumWords("GameKind", GAME_KINDS[b.result], {}, b.result) });
+    case "bg.paused": return t("event-paused", { reason: enumWords("PauseReason", REASONS[b.reason], {}, b.reason) });
+    case "bg.resumed": return t("event-resumed");
+    case "bg.delay_restarted": return t("event-delay-restarted");
+    case "bg.wait_out_delay": return t("event-wait-out-delay", { name: name(b.side) });
+    case "bg.turn_replayed": return t("event-turn-replayed", { name: name(b.offender) });
+    case "bg.time_expired": return t("event-time-expired", { name: name(b.side) });
+    case "bg.ruling": return t("event-ruling", { rule: rule(b.ruling.article), action: action(b.action, name) });
+    case "bg.length_corrected": return t("event-length-corrected", { length: b.length });
+    case "bg.length_kept": return t("event-length-kept");
+    case "bg.match_ended": return t("event-match-ended", { name: name(b.winner), how: enumWords("MatchEndKind", ENDS[b.how], {}, b.how) });
+    case "bg.match_undecided": return t("event-match-undecided");
+    case "bg.match_resumed": return t("event-match-resumed");
+    case "dice.player_commit": return t("event-seed-committed", { name: name(b.side) });
+    case "dice.player_reveal": return t("event-seed-revealed", { name: name(b.side) });
+    case "dice.reveal": return t("event-dice-revealed");
+    case "chess.arrived": return t("event-chess-arrived", { color: color(b.color) });
+    case "chess.started": return t("event-chess-started");
+    case "chess.pressed": return t("event-chess-pressed", { color: color(b.color) });
+    case "chess.flag": return t("event-chess-flag", { color: color(b.color) });
+    case "chess.paused": return t("event-chess-paused");
+    case "chess.resumed": return t("event-chess-resumed");
+    case "chess.move_made": return t("event-chess-move", { color: color(b.color) });
+    case "chess.illegal_move": return t("event-chess-illegal-move", { color: color(b.color) });
+    case "chess.quickplay_claim": return t("event-chess-quickplay-claim", { color: color(b.color) });
+    case "chess.ended": return t("event-chess-ended", { result: chessResult(b.result) });
+    case "chess.ruling": return t("event-chess-ruling", { rule: rule(`chess ${b.article || (b.ruling && b.ruling.article) || ""}`) });
+    case "chess.next_game": return t("event-chess-next-game", { game: b.game });
+    default: return null;
+  }
+}
+
+function chessResult(r) {
+  if (!r) return "";
+  const outcomes = { white_wins: 1, black_wins: 2, draw: 3, both_lose: 4 };
+  return enumWords("ChessOutcome", outcomes[r.outcome], {}, String(r.outcome || ""));
+}
+
+// The page's words, for anyone (and the browser test) to check against the catalogue.
+window.baffleWords = { t, enumWords, language, eventWords, refusal };
