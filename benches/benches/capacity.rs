@@ -100,6 +100,7 @@ async fn main() {
                 id: "cap".into(),
                 name: "Capacity".into(),
                 defaults: Some(defaults),
+                ..Default::default()
             }),
         },
         &token,

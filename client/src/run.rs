@@ -466,6 +466,7 @@ async fn run_tournament(
                 id: id.clone(),
                 name: name.clone(),
                 defaults: Some(defaults),
+                ..Default::default()
             };
             let request = authed(
                 v1::CreateTournamentRequest {

@@ -18,7 +18,7 @@ use crate::auth;
 use crate::error::Error;
 use crate::feed::FeedItem;
 use crate::followers::Followers;
-use crate::registry::{self, Entry, Registry, Tournament};
+use crate::registry::{self, Entry, Registry, Tournament, VenueDates};
 use crate::seal::SealKey;
 use crate::seeds::fresh_server_seed;
 use crate::store::EventStore;
@@ -258,7 +258,20 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         name: &str,
         defaults: TournamentDefaults,
     ) -> Result<(), Error> {
+        self.create_tournament_at(id, name, defaults, VenueDates::default())
+            .await
+    }
+
+    /// Creates a tournament with where and when it is played.
+    pub async fn create_tournament_at(
+        &self,
+        id: &str,
+        name: &str,
+        defaults: TournamentDefaults,
+        venue_dates: VenueDates,
+    ) -> Result<(), Error> {
         check_id(id, "tournament.id")?;
+        venue_dates.check().map_err(Error::Invalid)?;
         let mut state = self.state.lock().await;
         if state.registry.tournaments.contains_key(id) {
             return Err(Error::AlreadyExists(format!("tournament {id} exists")));
@@ -267,6 +280,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             id: id.to_string(),
             name: name.to_string(),
             defaults,
+            venue_dates,
         };
         self.record(&mut state, entry).await
     }

@@ -27,6 +27,9 @@ pub enum Entry {
         name: String,
         /// Its defaults.
         defaults: TournamentDefaults,
+        /// Where and when it is played (absent in registries written before).
+        #[serde(default, skip_serializing_if = "VenueDates::is_empty")]
+        venue_dates: VenueDates,
     },
     /// A match, after its log's first records were stored.
     #[serde(rename = "match.created")]
@@ -108,13 +111,88 @@ pub struct DeviceRecord {
     pub bound: Option<String>,
 }
 
-/// A tournament: its name and defaults.
+/// A tournament: its name, defaults, and where and when it is played.
 #[derive(Clone, Debug)]
 pub struct Tournament {
     /// Its name.
     pub name: String,
     /// Its defaults.
     pub defaults: TournamentDefaults,
+    /// Where and when it is played.
+    pub venue_dates: VenueDates,
+}
+
+/// Where and when a tournament is played, for the people following it (tournament cards,
+/// the wall): each part may be left empty.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VenueDates {
+    /// The venue, as people name it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub venue: String,
+    /// Its first day, `YYYY-MM-DD`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub first_day: String,
+    /// Its last day, `YYYY-MM-DD`, not before the first.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub last_day: String,
+}
+
+/// Longest venue accepted, in characters.
+pub const MAX_VENUE: usize = 100;
+
+impl VenueDates {
+    /// Whether nothing is known.
+    pub fn is_empty(&self) -> bool {
+        self.venue.is_empty() && self.first_day.is_empty() && self.last_day.is_empty()
+    }
+
+    /// Ok, or what is wrong, naming the field.
+    pub fn check(&self) -> Result<(), String> {
+        if self.venue.chars().count() > MAX_VENUE || self.venue.chars().any(char::is_control) {
+            return Err(format!(
+                "tournament.venue: at most {MAX_VENUE} characters, no control characters"
+            ));
+        }
+        for (field, day) in [("first_day", &self.first_day), ("last_day", &self.last_day)] {
+            if !day.is_empty() && !is_calendar_day(day) {
+                return Err(format!(
+                    "tournament.{field}: a day as YYYY-MM-DD (e.g. 2026-11-23), not {day:?}"
+                ));
+            }
+        }
+        // ISO days order as strings do.
+        if !self.first_day.is_empty() && !self.last_day.is_empty() && self.last_day < self.first_day
+        {
+            return Err(format!(
+                "tournament.last_day: {} is before the first day {}",
+                self.last_day, self.first_day
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Whether `day` is a real day written `YYYY-MM-DD` (years 1900 to 9999).
+fn is_calendar_day(day: &str) -> bool {
+    let parts: Vec<&str> = day.split('-').collect();
+    let [y, m, d] = parts.as_slice() else {
+        return false;
+    };
+    if y.len() != 4 || m.len() != 2 || d.len() != 2 {
+        return false;
+    }
+    let (Ok(y), Ok(m), Ok(d)) = (y.parse::<u32>(), m.parse::<u32>(), d.parse::<u32>()) else {
+        return false;
+    };
+    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let days = match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    (1900..=9999).contains(&y) && (1..=days).contains(&d)
 }
 
 /// The registry: the fold of its entries.
@@ -153,8 +231,20 @@ impl Registry {
     pub fn apply(&mut self, entry: Entry) -> Result<Option<(MatchInfo, StoredSeed)>, String> {
         self.len += 1;
         match entry {
-            Entry::Tournament { id, name, defaults } => {
-                self.tournaments.insert(id, Tournament { name, defaults });
+            Entry::Tournament {
+                id,
+                name,
+                defaults,
+                venue_dates,
+            } => {
+                self.tournaments.insert(
+                    id,
+                    Tournament {
+                        name,
+                        defaults,
+                        venue_dates,
+                    },
+                );
             }
             Entry::Match {
                 info,
@@ -235,5 +325,51 @@ mod tests {
         let neither = format!(r#"{{"kind":"match.created","info":{info}}}"#);
         let entry: Entry = serde_json::from_str(&neither).unwrap();
         assert!(registry.apply(entry).is_err());
+    }
+}
+
+#[cfg(test)]
+mod venue_tests {
+    use super::*;
+
+    #[test]
+    fn days_are_real_calendar_days() {
+        for good in ["2026-11-23", "2024-02-29", "2000-02-29", "1900-01-01"] {
+            assert!(is_calendar_day(good), "{good}");
+        }
+        for bad in [
+            "2026-02-29",
+            "1900-02-29",
+            "2026-13-01",
+            "2026-00-10",
+            "2026-1-01",
+            "26-11-23",
+            "2026-11-23T",
+            "2026/11/23",
+            "",
+            "२०२६-११-२३",
+        ] {
+            assert!(!is_calendar_day(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_venue_is_bounded_and_the_last_day_not_before_the_first() {
+        let ok = VenueDates {
+            venue: "Θεσσαλονίκη".into(),
+            first_day: "2026-11-21".into(),
+            last_day: "2026-11-21".into(),
+        };
+        assert!(ok.check().is_ok());
+        let long = VenueDates {
+            venue: "α".repeat(MAX_VENUE + 1),
+            ..Default::default()
+        };
+        assert!(long.check().unwrap_err().contains("tournament.venue"));
+        let backwards = VenueDates {
+            last_day: "2026-11-20".into(),
+            ..ok
+        };
+        assert!(backwards.check().unwrap_err().contains("before"));
     }
 }

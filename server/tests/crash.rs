@@ -105,6 +105,7 @@ async fn twenty_sigkills_under_load_lose_nothing_acknowledged() {
                 id: "crash".into(),
                 name: "Crash".into(),
                 defaults: Some(defaults),
+                ..Default::default()
             }),
         },
     ))

@@ -40,6 +40,7 @@ async fn every_acknowledged_event_survives_sigkill() {
         id: "open".into(),
         name: "Open".into(),
         defaults: Some(defaults),
+        ..Default::default()
     };
     t.create_tournament(director(
         dir.path(),
@@ -232,6 +233,7 @@ async fn a_stream_cut_short_is_found_by_check_and_taken_offline() {
             dice: v1::DiceSource::Physical as i32,
             ..Default::default()
         }),
+        ..Default::default()
     };
     let create = v1::CreateTournamentRequest {
         tournament: Some(tournament),

@@ -9,7 +9,7 @@
 import { boardPanel } from "./board.js";
 import { decode, encode, call, unary, MatchState, MatchUpdate, Tournament, ListTournamentsResponse,
   ListMatchesResponse, ExportMatchResponse, SIDE_A, SIDE_B } from "./wire.js";
-import { t, enumWords, eventWords, useLanguage, chosenLanguage, language, time, refusal } from "./words.js";
+import { t, enumWords, eventWords, useLanguage, chosenLanguage, language, time, refusal, days } from "./words.js";
 import { verdicts, checkDice, revealIfDue, seedPanel } from "./dice.js";
 import { el, setStatus, announce } from "./ui.js";
 
@@ -510,7 +510,9 @@ async function showTournaments() {
       const meta = [t("tournament-id", { id: tour.id }), round ? t("tournament-round", { round }) : "",
         t("tournament-matches", { count: matches.length })].filter(Boolean).join(" · ");
       list.append(el("a", { class: "card tournament", href: `#/t/${encodeURIComponent(tour.id)}`, "data-tournament": tour.id },
-        el("h2", {}, tour.name || tour.id), el("div", { class: "meta" }, meta)));
+        el("h2", {}, tour.name || tour.id),
+        el("div", { class: "meta held" }, [tour.venue, days(tour.first_day, tour.last_day)].filter(Boolean).join(" · ")),
+        el("div", { class: "meta" }, meta)));
     });
     if (!all.length) list.append(el("p", {}, t("tournaments-none")));
     view.replaceChildren(searchForm(), list);

@@ -147,7 +147,8 @@ MatchState[60] = ["board", {
 const ExportMatchResponse = { 1: ["text", "string"], 2: ["file_name", "string"] };
 const Event = { 1: ["seq", "uint"], 2: ["kind", "string"], 3: ["body", "string"] };
 const MatchUpdate = { 1: ["events", Event, "repeated"], 2: ["state", MatchState] };
-const Tournament = { 1: ["id", "string"], 2: ["name", "string"] };
+const Tournament = { 1: ["id", "string"], 2: ["name", "string"], 80: ["venue", "string"],
+  81: ["first_day", "string"], 82: ["last_day", "string"] };
 const ExportLine = { 1: ["line", "string"] };
 const ListTournamentsResponse = { 1: ["tournaments", Tournament, "repeated"] };
 const ListMatchesResponse = { 1: ["matches", MatchState, "repeated"] };

@@ -78,6 +78,14 @@ export function enumWords(name, value, args = {}, fallback = "") {
 export const number = (n) => numbers.format(n);
 export const time = (ms) => new Intl.DateTimeFormat(catalogue.locale, { hour: "2-digit", minute: "2-digit" }).format(new Date(ms));
 export const date = (ms) => new Intl.DateTimeFormat(catalogue.locale, { dateStyle: "long" }).format(new Date(ms));
+// A tournament's days ("YYYY-MM-DD", either may be empty) as the locale writes a range.
+export function days(first, last) {
+  const day = (s) => (/^\d{4}-\d{2}-\d{2}$/.test(s) ? new Date(`${s}T12:00:00`) : null);
+  const [a, b] = [day(first), day(last || first)];
+  if (!a) return "";
+  const f = new Intl.DateTimeFormat(catalogue.locale, { day: "numeric", month: "short", year: "numeric" });
+  return b && b > a ? f.formatRange(a, b) : f.format(a);
+}
 
 // A rule cited in its own regulation's numbering, in the reader's language.
 export function rule(article) {

@@ -40,6 +40,7 @@ impl Director {
             id: id.into(),
             name: format!("{id} open"),
             defaults: Some(defaults),
+            ..Default::default()
         };
         let r = with_token(
             v1::CreateTournamentRequest {

@@ -299,6 +299,7 @@ async fn a_full_disk_answers_unavailable_and_recovers_by_itself() {
         id: "t".into(),
         name: "T".into(),
         defaults: Some(defaults(0, None, v1::DiceSource::Physical)),
+        ..Default::default()
     };
     let create = v1::CreateTournamentRequest {
         tournament: Some(tournament),

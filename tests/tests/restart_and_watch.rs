@@ -274,3 +274,68 @@ async fn a_log_that_does_not_check_out_takes_only_its_match_offline() {
     assert_eq!(listed, ["good"]);
     server.stop().await;
 }
+
+/// Issue 20: a tournament's venue and days are kept, checked, and survive a restart.
+#[tokio::test]
+async fn a_tournament_keeps_its_venue_and_days_across_a_restart() {
+    use baffle_proto::v1::tournaments_client::TournamentsClient;
+    let server = TestServer::start().await;
+    let mut t = TournamentsClient::new(server.channel().await);
+    let create = |id: &str, first: &str, last: &str| {
+        server.director(v1::CreateTournamentRequest {
+            tournament: Some(v1::Tournament {
+                id: id.into(),
+                name: "Πανελλήνιο Πρωτάθλημα Τάβλι 2026".into(),
+                venue: "Αθήνα, Ξενοδοχείο Τιτάνια".into(),
+                first_day: first.into(),
+                last_day: last.into(),
+                ..Default::default()
+            }),
+        })
+    };
+    let made = t
+        .create_tournament(create("gbf", "2026-11-21", "2026-11-23"))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        (
+            made.venue.as_str(),
+            made.first_day.as_str(),
+            made.last_day.as_str()
+        ),
+        ("Αθήνα, Ξενοδοχείο Τιτάνια", "2026-11-21", "2026-11-23")
+    );
+    for (first, last, field) in [
+        ("2026-02-30", "", "first_day"),
+        ("2026-11-21", "21/11/2026", "last_day"),
+        ("2026-11-23", "2026-11-21", "last_day"),
+    ] {
+        let refused = t
+            .create_tournament(create("bad", first, last))
+            .await
+            .unwrap_err();
+        assert_eq!(refused.code(), tonic::Code::InvalidArgument, "{refused:?}");
+        assert!(refused.message().contains(field), "{refused:?}");
+    }
+    let (dir, time) = server.stop().await;
+    let server = TestServer::start_in(dir, time).await;
+    let mut t = TournamentsClient::new(server.channel().await);
+    let again = t
+        .get_tournament(v1::GetTournamentRequest { id: "gbf".into() })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(again.venue, "Αθήνα, Ξενοδοχείο Τιτάνια");
+    assert_eq!(
+        (again.first_day, again.last_day),
+        (made.first_day, made.last_day)
+    );
+    let listed = t
+        .list_tournaments(v1::ListTournamentsRequest {})
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(!listed.tournaments.iter().any(|x| x.id == "bad"));
+    server.stop().await;
+}

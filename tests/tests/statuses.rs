@@ -85,6 +85,7 @@ async fn every_rpc_answers_bad_input_with_the_status_the_rule_gives() {
                 per_point_ms,
                 ..defaults(120_000, None, v1::DiceSource::Server)
             }),
+            ..Default::default()
         }),
     };
     let r = t.create_tournament(tournament("t2", 120_000)).await;

@@ -2,7 +2,7 @@
 // tests/tests/web_page/spectator.rs, which owns the server and makes the changes. Lines:
 //
 //   node spectator.mjs <url> <screenshot dir or ""> <a refusal the server gave>
-//   → "HOME <html lang> | <tournament names> | <the gbf card's details>"
+//   → "HOME <html lang> | <tournament names> | <the gbf card's venue and days> | <its details>"
 //   → "SEARCH <said> | <match ids found>"              a search for "anna", across tournaments
 //   → "STATE <match> <state words> | <tags>"           one per match of the tournament "gbf"
 //   → "LONG <name as shown> <fits>"                    a long name, whole and inside its card
@@ -70,7 +70,7 @@ try {
   await gbf.waitFor();
   await page.locator('a.card[data-tournament="club"]').waitFor();
   const names = await page.locator("a.card.tournament h2").allTextContents();
-  say(`HOME ${await page.evaluate(() => document.documentElement.lang)} | ${names.join(" / ")} | ${await text(gbf.locator(".meta"))}`);
+  say(`HOME ${await page.evaluate(() => document.documentElement.lang)} | ${names.join(" / ")} | ${await text(gbf.locator(".meta.held"))} | ${await text(gbf.locator(".meta:not(.held)"))}`);
   await audit(page, "home");
   await shot(page, "phone-en-home");
 

@@ -119,6 +119,7 @@ impl Tables {
             id: id.into(),
             name: "baffle demo".into(),
             defaults: Some(defaults),
+            ..Default::default()
         };
         tournaments
             .create_tournament(authed(

@@ -7,6 +7,7 @@ use baffle_proto::v1::tournaments_server::Tournaments;
 use tonic::{Request, Response, Status};
 
 use crate::hub::{Hub, NewGame, NewMatch};
+use crate::registry::VenueDates;
 use crate::store::EventStore;
 use crate::time::TimeSource;
 use crate::wire::MatchInfo;
@@ -31,10 +32,16 @@ impl<S: EventStore + Clone, T: TimeSource> Tournaments for TournamentsService<S,
             .tournament
             .ok_or_else(|| Status::invalid_argument("tournament is required"))?;
         let defaults = defaults_from_wire(t.defaults.unwrap_or_default())?;
+        let venue_dates = VenueDates {
+            venue: t.venue,
+            first_day: t.first_day,
+            last_day: t.last_day,
+        };
         self.hub
-            .create_tournament(&t.id, &t.name, defaults.clone())
+            .create_tournament_at(&t.id, &t.name, defaults, venue_dates)
             .await?;
-        Ok(Response::new(tournament_to_wire(&t.id, &t.name, &defaults)))
+        let created = self.hub.tournament(&t.id).await?;
+        Ok(Response::new(tournament_to_wire(&t.id, &created)))
     }
 
     async fn get_tournament(
@@ -43,7 +50,7 @@ impl<S: EventStore + Clone, T: TimeSource> Tournaments for TournamentsService<S,
     ) -> Result<Response<v1::Tournament>, Status> {
         let id = r.into_inner().id;
         let t = self.hub.tournament(&id).await?;
-        Ok(Response::new(tournament_to_wire(&id, &t.name, &t.defaults)))
+        Ok(Response::new(tournament_to_wire(&id, &t)))
     }
 
     async fn list_tournaments(
@@ -56,7 +63,7 @@ impl<S: EventStore + Clone, T: TimeSource> Tournaments for TournamentsService<S,
                 .tournaments()
                 .await
                 .iter()
-                .map(|(id, t)| tournament_to_wire(id, &t.name, &t.defaults))
+                .map(|(id, t)| tournament_to_wire(id, t))
                 .collect(),
         }))
     }

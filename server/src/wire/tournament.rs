@@ -78,7 +78,8 @@ pub fn defaults_from_wire(d: v1::TournamentDefaults) -> Result<TournamentDefault
 }
 
 /// A tournament as the wire shows it.
-pub fn tournament_to_wire(id: &str, name: &str, d: &TournamentDefaults) -> v1::Tournament {
+pub fn tournament_to_wire(id: &str, t: &crate::registry::Tournament) -> v1::Tournament {
+    let d = &t.defaults;
     use v1::timeout_policy::Policy;
     let policy = match d.timeout {
         TimeoutPolicy::LoseMatch => Policy::LoseMatch(v1::LoseMatch {}),
@@ -92,7 +93,10 @@ pub fn tournament_to_wire(id: &str, name: &str, d: &TournamentDefaults) -> v1::T
     };
     v1::Tournament {
         id: id.to_string(),
-        name: name.to_string(),
+        name: t.name.clone(),
+        venue: t.venue_dates.venue.clone(),
+        first_day: t.venue_dates.first_day.clone(),
+        last_day: t.venue_dates.last_day.clone(),
         defaults: Some(v1::TournamentDefaults {
             per_point_ms: d.per_point.as_ms(),
             delay_ms: Some(d.delay.as_ms()),

@@ -65,7 +65,11 @@ async fn tournament(d: &mut Director) {
     let gbf = v1::Tournament {
         id: "gbf".into(),
         name: "Πανελλήνιο Πρωτάθλημα Τάβλι 2026".into(),
+        venue: "Αθήνα".into(),
+        first_day: "2026-11-21".into(),
+        last_day: "2026-11-23".into(),
         defaults: Some(defaults(120_000, None, v1::DiceSource::Physical)),
+        ..Default::default()
     };
     d.tournaments
         .create_tournament(d.with_token(v1::CreateTournamentRequest {
@@ -217,7 +221,7 @@ async fn a_spectator_finds_reads_and_projects_in_greek_and_english() {
     let home = next().await;
     assert_eq!(
         home,
-        "HOME en | club open / Πανελλήνιο Πρωτάθλημα Τάβλι 2026 | code gbf · round 1 · 7 matches"
+        "HOME en | club open / Πανελλήνιο Πρωτάθλημα Τάβλι 2026 | Αθήνα · Nov 21 – 23, 2026 | code gbf · round 1 · 7 matches"
     );
     assert_eq!(next().await, "AXE home 0");
     assert_eq!(next().await, "SEARCH 2 matches for “anna”: | c1 m1");
