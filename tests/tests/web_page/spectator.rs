@@ -69,7 +69,6 @@ async fn tournament(d: &mut Director) {
         first_day: "2026-11-21".into(),
         last_day: "2026-11-23".into(),
         defaults: Some(defaults(120_000, None, v1::DiceSource::Physical)),
-        ..Default::default()
     };
     d.tournaments
         .create_tournament(d.with_token(v1::CreateTournamentRequest {
