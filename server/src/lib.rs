@@ -71,6 +71,12 @@ pub const MAX_MESSAGE_BYTES: usize = 64 * 1024;
 /// stops anyway. Every acknowledged event is already durable, so nothing is lost.
 pub const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
 
+/// How often an HTTP/2 connection is pinged, and how long its answer may take before
+/// the connection is closed.
+pub const KEEPALIVE_INTERVAL: std::time::Duration = std::time::Duration::from_secs(30);
+/// See [`KEEPALIVE_INTERVAL`].
+pub const KEEPALIVE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
+
 /// Most concurrent streams per HTTP/2 connection.
 pub const MAX_STREAMS_PER_CONNECTION: u32 = 256;
 
@@ -231,6 +237,11 @@ where
     let routes = Routes::from(web::routes(router));
     let server = builder
         .max_concurrent_streams(Some(MAX_STREAMS_PER_CONNECTION))
+        // A follower's client sends nothing while it follows: pings find the ones that
+        // vanished without a word (a phone leaving the Wi-Fi), so their connections and
+        // places among the followers are given back.
+        .http2_keepalive_interval(Some(KEEPALIVE_INTERVAL))
+        .http2_keepalive_timeout(Some(KEEPALIVE_TIMEOUT))
         .accept_http1(true)
         .layer(decode_errors::DecodeErrorsLayer)
         .add_routes(routes)

@@ -164,6 +164,9 @@ fn qualified(scope: &str, name: &str) -> String {
 
 fn message_symbols(scope: &str, message: &DescriptorProto, out: &mut Vec<String>) {
     let name = qualified(scope, message.name());
+    for field in &message.field {
+        out.push(qualified(&name, field.name()));
+    }
     for nested in &message.nested_type {
         message_symbols(&name, nested, out);
     }
@@ -173,8 +176,13 @@ fn message_symbols(scope: &str, message: &DescriptorProto, out: &mut Vec<String>
     out.push(name);
 }
 
+/// An enum and its values; the values are scoped beside the enum, as in C++ (protobuf's
+/// rule): `baffle.v1.SIDE_A`, not `baffle.v1.Side.SIDE_A`.
 fn enum_symbols(scope: &str, e: &EnumDescriptorProto, out: &mut Vec<String>) {
     out.push(qualified(scope, e.name()));
+    for value in &e.value {
+        out.push(qualified(scope, value.name()));
+    }
 }
 
 /// Serves `grpc.reflection.v1` and `grpc.reflection.v1alpha` from one [`Index`].
@@ -216,7 +224,7 @@ impl v1::server_reflection_server::ServerReflection for Reflection {
         let index = self.index.clone();
         let answers = request
             .into_inner()
-            .map(move |asked| asked.map(|asked| index.answer(asked)));
+            .map(move |asked| asked.map_err(undecodable).map(|asked| index.answer(asked)));
         Ok(Response::new(Box::pin(answers)))
     }
 }
@@ -231,11 +239,20 @@ impl v1alpha::server_reflection_server::ServerReflection for Reflection {
     ) -> Result<Response<Self::ServerReflectionInfoStream>, Status> {
         let index = self.index.clone();
         let answers = request.into_inner().map(move |asked| {
-            let asked: v1::ServerReflectionRequest = transcode(&asked?)?;
+            let asked: v1::ServerReflectionRequest = transcode(&asked.map_err(undecodable)?)?;
             transcode(&index.answer(asked))
         });
         Ok(Response::new(Box::pin(answers)))
     }
+}
+
+/// What a request that does not decode is answered: the caller's bytes are at fault
+/// (INVALID_ARGUMENT, as everywhere else: `decode_errors.rs`), not the server.
+fn undecodable(status: Status) -> Status {
+    Status::invalid_argument(format!(
+        "the reflection request does not decode: {}",
+        status.message()
+    ))
 }
 
 /// A message as its twin in the other version (the same fields, numbers and types).
@@ -305,6 +322,16 @@ mod tests {
             Ask::FileContainingSymbol("baffle.v1.Matches.Execute".into()),
         ));
         assert_eq!(method[0], "baffle/v1/matches.proto");
+        // Fields and enum values too (`grpcurl describe` asks for them).
+        for symbol in ["baffle.v1.MatchState.sent_at_ms", "baffle.v1.SIDE_A"] {
+            assert!(
+                matches!(
+                    ask(&index, Ask::FileContainingSymbol(symbol.into())),
+                    Answer::FileDescriptorResponse(_)
+                ),
+                "{symbol}"
+            );
+        }
     }
 
     #[test]
