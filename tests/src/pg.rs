@@ -37,6 +37,10 @@ pub struct PgCluster {
     pub primary: PgServer,
     /// The synchronous standby, if one was asked for.
     pub standby: Option<PgServer>,
+    /// Standbys made so far (each in a directory of its own).
+    made: u32,
+    /// The port of the primary last killed, for the next standby.
+    spare_port: Option<u16>,
 }
 
 /// Whether PostgreSQL's programs are here (if not, says so); required under
@@ -107,6 +111,8 @@ impl PgCluster {
                 running: false,
             },
             standby: None,
+            made: 0,
+            spare_port: None,
             dir,
             run_as,
         };
@@ -189,8 +195,13 @@ impl PgCluster {
     }
 
     fn start_standby(&mut self) {
-        let port = free_port();
-        let data = self.dir.path().join("standby");
+        self.start_standby_on(free_port());
+        self.wait_for_sync_standby();
+    }
+
+    fn start_standby_on(&mut self, port: u16) {
+        self.made += 1;
+        let data = self.dir.path().join(format!("standby{}", self.made));
         let (d, p) = (data.to_str().expect("UTF-8").to_string(), self.primary.port);
         self.must(
             "pg_basebackup",
@@ -207,6 +218,9 @@ impl PgCluster {
                 "-X",
                 "stream",
                 "--no-sync",
+                // A fast checkpoint: the default spreads it over minutes.
+                "-c",
+                "fast",
             ],
         );
         // Once promoted, it stands alone: waiting for a standby of its own would stop
@@ -221,7 +235,6 @@ impl PgCluster {
             data,
             running: true,
         });
-        self.wait_for_sync_standby();
     }
 
     fn pg_start(&self, data: &Path) {
@@ -309,6 +322,44 @@ impl PgCluster {
         let s = self.standby.as_ref().expect("a standby");
         let d = s.data.to_str().expect("UTF-8").to_string();
         self.must("pg_ctl", &["-D", &d, "-w", "promote"]);
+    }
+
+    /// One failover, as Patroni would make it: [`Self::kill_and_promote`], then
+    /// [`Self::rebuild_standby`].
+    pub fn failover(&mut self) {
+        self.kill_and_promote();
+        self.rebuild_standby();
+    }
+
+    /// The primary killed and the synchronous standby promoted — told not to wait for a
+    /// standby while it has none — and made the primary.
+    pub fn kill_and_promote(&mut self) {
+        self.kill_primary();
+        self.promote_standby();
+        let promoted = self.standby.take().expect("a standby");
+        self.psql(
+            promoted.port,
+            "ALTER SYSTEM SET synchronous_standby_names = ''",
+        );
+        self.psql(promoted.port, "SELECT pg_reload_conf()");
+        let dead = std::mem::replace(&mut self.primary, promoted);
+        self.spare_port = Some(dead.port);
+        let _ = std::fs::remove_dir_all(&dead.data);
+    }
+
+    /// A new standby made from the primary by base backup *on the dead primary's port* —
+    /// so a store's URL, which lists both ports, keeps finding every primary — and made
+    /// synchronous again. Returns when it is: a kill before then could lose commits that
+    /// no standby had, which is not the failure under test.
+    pub fn rebuild_standby(&mut self) {
+        let port = self.spare_port.take().unwrap_or_else(free_port);
+        self.start_standby_on(port);
+        self.psql(
+            self.primary.port,
+            "ALTER SYSTEM SET synchronous_standby_names = '*'",
+        );
+        self.psql(self.primary.port, "SELECT pg_reload_conf()");
+        self.wait_for_sync_standby();
     }
 
     /// Where the servers' logs are (`primary.log`, `standby.log`), for a failing test.

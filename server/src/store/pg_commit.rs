@@ -42,6 +42,7 @@ pub(super) async fn create_schema(pool: &Pool) -> Result<(), StoreError> {
     client
         .batch_execute(
             "BEGIN;
+             SET LOCAL client_min_messages = warning;
              SELECT pg_advisory_xact_lock(7305712260474019130);
              CREATE TABLE IF NOT EXISTS baffle_streams (
                  stream text PRIMARY KEY,
