@@ -12,6 +12,10 @@
 //!   batched insert-and-flush rate that bounds sustained presses.
 //!
 //! `BAFFLE_BENCH_N` sets the samples (default 400).
+//!
+//! Where PostgreSQL 15 is installed, the same follows on the PostgreSQL store (issue 22):
+//! a primary with a synchronous standby on loopback (the tests' harness), where "one
+//! flush" is one append's COMMIT, acknowledged by the standby.
 
 use std::time::{Duration, Instant};
 
@@ -20,7 +24,7 @@ use baffle_firmware_sim::device::{Device, DeviceConfig};
 use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 use baffle_server::hub::Hub;
-use baffle_server::store::{EventStore, SledStore};
+use baffle_server::store::{EventStore, PgStore, SledStore};
 use baffle_server::time::SystemTime_;
 use hdrhistogram::Histogram;
 
@@ -47,10 +51,30 @@ fn row(name: &str, h: &Histogram<u64>) {
 #[tokio::main]
 async fn main() {
     let n = env("BAFFLE_BENCH_N", 400) as usize;
-
-    // One flush: single appends to a fresh store, one at a time.
     let raw_dir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let token = baffle_server::auth::director_token(&dir.path().join("director.token")).unwrap();
     let raw = SledStore::open(raw_dir.path()).unwrap();
+    let store = SledStore::open(&dir.path().join("store")).unwrap();
+    println!("== sled (the embedded store)");
+    floor(raw, store, &token, n).await;
+    // The store's batched rate after the presses: its big store's teardown (sled's
+    // threads, the files) must not overlap them.
+    let store_rate = raw_store_rate(1_000, 3).await;
+    println!("raw store, 1,000 streams  {store_rate:.0} appends/s (each durable)");
+    if baffle_tests::pg::available() {
+        let cluster = baffle_tests::pg::PgCluster::start(true);
+        let raw = PgStore::connect(&cluster.database("raw")).await.unwrap();
+        let store = PgStore::connect(&cluster.database("floor")).await.unwrap();
+        println!("== PostgreSQL, a primary with a synchronous standby");
+        floor(raw, store, &token, n).await;
+    }
+}
+
+/// The ping, one append (`raw`, fresh) and a device's press through a server on `store`
+/// (fresh), `n` times each; prints them and the press over its floor.
+async fn floor<S: EventStore + Clone>(raw: S, store: S, token: &str, n: usize) {
+    // One flush: single appends to a fresh store, one at a time.
     let record = vec![b'x'; 200];
     let mut flush = histogram();
     for i in 0..n as u64 {
@@ -59,21 +83,23 @@ async fn main() {
         flush.record(t.elapsed().as_micros().max(1) as u64).unwrap();
     }
 
-    // The server, in this process, on the system clock and a fresh store.
-    let dir = tempfile::tempdir().unwrap();
-    let token = baffle_server::auth::director_token(&dir.path().join("director.token")).unwrap();
-    let store = SledStore::open(&dir.path().join("store")).unwrap();
-    let hub = Hub::open(store, SystemTime_, token.clone()).await.unwrap();
+    // The server, in this process, on the system clock.
+    let hub = Hub::open(store, SystemTime_, token.to_string())
+        .await
+        .unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(baffle_server::serve(hub, listener, std::future::pending()));
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(baffle_server::serve(hub, listener, async {
+        let _ = stopped.await;
+    }));
     let channel = Endpoint::from_shared(url).unwrap().connect().await.unwrap();
     let defaults = v1::TournamentDefaults {
         per_point_ms: 60 * 60_000,
         delay_ms: Some(12_000),
         ..Default::default()
     };
-    let mut tables = Tables::create(channel.clone(), &token, "bench", defaults)
+    let mut tables = Tables::create(channel.clone(), token, "bench", defaults)
         .await
         .unwrap();
     let (m, credential) = tables.add(25, ("A", "B")).await.unwrap();
@@ -122,8 +148,7 @@ async fn main() {
         q(&press, 0.5) / floor50,
         q(&press, 0.99) / floor99
     );
-    // The store's batched rate last: its big store's teardown (sled's threads, the
-    // files) must not overlap the presses above.
-    let store_rate = raw_store_rate(1_000, 3).await;
-    println!("raw store, 1,000 streams  {store_rate:.0} appends/s (each durable)");
+    drop(device);
+    let _ = stop.send(());
+    let _ = server.await;
 }

@@ -14,6 +14,11 @@
 //! so presses are half the commands. The network's cost is measured apart
 //! (`press_floor`, `baffle-device load`). `BAFFLE_BENCH_SECONDS` sets each run (default 5);
 //! `BAFFLE_BENCH_GAME=chess` or `backgammon` runs one workload only.
+//!
+//! Where PostgreSQL 15 is installed the same runs follow on the PostgreSQL store
+//! (issue 22, docs/cluster.md): a primary with a synchronous standby on loopback, started
+//! by the tests' harness, a fresh database per run; each press acknowledged after COMMIT
+//! reached the standby. `BAFFLE_BENCH_STORE=sled` or `postgres` runs one store only.
 
 use baffle_core::Millis;
 use baffle_core::backgammon::{DiceSource, TournamentDefaults};
@@ -26,13 +31,13 @@ use baffle_proto::v1;
 use baffle_proto::v1::chess_command::Action as Chess;
 use baffle_proto::v1::command::Action;
 use baffle_server::hub::Hub;
-use baffle_server::store::SledStore;
+use baffle_server::store::{EventStore, PgStore, SledStore};
 use baffle_server::time::SystemTime_;
 use baffle_server::wire::decode;
 use hdrhistogram::Histogram;
 
 mod common;
-use common::{env, raw_store_rate};
+use common::{env, raw_rate_of, raw_store_rate};
 
 /// The drivers press as a table's device would: under the per-caller limit.
 fn device() -> baffle_server::actor::Admission {
@@ -59,9 +64,12 @@ enum Game {
 
 /// Creates `matches` matches of `game`, ready for presses, and drives them all for
 /// `seconds`: returns (presses/s, commands/s, latency histogram in µs).
-async fn run(game: Game, matches: u64, seconds: u64) -> (f64, f64, Histogram<u64>) {
-    let dir = tempfile::tempdir().unwrap();
-    let store = SledStore::open(&dir.path().join("store")).unwrap();
+async fn run<S: EventStore + Clone>(
+    store: S,
+    game: Game,
+    matches: u64,
+    seconds: u64,
+) -> (f64, f64, Histogram<u64>) {
     let hub = Hub::open(store, SystemTime_, "bench".into()).await.unwrap();
     let defaults = TournamentDefaults {
         dice: DiceSource::Physical,
@@ -216,23 +224,54 @@ async fn main() {
         "{matches} live matches, {seconds} s per run, {} cores",
         num_cpus()
     );
-    let raw = raw_store_rate(matches, 3).await;
-    println!("raw store, {matches} streams     {raw:>9.0} durable appends/s (baseline)");
+    let stores = std::env::var("BAFFLE_BENCH_STORE").unwrap_or_default();
     let only = std::env::var("BAFFLE_BENCH_GAME").unwrap_or_default();
-    for (name, game) in [("chess", Game::Chess), ("backgammon", Game::Backgammon)] {
-        if !only.is_empty() && only != name {
-            continue;
+    let games = [("chess", Game::Chess), ("backgammon", Game::Backgammon)]
+        .into_iter()
+        .filter(|(name, _)| only.is_empty() || only == *name);
+    if stores.is_empty() || stores == "sled" {
+        let raw = raw_store_rate(matches, 3).await;
+        println!("sled: raw store, {matches} streams     {raw:>9.0} durable appends/s (baseline)");
+        for (name, game) in games.clone() {
+            let dir = tempfile::tempdir().unwrap();
+            let store = SledStore::open(&dir.path().join("store")).unwrap();
+            report("sled", name, run(store, game, matches, seconds).await, raw);
         }
-        let (presses, commands, latency) = run(game, matches, seconds).await;
-        let ms = |q: f64| latency.value_at_quantile(q) as f64 / 1_000.0;
-        println!(
-            "{name:<11} {presses:>9.0} presses/s  {commands:>9.0} commands/s  \
-             ({:.2}× the raw store)  command p50 {:.1} ms  p99 {:.1} ms",
-            commands / raw,
-            ms(0.5),
-            ms(0.99)
-        );
     }
+    if (stores.is_empty() || stores == "postgres") && baffle_tests::pg::available() {
+        let cluster = baffle_tests::pg::PgCluster::start(true);
+        let raw_store = PgStore::connect(&cluster.database("raw")).await.unwrap();
+        let raw = raw_rate_of(raw_store, matches, 3).await;
+        println!(
+            "postgres (sync standby): raw store, {matches} streams {raw:>9.0} durable appends/s (baseline)"
+        );
+        for (name, game) in games {
+            let store = PgStore::connect(&cluster.database(name)).await.unwrap();
+            report(
+                "postgres",
+                name,
+                run(store, game, matches, seconds).await,
+                raw,
+            );
+        }
+    }
+}
+
+/// Prints one run's figures beside its store's raw rate.
+fn report(
+    store: &str,
+    name: &str,
+    (presses, commands, latency): (f64, f64, Histogram<u64>),
+    raw: f64,
+) {
+    let ms = |q: f64| latency.value_at_quantile(q) as f64 / 1_000.0;
+    println!(
+        "{store:<9} {name:<11} {presses:>9.0} presses/s  {commands:>9.0} commands/s  \
+         ({:.2}× the raw store)  command p50 {:.1} ms  p99 {:.1} ms",
+        commands / raw,
+        ms(0.5),
+        ms(0.99)
+    );
 }
 
 fn num_cpus() -> usize {

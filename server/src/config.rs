@@ -55,6 +55,13 @@ pub struct Config {
     #[arg(long, global = true, env = "BAFFLE_DATA_DIR", default_value = DEFAULT_DATA_DIR)]
     pub data_dir: PathBuf,
 
+    /// Keep the matches in PostgreSQL rather than in <data-dir>/store: a `postgres://`
+    /// URL, with several hosts and `target_session_attrs=read-write` for a replicated
+    /// database (docs/cluster.md). Give a password through BAFFLE_STORE, not the command
+    /// line. Default: the embedded store in the data directory.
+    #[arg(long, global = true, env = "BAFFLE_STORE", value_parser = postgres_url, hide_env_values = true)]
+    pub store: Option<String>,
+
     /// The director token file (created with mode 0600 on first start).
     /// Default: <data-dir>/director.token.
     /// It is also the key that seals the server seeds in the store: keep it, and back it
@@ -93,6 +100,16 @@ pub struct Config {
     /// Log format.
     #[arg(long, global = true, env = "BAFFLE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
+}
+
+/// A `--store` value: a PostgreSQL connection URL that parses.
+fn postgres_url(url: &str) -> Result<String, String> {
+    if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
+        return Err("a store is a postgres:// URL (the embedded store needs no flag)".into());
+    }
+    url.parse::<tokio_postgres::Config>()
+        .map_err(|e| format!("the URL does not parse: {e}"))?;
+    Ok(url.to_string())
 }
 
 impl Config {
@@ -158,5 +175,11 @@ mod tests {
         let c = Config::try_parse_from(["baffled", "check", "--data-dir", "/d"]).unwrap();
         assert_eq!(c.command, Some(Command::Check));
         assert_eq!(c.data_dir, PathBuf::from("/d"));
+        assert_eq!(c.store, None, "the embedded store by default");
+        let url = "postgres://baffle@db1:5432,db2:5432/baffle?target_session_attrs=read-write";
+        let c = Config::try_parse_from(["baffled", "--store", url]).unwrap();
+        assert_eq!(c.store.as_deref(), Some(url));
+        assert!(Config::try_parse_from(["baffled", "--store", "sled:/x"]).is_err());
+        assert!(Config::try_parse_from(["baffled", "--store", "postgres://h/db?bad=1"]).is_err());
     }
 }

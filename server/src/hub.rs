@@ -45,7 +45,7 @@ pub struct Hub<S: EventStore, T: TimeSource> {
     feeds: std::sync::Mutex<HashMap<String, broadcast::Sender<FeedItem>>>,
     closing: tokio::sync::watch::Sender<bool>,
     /// The open anonymous streams, within their bounds (`followers`).
-    pub followers: Followers,
+    pub followers: Arc<Followers>,
 }
 
 /// Ids chosen by people: short, plain, safe in a URL and a stream name.
@@ -100,7 +100,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             state: Mutex::new(State::default()),
             feeds: Default::default(),
             closing: tokio::sync::watch::channel(false).0,
-            followers: Followers::default(),
+            followers: Default::default(),
         });
         // A registry found short would silently forget tournaments, matches and devices:
         // the server does not start on it.

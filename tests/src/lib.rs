@@ -4,6 +4,7 @@
 //! directory and a hand-turned clock; the tests themselves are in `tests/tests/`.
 
 pub mod api;
+pub mod pg;
 pub mod seeded;
 
 use std::net::SocketAddr;
@@ -37,8 +38,8 @@ pub struct TestServer {
     pub time: ManualTime,
     /// Its data directory.
     pub dir: Arc<tempfile::TempDir>,
-    /// Its shared state (limits can be changed on it).
-    pub hub: Arc<Hub<SledStore, ManualTime>>,
+    /// Its bounds on anonymous streams (tests change them).
+    pub followers: Arc<baffle_server::followers::Followers>,
     stop: oneshot::Sender<()>,
     task: JoinHandle<Result<(), baffle_server::ServeError>>,
 }
@@ -73,9 +74,34 @@ impl TestServer {
         time: ManualTime,
         addr: SocketAddr,
     ) -> TestServer {
+        let store = open_store(&dir.path().join("store")).await;
+        TestServer::start_on(store, dir, time, addr).await
+    }
+
+    /// Starts a server on the PostgreSQL store at `url` (`pg::PgCluster::database`), with
+    /// its token in `dir` — so a second server given the same `dir` and `url` is another
+    /// node of one cluster, or a restart.
+    pub async fn start_on_postgres(
+        url: &str,
+        dir: Arc<tempfile::TempDir>,
+        time: ManualTime,
+    ) -> TestServer {
+        let store = baffle_server::store::PgStore::connect(url)
+            .await
+            .expect("the PostgreSQL store");
+        let addr = "127.0.0.1:0".parse().expect("address");
+        TestServer::start_on(store, dir, time, addr).await
+    }
+
+    /// Starts a server on `store`, with its token in `dir`, listening at `addr`.
+    pub async fn start_on<S: baffle_server::store::EventStore + Clone>(
+        store: S,
+        dir: Arc<tempfile::TempDir>,
+        time: ManualTime,
+        addr: SocketAddr,
+    ) -> TestServer {
         let token =
             baffle_server::auth::director_token(&dir.path().join("director.token")).expect("token");
-        let store = open_store(&dir.path().join("store")).await;
         let hub = Hub::open(store, time.clone(), token.clone())
             .await
             .expect("hub opens");
@@ -91,7 +117,7 @@ impl TestServer {
             token,
             time,
             dir,
-            hub,
+            followers: hub.followers.clone(),
             stop,
             task,
         }

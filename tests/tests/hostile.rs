@@ -272,7 +272,7 @@ async fn thousands_of_idle_streams_leave_the_server_responsive() {
         .await;
     d.create_match("open", "m", 5, EPOCH.as_ms()).await;
     // Every stream here comes from 127.0.0.1.
-    server.hub.followers.set_limits(FollowerLimits {
+    server.followers.set_limits(FollowerLimits {
         total: 2_000,
         per_address: 2_000,
     });
@@ -359,7 +359,7 @@ async fn anonymous_streams_are_bounded_per_address_and_in_total() {
     d.tournament("open", defaults(120_000, None, v1::DiceSource::Physical))
         .await;
     d.create_match("open", "m", 5, EPOCH.as_ms()).await;
-    server.hub.followers.set_limits(FollowerLimits {
+    server.followers.set_limits(FollowerLimits {
         total: 5,
         per_address: 3,
     });

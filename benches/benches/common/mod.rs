@@ -26,7 +26,12 @@ pub fn env(name: &str, default: u64) -> u64 {
 /// can, for `seconds`. Returns durable appends per second.
 pub async fn raw_store_rate(streams: u64, seconds: u64) -> f64 {
     let dir = tempfile::tempdir().unwrap();
-    let raw = Arc::new(SledStore::open(dir.path()).unwrap());
+    raw_rate_of(SledStore::open(dir.path()).unwrap(), streams, seconds).await
+}
+
+/// [`raw_store_rate`] on any (fresh) store.
+pub async fn raw_rate_of<S: EventStore>(store: S, streams: u64, seconds: u64) -> f64 {
+    let raw = Arc::new(store);
     let record = vec![b'x'; 200];
     let deadline = Instant::now() + Duration::from_secs(seconds);
     let started = Instant::now();

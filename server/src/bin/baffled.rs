@@ -2,7 +2,7 @@
 
 use baffle_server::config::{Command, Config, LogFormat};
 use baffle_server::hub::Hub;
-use baffle_server::store::SledStore;
+use baffle_server::store::{EventStore, PgStore, SledStore};
 use baffle_server::time::SystemTime_;
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
@@ -27,7 +27,7 @@ async fn main() -> Result<(), baffle_server::ServeError> {
             .init(),
     }
     if config.command == Some(Command::Check) {
-        std::process::exit(check(&config));
+        std::process::exit(check(&config).await);
     }
     // A bad certificate stops the start before anything else (and before "listening").
     let tls = config.tls_identity()?;
@@ -36,8 +36,29 @@ async fn main() -> Result<(), baffle_server::ServeError> {
     baffle_server::data_dir::make_private(&config.data_dir)?;
     let token_path = config.token_path();
     let token = baffle_server::auth::director_token(&token_path)?;
-    let store = SledStore::open(&config.data_dir.join("store"))?;
-    baffle_server::data_dir::make_private(&config.data_dir)?;
+    match &config.store {
+        // Several nodes on one database (docs/cluster.md).
+        Some(url) => {
+            let store = PgStore::connect(url).await?;
+            tracing::info!("the store is PostgreSQL");
+            run(store, &config, token, tls, shutdown).await
+        }
+        None => {
+            let store = SledStore::open(&config.data_dir.join("store"))?;
+            baffle_server::data_dir::make_private(&config.data_dir)?;
+            run(store, &config, token, tls, shutdown).await
+        }
+    }
+}
+
+/// Serves from `store` until `shutdown`.
+async fn run<S: EventStore + Clone>(
+    store: S,
+    config: &Config,
+    token: String,
+    tls: Option<baffle_server::tls::Tls>,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> Result<(), baffle_server::ServeError> {
     let hub = Hub::open(store, SystemTime_, token).await?;
     hub.followers.set_limits(config.follower_limits());
     // About 1,000 idle connections exhausted the default soft limit of 1,024 files.
@@ -53,7 +74,7 @@ async fn main() -> Result<(), baffle_server::ServeError> {
     tracing::info!(
         address = %listener.local_addr()?,
         data_dir = %config.data_dir.display(),
-        director_token = %token_path.display(),
+        director_token = %config.token_path().display(),
         tls = tls.is_some(),
         open_files = open_files.map_or("unlimited".to_string(), |n| n.to_string()),
         max_connections = limits.max_connections,
@@ -64,8 +85,9 @@ async fn main() -> Result<(), baffle_server::ServeError> {
     Ok(())
 }
 
-/// `baffled check`: scrubs the data directory and prints what it found; the exit status.
-fn check(config: &Config) -> i32 {
+/// `baffled check`: scrubs the data directory (or the PostgreSQL store) and prints what
+/// it found; the exit status.
+async fn check(config: &Config) -> i32 {
     let token_path = config.token_path();
     let token = match std::fs::read_to_string(&token_path) {
         Ok(token) => token.trim().to_string(),
@@ -77,6 +99,16 @@ fn check(config: &Config) -> i32 {
             return 1;
         }
     };
+    let key = baffle_server::seal::SealKey::from_director_token(&token);
+    if let Some(url) = &config.store {
+        return match PgStore::connect(url).await {
+            Ok(store) => report(baffle_server::check::scrub(&store, &key)),
+            Err(e) => {
+                eprintln!("the PostgreSQL store does not answer: {e}");
+                1
+            }
+        };
+    }
     let store_dir = config.data_dir.join("store");
     if !store_dir.is_dir() {
         eprintln!("there is no store at {}", store_dir.display());
@@ -92,8 +124,12 @@ fn check(config: &Config) -> i32 {
             return 1;
         }
     };
-    let key = baffle_server::seal::SealKey::from_director_token(&token);
-    match baffle_server::check::scrub(&store, &key) {
+    report(baffle_server::check::scrub(&store, &key))
+}
+
+/// Prints a scrub's findings; the exit status.
+fn report(scrubbed: Result<Vec<baffle_server::check::Finding>, String>) -> i32 {
+    match scrubbed {
         Err(e) => {
             eprintln!("the store cannot be read: {e}");
             1

@@ -116,4 +116,9 @@ mod tests {
         assert_eq!(store.len("m").unwrap(), 3);
         assert_eq!(store.streams().unwrap(), vec!["m".to_string()]);
     }
+
+    #[tokio::test]
+    async fn keeps_the_store_contract() {
+        crate::store::contract::all(&MemoryStore::new()).await;
+    }
 }

@@ -1,17 +1,22 @@
 //! The event store: each match is an append-only stream of records.
 //!
 //! The trait is deliberately small — append a batch at an expected position, read a
-//! range, list the streams — so that a distributed log (NATS JetStream, FoundationDB,
-//! with matches sharded by id) can replace the embedded [`SledStore`] when one machine is
-//! outgrown (design principle 10). An append returns only once its records are durable.
+//! range, list the streams — so that another engine can replace the embedded
+//! [`SledStore`] when one machine is outgrown (design principle 10): [`PgStore`] keeps
+//! the streams in PostgreSQL for several nodes (`docs/cluster.md`). An append returns
+//! only once its records are durable. `contract` holds the checks every store passes.
 
+pub mod contract;
 pub mod manifest;
 mod memory;
+mod pg_commit;
+mod pg_store;
 mod sled_commit;
 mod sled_engine;
 mod sled_store;
 
 pub use memory::MemoryStore;
+pub use pg_store::PgStore;
 pub use sled_store::SledStore;
 
 use std::fmt;

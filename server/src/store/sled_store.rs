@@ -399,4 +399,10 @@ mod tests {
             store.flushes()
         );
     }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn keeps_the_store_contract() {
+        let dir = tempfile::tempdir().unwrap();
+        crate::store::contract::all(&SledStore::open(dir.path()).unwrap()).await;
+    }
 }
