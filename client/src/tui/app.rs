@@ -20,8 +20,12 @@ use crate::connect;
 pub enum Feed {
     /// A match's new state.
     State(Box<v1::MatchState>),
+    /// The events of an update (the match feed only), before its state.
+    Events(Vec<v1::Event>),
     /// The connection is in trouble; the feed is reconnecting.
     Problem(String),
+    /// The server said the match or tournament does not exist: the feed has ended.
+    Gone(String),
 }
 
 fn now_ms() -> i64 {
@@ -72,6 +76,11 @@ pub fn match_feed(server: String, match_id: String) -> mpsc::Receiver<Feed> {
                                         if let Some(last) = update.events.last() {
                                             next = last.seq + 1;
                                         }
+                                        if !update.events.is_empty()
+                                            && tx.send(Feed::Events(update.events)).await.is_err()
+                                        {
+                                            return;
+                                        }
                                         if let Some(state) = update.state {
                                             next = next.max(state.seq);
                                             if tx.send(Feed::State(Box::new(state))).await.is_err()
@@ -92,6 +101,11 @@ pub fn match_feed(server: String, match_id: String) -> mpsc::Receiver<Feed> {
                                     }
                                 }
                             }
+                        }
+                        // A match that does not exist will not appear by retrying.
+                        Err(e) if e.code() == tonic::Code::NotFound => {
+                            let _ = tx.send(Feed::Gone(e.message().to_string())).await;
+                            return;
                         }
                         Err(e) => {
                             let _ = tx
@@ -129,7 +143,9 @@ pub async fn follow(server: String, match_id: String) -> std::io::Result<()> {
                     state = Some(*s);
                     status.connection = None;
                 }
+                Feed::Events(_) => {}
                 Feed::Problem(p) => status.connection = Some(p),
+                Feed::Gone(why) => break Err(std::io::Error::new(std::io::ErrorKind::NotFound, why)),
             },
             Some(k) = keys.recv() => if matches!(k, KeyCode::Char('q') | KeyCode::Esc) { break Ok(()) },
             _ = tick.tick() => {}
@@ -183,6 +199,10 @@ pub fn tournament_feed(server: String, tournament: String) -> mpsc::Receiver<Fee
                                 }
                             }
                         }
+                        Err(e) if e.code() == tonic::Code::NotFound => {
+                            let _ = tx.send(Feed::Gone(e.message().to_string())).await;
+                            return;
+                        }
                         Err(e) => e.message().to_string(),
                     }
                 }
@@ -219,10 +239,12 @@ pub async fn console(
                     board.connection = None;
                     board.update(*s);
                 }
+                Feed::Events(_) => {}
                 Feed::Problem(p) => board.connection = Some(p),
+                Feed::Gone(why) => break Err(std::io::Error::new(std::io::ErrorKind::NotFound, why)),
             },
             Some(code) = keys.recv() => {
-                if board.prompt.is_none() && matches!(code, KeyCode::Char('q')) {
+                if board.prompt.is_none() && !board.help && matches!(code, KeyCode::Char('q')) {
                     break Ok(());
                 }
                 let key = match code {
@@ -237,7 +259,7 @@ pub async fn console(
                 if let Some(pending) = board.key(key) {
                     let result = send(&server, &token, pending).await;
                     if let Err(e) = result {
-                        board.alerts.push_front(format!("refused: {e}"));
+                        board.tick(crate::words::tick_refused(&e));
                     }
                 }
             }

@@ -68,6 +68,20 @@ impl Draft {
         }
     }
 
+    /// Nothing is timed in a match before its scheduled start: the clock and lateness
+    /// count from it. Said in the director's words (when it starts), not as the time
+    /// line going backwards, which is what the engines would see.
+    fn not_before_start(&self, now: Timestamp) -> Result<(), Refusal> {
+        let start = self.table.game.scheduled_start();
+        if now < start && self.table.game.now() <= start {
+            return Err(Refusal::rule(format!(
+                "the match starts at {}: nothing can be played or ruled in it before then",
+                start.time_of_day()
+            )));
+        }
+        Ok(())
+    }
+
     fn server_dice(&self) -> Result<(), Refusal> {
         if self.backgammon()?.dice() != DiceSource::Server {
             return Err(Refusal::invalid(
@@ -210,6 +224,22 @@ impl Draft {
     }
 
     fn request(&mut self, request: &Request, now: Timestamp) -> Result<(), Refusal> {
+        // Play and rulings wait for the start; a player arriving early does not, nor do
+        // the dice's seeds and the Chess960 draw.
+        let timed = match request {
+            Request::Backgammon(Command::CheckIn { .. }) => false,
+            Request::Backgammon(_) | Request::ServerOpening | Request::ServerRoll(_) => true,
+            Request::Chess { command, .. } => !matches!(
+                command,
+                MatchCommand::Game(crate::chess::Command::Arrive(_))
+                    | MatchCommand::Tick
+                    | MatchCommand::Position(_)
+            ),
+            _ => false,
+        };
+        if timed {
+            self.not_before_start(now)?;
+        }
         match request {
             Request::Tick => match self.table.game {
                 Game::Backgammon(_) => self.backgammon_command(&Command::Tick, now),
