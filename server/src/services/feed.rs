@@ -58,6 +58,8 @@ pub struct FeedStream {
     snapshot: std::vec::IntoIter<Summary>,
     live: BroadcastStream<FeedItem>,
     now_ms: Box<dyn Fn() -> i64 + Send + Sync>,
+    /// Counted in `baffle_followers` while the stream lives.
+    _follower: crate::metrics::Gauge,
 }
 
 impl FeedStream {
@@ -86,6 +88,7 @@ impl FeedStream {
             snapshot: current.into_iter(),
             live: BroadcastStream::new(live),
             now_ms: Box::new(move || time.now().as_ms()),
+            _follower: crate::metrics::Gauge::new(crate::metrics::Kind::Follower),
         })
     }
 }

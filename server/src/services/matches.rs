@@ -143,7 +143,13 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
     ) -> Result<Response<Self::WatchStream>, Status> {
         let r = r.into_inner();
         let handle = self.hub.match_handle(&r.match_id).await?;
-        let rx = follow(self.hub.clone(), handle, r.from_seq, |u| u);
+        let rx = follow(
+            self.hub.clone(),
+            handle,
+            r.from_seq,
+            |u| u,
+            crate::metrics::Kind::Follower,
+        );
         Ok(Response::new(ReceiverStream::new(rx)))
     }
 

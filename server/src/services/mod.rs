@@ -70,10 +70,13 @@ pub fn follow<S: EventStore + Clone, T: TimeSource, O: Send + 'static>(
     handle: MatchHandle,
     from_seq: u64,
     wrap: fn(v1::MatchUpdate) -> O,
+    gauge: crate::metrics::Kind,
 ) -> mpsc::Receiver<Result<O, Status>> {
     let (tx, rx) = mpsc::channel(64);
     let closed = hub.closed();
     tokio::spawn(async move {
+        // Watch streams count as followers; a device's own updates as its connection.
+        let _gauge = crate::metrics::Gauge::new(gauge);
         tokio::select! {
             () = follow_into(hub, handle, from_seq, wrap, &tx) => {}
             // The follower went away, or the server is shutting down: let go of the match.

@@ -109,7 +109,13 @@ impl<S: EventStore + Clone, T: TimeSource> Devices for DevicesService<S, T> {
         let handle = self.hub.match_handle(&match_id).await?;
         handle.presence(&hello.device_id, true).await;
         let state = handle.state().await?;
-        let updates = follow(self.hub.clone(), handle.clone(), state.seq, |u| u);
+        let updates = follow(
+            self.hub.clone(),
+            handle.clone(),
+            state.seq,
+            |u| u,
+            crate::metrics::Kind::Device,
+        );
         let (tx, rx) = tokio::sync::mpsc::channel(64);
         let session = session::Session::new(self.hub.clone(), handle, hello.device_id, tx);
         tokio::spawn(session.run(inbound, updates));
