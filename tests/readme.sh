@@ -8,8 +8,8 @@
 # - `baffle console` and `baffle follow`: they wait for a person (or, without a terminal,
 #   for the match to end);
 # - lines marked "(until Ctrl-C)";
-# - `grpcurl` lines when grpcurl is not installed (CI does not install it), and the
-#   lines after them that read what they wrote.
+# - `grpcurl` lines, and the lines after them that read what they wrote, unless
+#   BAFFLE_README_GRPCURL=1 and grpcurl is installed (CI does not install it).
 # `alias baffle="cargo run -q --bin baffle --"` becomes the built binary (the same program
 # without cargo), and baffled listens on a free port that BAFFLE_SERVER names, so that
 # another server on 50051 on this machine does not matter.
@@ -42,8 +42,10 @@ block() {
   ' "$readme"
 }
 
+# grpcurl only on request: it is not installed by CI, and versions differ in which
+# reflection API they speak (1.8 only v1alpha).
 has_grpcurl=0
-command -v grpcurl > /dev/null && has_grpcurl=1
+if [ "${BAFFLE_README_GRPCURL:-}" = 1 ] && command -v grpcurl > /dev/null; then has_grpcurl=1; fi
 
 # Turns a block into a script: the alias into the binary, skipped lines commented out.
 prepare() {
@@ -57,7 +59,7 @@ prepare() {
         if [ "$has_grpcurl" = 0 ] && { [[ "$line" == *grpcurl* ]] || [ "$skip_rest" = 1 ]; }; then
           # A grpcurl command may go on over several lines: skip to the end of the block.
           skip_rest=1
-          echo "echo 'readme: skipped (no grpcurl): ${line//\'/}' >&2"
+          echo "echo 'readme: skipped (grpcurl: set BAFFLE_README_GRPCURL=1): ${line//\'/}' >&2"
         else
           echo "$line"
         fi ;;

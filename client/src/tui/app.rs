@@ -57,6 +57,15 @@ fn keys() -> mpsc::UnboundedReceiver<KeyCode> {
 /// The updates of one match, resumed from the last event seen after every disconnect or
 /// server restart (with a `Problem` between). Ends when the receiver is dropped.
 pub fn match_feed(server: String, match_id: String) -> mpsc::Receiver<Feed> {
+    feed_of_match(server, match_id, false)
+}
+
+/// [`match_feed`] with each update's events first (`Feed::Events`), for the line mode.
+pub fn match_updates(server: String, match_id: String) -> mpsc::Receiver<Feed> {
+    feed_of_match(server, match_id, true)
+}
+
+fn feed_of_match(server: String, match_id: String, with_events: bool) -> mpsc::Receiver<Feed> {
     let (tx, feed) = mpsc::channel(64);
     tokio::spawn(async move {
         let mut next = 0u64;
@@ -76,7 +85,8 @@ pub fn match_feed(server: String, match_id: String) -> mpsc::Receiver<Feed> {
                                         if let Some(last) = update.events.last() {
                                             next = last.seq + 1;
                                         }
-                                        if !update.events.is_empty()
+                                        if with_events
+                                            && !update.events.is_empty()
                                             && tx.send(Feed::Events(update.events)).await.is_err()
                                         {
                                             return;

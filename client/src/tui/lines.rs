@@ -10,7 +10,7 @@ use std::io::Write;
 
 use baffle_proto::v1;
 
-use super::app::{Feed, match_feed, tournament_feed};
+use super::app::{Feed, match_updates, tournament_feed};
 use crate::views::{EventView, MatchView, to_line};
 use crate::{exit, render, views, words};
 
@@ -44,7 +44,7 @@ pub async fn follow(
     out: &mut (dyn Write + Send),
     err: &mut (dyn Write + Send),
 ) -> std::io::Result<i32> {
-    let mut feed = match_feed(server, match_id);
+    let mut feed = match_updates(server, match_id);
     let mut events: Vec<v1::Event> = Vec::new();
     while let Some(f) = feed.recv().await {
         match f {

@@ -68,18 +68,28 @@ impl Draft {
         }
     }
 
-    /// Nothing is timed in a match before its scheduled start: the clock and lateness
-    /// count from it. Said in the director's words (when it starts), not as the time
-    /// line going backwards, which is what the engines would see.
-    fn not_before_start(&self, now: Timestamp) -> Result<(), Refusal> {
+    /// A refusal before the match's scheduled start says when it starts, in the
+    /// director's words: one that only says the time line went backwards (the clock and
+    /// lateness count from the start) is replaced, one that names a rule (a press before
+    /// the start, 6.6) keeps it after the time.
+    fn before_start(&self, refusal: Refusal, now: Timestamp) -> Refusal {
         let start = self.table.game.scheduled_start();
-        if now < start && self.table.game.now() <= start {
-            return Err(Refusal::rule(format!(
-                "the match starts at {}: nothing can be played or ruled in it before then",
-                start.time_of_day()
-            )));
+        if now >= start {
+            return refusal;
         }
-        Ok(())
+        let when = format!("the match starts at {}", start.time_of_day());
+        if refusal.message.starts_with("time went backwards") {
+            return Refusal::rule(format!(
+                "{when}: nothing can be played or ruled in it before then"
+            ));
+        }
+        if refusal.message.contains("has not started") {
+            return Refusal {
+                message: format!("{when}: {}", refusal.message),
+                ..refusal
+            };
+        }
+        refusal
     }
 
     fn server_dice(&self) -> Result<(), Refusal> {
@@ -224,22 +234,11 @@ impl Draft {
     }
 
     fn request(&mut self, request: &Request, now: Timestamp) -> Result<(), Refusal> {
-        // Play and rulings wait for the start; a player arriving early does not, nor do
-        // the dice's seeds and the Chess960 draw.
-        let timed = match request {
-            Request::Backgammon(Command::CheckIn { .. }) => false,
-            Request::Backgammon(_) | Request::ServerOpening | Request::ServerRoll(_) => true,
-            Request::Chess { command, .. } => !matches!(
-                command,
-                MatchCommand::Game(crate::chess::Command::Arrive(_))
-                    | MatchCommand::Tick
-                    | MatchCommand::Position(_)
-            ),
-            _ => false,
-        };
-        if timed {
-            self.not_before_start(now)?;
-        }
+        self.request_at(request, now)
+            .map_err(|refusal| self.before_start(refusal, now))
+    }
+
+    fn request_at(&mut self, request: &Request, now: Timestamp) -> Result<(), Refusal> {
         match request {
             Request::Tick => match self.table.game {
                 Game::Backgammon(_) => self.backgammon_command(&Command::Tick, now),
