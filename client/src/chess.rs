@@ -159,11 +159,11 @@ pub enum ChessAction {
     Draw,
     /// COLOR claims the opponent's fallen flag (unsupervised, A.4 (d)).
     ClaimFlag { color: ColorArg },
-    /// Stop the clocks (6.12): the arbiter's `director_stopped` (the default, with
-    /// --reason and --article), or a player's `director_called` to call him.
+    /// Stop the clocks (6.12): the arbiter's `director-stopped` (the default, with
+    /// --reason and --article), or a player's `director-called` to call him.
     Pause {
         /// Why.
-        #[arg(default_value = "director_stopped")]
+        #[arg(default_value = "director-stopped")]
         reason: String,
     },
     /// Arbiter: restart the clocks (6.12 (c)).

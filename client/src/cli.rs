@@ -152,12 +152,14 @@ pub enum Command {
     /// Offline tools for the audited dice (no server needed).
     #[command(subcommand)]
     Dice(DiceCommand),
-    /// A live scoreboard of one match (no token needed).
+    /// A live scoreboard of one match (no token needed). Without a terminal (or with
+    /// --json) it prints one line per change instead: words, or NDJSON with --json.
     Follow {
         /// The match.
         match_id: String,
     },
-    /// The live dashboard of a tournament's matches.
+    /// The live dashboard of a tournament's matches. Without a terminal it prints one
+    /// line per change of any match instead.
     Console {
         /// The tournament.
         tournament: String,
@@ -229,8 +231,8 @@ pub enum MatchCommand {
         #[arg(long)]
         table: String,
         /// Match length in points (backgammon).
-        #[arg(long, required_unless_present = "chess", default_value_t = 0)]
-        length: u32,
+        #[arg(long, required_unless_present = "chess")]
+        length: Option<u32>,
         /// The players, "A,B".
         #[arg(long)]
         players: String,
@@ -491,6 +493,13 @@ pub enum RuleAction {
 /// `baffle device …`
 #[derive(Debug, Subcommand)]
 pub enum DeviceCommand {
+    /// The devices bound to matches (of one tournament with --tournament), and whether
+    /// each is connected now.
+    List {
+        /// Only this tournament's matches.
+        #[arg(long)]
+        tournament: Option<String>,
+    },
     /// Register a device; prints its credential once.
     Register { id: String },
     /// Bind a device to a match.

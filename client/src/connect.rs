@@ -21,9 +21,20 @@ pub fn trust(pem: Vec<u8>) {
     let _ = PRIVATE_CA.set(pem);
 }
 
-/// Dials `server` (an `http://host:port` or `https://host:port` URL).
+/// The server's URL as typed: `127.0.0.1:50051` and `localhost:50051` are read as
+/// `http://…` (what `baffled` prints is an address, and people type that).
+pub fn url(server: &str) -> String {
+    if server.contains("://") {
+        server.to_string()
+    } else {
+        format!("http://{server}")
+    }
+}
+
+/// Dials `server` (an `http://host:port` or `https://host:port` URL, or `host:port`).
 pub async fn connect(server: &str) -> Result<Channel, tonic::transport::Error> {
-    let mut endpoint = Endpoint::from_shared(server.to_string())?;
+    let server = url(server);
+    let mut endpoint = Endpoint::from_shared(server.clone())?;
     if server.starts_with("https://") {
         let mut tls = ClientTlsConfig::new().with_native_roots();
         if let Some(pem) = PRIVATE_CA.get() {
@@ -32,4 +43,16 @@ pub async fn connect(server: &str) -> Result<Channel, tonic::transport::Error> {
         endpoint = endpoint.tls_config(tls)?;
     }
     endpoint.connect().await
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn an_address_without_a_scheme_is_http() {
+        assert_eq!(super::url("127.0.0.1:50051"), "http://127.0.0.1:50051");
+        assert_eq!(
+            super::url("https://clock.example:443"),
+            "https://clock.example:443"
+        );
+    }
 }

@@ -1,16 +1,20 @@
-//! Durations as directors write them: `12s`, `2m`, `1m30s`, `1h`, `-30s`, `500ms`.
+//! Durations as directors write them: `12s`, `2m`, `1m30s`, `1h`, `-30s`, `500ms`, and as
+//! a clock shows them: `5:00`, `1:30:00`, `-0:30`.
 
 use baffle_core::Millis;
 
 /// Parses a duration; a leading `-` makes it negative.
 pub fn parse(text: &str) -> Result<Millis, String> {
-    let bad = || format!("{text:?} is not a duration like 12s, 2m, 1m30s or -30s");
+    let bad = || format!("{text:?} is not a duration like 12s, 2m, 1m30s, -30s or 5:00");
     let (sign, rest) = match text.strip_prefix('-') {
         Some(rest) => (-1, rest),
         None => (1, text.strip_prefix('+').unwrap_or(text)),
     };
     if rest.is_empty() {
         return Err(bad());
+    }
+    if rest.contains(':') {
+        return clock_face(rest).map(|ms| Millis(sign * ms)).ok_or_else(bad);
     }
     let mut total: i64 = 0;
     let mut number = String::new();
@@ -42,6 +46,27 @@ pub fn parse(text: &str) -> Result<Millis, String> {
     Ok(Millis(sign * total))
 }
 
+/// `m:ss` or `h:mm:ss` in milliseconds: seconds and minutes after the first field below 60.
+fn clock_face(text: &str) -> Option<i64> {
+    let fields: Vec<&str> = text.split(':').collect();
+    if fields.len() > 3
+        || fields
+            .iter()
+            .any(|f| f.is_empty() || !f.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return None;
+    }
+    let mut total: i64 = 0;
+    for (i, field) in fields.iter().enumerate() {
+        let n: i64 = field.parse().ok()?;
+        if i > 0 && (n >= 60 || field.len() != 2) {
+            return None;
+        }
+        total = total.checked_mul(60)?.checked_add(n)?;
+    }
+    total.checked_mul(1_000)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -54,7 +79,12 @@ mod tests {
         assert_eq!(parse("-30s"), Ok(Millis::secs(-30)));
         assert_eq!(parse("1h"), Ok(Millis::mins(60)));
         assert_eq!(parse("250ms"), Ok(Millis(250)));
-        for bad in ["", "12", "x", "5d", "-", "1m30"] {
+        assert_eq!(parse("5:00"), Ok(Millis::mins(5)));
+        assert_eq!(parse("1:30:00"), Ok(Millis::mins(90)));
+        assert_eq!(parse("-0:30"), Ok(Millis::secs(-30)));
+        for bad in [
+            "", "12", "x", "5d", "-", "1m30", "5:0", "5:60", ":30", "1:2:3:4",
+        ] {
             assert!(parse(bad).is_err(), "{bad}");
         }
     }

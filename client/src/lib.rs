@@ -10,6 +10,8 @@
 //! - [`chess`]: chess match settings and actions on the command line.
 //! - [`cli`]: the command line; [`run`] executes it; [`render`] prints tables or JSON.
 //! - [`duration`]: durations as directors write them (12s, 2m, -30s).
+//! - [`views`]: what `--json` prints, one serde type per resource.
+//! - [`words`]: every word said to a person, with stable ids (for the shared catalogue).
 //! - [`tui`]: the live views, `baffle follow` and `baffle console` (ratatui).
 
 pub mod audit;
@@ -18,10 +20,13 @@ pub mod cli;
 pub mod connect;
 pub mod dice;
 pub mod duration;
+pub mod examples;
 pub mod presets;
 pub mod render;
 pub mod run;
 pub mod tui;
+pub mod views;
+pub mod words;
 
 /// Exit codes of `baffle`, so scripts can tell failures apart.
 pub mod exit {

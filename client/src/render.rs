@@ -7,16 +7,6 @@ use serde_json::{Value, json};
 
 pub use baffle_proto::backgammon_text::side;
 
-fn phase(value: i32) -> &'static str {
-    match v1::MatchPhase::try_from(value) {
-        Ok(v1::MatchPhase::Waiting) => "waiting",
-        Ok(v1::MatchPhase::Playing) => "playing",
-        Ok(v1::MatchPhase::BetweenGames) => "between games",
-        Ok(v1::MatchPhase::Over) => "over",
-        _ => "-",
-    }
-}
-
 /// "Anna 3 – Ben 4 (to 5)"; chess: "Anna 1½ – ½ Ben (of 2)".
 pub fn score(s: &v1::MatchState) -> String {
     if let Some(c) = &s.chess {
@@ -49,7 +39,7 @@ pub fn match_text(s: &v1::MatchState) -> String {
         s.tournament_id,
         s.round,
         s.table,
-        phase(s.phase)
+        crate::views::status(s)
     );
     out.push_str(&format!(
         "score  {}{}\n",
@@ -77,9 +67,7 @@ pub fn match_text(s: &v1::MatchState) -> String {
             .map(|p| {
                 format!(
                     "  paused: {}",
-                    p.as_str_name()
-                        .trim_start_matches("PAUSE_REASON_")
-                        .to_lowercase()
+                    crate::words::pause_reason(p as i32).unwrap_or_default()
                 )
             })
             .unwrap_or_default();
@@ -118,6 +106,23 @@ pub fn match_text(s: &v1::MatchState) -> String {
             }
         ));
     }
+    if s.dice_anomalies > 0 {
+        out.push_str(&format!(
+            "dice   {} anomaly(ies), the last: {}\n",
+            s.dice_anomalies, s.last_anomaly
+        ));
+    }
+    for d in &s.devices {
+        out.push_str(&format!(
+            "device {} {}\n",
+            d.device_id,
+            if d.connected {
+                "connected"
+            } else {
+                "not connected"
+            }
+        ));
+    }
     out.push_str(&format!("log    {} events, head {}\n", s.seq, s.head_hash));
     out
 }
@@ -151,10 +156,10 @@ fn chess_lines(s: &v1::MatchState, c: &v1::ChessState) -> String {
 }
 
 /// A chess match as JSON.
-fn chess_json(c: &v1::ChessState) -> Value {
+pub fn chess_json(c: &v1::ChessState) -> Value {
     json!({
         "category": c.category,
-        "laws": v1::ChessLaws::try_from(c.laws).map(|l| l.as_str_name()).unwrap_or("-"),
+        "laws": v1::ChessLaws::try_from(c.laws).map_or("-".into(), |l| crate::views::enum_name(l.as_str_name(), "CHESS_LAWS_")),
         "supervised": c.supervised, "games": c.games, "white": side(c.white), "started": c.started,
         "to_move": chess_text::color(c.to_move), "present": c.present, "moves": c.moves,
         "illegal_moves": c.illegal_moves,
@@ -170,39 +175,80 @@ fn chess_json(c: &v1::ChessState) -> Value {
     })
 }
 
-/// A table of matches, one line each.
+/// A table of matches, one line each: where, who, the score, the status in words
+/// (`views::status`), and the winner with how the match was won.
 pub fn match_table(matches: &[v1::MatchState]) -> String {
     let mut out = format!(
-        "{:<14} {:<5} {:<5} {:<32} {:<14} {}\n",
-        "MATCH", "ROUND", "TABLE", "SCORE", "PHASE", "CUBE"
+        "{:<14} {:<5} {:<5} {:<32} {:<13} {}\n",
+        "MATCH", "ROUND", "TABLE", "SCORE", "STATUS", "WINNER"
     );
     for s in matches {
+        let winner = match &s.result {
+            Some(r) if r.how == "draw" => "drawn".to_string(),
+            Some(r) if r.how == "double_default" => "nobody (6.7)".to_string(),
+            Some(r) => format!(
+                "{} ({})",
+                if r.winner == v1::Side::B as i32 {
+                    &s.player_b
+                } else {
+                    &s.player_a
+                },
+                r.how.replace('_', " ")
+            ),
+            None => "-".to_string(),
+        };
         out.push_str(&format!(
-            "{:<14} {:<5} {:<5} {:<32} {:<14} {}\n",
+            "{:<14} {:<5} {:<5} {:<32} {:<13} {}\n",
             s.match_id,
             s.round,
             s.table,
             score(s),
-            phase(s.phase),
-            cube(s)
+            crate::views::status(s),
+            winner
         ));
     }
     out
 }
 
-/// The events of a reply, one line each: "#12 bg.pressed".
-pub fn events_text(events: &[v1::Event]) -> String {
+/// The events of a reply, one line each, in words: "#12 Anna pressed the clock".
+pub fn events_text(events: &[v1::Event], names: [&str; 2]) -> String {
     events
         .iter()
-        .map(|e| format!("#{} {}\n", e.seq, e.kind))
+        .map(|e| {
+            let body: Value = serde_json::from_str(&e.body).unwrap_or(Value::Null);
+            format!(
+                "#{} {}\n",
+                e.seq,
+                crate::words::event(&e.kind, &body, names)
+            )
+        })
         .collect()
 }
 
-fn clock_json(c: &v1::SideClock) -> Value {
-    json!({
-        "main_ms": c.main_ms, "delay_ms": c.delay_ms, "total_ms": c.total_ms, "moves": c.moves,
-        "period": c.period, "flagged_at_ms": c.flagged_at_ms, "must_wait_delay": c.must_wait_delay,
-    })
+/// A tournament for people: its id, name and defaults.
+pub fn tournament_text(t: &v1::Tournament) -> String {
+    let v = crate::views::TournamentView::of(t);
+    let timeout = match (v.timeout.overtime_ms, v.timeout.points) {
+        (Some(ms), _) => format!("overtime of {}", Millis(ms)),
+        (_, Some(k)) => format!("{k} penalty point(s)"),
+        _ => v.timeout.policy.replace('_', " "),
+    };
+    format!(
+        "{}  {}\nper point {}  delay {}  time-out: {}\nclocks {}  dice {}  player seeds {}{}\n",
+        v.id,
+        v.name,
+        Millis(v.per_point_ms),
+        v.delay_ms.map_or("-".into(), |d| Millis(d).to_string()),
+        timeout,
+        v.clocks,
+        v.dice,
+        v.player_seeds,
+        if v.breaks_in_match_time {
+            "  breaks in match time"
+        } else {
+            ""
+        }
+    )
 }
 
 /// The board of a match that records moves: pip counts, checkers off, gnubg's ID.
@@ -231,64 +277,11 @@ fn board_line(b: &v1::Board) -> String {
     line
 }
 
-/// A match as JSON.
-pub fn match_json(s: &v1::MatchState) -> Value {
-    let mut v = match_json_fields(s);
-    // Only a match that records moves has a board: other matches print as before.
-    if let Some(b) = &s.board {
-        v["board"] = json!({
-            "checkers": [b.checkers_a, b.checkers_b], "pips": b.pips, "borne_off": b.borne_off,
-            "gnubg_position_id": b.gnubg_position_id, "moved": b.moved,
-            "certain_winner": side(b.certain_winner), "gammon_possible": b.gammon_possible,
-        });
-    }
-    v
-}
-
-fn match_json_fields(s: &v1::MatchState) -> Value {
+/// The board of a match that records moves, as JSON.
+pub fn board_json(b: &v1::Board) -> Value {
     json!({
-        "match_id": s.match_id, "tournament_id": s.tournament_id, "round": s.round, "table": s.table,
-        "players": [s.player_a, s.player_b], "length": s.length, "score": [s.score_a, s.score_b],
-        "phase": phase(s.phase), "game": s.game_number, "crawford": s.crawford, "post_crawford": s.post_crawford,
-        "cube": { "value": s.cube_value, "owner": side(s.cube_owner) },
-        "turn": v1::TurnPhase::try_from(s.turn).map(|t| t.as_str_name()).unwrap_or("-"),
-        "turn_side": side(s.turn_side), "dice": s.dice,
-        "clock": s.clock.as_ref().map(|c| json!({
-            "as_of_ms": c.as_of_ms, "running": side(c.running),
-            "paused": v1::PauseReason::try_from(c.paused).map(|p| p.as_str_name()).unwrap_or("-"),
-            "a": c.a.as_ref().map(clock_json), "b": c.b.as_ref().map(clock_json),
-            "next_flag_at_ms": c.next_flag_at_ms, "frozen": c.frozen,
-        })),
-        "result": s.result.as_ref().map(|r| json!({ "winner": side(r.winner), "how": r.how, "confirmed": r.confirmed })),
-        "seq": s.seq, "head_hash": s.head_hash, "commitment": s.commitment, "dice_source": s.dice_source,
-        "present": s.present, "penalty_points": s.penalty_points, "breaks_left": s.breaks_left,
-        "next_due_ms": s.next_due_ms,
-        "chess": s.chess.as_ref().map(chess_json),
-    })
-}
-
-/// Events as JSON: each body parsed back into an object, with its seq and hash.
-pub fn events_json(events: &[v1::Event]) -> Value {
-    Value::Array(
-        events
-            .iter()
-            .map(|e| {
-                let body: Value =
-                    serde_json::from_str(&e.body).unwrap_or(Value::String(e.body.clone()));
-                json!({ "seq": e.seq, "hash": e.hash, "event": body })
-            })
-            .collect(),
-    )
-}
-
-/// A tournament as JSON.
-pub fn tournament_json(t: &v1::Tournament) -> Value {
-    let d = t.defaults.unwrap_or_default();
-    json!({
-        "id": t.id, "name": t.name, "per_point_ms": d.per_point_ms, "delay_ms": d.delay_ms,
-        "clocks": v1::ClockPolicy::try_from(d.clocks).map(|c| c.as_str_name()).unwrap_or("-"),
-        "dice": v1::DiceSource::try_from(d.dice).map(|c| c.as_str_name()).unwrap_or("-"),
-        "player_seeds": v1::PlayerSeedPolicy::try_from(d.player_seeds).map(|c| c.as_str_name()).unwrap_or("-"),
-        "timeout": format!("{:?}", d.timeout.and_then(|t| t.policy)),
+        "checkers": [b.checkers_a, b.checkers_b], "pips": b.pips, "borne_off": b.borne_off,
+        "gnubg_position_id": b.gnubg_position_id, "moved": b.moved,
+        "certain_winner": side(b.certain_winner), "gammon_possible": b.gammon_possible,
     })
 }

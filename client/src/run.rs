@@ -17,6 +17,7 @@ use crate::cli::{
     AskArg, AuditCommand, Cli, ClocksArg, Command, DecisionArg, DeviceCommand, DiceArg, KindArg,
     MatchCommand, PhaseArg, PlayAction, RuleAction, SideArg, TournamentCommand,
 };
+use crate::views::{DeviceView, EventView, MatchView, TournamentView, to_json};
 use crate::{audit, connect, dice, duration, exit, presets, render};
 
 /// What a command produced.
@@ -122,7 +123,8 @@ fn kind(k: KindArg) -> i32 {
 }
 
 fn pause(name: &str) -> Result<i32, Outcome> {
-    let reason = baffle_core::clock::PauseReason::from_name(name)
+    // `director_stopped` and `director-stopped` alike: the wire's spelling and the rules'.
+    let reason = baffle_core::clock::PauseReason::from_name(&name.replace('_', "-"))
         .ok_or_else(|| usage(format!("{name:?} is not a pause reason")))?;
     Ok(baffle_proto::convert::pause_reason_to_wire(reason) as i32)
 }
@@ -422,7 +424,7 @@ async fn run_inner(cli: &Cli) -> Result<Outcome, Outcome> {
             let mut script = Vec::new();
             clap_complete::generate(
                 *shell,
-                &mut <Cli as clap::CommandFactory>::command(),
+                &mut crate::examples::command(),
                 "baffle",
                 &mut script,
             );
@@ -480,7 +482,7 @@ async fn run_tournament(
                 .map_err(refused)?
                 .into_inner();
             Ok(if cli.json {
-                json(render::tournament_json(&t))
+                Outcome::ok(to_json(&TournamentView::of(&t)))
             } else {
                 Outcome::ok(format!("created tournament {}\n", t.id))
             })
@@ -492,12 +494,8 @@ async fn run_tournament(
                 .map_err(refused)?
                 .into_inner();
             if cli.json {
-                return Ok(json(serde_json::Value::Array(
-                    list.tournaments
-                        .iter()
-                        .map(render::tournament_json)
-                        .collect(),
-                )));
+                let views: Vec<_> = list.tournaments.iter().map(TournamentView::of).collect();
+                return Ok(Outcome::ok(to_json(&views)));
             }
             let mut out = format!("{:<16} {}\n", "ID", "NAME");
             for t in list.tournaments {
@@ -511,7 +509,11 @@ async fn run_tournament(
                 .await
                 .map_err(refused)?
                 .into_inner();
-            Ok(json(render::tournament_json(&t)))
+            Ok(Outcome::ok(if cli.json {
+                to_json(&TournamentView::of(&t))
+            } else {
+                render::tournament_text(&t)
+            }))
         }
     }
 }
@@ -556,7 +558,7 @@ async fn run_match(
                 table: table.clone(),
                 player_a: a.trim().into(),
                 player_b: b.trim().into(),
-                length: *length,
+                length: length.unwrap_or(0),
                 scheduled_start_ms,
                 unclocked: *unclocked,
                 chess: crate::chess::settings(chess).map_err(usage)?,
@@ -567,10 +569,28 @@ async fn run_match(
                     v1::MovesSetting::Unspecified
                 } as i32,
             };
+            let defaulted = id.is_none();
             let s = client
                 .create_match(authed(request, token)?)
                 .await
-                .map_err(refused)?
+                .map_err(|status| match status.code() {
+                    // Match ids are global: the default r<round>-t<table> of a second
+                    // section is taken by the first.
+                    Code::AlreadyExists => Outcome::failed(
+                        exit::REFUSED,
+                        format!(
+                            "baffle: refused (AlreadyExists): {}\n        match ids are shared by \
+                             every tournament{}: choose one with --id, e.g. --id {tournament}-r{round}-t{table}\n",
+                            status.message(),
+                            if defaulted {
+                                ", and the default r<round>-t<table> is taken"
+                            } else {
+                                ""
+                            }
+                        ),
+                    ),
+                    _ => refused(status),
+                })?
                 .into_inner();
             Ok(match_outcome(cli, &s))
         }
@@ -593,9 +613,8 @@ async fn run_match(
                 .into_inner()
                 .matches;
             Ok(if cli.json {
-                json(serde_json::Value::Array(
-                    list.iter().map(render::match_json).collect(),
-                ))
+                let views: Vec<_> = list.iter().map(MatchView::of).collect();
+                Outcome::ok(to_json(&views))
             } else {
                 Outcome::ok(render::match_table(&list))
             })
@@ -657,8 +676,12 @@ async fn run_device(
     token: &Option<String>,
     d: &DeviceCommand,
 ) -> Result<Outcome, Outcome> {
+    if let DeviceCommand::List { tournament } = d {
+        return device_list(cli, tournament).await;
+    }
     let mut client = DevicesClient::new(channel(cli).await?);
     let device = match d {
+        DeviceCommand::List { .. } => unreachable!("listed above"),
         DeviceCommand::Register { id } => {
             let r = client
                 .register_device(authed(
@@ -671,7 +694,9 @@ async fn run_device(
                 .map_err(refused)?
                 .into_inner();
             return Ok(if cli.json {
-                json(serde_json::json!({ "device_id": id, "credential": r.credential }))
+                Outcome::ok(to_json(
+                    &serde_json::json!({ "device_id": id, "credential": r.credential }),
+                ))
             } else {
                 Outcome::ok(format!(
                     "registered device {id}\ncredential (shown once): {}\n",
@@ -713,7 +738,11 @@ async fn run_device(
     .map_err(refused)?
     .into_inner();
     Ok(if cli.json {
-        json(serde_json::json!({ "device_id": device.device_id, "match_id": device.match_id }))
+        Outcome::ok(to_json(&DeviceView {
+            device_id: device.device_id,
+            match_id: Some(device.match_id),
+            connected: false,
+        }))
     } else if device.match_id.is_empty() {
         Outcome::ok(format!("device {} is unbound\n", device.device_id))
     } else {
@@ -724,15 +753,48 @@ async fn run_device(
     })
 }
 
-/// A JSON value as the command's output.
-fn json(v: serde_json::Value) -> Outcome {
-    Outcome::ok(format!("{v:#}\n"))
+/// `baffle device list`: the devices bound to matches, found in the matches' states
+/// (the server lists no devices of its own), with whether each is connected now.
+async fn device_list(cli: &Cli, tournament: &Option<String>) -> Result<Outcome, Outcome> {
+    let list = TournamentsClient::new(channel(cli).await?)
+        .list_matches(v1::ListMatchesRequest {
+            tournament_id: tournament.clone().unwrap_or_default(),
+            ..Default::default()
+        })
+        .await
+        .map_err(refused)?
+        .into_inner()
+        .matches;
+    let mut devices: Vec<DeviceView> = list
+        .iter()
+        .flat_map(|s| {
+            s.devices.iter().map(|d| DeviceView {
+                device_id: d.device_id.clone(),
+                match_id: Some(s.match_id.clone()),
+                connected: d.connected,
+            })
+        })
+        .collect();
+    devices.sort_by(|a, b| a.device_id.cmp(&b.device_id));
+    if cli.json {
+        return Ok(Outcome::ok(to_json(&devices)));
+    }
+    let mut out = format!("{:<16} {:<16} {}\n", "DEVICE", "MATCH", "CONNECTED");
+    for d in &devices {
+        out.push_str(&format!(
+            "{:<16} {:<16} {}\n",
+            d.device_id,
+            d.match_id.as_deref().unwrap_or("-"),
+            if d.connected { "yes" } else { "no" }
+        ));
+    }
+    Ok(Outcome::ok(out))
 }
 
 /// A match as the command's output: JSON with --json, else the text.
 fn match_outcome(cli: &Cli, s: &v1::MatchState) -> Outcome {
     if cli.json {
-        Outcome::ok(format!("{:#}\n", render::match_json(s)))
+        Outcome::ok(to_json(&MatchView::of(s)))
     } else {
         Outcome::ok(render::match_text(s))
     }
@@ -761,15 +823,21 @@ async fn execute(
         .map_err(refused)?
         .into_inner();
     let state = reply.state.unwrap_or_default();
+    let names = [state.player_a.as_str(), state.player_b.as_str()];
     Ok(if cli.json {
-        Outcome::ok(format!(
-            "{:#}\n",
-            serde_json::json!({ "events": render::events_json(&reply.events), "state": render::match_json(&state) })
-        ))
+        let events: Vec<_> = reply
+            .events
+            .iter()
+            .map(|e| EventView::of(e, names))
+            .collect();
+        Outcome::ok(to_json(&serde_json::json!({
+            "events": events,
+            "state": MatchView::of(&state),
+        })))
     } else {
         Outcome::ok(format!(
             "{}{}",
-            render::events_text(&reply.events),
+            render::events_text(&reply.events, names),
             render::match_text(&state)
         ))
     })
@@ -811,7 +879,12 @@ async fn run_audit(
                 })
                 .await
                 .map_err(refused)?;
-            Ok(Outcome::ok(format!("{}\n", c.into_inner().commitment)))
+            let commitment = c.into_inner().commitment;
+            Ok(Outcome::ok(if cli.json {
+                to_json(&serde_json::json!({ "match_id": match_id, "commitment": commitment }))
+            } else {
+                format!("{commitment}\n")
+            }))
         }
         AuditCommand::Seed {
             match_id,
@@ -850,7 +923,9 @@ async fn run_audit(
                 .map_err(refused)?
                 .into_inner();
             Ok(if cli.json {
-                json(serde_json::json!({ "match_id": match_id, "a": r.code_a, "b": r.code_b }))
+                Outcome::ok(to_json(
+                    &serde_json::json!({ "match_id": match_id, "a": r.code_a, "b": r.code_b }),
+                ))
             } else {
                 Outcome::ok(format!(
                     "player codes for {match_id} (shown once; hand each player his own):\nA  {}\nB  {}\n",
@@ -934,7 +1009,12 @@ async fn run_audit(
                 )?)
                 .await
                 .map_err(refused)?;
-            Ok(Outcome::ok(format!("{}\n", r.into_inner().server_seed)))
+            let seed = r.into_inner().server_seed;
+            Ok(Outcome::ok(if cli.json {
+                to_json(&serde_json::json!({ "match_id": match_id, "server_seed": seed }))
+            } else {
+                format!("{seed}\n")
+            }))
         }
         AuditCommand::Verify { .. } => unreachable!("handled above"),
     }

@@ -183,6 +183,15 @@ impl Sub for Timestamp {
     }
 }
 
+impl Timestamp {
+    /// The time of day as "HH:MM UTC", reading the time line as Unix time (the server's:
+    /// milliseconds since 1970-01-01 UTC), for messages a director reads.
+    pub fn time_of_day(self) -> String {
+        let minutes = self.0.div_euclid(60_000).rem_euclid(24 * 60);
+        format!("{:02}:{:02} UTC", minutes / 60, minutes % 60)
+    }
+}
+
 impl fmt::Display for Timestamp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "t={}ms", self.0)
@@ -192,6 +201,13 @@ impl fmt::Display for Timestamp {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn time_of_day_reads_unix_time() {
+        // 2026-11-23 14:30:59 UTC.
+        assert_eq!(Timestamp(1_795_444_259_000).time_of_day(), "14:30 UTC");
+        assert_eq!(Timestamp(0).time_of_day(), "00:00 UTC");
+    }
 
     #[test]
     fn clock_face_formatting() {

@@ -405,3 +405,41 @@ mod required_seeds {
         assert!(verify_jsonl(&to_jsonl(&log), None).is_ok());
     }
 }
+
+/// Before its scheduled start a match refuses what is timed, saying when it starts (the
+/// director's words, not the time line's), and takes what is not timed (a seed).
+#[test]
+fn nothing_is_timed_before_the_scheduled_start() {
+    let info = MatchInfo {
+        id: "later".into(),
+        tournament: "t".into(),
+        round: 1,
+        table: "1".into(),
+    };
+    // 14:30 UTC on 2026-11-23.
+    let start = Timestamp(1_795_444_200_000);
+    let setup = GameSetup::Backgammon(MatchSetup::new(["Anna", "Ben"], 3, start));
+    let (table, _) = Table::create(info, setup, ServerSeed::from_bytes([1; 32])).unwrap();
+    let before = Timestamp(start.as_ms() - 60_000);
+    // Players checked in (the server charges an early arrival at the start).
+    let check_in = Request::Backgammon(Command::CheckIn { side: Side::A });
+    let table = table.plan(&check_in, start).unwrap().table;
+    let check_in = Request::Backgammon(Command::CheckIn { side: Side::B });
+    let table = table.plan(&check_in, start).unwrap().table;
+    let early = table.plan(&Request::ServerOpening, before);
+    let Err(refusal) = early else {
+        panic!("accepted before the start");
+    };
+    let message = refusal.message;
+    assert!(
+        message.contains("the match starts at 14:30 UTC"),
+        "{message}"
+    );
+    assert!(!message.contains("backwards"), "{message}");
+    let seed = Request::PlayerSeed {
+        side: Side::A,
+        seed: vec![7; 8],
+    };
+    assert!(table.plan(&seed, before).is_ok());
+    assert!(table.plan(&Request::ServerOpening, start).is_ok());
+}

@@ -17,6 +17,9 @@ use tonic_health::pb::health_client::HealthClient;
 
 use crate::clock::DeviceClock;
 use crate::demo::{Tables, fresh_tournament_id};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use crate::device::{Device, DeviceConfig, DeviceError};
 
 /// How hard and how long to push.
@@ -32,6 +35,9 @@ pub struct LoadConfig {
     pub sync_every: Duration,
     /// The tournament to create.
     pub tournament: String,
+    /// Where to say how the run is going (set-up, then once a second presses so far),
+    /// for a person watching: `baffle-device load` prints each line.
+    pub progress: Option<tokio::sync::mpsc::UnboundedSender<String>>,
 }
 
 impl Default for LoadConfig {
@@ -42,6 +48,7 @@ impl Default for LoadConfig {
             duration: Duration::from_secs(10),
             sync_every: Duration::from_secs(1),
             tournament: fresh_tournament_id(),
+            progress: None,
         }
     }
 }
@@ -138,6 +145,15 @@ pub async fn run(server: &str, token: &str, cfg: LoadConfig) -> Result<LoadRepor
         },
     )
     .await?;
+    let say = |line: String| {
+        if let Some(tx) = &cfg.progress {
+            let _ = tx.send(line);
+        }
+    };
+    say(format!(
+        "load: setting up {} matches in tournament {}, one device each",
+        cfg.matches, cfg.tournament
+    ));
     let mut devices = Vec::new();
     for i in 0..cfg.matches {
         let (id, credential) = tables.add(25, ("A", "B")).await?;
@@ -157,9 +173,17 @@ pub async fn run(server: &str, token: &str, cfg: LoadConfig) -> Result<LoadRepor
     let start = Instant::now();
     let deadline = start + cfg.duration;
     let ping = tokio::spawn(ping_until(channels[0].clone(), deadline));
+    let pressed = Arc::new(AtomicU64::new(0));
+    say(format!(
+        "load: {} devices connected; pressing for {:?}",
+        cfg.matches, cfg.duration
+    ));
     let mut pressing = Vec::new();
     for device in devices {
-        pressing.push(tokio::spawn(press_until(device, deadline)));
+        pressing.push(tokio::spawn(press_until(device, deadline, pressed.clone())));
+    }
+    if let Some(tx) = cfg.progress.clone() {
+        tokio::spawn(report_progress(tx, pressed, start, deadline));
     }
     let mut report = LoadReport {
         matches: cfg.matches,
@@ -197,8 +221,37 @@ async fn ping_until(channel: Channel, deadline: Instant) -> Result<Histogram<u64
     Ok(h)
 }
 
+/// Once a second until `deadline`: the presses so far and their rate.
+async fn report_progress(
+    tx: tokio::sync::mpsc::UnboundedSender<String>,
+    pressed: Arc<AtomicU64>,
+    start: Instant,
+    deadline: Instant,
+) {
+    let total = deadline - start;
+    let mut tick = tokio::time::interval_at(start + Duration::from_secs(1), Duration::from_secs(1));
+    while Instant::now() < deadline {
+        tick.tick().await;
+        let elapsed = start.elapsed().min(total);
+        let n = pressed.load(Ordering::Relaxed);
+        let line = format!(
+            "load: {:.0} s of {:.0} s, {n} presses ({:.0}/s)",
+            elapsed.as_secs_f64(),
+            total.as_secs_f64(),
+            n as f64 / elapsed.as_secs_f64().max(1e-9)
+        );
+        if tx.send(line).is_err() {
+            return;
+        }
+    }
+}
+
 /// One device: check both players in, roll the opening, then roll and press in turn.
-async fn press_until(mut device: Device, deadline: Instant) -> Result<Tally, DeviceError> {
+async fn press_until(
+    mut device: Device,
+    deadline: Instant,
+    pressed: Arc<AtomicU64>,
+) -> Result<Tally, DeviceError> {
     let mut t = Tally {
         presses: 0,
         inputs: 0,
@@ -227,6 +280,7 @@ async fn press_until(mut device: Device, deadline: Instant) -> Result<Tally, Dev
             t.press
                 .record(acked.stamped_at.elapsed().as_micros().max(1) as u64)?;
             t.presses += 1;
+            pressed.fetch_add(1, Ordering::Relaxed);
             side = if side == a { b } else { a };
         }
         moving = !moving;

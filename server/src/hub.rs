@@ -156,6 +156,16 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             state.matches.insert(id, handle);
             jobs.push(job);
         }
+        // The recovery summary: what the registry holds, what is replayed, what is lost
+        // (each lost match has its own ERROR line naming why).
+        let unavailable = state.matches.len() - jobs.len();
+        tracing::info!(
+            tournaments = state.registry.tournaments.len(),
+            matches = state.matches.len(),
+            replaying = jobs.len(),
+            unavailable,
+            "recovered the registry: match logs are replayed in the background"
+        );
         actor::recover_in_background(jobs);
         drop(state);
         Ok(hub)

@@ -25,6 +25,7 @@ pub mod feed;
 pub mod followers;
 pub mod hub;
 pub mod listener;
+pub mod metrics;
 pub mod reflection;
 pub mod registry;
 pub mod seal;
@@ -234,7 +235,8 @@ where
         feed.map_request(|r: http::Request<axum::body::Body>| r.map(tonic::body::Body::new)),
     );
     // The phone page beside the services; browsers reach them over gRPC-Web on HTTP/1.1.
-    let routes = Routes::from(web::routes(router));
+    // And /metrics, and a 404 for any other path (`metrics::routes`).
+    let routes = Routes::from(metrics::routes(web::routes(router)));
     let server = builder
         .max_concurrent_streams(Some(MAX_STREAMS_PER_CONNECTION))
         // A follower's client sends nothing while it follows: pings find the ones that

@@ -81,7 +81,7 @@ async fn a_director_runs_a_match_from_the_command_line() {
     let o = baffle(&server, &["play", "r1-t7", "opening", "--dice", "6,1"]).await;
     ok(&o);
     assert!(
-        o.out.contains("bg.opening_throw") && o.out.contains("A moves 6-1"),
+        o.out.contains("opening throw 6-1") && o.out.contains("A moves 6-1"),
         "{}",
         o.out
     );
@@ -257,7 +257,7 @@ async fn an_arbiter_runs_a_chess_match_from_the_command_line() {
     )
     .await;
     ok(&o);
-    assert!(o.out.contains("chess.ruling"), "{}", o.out);
+    assert!(o.out.contains("ruling"), "{}", o.out);
     assert!(o.out.contains("illegal moves [0, 1]"), "{}", o.out);
     ok(&baffle(&server, &["chess", "r1-t1", "resign", "black"]).await);
     let o = baffle(&server, &["--json", "match", "show", "r1-t1"]).await;
@@ -265,7 +265,8 @@ async fn an_arbiter_runs_a_chess_match_from_the_command_line() {
     let v: serde_json::Value = serde_json::from_str(&o.out).unwrap();
     assert_eq!(v["chess"]["half_points"], serde_json::json!([2, 0]));
     assert_eq!(v["chess"]["results"][0]["result"], "1-0 resignation");
-    assert_eq!(v["phase"], "between games");
+    assert_eq!(v["phase"], "between_games");
+    assert_eq!(v["status"], "between games");
     server.stop().await;
 }
 
@@ -398,7 +399,7 @@ async fn a_director_records_moves_from_the_command_line() {
     );
     let o = baffle(&server, &["play", "r1-t7", "move", "a", "8/5 6/5"]).await;
     ok(&o);
-    assert!(o.out.contains("bg.moved"), "{}", o.out);
+    assert!(o.out.contains("Anna played 8/5 6/5"), "{}", o.out);
     let o = baffle(&server, &["match", "show", "r1-t7"]).await;
     ok(&o);
     assert!(o.out.contains("pips A 163  B 167"), "{}", o.out);
@@ -415,4 +416,336 @@ async fn a_director_records_moves_from_the_command_line() {
     let o = baffle(&server, &["match", "export", "r1-t7"]).await;
     ok(&o);
     assert!(o.out.contains("  1) 31: 8/5 6/5"), "{}", o.out);
+}
+
+/// Issue 19: the edges a new director hit in his first fifteen minutes, each as he typed
+/// it: side letters in capitals, an address without `http://`, the chess pause's own
+/// default, `5:00`, a match before its start, a second section's default id, words
+/// instead of event names, and JSON without Rust debug text.
+#[tokio::test]
+async fn what_a_new_director_types_is_understood() {
+    let server = TestServer::start().await;
+    let ok = |o: &Outcome| assert_eq!(o.code, 0, "{}{}", o.out, o.err);
+    // An address as the server prints it, without http://.
+    let bare = server.addr.to_string();
+    let o = run(&Cli::try_parse_from([
+        "baffle",
+        "--server",
+        &bare,
+        "--token",
+        &server.token,
+        "tournament",
+        "create",
+        "open",
+        "--name",
+        "Club open",
+        "--dice",
+        "physical",
+    ])
+    .unwrap())
+    .await;
+    ok(&o);
+    ok(&baffle(
+        &server,
+        &["tournament", "create", "second", "--name", "Section B"],
+    )
+    .await);
+    let create = |tournament: &'static str| {
+        [
+            "match",
+            "create",
+            "--tournament",
+            tournament,
+            "--table",
+            "7",
+            "--length",
+            "3",
+            "--players",
+            "Anna,Ben",
+        ]
+    };
+    ok(&baffle(&server, &create("open")).await);
+    // The second section's default id is taken: the error says what to do.
+    let o = baffle(&server, &create("second")).await;
+    assert_eq!(o.code, 4);
+    assert!(
+        o.err.contains("--id") && o.err.contains("second-r1-t7"),
+        "{}",
+        o.err
+    );
+    // Capitals, and words rather than event names.
+    let o = baffle(&server, &["play", "r1-t7", "check-in", "A"]).await;
+    ok(&o);
+    assert!(o.out.contains("Anna checked in"), "{}", o.out);
+    assert!(!o.out.contains("bg."), "{}", o.out);
+    ok(&baffle(&server, &["play", "r1-t7", "check-in", "B"]).await);
+    assert!(
+        baffle(&server, &["match", "show", "r1-t7"])
+            .await
+            .out
+            .contains("ready"),
+        "both checked in, nothing started: ready"
+    );
+    ok(&baffle(&server, &["play", "r1-t7", "opening", "--dice", "6,1"]).await);
+    // A clock face as the director reads it off the old clock.
+    let o = baffle(
+        &server,
+        &[
+            "--json",
+            "rule",
+            "r1-t7",
+            "--reason",
+            "clock replaced",
+            "--article",
+            "3.7",
+            "set-time",
+            "B",
+            "5:00",
+        ],
+    )
+    .await;
+    ok(&o);
+    let v: serde_json::Value = serde_json::from_str(&o.out).unwrap();
+    assert_eq!(v["state"]["clock"]["b"]["main_ms"], 300_000);
+    assert!(v["events"][0]["text"].as_str().unwrap().contains("ruling"));
+    // The tournament for people by default, JSON on request; no debug text anywhere.
+    let o = baffle(&server, &["tournament", "show", "open"]).await;
+    ok(&o);
+    assert!(o.out.starts_with("open  Club open\n"), "{}", o.out);
+    let o = baffle(&server, &["--json", "tournament", "show", "open"]).await;
+    let v: serde_json::Value = serde_json::from_str(&o.out).unwrap();
+    assert_eq!(v["timeout"]["policy"], "lose_match");
+    assert_eq!(v["clocks"], "required");
+    for args in [
+        &["--json", "tournament", "list"][..],
+        &["--json", "match", "list"],
+        &["--json", "match", "show", "r1-t7"],
+        &["--json", "device", "list"],
+    ] {
+        let o = baffle(&server, args).await;
+        ok(&o);
+        assert!(
+            !o.out.contains("Some(") && !o.out.contains("PAUSE_REASON"),
+            "{}",
+            o.out
+        );
+        serde_json::from_str::<serde_json::Value>(&o.out).expect("JSON");
+    }
+    let v: serde_json::Value = serde_json::from_str(
+        &baffle(&server, &["--json", "match", "show", "r1-t7"])
+            .await
+            .out,
+    )
+    .unwrap();
+    assert!(v["devices"].is_array() && v["dice_anomalies"] == 0, "{v}");
+    // A match won, shown with its winner and whether it is confirmed.
+    ok(&baffle(
+        &server,
+        &[
+            "rule",
+            "r1-t7",
+            "--reason",
+            "left",
+            "--article",
+            "2.2",
+            "forfeit-match",
+            "b",
+        ],
+    )
+    .await);
+    let o = baffle(&server, &["match", "list", "--tournament", "open"]).await;
+    assert!(
+        o.out.contains("STATUS") && o.out.contains("WINNER"),
+        "{}",
+        o.out
+    );
+    assert!(
+        o.out.contains("over") && o.out.contains("Anna ("),
+        "{}",
+        o.out
+    );
+    ok(&baffle(
+        &server,
+        &[
+            "rule",
+            "r1-t7",
+            "--reason",
+            "ok",
+            "--article",
+            "4.6",
+            "confirm",
+        ],
+    )
+    .await);
+    let o = baffle(&server, &["match", "list", "--tournament", "open"]).await;
+    assert!(o.out.contains("confirmed"), "{}", o.out);
+    server.stop().await;
+}
+
+/// A match scheduled later refuses play saying when it starts; a chess pause works with
+/// its own default reason.
+#[tokio::test]
+async fn a_match_before_its_start_and_the_chess_pause_default() {
+    let server = TestServer::start().await;
+    let ok = |o: &Outcome| assert_eq!(o.code, 0, "{}{}", o.out, o.err);
+    ok(&baffle(&server, &["tournament", "create", "club"]).await);
+    // The README's chess sequence: a match starting 10 minutes after the server's
+    // (manual) now, 2026-01-15 00:10 UTC; the players may arrive early, the arbiter's
+    // ruling waits for the start.
+    let mut d = baffle_tests::api::Director::connect(&server).await;
+    d.create_chess(
+        "club",
+        "later",
+        "2",
+        baffle_tests::EPOCH.as_ms() + 600_000,
+        baffle_proto::v1::ChessMatchSettings {
+            control: Some((&baffle_core::clock::TimeControl::rapid()).into()),
+            games: 2,
+            ..Default::default()
+        },
+    )
+    .await;
+    ok(&baffle(&server, &["chess", "later", "arrive", "white"]).await);
+    ok(&baffle(&server, &["chess", "later", "arrive", "black"]).await);
+    let o = baffle(
+        &server,
+        &[
+            "chess",
+            "later",
+            "--reason",
+            "illegal move",
+            "--article",
+            "7.5",
+            "illegal",
+            "black",
+        ],
+    )
+    .await;
+    assert_eq!(o.code, 4, "{}{}", o.out, o.err);
+    assert!(o.err.contains("the match starts at 00:10 UTC"), "{}", o.err);
+    assert!(!o.err.contains("backwards"), "{}", o.err);
+    ok(&baffle(
+        &server,
+        &[
+            "match",
+            "create",
+            "--tournament",
+            "club",
+            "--table",
+            "1",
+            "--players",
+            "Ann,Bo",
+            "--chess",
+            "rapid",
+            "--default-time",
+            "15m",
+        ],
+    )
+    .await);
+    let o = baffle(
+        &server,
+        &[
+            "chess",
+            "r1-t1",
+            "--reason",
+            "dispute",
+            "--article",
+            "6.12",
+            "pause",
+        ],
+    )
+    .await;
+    ok(&o);
+    assert!(o.out.contains("paused: director stopped"), "{}", o.out);
+    server.stop().await;
+}
+
+/// `baffle follow` without a terminal: a line per change, NDJSON with --json, ending
+/// when the result is confirmed; an unknown match ends at once with exit status 4.
+#[tokio::test]
+async fn follow_without_a_terminal_prints_lines() {
+    let server = TestServer::start().await;
+    let ok = |o: &Outcome| assert_eq!(o.code, 0, "{}{}", o.out, o.err);
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = baffle_client::tui::lines::follow(
+        server.addr_url.clone(),
+        "nope".into(),
+        false,
+        &mut out,
+        &mut err,
+    )
+    .await
+    .unwrap();
+    assert_eq!(code, 4);
+    assert!(String::from_utf8_lossy(&err).contains("nope"), "{err:?}");
+
+    ok(&baffle(
+        &server,
+        &["tournament", "create", "open", "--dice", "physical"],
+    )
+    .await);
+    let create = [
+        "match",
+        "create",
+        "--tournament",
+        "open",
+        "--table",
+        "7",
+        "--length",
+        "3",
+        "--players",
+        "Anna,Ben",
+    ];
+    ok(&baffle(&server, &create).await);
+    let url = server.addr_url.clone();
+    let follower = tokio::spawn(async move {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = baffle_client::tui::lines::follow(url, "r1-t7".into(), true, &mut out, &mut err)
+            .await
+            .unwrap();
+        (code, String::from_utf8(out).unwrap())
+    });
+    for args in [
+        &["play", "r1-t7", "check-in", "a"][..],
+        &[
+            "rule",
+            "r1-t7",
+            "--reason",
+            "absent",
+            "--article",
+            "2.2",
+            "forfeit-match",
+            "b",
+        ],
+        &[
+            "rule",
+            "r1-t7",
+            "--reason",
+            "ok",
+            "--article",
+            "4.6",
+            "confirm",
+        ],
+    ] {
+        ok(&baffle(&server, args).await);
+    }
+    let (code, out) = tokio::time::timeout(std::time::Duration::from_secs(30), follower)
+        .await
+        .expect("follow ends once the result is confirmed")
+        .unwrap();
+    assert_eq!(code, 0);
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect();
+    assert!(lines.len() >= 2, "{out}");
+    assert_eq!(lines.last().unwrap()["state"]["status"], "confirmed");
+    assert!(
+        lines
+            .iter()
+            .flat_map(|l| l["events"].as_array().unwrap())
+            .any(|e| e["text"] == "Anna checked in"),
+        "{out}"
+    );
+    server.stop().await;
 }

@@ -80,11 +80,13 @@ async fn the_demo_plays_chess_matches_to_the_end() {
 async fn the_load_generator_reports_what_it_measured() {
     use baffle_firmware_sim::load::{LoadConfig, run};
     let server = TestServer::start().await;
+    let (progress, mut said) = tokio::sync::mpsc::unbounded_channel();
     let cfg = LoadConfig {
         matches: 3,
         connections: 2,
         duration: std::time::Duration::from_millis(300),
         tournament: "load".into(),
+        progress: Some(progress),
         ..LoadConfig::default()
     };
     // A refused input ends the run with an error, so a report means none was refused.
@@ -98,6 +100,14 @@ async fn the_load_generator_reports_what_it_measured() {
     assert!(!report.ping.is_empty());
     let text = report.render();
     assert!(text.contains("press / ping"), "{text}");
+    // What a person watching was told, before the presses (the per-second lines need a
+    // run of over a second).
+    let first = said.recv().await.unwrap();
+    assert!(
+        first.contains("setting up 3 matches in tournament load"),
+        "{first}"
+    );
+    assert!(said.recv().await.unwrap().contains("3 devices connected"));
     // Every applied press is in a match log.
     let mut logged = 0;
     for t in 1..=3 {

@@ -30,6 +30,26 @@ fn screen(terminal: &Terminal<TestBackend>, heads: &[&str]) -> String {
     text
 }
 
+/// The running clock is green and bold, the result to confirm magenta: what needs the
+/// director stands out in colour, not only in words.
+fn assert_colours(terminal: &Terminal<TestBackend>) {
+    use ratatui::style::Color;
+    let buffer = terminal.backend().buffer();
+    let find = |text: &str| {
+        (0..buffer.area.height).find_map(|y| {
+            let line: String = (0..buffer.area.width)
+                .map(|x| buffer[(x, y)].symbol().to_string())
+                .collect();
+            line.find(text)
+                .map(|i| (line[..i].chars().count() as u16, y))
+        })
+    };
+    let (x, y) = find("14:00.0 +7").expect("B's running clock");
+    assert_eq!(buffer[(x, y)].fg, Color::Green);
+    let (x, y) = find(" over ").expect("the match to confirm");
+    assert_eq!(buffer[(x + 1, y)].fg, Color::Magenta);
+}
+
 /// Two matches at table 7 and 8: one in a game with B's clock running and a penalty
 /// point given, one finished and waiting for confirmation.
 async fn room() -> (TestServer, Vec<v1::MatchState>) {
@@ -77,10 +97,22 @@ async fn the_dashboard_shows_every_match_with_ticking_clocks_and_alerts() {
     for s in &states {
         board.update(s.clone());
     }
-    let mut terminal = Terminal::new(TestBackend::new(110, 20)).unwrap();
+    // Wide: every column, with round, devices and the winner; narrow (80 columns): names,
+    // ids and keys whole, the optional columns left out.
+    let mut terminal = Terminal::new(TestBackend::new(160, 24)).unwrap();
     let now = server.time.now().as_ms();
     terminal.draw(|f| board.draw(f, now)).unwrap();
     insta::assert_snapshot!("console", screen(&terminal, &[]));
+    assert_colours(&terminal);
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    terminal.draw(|f| board.draw(f, now)).unwrap();
+    insta::assert_snapshot!("console_80", screen(&terminal, &[]));
+    assert_colours(&terminal);
+    // `?` lists the keys over the room; any key closes it.
+    board.key(Key::Char('?'));
+    terminal.draw(|f| board.draw(f, now)).unwrap();
+    insta::assert_snapshot!("console_help", screen(&terminal, &[]));
+    board.key(Key::Char('x'));
 
     // Keys: select the finished match and confirm its result, behind a prompt.
     board.key(Key::Down);
@@ -101,9 +133,9 @@ async fn the_dashboard_shows_every_match_with_ticking_clocks_and_alerts() {
     }
     assert_eq!(board.key(Key::Enter), None);
     assert!(
-        board.alerts[0].contains("not a duration"),
+        board.ticker[0].contains("not a duration"),
         "{:?}",
-        board.alerts
+        board.ticker
     );
     board.key(Key::Char('a'));
     for c in "B -30s".chars() {
@@ -191,7 +223,7 @@ async fn chess_is_shown_as_chess() {
     insta::assert_snapshot!("follow_chess", screen(&terminal, &[&s.head_hash]));
     let mut board = Dashboard::new("open");
     board.update(s.clone());
-    let mut terminal = Terminal::new(TestBackend::new(110, 8)).unwrap();
+    let mut terminal = Terminal::new(TestBackend::new(160, 14)).unwrap();
     terminal.draw(|f| board.draw(f, now)).unwrap();
     insta::assert_snapshot!("console_chess", screen(&terminal, &[]));
     server.stop().await;

@@ -1,16 +1,38 @@
 //! `baffle`: the director's console.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 
-use baffle_client::cli::{Cli, Command, DiceCommand};
+use baffle_client::cli::{Command, DiceCommand};
 use baffle_client::{dice, exit, run, tui};
-use clap::Parser;
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
-    let cli = Cli::parse();
+    let cli = baffle_client::examples::parse();
+    // The screens need a terminal on both ends; piped or scripted, a line per change.
+    let terminal = std::io::stdout().is_terminal() && std::io::stdin().is_terminal();
+    let (mut out, mut err) = (std::io::stdout(), std::io::stderr());
     let code = match &cli.command {
         Command::Dice(DiceCommand::Stream { key, count, format }) => stream(key, *count, *format),
+        Command::Follow { match_id } if cli.json || !terminal => lines(
+            tui::lines::follow(
+                cli.server.clone(),
+                match_id.clone(),
+                cli.json,
+                &mut out,
+                &mut err,
+            )
+            .await,
+        ),
+        Command::Console { tournament } if cli.json || !terminal => lines(
+            tui::lines::console(
+                cli.server.clone(),
+                tournament.clone(),
+                cli.json,
+                &mut out,
+                &mut err,
+            )
+            .await,
+        ),
         Command::Follow { match_id } => {
             live(tui::app::follow(cli.server.clone(), match_id.clone()).await)
         }
@@ -27,9 +49,25 @@ async fn main() {
     std::process::exit(code);
 }
 
+fn lines(result: std::io::Result<i32>) -> i32 {
+    match result {
+        Ok(code) => code,
+        // A closed pipe (`| head`) is the reader's choice, not a failure.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => exit::OK,
+        Err(e) => {
+            eprintln!("baffle: writing failed: {e}");
+            1
+        }
+    }
+}
+
 fn live(result: std::io::Result<()>) -> i32 {
     match result {
         Ok(()) => exit::OK,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            eprintln!("baffle: {e}");
+            exit::REFUSED
+        }
         Err(e) => {
             eprintln!("baffle: the terminal failed: {e}");
             1

@@ -20,8 +20,12 @@ use crate::connect;
 pub enum Feed {
     /// A match's new state.
     State(Box<v1::MatchState>),
+    /// The events of an update (the match feed only), before its state.
+    Events(Vec<v1::Event>),
     /// The connection is in trouble; the feed is reconnecting.
     Problem(String),
+    /// The server said the match or tournament does not exist: the feed has ended.
+    Gone(String),
 }
 
 fn now_ms() -> i64 {
@@ -53,6 +57,15 @@ fn keys() -> mpsc::UnboundedReceiver<KeyCode> {
 /// The updates of one match, resumed from the last event seen after every disconnect or
 /// server restart (with a `Problem` between). Ends when the receiver is dropped.
 pub fn match_feed(server: String, match_id: String) -> mpsc::Receiver<Feed> {
+    feed_of_match(server, match_id, false)
+}
+
+/// [`match_feed`] with each update's events first (`Feed::Events`), for the line mode.
+pub fn match_updates(server: String, match_id: String) -> mpsc::Receiver<Feed> {
+    feed_of_match(server, match_id, true)
+}
+
+fn feed_of_match(server: String, match_id: String, with_events: bool) -> mpsc::Receiver<Feed> {
     let (tx, feed) = mpsc::channel(64);
     tokio::spawn(async move {
         let mut next = 0u64;
@@ -71,6 +84,12 @@ pub fn match_feed(server: String, match_id: String) -> mpsc::Receiver<Feed> {
                                     Ok(Some(update)) => {
                                         if let Some(last) = update.events.last() {
                                             next = last.seq + 1;
+                                        }
+                                        if with_events
+                                            && !update.events.is_empty()
+                                            && tx.send(Feed::Events(update.events)).await.is_err()
+                                        {
+                                            return;
                                         }
                                         if let Some(state) = update.state {
                                             next = next.max(state.seq);
@@ -92,6 +111,11 @@ pub fn match_feed(server: String, match_id: String) -> mpsc::Receiver<Feed> {
                                     }
                                 }
                             }
+                        }
+                        // A match that does not exist will not appear by retrying.
+                        Err(e) if e.code() == tonic::Code::NotFound => {
+                            let _ = tx.send(Feed::Gone(e.message().to_string())).await;
+                            return;
                         }
                         Err(e) => {
                             let _ = tx
@@ -129,7 +153,9 @@ pub async fn follow(server: String, match_id: String) -> std::io::Result<()> {
                     state = Some(*s);
                     status.connection = None;
                 }
+                Feed::Events(_) => {}
                 Feed::Problem(p) => status.connection = Some(p),
+                Feed::Gone(why) => break Err(std::io::Error::new(std::io::ErrorKind::NotFound, why)),
             },
             Some(k) = keys.recv() => if matches!(k, KeyCode::Char('q') | KeyCode::Esc) { break Ok(()) },
             _ = tick.tick() => {}
@@ -183,6 +209,10 @@ pub fn tournament_feed(server: String, tournament: String) -> mpsc::Receiver<Fee
                                 }
                             }
                         }
+                        Err(e) if e.code() == tonic::Code::NotFound => {
+                            let _ = tx.send(Feed::Gone(e.message().to_string())).await;
+                            return;
+                        }
                         Err(e) => e.message().to_string(),
                     }
                 }
@@ -219,10 +249,12 @@ pub async fn console(
                     board.connection = None;
                     board.update(*s);
                 }
+                Feed::Events(_) => {}
                 Feed::Problem(p) => board.connection = Some(p),
+                Feed::Gone(why) => break Err(std::io::Error::new(std::io::ErrorKind::NotFound, why)),
             },
             Some(code) = keys.recv() => {
-                if board.prompt.is_none() && matches!(code, KeyCode::Char('q')) {
+                if board.prompt.is_none() && !board.help && matches!(code, KeyCode::Char('q')) {
                     break Ok(());
                 }
                 let key = match code {
@@ -237,7 +269,7 @@ pub async fn console(
                 if let Some(pending) = board.key(key) {
                     let result = send(&server, &token, pending).await;
                     if let Err(e) = result {
-                        board.alerts.push_front(format!("refused: {e}"));
+                        board.tick(crate::words::tick_refused(&e));
                     }
                 }
             }

@@ -7,3 +7,4 @@
 pub mod app;
 pub mod console;
 pub mod follow;
+pub mod lines;

@@ -68,6 +68,30 @@ impl Draft {
         }
     }
 
+    /// A refusal before the match's scheduled start says when it starts, in the
+    /// director's words: one that only says the time line went backwards (the clock and
+    /// lateness count from the start) is replaced, one that names a rule (a press before
+    /// the start, 6.6) keeps it after the time.
+    fn before_start(&self, refusal: Refusal, now: Timestamp) -> Refusal {
+        let start = self.table.game.scheduled_start();
+        if now >= start {
+            return refusal;
+        }
+        let when = format!("the match starts at {}", start.time_of_day());
+        if refusal.message.starts_with("time went backwards") {
+            return Refusal::rule(format!(
+                "{when}: nothing can be played or ruled in it before then"
+            ));
+        }
+        if refusal.message.contains("has not started") {
+            return Refusal {
+                message: format!("{when}: {}", refusal.message),
+                ..refusal
+            };
+        }
+        refusal
+    }
+
     fn server_dice(&self) -> Result<(), Refusal> {
         if self.backgammon()?.dice() != DiceSource::Server {
             return Err(Refusal::invalid(
@@ -210,6 +234,11 @@ impl Draft {
     }
 
     fn request(&mut self, request: &Request, now: Timestamp) -> Result<(), Refusal> {
+        self.request_at(request, now)
+            .map_err(|refusal| self.before_start(refusal, now))
+    }
+
+    fn request_at(&mut self, request: &Request, now: Timestamp) -> Result<(), Refusal> {
         match request {
             Request::Tick => match self.table.game {
                 Game::Backgammon(_) => self.backgammon_command(&Command::Tick, now),

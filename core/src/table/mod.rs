@@ -120,6 +120,14 @@ impl Game {
         }
     }
 
+    /// When the match is scheduled to start: its clock and lateness count from then.
+    pub fn scheduled_start(&self) -> Timestamp {
+        match self {
+            Game::Backgammon(m) => m.setup().scheduled_start,
+            Game::Chess(m) => m.settings().start,
+        }
+    }
+
     /// Whether the match is over.
     pub fn is_over(&self) -> bool {
         match self {

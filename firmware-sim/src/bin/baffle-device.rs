@@ -102,6 +102,7 @@ async fn main() {
                 connections: *connections,
                 duration: Duration::from_secs(*seconds),
                 sync_every: Duration::from_millis(*sync_ms),
+                progress: Some(progress_printer()),
                 ..LoadConfig::default()
             };
             match load::run(&cli.server, &token, cfg).await {
@@ -117,4 +118,15 @@ async fn main() {
         }
     };
     std::process::exit(code);
+}
+
+/// A channel whose lines are printed on standard error as they come (the load's progress).
+fn progress_printer() -> tokio::sync::mpsc::UnboundedSender<String> {
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+    tokio::spawn(async move {
+        while let Some(line) = rx.recv().await {
+            eprintln!("{line}");
+        }
+    });
+    tx
 }

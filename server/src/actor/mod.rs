@@ -8,6 +8,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
+mod journal;
 mod recovery;
 
 pub use baffle_core::table::DeviceInput;
@@ -283,6 +284,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
     }
 
     async fn run(mut self, mut rx: mpsc::Receiver<Box<Msg>>) {
+        let _live = crate::metrics::Gauge::new(crate::metrics::Kind::LiveMatch);
         // A new match is announced at once: a late table, the one a director most needs
         // to see, must not wait for its first event to appear in the room's feed.
         let state = self.state(self.now());
@@ -355,6 +357,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                 let answer = self
                     .execute(request, request_id, expected_seq, admission)
                     .await;
+                crate::metrics::command(answer.is_ok());
                 let _ = reply.send(answer);
             }
             Msg::Reveal { reply } => {
@@ -367,7 +370,9 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                 let _ = reply.send(self.state(self.now()));
             }
             Msg::DeviceInput { input, reply } => {
-                let _ = reply.send(self.device_input(input).await);
+                let ack = self.device_input(input).await;
+                crate::metrics::command(ack.error.is_empty());
+                let _ = reply.send(ack);
             }
             Msg::Presence { device, connected } => {
                 // Not an event of the match: nothing is logged, followers get a new state.
@@ -564,6 +569,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             }
         }
         self.table = table;
+        journal::log_events(&self.table.info().id, &update.events);
         if let Some(state) = &update.state {
             self.summarise(state);
         }

@@ -4,6 +4,8 @@ use baffle_server::config::{Command, Config, LogFormat};
 use baffle_server::hub::Hub;
 use baffle_server::store::{EventStore, PgStore, SledStore};
 use baffle_server::time::SystemTime_;
+use std::io::IsTerminal;
+
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
 
@@ -13,53 +15,94 @@ use tracing_subscriber::EnvFilter;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[tokio::main]
-async fn main() -> Result<(), baffle_server::ServeError> {
+async fn main() -> std::process::ExitCode {
     let config = Config::parse();
+    match run(&config).await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(why) => {
+            // Said to a person, naming the address or directory, not as a Rust error.
+            eprintln!("baffled: {why}");
+            tracing::error!(error = %why, "baffled stopped");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(config: &Config) -> Result<(), String> {
     // Installed first: a signal that arrives while the server starts must still stop it
     // gracefully rather than kill it.
-    let shutdown = shutdown_signal()?;
-    let filter = EnvFilter::try_new(&config.log)?;
+    let shutdown = shutdown_signal().map_err(|e| format!("the signal handlers: {e}"))?;
+    let filter = EnvFilter::try_new(log_filter(&config.log))
+        .map_err(|e| format!("--log {:?} is not a log filter: {e}", config.log))?;
+    // Colour only for a person at a terminal: a log file or journald gets plain text.
+    let ansi = std::io::stdout().is_terminal();
     match config.log_format {
-        LogFormat::Text => tracing_subscriber::fmt().with_env_filter(filter).init(),
+        LogFormat::Text => tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_ansi(ansi)
+            .init(),
         LogFormat::Json => tracing_subscriber::fmt()
             .json()
             .with_env_filter(filter)
             .init(),
     }
     if config.command == Some(Command::Check) {
-        std::process::exit(check(&config).await);
+        std::process::exit(check(config).await);
     }
+    let data_dir = config.data_dir.display().to_string();
     // A bad certificate stops the start before anything else (and before "listening").
-    let tls = config.tls_identity()?;
+    let tls = config.tls_identity().map_err(|e| e.to_string())?;
     // Private before anything is written into it, and again once sled has made its files
     // (an older data directory was 0755 with 0644 files).
-    baffle_server::data_dir::make_private(&config.data_dir)?;
+    let private = |e: std::io::Error| {
+        format!("the data directory {data_dir} cannot be created or made private: {e}")
+    };
+    baffle_server::data_dir::make_private(&config.data_dir).map_err(private)?;
     let token_path = config.token_path();
-    let token = baffle_server::auth::director_token(&token_path)?;
+    let token = baffle_server::auth::director_token(&token_path).map_err(|e| {
+        format!(
+            "the director token {} cannot be read or created: {e}",
+            token_path.display()
+        )
+    })?;
     match &config.store {
-        // Several nodes on one database (docs/cluster.md).
+        // One node on a database (docs/cluster.md).
         Some(url) => {
-            let store = PgStore::connect(url).await?;
+            let store = PgStore::connect(url)
+                .await
+                .map_err(|e| format!("the PostgreSQL store does not answer: {e}"))?;
             tracing::info!("the store is PostgreSQL");
-            run(store, &config, token, tls, shutdown).await
+            serve(store, config, token, tls, shutdown).await
         }
         None => {
-            let store = SledStore::open(&config.data_dir.join("store"))?;
-            baffle_server::data_dir::make_private(&config.data_dir)?;
-            run(store, &config, token, tls, shutdown).await
+            let store_dir = config.data_dir.join("store");
+            let store = SledStore::open(&store_dir).map_err(|e| {
+                format!(
+                    "the store {} cannot be opened: {e}\n         if another baffled runs on \
+                     this data directory it holds the store's lock: stop it first, or pass \
+                     another --data-dir",
+                    store_dir.display()
+                )
+            })?;
+            baffle_server::data_dir::make_private(&config.data_dir).map_err(private)?;
+            serve(store, config, token, tls, shutdown).await
         }
     }
 }
 
 /// Serves from `store` until `shutdown`.
-async fn run<S: EventStore + Clone>(
+async fn serve<S: EventStore + Clone>(
     store: S,
     config: &Config,
     token: String,
     tls: Option<baffle_server::tls::Tls>,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-) -> Result<(), baffle_server::ServeError> {
-    let hub = Hub::open(store, SystemTime_, token).await?;
+) -> Result<(), String> {
+    let data_dir = config.data_dir.display().to_string();
+    let token_path = config.token_path();
+    let hub = Hub::open(store, SystemTime_, token)
+        .await
+        .map_err(|e| format!("the data directory {data_dir} cannot be recovered: {e}"))?;
     hub.followers.set_limits(config.follower_limits());
     // About 1,000 idle connections exhausted the default soft limit of 1,024 files.
     let open_files = match baffle_server::listener::raise_fd_limit() {
@@ -70,19 +113,94 @@ async fn run<S: EventStore + Clone>(
         }
     };
     let limits = config.limits(open_files);
-    let listener = tokio::net::TcpListener::bind(config.addr).await?;
+    let listener = tokio::net::TcpListener::bind(config.addr)
+        .await
+        .map_err(|e| bind_error(config.addr, &e))?;
+    let address = listener.local_addr().map_err(|e| e.to_string())?;
     tracing::info!(
-        address = %listener.local_addr()?,
+        %address,
         data_dir = %config.data_dir.display(),
-        director_token = %config.token_path().display(),
+        director_token = %token_path.display(),
         tls = tls.is_some(),
         open_files = open_files.map_or("unlimited".to_string(), |n| n.to_string()),
         max_connections = limits.max_connections,
-        "baffled listening (gRPC, health, reflection)"
+        "baffled listening (gRPC, health, reflection, the page, /metrics)"
     );
-    baffle_server::serve_with_limits(hub, listener, tls, limits, shutdown).await?;
+    println!("{}", banner(address, tls.is_some(), &token_path));
+    baffle_server::serve_with_limits(hub, listener, tls, limits, shutdown)
+        .await
+        .map_err(|e| format!("the server stopped: {e}"))?;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// `--log`: a bare level (`debug`, `trace`) is baffle's own at that level and every
+/// library's at `info`, so `--log debug` shows the server's decisions rather than h2's
+/// frames and sled's pages; anything else is taken as an EnvFilter as written.
+fn log_filter(log: &str) -> String {
+    match log.trim() {
+        level @ ("debug" | "trace") => {
+            format!("info,baffle_server={level},baffled={level},baffle_core={level}")
+        }
+        other => other.to_string(),
+    }
+}
+
+/// A bind failure in words, naming the address and what to do.
+fn bind_error(addr: std::net::SocketAddr, e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::AddrInUse => format!(
+            "the address {addr} is in use: another baffled (or another program) listens \
+             there; stop it, or pass --addr with another port"
+        ),
+        std::io::ErrorKind::PermissionDenied => format!(
+            "not allowed to listen on {addr}: ports below 1024 need privileges; pass --addr \
+             with a port above 1024"
+        ),
+        std::io::ErrorKind::AddrNotAvailable => format!(
+            "{addr} is not an address of this machine: pass --addr 0.0.0.0:PORT to listen on \
+             all of them"
+        ),
+        _ => format!("cannot listen on {addr}: {e}"),
+    }
+}
+
+/// What a person starting the server needs to read: where the page is, how phones reach
+/// it, where the token and the metrics are.
+fn banner(address: std::net::SocketAddr, tls: bool, token: &std::path::Path) -> String {
+    let scheme = if tls { "https" } else { "http" };
+    let port = address.port();
+    let mut text = format!("baffled is listening on {address}\n");
+    if address.ip().is_loopback() {
+        text.push_str(&format!(
+            "  the room's page: {scheme}://{address}/ (this machine only)\n  phones and other \
+             machines cannot reach {}: start with --addr 0.0.0.0:{port} to serve the room's \
+             network\n",
+            address.ip()
+        ));
+    } else {
+        let shown = if address.ip().is_unspecified() {
+            lan_address().map_or("THIS-MACHINE".to_string(), |ip| ip.to_string())
+        } else {
+            address.ip().to_string()
+        };
+        text.push_str(&format!(
+            "  the room's page, for phones on this network: {scheme}://{shown}:{port}/\n"
+        ));
+    }
+    text.push_str(&format!(
+        "  metrics: {scheme}://{address}/metrics\n  director token: {}",
+        token.display()
+    ));
+    text
+}
+
+/// This machine's address on its default route (no packet is sent: a UDP socket is only
+/// pointed at a documentation address, which picks the interface).
+fn lan_address() -> Option<std::net::IpAddr> {
+    let socket = std::net::UdpSocket::bind("0.0.0.0:0").ok()?;
+    socket.connect("192.0.2.1:9").ok()?;
+    Some(socket.local_addr().ok()?.ip())
 }
 
 /// `baffled check`: scrubs the data directory (or the PostgreSQL store) and prints what

@@ -61,6 +61,8 @@ pub struct FeedStream {
     now_ms: Box<dyn Fn() -> i64 + Send + Sync>,
     /// This follower's place among the open streams, given back when it goes.
     _slot: FollowerSlot,
+    /// Counted in `baffle_followers` while the stream lives.
+    _follower: crate::metrics::Gauge,
 }
 
 impl FeedStream {
@@ -91,6 +93,7 @@ impl FeedStream {
             live: BroadcastStream::new(live),
             now_ms: Box::new(move || time.now().as_ms()),
             _slot: slot,
+            _follower: crate::metrics::Gauge::new(crate::metrics::Kind::Follower),
         })
     }
 }

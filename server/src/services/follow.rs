@@ -29,13 +29,15 @@ use crate::time::TimeSource;
 pub type Updates = Pin<Box<dyn Stream<Item = Result<v1::MatchUpdate, Status>> + Send>>;
 
 /// Follows `handle`'s match from `from_seq`, holding `slot` (the follower's place among
-/// the open streams) for as long as the stream lives. The stream ends when the server
-/// starts shutting down, and after an error.
+/// the open streams) and a count in the `kind` gauge of the metrics for as long as the
+/// stream lives. The stream ends when the server starts shutting down, and after an
+/// error.
 pub fn follow<S: EventStore + Clone, T: TimeSource>(
     hub: Arc<Hub<S, T>>,
     handle: MatchHandle,
     from_seq: u64,
     slot: FollowerSlot,
+    kind: crate::metrics::Kind,
 ) -> Updates {
     let closed = Box::pin(hub.closed());
     let follower = Follower {
@@ -44,6 +46,7 @@ pub fn follow<S: EventStore + Clone, T: TimeSource>(
         step: Step::Start { from_seq },
         closed,
         _slot: slot,
+        _gauge: crate::metrics::Gauge::new(kind),
     };
     Box::pin(futures_util::stream::unfold(follower, |mut f| async move {
         let update = f.next_update().await?;
@@ -70,6 +73,7 @@ struct Follower<S: EventStore, T: TimeSource> {
     step: Step,
     closed: Pin<Box<dyn Future<Output = ()> + Send>>,
     _slot: FollowerSlot,
+    _gauge: crate::metrics::Gauge,
 }
 
 impl<S: EventStore + Clone, T: TimeSource> Follower<S, T> {

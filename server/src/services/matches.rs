@@ -148,6 +148,7 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
             handle,
             r.from_seq,
             slot,
+            crate::metrics::Kind::Follower,
         )))
     }
 

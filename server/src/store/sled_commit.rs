@@ -309,7 +309,11 @@ impl Flusher {
     }
 
     fn flush_and_answer(&self, engine: &Engine, waiting: Vec<Written>) {
+        let started = std::time::Instant::now();
         let result = self.flush(engine);
+        if result.is_ok() {
+            crate::metrics::flushed(waiting.len(), started.elapsed().as_secs_f64());
+        }
         if result.is_ok() {
             note(engine, &waiting);
         }

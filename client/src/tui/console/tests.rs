@@ -25,11 +25,19 @@ fn alerts_for_dice_anomalies_and_devices_that_drop() {
     s.last_anomaly = "player A's dice: faces are unevenly spread".into();
     s.devices[0].connected = false;
     board.update(s);
-    assert_eq!(board.alerts[0], "m: device t7 disconnected");
+    assert_eq!(board.ticker[0], "m: device t7 disconnected");
     assert_eq!(
-        board.alerts[1],
-        "m: dice anomaly: player A's dice: faces are unevenly spread"
+        board.ticker[1],
+        "m: Anna's dice look wrong: faces are unevenly spread"
     );
+    // The anomaly stays on the to-do list until dismissed; the device comes back.
+    assert!(board.todos()[0].text.contains("Anna's dice look wrong"));
+    let mut s = board.matches["m"].clone();
+    s.devices[0].connected = true;
+    board.update(s);
+    assert_eq!(board.ticker[0], "m: device t7 connected");
+    board.key(Key::Char('d'));
+    assert!(board.todos().is_empty(), "{:?}", board.todos());
 }
 
 #[test]
@@ -37,12 +45,11 @@ fn pausing_asks_for_a_permitted_reason_then_a_confirmation() {
     let mut board = Dashboard::new("open");
     board.update(state("m"));
     board.key(Key::Char('p'));
-    board.key(Key::Char('9'));
-    assert_eq!(board.key(Key::Enter), None);
-    assert!(board.alerts[0].contains("1 to 8"));
+    // The digit is the whole answer: no Enter.
+    assert_eq!(board.key(Key::Char('9')), None);
+    assert!(board.ticker[0].contains("1 to 8"));
     board.key(Key::Char('p'));
     board.key(Key::Char('4')); // game over, break, director called, dice picked up early, …
-    board.key(Key::Enter);
     let pending = board.key(Key::Char('y')).unwrap();
     assert_eq!(
         pending.action,
@@ -93,9 +100,92 @@ fn a_chess_row_gets_the_arbiters_keys() {
     assert_eq!(pending.ruling.unwrap().article, "6.10");
     assert_eq!(board.key(Key::Char('x')), None);
     assert!(
-        board.alerts[0].contains("not in chess"),
+        board.ticker[0].contains("not in chess"),
         "{:?}",
-        board.alerts
+        board.ticker
     );
-    assert_eq!(chess_turn(board.rows()[0]), "B move");
+    assert_eq!(draw::chess_turn(board.rows()[0]), "B move");
+}
+
+#[test]
+fn results_to_confirm_stay_until_confirmed_and_prompts_name_the_players() {
+    let mut board = Dashboard::new("open");
+    let mut s = state("m");
+    s.table = "7".into();
+    board.update(s.clone());
+    s.result = Some(v1::MatchResult {
+        winner: v1::Side::B as i32,
+        how: "points".into(),
+        confirmed: false,
+        ..Default::default()
+    });
+    board.update(s.clone());
+    let todos = board.todos();
+    assert_eq!(todos.len(), 1);
+    assert!(
+        todos[0].text.contains("Ben won (points) — confirm"),
+        "{todos:?}"
+    );
+    // Many later changes do not push it away; confirming removes it.
+    for i in 0..20 {
+        board.tick(format!("noise {i}"));
+    }
+    assert_eq!(board.todos().len(), 1);
+    s.result.as_mut().unwrap().confirmed = true;
+    board.update(s);
+    assert!(board.todos().is_empty());
+    board.key(Key::Char('x'));
+    let Some(Prompt::Input { label, .. }) = &board.prompt else {
+        panic!("a prompt")
+    };
+    assert!(label.contains("Anna (A) or Ben (B)"), "{label}");
+}
+
+#[test]
+fn check_in_warning_forfeit_and_score_from_the_console() {
+    let mut board = Dashboard::new("open");
+    board.update(state("m"));
+    let mut send = |keys: &str, first: char| {
+        board.key(Key::Char(first));
+        for c in keys.chars() {
+            board.key(Key::Char(c));
+        }
+        board.key(Key::Enter);
+        board.key(Key::Char('y')).expect("confirmed")
+    };
+    assert_eq!(send("a", 'i').action, Action::CheckIn(v1::Side::A as i32));
+    assert_eq!(send("B", 'w').action, Action::Warn(v1::Side::B as i32));
+    assert_eq!(
+        send("b", 'f').action,
+        Action::ForfeitMatch(v1::Side::B as i32)
+    );
+    let score = send("3 2", 's');
+    assert_eq!(score.action, Action::CorrectScore(v1::Score { a: 3, b: 2 }));
+    assert_eq!(score.ruling.unwrap().article, "4.7");
+}
+
+#[test]
+fn filter_help_and_the_match_in_full() {
+    let mut board = Dashboard::new("open");
+    for (id, table) in [("a", "10"), ("b", "7"), ("c", "8")] {
+        let mut s = state(id);
+        s.table = table.into();
+        s.round = 1;
+        board.update(s);
+    }
+    // Tables in numeric order.
+    let ids: Vec<_> = board.rows().iter().map(|s| s.match_id.clone()).collect();
+    assert_eq!(ids, ["b", "c", "a"]);
+    board.key(Key::Char('/'));
+    board.key(Key::Char('8'));
+    board.key(Key::Enter);
+    assert_eq!(board.rows().len(), 1);
+    board.key(Key::Enter);
+    assert_eq!(board.detail.as_deref(), Some("c"));
+    board.key(Key::Esc);
+    assert_eq!(board.detail, None);
+    board.key(Key::Esc);
+    assert_eq!(board.rows().len(), 3, "Esc clears the filter");
+    board.key(Key::Char('?'));
+    assert!(board.help);
 }

@@ -115,6 +115,7 @@ impl<S: EventStore + Clone, T: TimeSource> Devices for DevicesService<S, T> {
             handle.clone(),
             state.seq,
             FollowerSlot::uncounted(),
+            crate::metrics::Kind::Device,
         );
         let (tx, rx) = tokio::sync::mpsc::channel(64);
         let session = session::Session::new(self.hub.clone(), handle, hello.device_id, tx);

@@ -1,0 +1,399 @@
+//! The dashboard's keys: moving about (↑↓, Enter, `/`, `?`), and the director's actions,
+//! each a prompt (text where the action needs a side or a value, then y/n) that ends in a
+//! [`Pending`] command for `app.rs` to send.
+
+use baffle_proto::v1;
+use baffle_proto::v1::command::Action;
+
+use super::{Dashboard, Pending, Prompt, name};
+use crate::words;
+
+/// Actions that take text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    /// A digit: pause with that reason (no Enter needed).
+    PauseReason,
+    /// "A -30s": adjust a clock (4.3 (v)).
+    AdjustClock,
+    /// "B 1": award penalty points (2.3).
+    AwardPoints,
+    /// "W 5m": set a chess clock, clocks stopped (6.10).
+    SetChessClock,
+    /// "A": a player checked in (2.2); in chess "W": at the board (6.7).
+    CheckIn,
+    /// "B": a warning to a player.
+    Warn,
+    /// "B": the player who forfeits the match.
+    Forfeit,
+    /// "3 2": the score corrected (4.7).
+    CorrectScore,
+    /// Text the rows must contain.
+    Filter,
+}
+
+/// A key the dashboard understands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Key {
+    /// Move the selection up.
+    Up,
+    /// Move the selection down.
+    Down,
+    /// A character.
+    Char(char),
+    /// Enter.
+    Enter,
+    /// Escape: cancel a prompt, close a view.
+    Esc,
+    /// Backspace.
+    Backspace,
+}
+
+/// The pause reasons the console offers, numbered from 1 as in its prompt: every reason
+/// the backgammon rules allow a director to stop the clock for.
+pub(super) fn pause_reasons() -> Vec<baffle_core::clock::PauseReason> {
+    use baffle_core::clock::PauseReason;
+    PauseReason::ALL
+        .into_iter()
+        .filter(|r| *r != PauseReason::DirectorStopped)
+        .collect()
+}
+
+fn ruling(reason: &str, article: &str) -> Option<v1::Ruling> {
+    Some(v1::Ruling {
+        reason: reason.into(),
+        article: article.into(),
+    })
+}
+
+fn chess(a: v1::chess_command::Action) -> Action {
+    Action::Chess(v1::ChessCommand { action: Some(a) })
+}
+
+impl Dashboard {
+    /// Handles a key; returns a command once the director confirmed it.
+    pub fn key(&mut self, key: Key) -> Option<Pending> {
+        if let Some(prompt) = self.prompt.take() {
+            return self.prompt_key(prompt, key);
+        }
+        if self.help || self.detail.is_some() {
+            // Any key closes the help or the match shown in full.
+            self.help = false;
+            self.detail = None;
+            return None;
+        }
+        let chess = self.selected_match().is_some_and(|m| m.chess.is_some());
+        if !(chess && self.chess_key(key)) {
+            self.match_key(key);
+        }
+        None
+    }
+
+    /// A key while a prompt is open: confirm or cancel, or edit the input.
+    fn prompt_key(&mut self, prompt: Prompt, key: Key) -> Option<Pending> {
+        let (label, mut buffer, kind) = match prompt {
+            Prompt::Confirm(pending) => {
+                return match key {
+                    Key::Char('y') | Key::Enter => {
+                        self.tick(words::tick_sent(&pending.label));
+                        Some(pending)
+                    }
+                    _ => None, // anything else cancels
+                };
+            }
+            Prompt::Input {
+                label,
+                buffer,
+                kind,
+            } => (label, buffer, kind),
+        };
+        match key {
+            Key::Esc => return None,
+            // The reasons are numbered 1 to 8: the digit is the whole answer.
+            Key::Char(c) if kind == InputKind::PauseReason && c.is_ascii_digit() => {
+                self.finish_input(kind, &c.to_string());
+                return None;
+            }
+            Key::Enter => {
+                self.finish_input(kind, &buffer);
+                return None;
+            }
+            Key::Backspace => {
+                buffer.pop();
+            }
+            Key::Char(c) => buffer.push(c),
+            _ => {}
+        }
+        self.prompt = Some(Prompt::Input {
+            label,
+            buffer,
+            kind,
+        });
+        None
+    }
+
+    /// The text of an input is complete: a filter applies, anything else asks y/n.
+    fn finish_input(&mut self, kind: InputKind, text: &str) {
+        if kind == InputKind::Filter {
+            self.filter = text.trim().to_string();
+            self.selected = 0;
+            return;
+        }
+        match self.parse_input(kind, text) {
+            Ok(pending) => self.prompt = Some(Prompt::Confirm(pending)),
+            Err(e) => self.tick(e),
+        }
+    }
+
+    /// A confirmation of `action` (with a ruling) on the selected match, if any.
+    fn confirm(&self, action: Action, ruling: Option<v1::Ruling>, label: &str) -> Option<Prompt> {
+        let match_id = self.selected_match()?.match_id.clone();
+        Some(Prompt::Confirm(Pending {
+            label: format!("{label} in {match_id}"),
+            match_id,
+            action,
+            ruling,
+        }))
+    }
+
+    /// An input prompt.
+    fn ask(&mut self, label: String, kind: InputKind) {
+        self.prompt = Some(Prompt::Input {
+            label,
+            buffer: String::new(),
+            kind,
+        });
+    }
+
+    /// Asks for a side of the selected match, the prompt naming both players.
+    fn ask_side(&mut self, what: &str, example: &str, kind: InputKind) {
+        let Some(s) = self.selected_match() else {
+            return;
+        };
+        let label = words::prompt_side(what, &s.player_a, &s.player_b, example);
+        self.ask(label, kind);
+    }
+
+    /// The keys that differ in chess: the arbiter stops the clocks (6.12) and restarts
+    /// them; sets a clock (6.10) rather than adjusting it; there are no points to award
+    /// or confirm. False for a key that is the same in both games.
+    fn chess_key(&mut self, key: Key) -> bool {
+        match key {
+            Key::Char('p') => {
+                let stop = chess(v1::chess_command::Action::Pause(
+                    v1::PauseReason::DirectorStopped as i32,
+                ));
+                let ruling = ruling("stopped at the console", "6.12 (a)");
+                self.prompt = self.confirm(stop, ruling, "stop the clocks (6.12)");
+            }
+            Key::Char('r') => {
+                let restart = chess(v1::chess_command::Action::Resume(v1::Empty {}));
+                let ruling = ruling("restarted at the console", "6.12 (c)");
+                self.prompt = self.confirm(restart, ruling, "restart the clocks (6.12)");
+            }
+            Key::Char('a') => self.ask(words::PROMPT_CHESS_CLOCK.into(), InputKind::SetChessClock),
+            Key::Char('i') => self.ask(words::PROMPT_CHESS_ARRIVE.into(), InputKind::CheckIn),
+            Key::Char('x' | 'c' | 'w' | 'f' | 's') => self.tick(words::NOT_IN_CHESS.into()),
+            _ => return false,
+        }
+        true
+    }
+
+    /// A key on the match list: move, look, or start a director's action.
+    fn match_key(&mut self, key: Key) {
+        let count = self.rows().len();
+        let selected = self.selected_match().is_some();
+        match key {
+            Key::Up | Key::Char('k') => self.selected = self.selected.saturating_sub(1),
+            Key::Down | Key::Char('j') => {
+                self.selected = (self.selected + 1).min(count.saturating_sub(1))
+            }
+            Key::Char('?') => self.help = true,
+            Key::Enter if selected => {
+                self.detail = self.selected_match().map(|m| m.match_id.clone())
+            }
+            Key::Char('/') => {
+                let label = words::PROMPT_FILTER.to_string();
+                self.prompt = Some(Prompt::Input {
+                    label,
+                    buffer: self.filter.clone(),
+                    kind: InputKind::Filter,
+                });
+            }
+            Key::Esc => self.filter.clear(),
+            Key::Char('d') => {
+                if let Some(s) = self.selected_match() {
+                    let (id, n) = (s.match_id.clone(), s.dice_anomalies);
+                    self.anomalies_seen.insert(id, n);
+                }
+            }
+            Key::Char('p') if selected => {
+                let choices: Vec<String> = pause_reasons()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| format!("{} {}", i + 1, r.describe()))
+                    .collect();
+                self.ask(words::prompt_pause(&choices), InputKind::PauseReason)
+            }
+            Key::Char('r') => {
+                self.prompt = self.confirm(Action::Resume(v1::Empty {}), None, "resume the clock")
+            }
+            Key::Char('c') => {
+                self.prompt = self.confirm(
+                    Action::ConfirmResult(v1::Empty {}),
+                    ruling("confirmed at the console", "4.6"),
+                    "confirm the result",
+                )
+            }
+            Key::Char('a') => {
+                self.ask_side("adjust the clock of", "A -30s", InputKind::AdjustClock)
+            }
+            Key::Char('x') => self.ask_side("penalty points to", "B 1", InputKind::AwardPoints),
+            Key::Char('i') => self.ask_side("check in", "A", InputKind::CheckIn),
+            Key::Char('w') => self.ask_side("a warning to", "B", InputKind::Warn),
+            Key::Char('f') => self.ask_side("the match forfeited by", "B", InputKind::Forfeit),
+            Key::Char('s') if selected => {
+                let s = self.selected_match().expect("selected");
+                let label = words::prompt_score(&s.player_a, &s.player_b);
+                self.ask(label, InputKind::CorrectScore)
+            }
+            _ => {}
+        }
+    }
+
+    fn parse_input(&self, kind: InputKind, text: &str) -> Result<Pending, String> {
+        let s = self.selected_match().ok_or(words::NO_MATCH)?;
+        let match_id = s.match_id.clone();
+        let pending = |label: String, action, ruling| Pending {
+            label: format!("{label} in {match_id}"),
+            match_id: match_id.clone(),
+            action,
+            ruling,
+        };
+        match kind {
+            InputKind::PauseReason => {
+                let reasons = pause_reasons();
+                let reason = text
+                    .trim()
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|n| n.checked_sub(1))
+                    .and_then(|i| reasons.get(i).copied())
+                    .ok_or(format!("{text:?}: a number from 1 to {}", reasons.len()))?;
+                let wire = baffle_proto::convert::pause_reason_to_wire(reason) as i32;
+                return Ok(pending(
+                    format!("pause the clock ({})", reason.describe()),
+                    Action::Pause(wire),
+                    None,
+                ));
+            }
+            InputKind::CorrectScore => {
+                let numbers: Vec<u32> = text
+                    .split_whitespace()
+                    .map(|n| n.parse().map_err(|_| words::bad_score(text)))
+                    .collect::<Result<_, _>>()?;
+                let [a, b] = numbers[..] else {
+                    return Err(words::bad_score(text));
+                };
+                return Ok(pending(
+                    format!(
+                        "correct the score to {} {a} – {b} {}",
+                        s.player_a, s.player_b
+                    ),
+                    Action::CorrectScore(v1::Score { a, b }),
+                    ruling("corrected at the console", "4.7"),
+                ));
+            }
+            InputKind::SetChessClock => return self.chess_clock(text, pending),
+            InputKind::CheckIn if s.chess.is_some() => {
+                let color = colour(text.trim())?;
+                return Ok(pending(
+                    format!(
+                        "{} at the board",
+                        baffle_proto::chess_text::color(color as i32)
+                    ),
+                    chess(v1::chess_command::Action::Arrive(color as i32)),
+                    None,
+                ));
+            }
+            _ => {}
+        }
+        let (side_text, rest) = text.trim().split_once(' ').unwrap_or((text.trim(), ""));
+        let side = match side_text.to_ascii_uppercase().as_str() {
+            "A" => v1::Side::A as i32,
+            "B" => v1::Side::B as i32,
+            other => return Err(words::bad_side(other)),
+        };
+        let who = name(s, side).to_string();
+        let rest = rest.trim();
+        match kind {
+            InputKind::AdjustClock => {
+                let ms = crate::duration::parse(rest)?.as_ms();
+                Ok(pending(
+                    format!("adjust {who}'s clock by {rest}"),
+                    Action::AdjustTime(v1::TimeChange { side, ms }),
+                    ruling("adjusted at the console", "4.3 (v)"),
+                ))
+            }
+            InputKind::AwardPoints => {
+                let points: u32 = rest
+                    .parse()
+                    .map_err(|_| format!("{rest:?} is not a number of points"))?;
+                Ok(pending(
+                    format!("award {points} penalty point(s) to {who}"),
+                    Action::AwardPoints(v1::Points { side, points }),
+                    ruling("awarded at the console", "2.3"),
+                ))
+            }
+            InputKind::CheckIn => Ok(pending(
+                format!("check in {who}"),
+                Action::CheckIn(side),
+                None,
+            )),
+            InputKind::Warn => Ok(pending(
+                format!("warn {who}"),
+                Action::Warn(side),
+                ruling("warned at the console", "2.3"),
+            )),
+            InputKind::Forfeit => Ok(pending(
+                format!("{who} forfeits the match"),
+                Action::ForfeitMatch(side),
+                ruling("forfeited at the console", "2.2"),
+            )),
+            _ => unreachable!("handled above"),
+        }
+    }
+
+    fn chess_clock(
+        &self,
+        text: &str,
+        pending: impl Fn(String, Action, Option<v1::Ruling>) -> Pending,
+    ) -> Result<Pending, String> {
+        let (color_text, rest) = text
+            .trim()
+            .split_once(' ')
+            .ok_or(words::bad_side(text.trim()))?;
+        let color = colour(color_text)?;
+        let ms = crate::duration::parse(rest.trim())?.as_ms();
+        let action = v1::chess_command::Action::SetTime(v1::ChessTime {
+            color: color as i32,
+            ms,
+        });
+        Ok(pending(
+            format!(
+                "set {}'s clock to {}",
+                baffle_proto::chess_text::color(color as i32),
+                rest.trim()
+            ),
+            chess(action),
+            ruling("set at the console", "6.10"),
+        ))
+    }
+}
+
+fn colour(text: &str) -> Result<v1::Color, String> {
+    match text.to_ascii_uppercase().as_str() {
+        "W" | "WHITE" => Ok(v1::Color::White),
+        "B" | "BLACK" => Ok(v1::Color::Black),
+        other => Err(format!("{other:?} is not a colour: W or B")),
+    }
+}

@@ -1,0 +1,334 @@
+//! What `--json` prints: one serde view type per resource (a tournament, a match, an
+//! event, a device), so every command that shows a resource shows it the same way. Enum
+//! values are written one way everywhere: lower-case snake names without their proto
+//! prefix (`"lose_match"`, `"director_called"`, `"on_roll"`); sides are `"A"`/`"B"` or
+//! `"-"`. Nothing here is Rust debug text.
+
+use baffle_proto::v1;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::render::side;
+use crate::words;
+
+/// A proto enum's name as JSON writes it: `PAUSE_REASON_DIRECTOR_CALLED` → `director_called`.
+pub fn enum_name(full: &str, prefix: &str) -> String {
+    full.trim_start_matches(prefix).to_lowercase()
+}
+
+/// A tournament and its defaults.
+#[derive(Debug, Serialize)]
+pub struct TournamentView {
+    /// Its id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Match time per point, ms.
+    pub per_point_ms: i64,
+    /// Simple delay per turn, ms.
+    pub delay_ms: Option<i64>,
+    /// `required`, `allowed` or `off`.
+    pub clocks: String,
+    /// `server` or `physical`.
+    pub dice: String,
+    /// `optional` or `required`.
+    pub player_seeds: String,
+    /// Breaks count in match time.
+    pub breaks_in_match_time: bool,
+    /// `lose_match`, `overtime` (with `overtime_ms`) or `penalty_points` (with `points`).
+    pub timeout: TimeoutView,
+}
+
+/// A tournament's time-out policy.
+#[derive(Debug, Serialize)]
+pub struct TimeoutView {
+    /// `lose_match`, `overtime`, `penalty_points` or `unspecified`.
+    pub policy: String,
+    /// USBGF overtime, ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overtime_ms: Option<i64>,
+    /// Penalty points per time-out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub points: Option<u32>,
+}
+
+impl TournamentView {
+    /// The view of `t`.
+    pub fn of(t: &v1::Tournament) -> TournamentView {
+        use v1::timeout_policy::Policy;
+        let d = t.defaults.unwrap_or_default();
+        let timeout = match d.timeout.and_then(|t| t.policy) {
+            Some(Policy::LoseMatch(_)) => ("lose_match", None, None),
+            Some(Policy::UsbgfOvertimeMs(ms)) => ("overtime", Some(ms), None),
+            Some(Policy::PenaltyPoints(k)) => ("penalty_points", None, Some(k)),
+            None => ("unspecified", None, None),
+        };
+        TournamentView {
+            id: t.id.clone(),
+            name: t.name.clone(),
+            per_point_ms: d.per_point_ms,
+            delay_ms: d.delay_ms,
+            clocks: v1::ClockPolicy::try_from(d.clocks)
+                .map_or("-".into(), |c| enum_name(c.as_str_name(), "CLOCK_POLICY_")),
+            dice: v1::DiceSource::try_from(d.dice)
+                .map_or("-".into(), |c| enum_name(c.as_str_name(), "DICE_SOURCE_")),
+            player_seeds: v1::PlayerSeedPolicy::try_from(d.player_seeds).map_or("-".into(), |c| {
+                enum_name(c.as_str_name(), "PLAYER_SEED_POLICY_")
+            }),
+            breaks_in_match_time: d.breaks_in_match_time,
+            timeout: TimeoutView {
+                policy: timeout.0.into(),
+                overtime_ms: timeout.1,
+                points: timeout.2,
+            },
+        }
+    }
+}
+
+/// Where a match stands, in the director's words: waiting (nobody checked in), present
+/// (one player), ready (both, nothing started), playing, between games, undecided (both
+/// won at one instant), over (result to confirm), confirmed.
+pub fn status(s: &v1::MatchState) -> &'static str {
+    if let Some(r) = &s.result {
+        return if r.confirmed {
+            words::STATUS_CONFIRMED
+        } else {
+            words::STATUS_OVER
+        };
+    }
+    if s.awaiting_decision {
+        return words::STATUS_UNDECIDED;
+    }
+    match v1::MatchPhase::try_from(s.phase) {
+        Ok(v1::MatchPhase::Playing) => words::STATUS_PLAYING,
+        Ok(v1::MatchPhase::BetweenGames) => words::STATUS_BETWEEN,
+        Ok(v1::MatchPhase::Over) => words::STATUS_OVER,
+        _ => {
+            let present = match &s.chess {
+                Some(c) if s.present.is_empty() => &c.present,
+                _ => &s.present,
+            };
+            match present.iter().filter(|p| **p).count() {
+                0 => words::STATUS_WAITING,
+                1 => words::STATUS_PRESENT,
+                _ => words::STATUS_READY,
+            }
+        }
+    }
+}
+
+/// A match: everything `MatchState` says, in one spelling.
+#[derive(Debug, Serialize)]
+pub struct MatchView {
+    pub match_id: String,
+    pub tournament_id: String,
+    pub round: u32,
+    pub table: String,
+    /// `backgammon` or `chess`.
+    pub game_type: &'static str,
+    pub players: [String; 2],
+    pub length: u32,
+    pub score: [u32; 2],
+    /// `waiting`, `playing`, `between_games`, `over`.
+    pub phase: String,
+    /// See [`status`].
+    pub status: &'static str,
+    pub game: u32,
+    pub crawford: bool,
+    pub post_crawford: bool,
+    pub cube: CubeView,
+    /// `opening`, `on_roll`, `moving`, `double_offered`, `unspecified`.
+    pub turn: String,
+    pub turn_side: &'static str,
+    pub dice: Vec<u32>,
+    pub clock: Option<ClockView>,
+    pub result: Option<ResultView>,
+    pub seq: u64,
+    pub head_hash: String,
+    pub commitment: String,
+    pub dice_source: String,
+    pub present: Vec<bool>,
+    pub penalty_points: Vec<u32>,
+    pub breaks_left: Vec<u32>,
+    pub next_due_ms: Option<i64>,
+    pub awaiting_decision: bool,
+    pub dice_anomalies: u32,
+    pub last_anomaly: String,
+    pub devices: Vec<DeviceView>,
+    pub appeals: usize,
+    pub chess: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board: Option<Value>,
+}
+
+/// The cube.
+#[derive(Debug, Serialize)]
+pub struct CubeView {
+    pub value: u32,
+    pub owner: &'static str,
+}
+
+/// Both clocks.
+#[derive(Debug, Serialize)]
+pub struct ClockView {
+    pub as_of_ms: i64,
+    pub running: &'static str,
+    /// A pause reason (`director_called`, …) or `none`.
+    pub paused: String,
+    pub a: Option<SideClockView>,
+    pub b: Option<SideClockView>,
+    pub next_flag_at_ms: Option<i64>,
+    pub frozen: bool,
+}
+
+/// One side's clock.
+#[derive(Debug, Serialize)]
+pub struct SideClockView {
+    pub main_ms: i64,
+    pub delay_ms: i64,
+    pub total_ms: i64,
+    pub moves: u32,
+    pub period: u32,
+    pub flagged_at_ms: Option<i64>,
+    pub must_wait_delay: bool,
+}
+
+/// The match's result.
+#[derive(Debug, Serialize)]
+pub struct ResultView {
+    pub winner: &'static str,
+    pub how: String,
+    pub confirmed: bool,
+}
+
+/// A device bound to a match, and whether it is connected now.
+#[derive(Debug, Serialize)]
+pub struct DeviceView {
+    pub device_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub match_id: Option<String>,
+    pub connected: bool,
+}
+
+fn side_clock(c: &v1::SideClock) -> SideClockView {
+    SideClockView {
+        main_ms: c.main_ms,
+        delay_ms: c.delay_ms,
+        total_ms: c.total_ms,
+        moves: c.moves,
+        period: c.period,
+        flagged_at_ms: c.flagged_at_ms,
+        must_wait_delay: c.must_wait_delay,
+    }
+}
+
+impl MatchView {
+    /// The view of `s`.
+    pub fn of(s: &v1::MatchState) -> MatchView {
+        MatchView {
+            match_id: s.match_id.clone(),
+            tournament_id: s.tournament_id.clone(),
+            round: s.round,
+            table: s.table.clone(),
+            game_type: if s.chess.is_some() {
+                "chess"
+            } else {
+                "backgammon"
+            },
+            players: [s.player_a.clone(), s.player_b.clone()],
+            length: s.length,
+            score: [s.score_a, s.score_b],
+            phase: v1::MatchPhase::try_from(s.phase)
+                .map_or("-".into(), |p| enum_name(p.as_str_name(), "MATCH_PHASE_")),
+            status: status(s),
+            game: s.game_number,
+            crawford: s.crawford,
+            post_crawford: s.post_crawford,
+            cube: CubeView {
+                value: s.cube_value,
+                owner: side(s.cube_owner),
+            },
+            turn: v1::TurnPhase::try_from(s.turn)
+                .map_or("-".into(), |t| enum_name(t.as_str_name(), "TURN_PHASE_")),
+            turn_side: side(s.turn_side),
+            dice: s.dice.clone(),
+            clock: s.clock.as_ref().map(|c| ClockView {
+                as_of_ms: c.as_of_ms,
+                running: side(c.running),
+                paused: words::pause_reason(c.paused)
+                    .map_or("none".into(), |p| p.replace(' ', "_")),
+                a: c.a.as_ref().map(side_clock),
+                b: c.b.as_ref().map(side_clock),
+                next_flag_at_ms: c.next_flag_at_ms,
+                frozen: c.frozen,
+            }),
+            result: s.result.as_ref().map(|r| ResultView {
+                winner: side(r.winner),
+                how: r.how.clone(),
+                confirmed: r.confirmed,
+            }),
+            seq: s.seq,
+            head_hash: s.head_hash.clone(),
+            commitment: s.commitment.clone(),
+            dice_source: s.dice_source.clone(),
+            present: s.present.clone(),
+            penalty_points: s.penalty_points.clone(),
+            breaks_left: s.breaks_left.clone(),
+            next_due_ms: s.next_due_ms,
+            awaiting_decision: s.awaiting_decision,
+            dice_anomalies: s.dice_anomalies,
+            last_anomaly: s.last_anomaly.clone(),
+            devices: s
+                .devices
+                .iter()
+                .map(|d| DeviceView {
+                    device_id: d.device_id.clone(),
+                    match_id: None,
+                    connected: d.connected,
+                })
+                .collect(),
+            appeals: s.appeals.len(),
+            chess: s.chess.as_ref().map(crate::render::chess_json),
+            board: s.board.as_ref().map(crate::render::board_json),
+        }
+    }
+}
+
+/// One event of a match's log, its body parsed back into an object and said in words.
+#[derive(Debug, Serialize)]
+pub struct EventView {
+    pub seq: u64,
+    pub hash: String,
+    pub kind: String,
+    /// The event in words, as the terminal prints it.
+    pub text: String,
+    pub event: Value,
+}
+
+impl EventView {
+    /// The view of `e`, players named from `names`.
+    pub fn of(e: &v1::Event, names: [&str; 2]) -> EventView {
+        let body: Value = serde_json::from_str(&e.body).unwrap_or(Value::String(e.body.clone()));
+        EventView {
+            seq: e.seq,
+            hash: e.hash.clone(),
+            kind: e.kind.clone(),
+            text: words::event(&e.kind, &body, names),
+            event: body,
+        }
+    }
+}
+
+/// Pretty JSON of any view, with a newline.
+pub fn to_json<T: Serialize>(view: &T) -> String {
+    let mut text = serde_json::to_string_pretty(view).expect("views always serialize");
+    text.push('\n');
+    text
+}
+
+/// One line of JSON (NDJSON, for `follow --json`).
+pub fn to_line<T: Serialize>(view: &T) -> String {
+    let mut text = serde_json::to_string(view).expect("views always serialize");
+    text.push('\n');
+    text
+}
