@@ -358,9 +358,25 @@ pub async fn run(cli: &Cli) -> Outcome {
 
 async fn channel(cli: &Cli) -> Result<Channel, Outcome> {
     connect::connect(&cli.server).await.map_err(|e| {
+        // tonic says only "transport error"; the reason is in the chain of sources (an
+        // untrusted certificate, a refused connection).
+        let mut why = e.to_string();
+        let mut source = std::error::Error::source(&e);
+        while let Some(s) = source {
+            why.push_str(&format!(": {s}"));
+            source = s.source();
+        }
+        let hint = if connect::url(&cli.server).starts_with("https://") {
+            "is it running, and is its certificate trusted? one from a private CA needs --ca-cert FILE"
+        } else {
+            "start it with `cargo run --release --bin baffled`, or pass --server URL"
+        };
         Outcome::failed(
             exit::CONNECTION,
-            format!("baffle: cannot reach the server at {}: {e}\n        start it with `cargo run --release --bin baffled`, or pass --server URL\n", cli.server),
+            format!(
+                "baffle: cannot reach the server at {}: {why}\n        {hint}\n",
+                cli.server
+            ),
         )
     })
 }

@@ -348,6 +348,7 @@ async fn with_a_certificate_and_key_the_server_speaks_tls_only() {
     };
     let untrusted = baffle_client::run::run(&baffle(false)).await;
     assert_eq!(untrusted.code, 3, "{}", untrusted.err);
+    assert!(untrusted.err.contains("--ca-cert"), "{}", untrusted.err);
     let trusted = baffle_client::run::run(&baffle(true)).await;
     assert_eq!(trusted.code, 0, "{}", trusted.err);
     assert!(trusted.out.contains("12"), "{}", trusted.out);
