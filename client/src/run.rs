@@ -18,7 +18,7 @@ use crate::cli::{
     MatchCommand, PhaseArg, PlayAction, RuleAction, SideArg, TournamentCommand,
 };
 use crate::views::{DeviceView, EventView, MatchView, TournamentView, to_json};
-use crate::{audit, connect, dice, duration, exit, presets, render};
+use crate::{audit, connect, dice, duration, exit, presets, render, words};
 
 /// What a command produced.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -626,13 +626,19 @@ async fn run_match(
                 .list_matches(request)
                 .await
                 .map_err(refused)?
-                .into_inner()
-                .matches;
+                .into_inner();
+            let (list, offline) = (list.matches, list.offline);
             Ok(if cli.json {
                 let views: Vec<_> = list.iter().map(MatchView::of).collect();
                 Outcome::ok(to_json(&views))
             } else {
-                Outcome::ok(render::match_table(&list))
+                // Matches whose log is lost are said after the table, loudly.
+                let mut text = render::match_table(&list);
+                for m in &offline {
+                    text.push_str(&words::line_offline(m));
+                    text.push('\n');
+                }
+                Outcome::ok(text)
             })
         }
         MatchCommand::Show { match_id } => {

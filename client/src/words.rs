@@ -171,6 +171,22 @@ pub fn todo_undecided(at: &str) -> String {
     )
 }
 
+/// To-do: a match offline, its log lost (`todo.offline`).
+pub fn todo_offline(at: &str, reason: &str) -> String {
+    format!(
+        "{at}: OFFLINE, its log did not check out ({reason}) — restore the data directory from a backup (docs/reliability.md)"
+    )
+}
+
+/// A line of `match list` and the console's line mode for an offline match
+/// (`line.offline`).
+pub fn line_offline(m: &baffle_proto::v1::OfflineMatch) -> String {
+    format!(
+        "{} round {} table {}: OFFLINE — {}",
+        m.match_id, m.round, m.table, m.reason
+    )
+}
+
 /// To-do: appeals waiting for the committee (`todo.appeals`).
 pub fn todo_appeals(at: &str, n: usize) -> String {
     format!("{at}: {n} appeal(s) waiting for the committee (5)")

@@ -257,8 +257,9 @@ async fn a_log_that_does_not_check_out_takes_only_its_match_offline() {
         "{}",
         e.message()
     );
-    // The tournament's list goes on without it.
-    let listed: Vec<String> = d
+    // The tournament's list goes on without it, and names it apart, with the reason
+    // (issue 18, item 2: taken offline loudly).
+    let listing = d
         .tournaments
         .list_matches(v1::ListMatchesRequest {
             tournament_id: "open".into(),
@@ -266,12 +267,41 @@ async fn a_log_that_does_not_check_out_takes_only_its_match_offline() {
         })
         .await
         .unwrap()
-        .into_inner()
+        .into_inner();
+    let listed: Vec<&str> = listing
         .matches
-        .into_iter()
-        .map(|m| m.match_id)
+        .iter()
+        .map(|m| m.match_id.as_str())
         .collect();
     assert_eq!(listed, ["good"]);
+    let offline: Vec<&str> = listing
+        .offline
+        .iter()
+        .map(|m| m.match_id.as_str())
+        .collect();
+    assert_eq!(offline, ["bad"]);
+    assert!(
+        listing.offline[0].reason.contains("record 3"),
+        "{listing:?}"
+    );
+    // The director's console raises it: a line in its line mode, a to-do on screen.
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let _ = tokio::time::timeout(
+        std::time::Duration::from_secs(2),
+        baffle_client::tui::lines::console(server.url(), "open".into(), false, &mut out, &mut err),
+    )
+    .await;
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.contains("bad round 1 table 7: OFFLINE — ") && out.contains("record 3"),
+        "{out}"
+    );
+    let mut board = baffle_client::tui::console::Dashboard::new("open");
+    board
+        .offline
+        .insert("bad".into(), listing.offline[0].clone());
+    let todos = board.todos();
+    assert!(todos[0].text.contains("OFFLINE"), "{:?}", todos[0].text);
     server.stop().await;
 }
 

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use baffle_proto::v1;
 use baffle_proto::v1::matches_client::MatchesClient;
+use baffle_proto::v1::tournaments_client::TournamentsClient;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind};
 use tokio::sync::mpsc;
 use tonic::Request;
@@ -26,6 +27,9 @@ pub enum Feed {
     Problem(String),
     /// The server said the match or tournament does not exist: the feed has ended.
     Gone(String),
+    /// A match of the tournament that is offline: its log did not check out on the
+    /// server's start (DATA_LOSS). Sent on every (re)connection.
+    Offline(v1::OfflineMatch),
 }
 
 fn now_ms() -> i64 {
@@ -155,6 +159,7 @@ pub async fn follow(server: String, match_id: String) -> std::io::Result<()> {
                 }
                 Feed::Events(_) => {}
                 Feed::Problem(p) => status.connection = Some(p),
+                Feed::Offline(_) => {}
                 Feed::Gone(why) => break Err(std::io::Error::new(std::io::ErrorKind::NotFound, why)),
             },
             Some(k) = keys.recv() => if matches!(k, KeyCode::Char('q') | KeyCode::Esc) { break Ok(()) },
@@ -189,6 +194,19 @@ pub fn tournament_feed(server: String, tournament: String) -> mpsc::Receiver<Fee
         loop {
             let problem = match connect::connect(&server).await {
                 Ok(channel) => {
+                    // The feed leaves out matches whose log is lost; the listing names
+                    // them, so that the director sees them.
+                    let listing = TournamentsClient::new(channel.clone())
+                        .list_matches(v1::ListMatchesRequest {
+                            tournament_id: tournament.clone(),
+                            ..Default::default()
+                        })
+                        .await;
+                    for m in listing.map(|l| l.into_inner().offline).unwrap_or_default() {
+                        if tx.send(Feed::Offline(m)).await.is_err() {
+                            return;
+                        }
+                    }
                     let request = v1::WatchTournamentRequest {
                         tournament_id: tournament.clone(),
                     };
@@ -251,6 +269,7 @@ pub async fn console(
                 }
                 Feed::Events(_) => {}
                 Feed::Problem(p) => board.connection = Some(p),
+                Feed::Offline(m) => { board.offline.insert(m.match_id.clone(), m); }
                 Feed::Gone(why) => break Err(std::io::Error::new(std::io::ErrorKind::NotFound, why)),
             },
             Some(code) = keys.recv() => {

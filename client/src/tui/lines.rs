@@ -66,6 +66,7 @@ pub async fn follow(
                 }
             }
             Feed::Problem(p) => write(err, &format!("baffle: {p}\n"))?,
+            Feed::Offline(_) => {}
             Feed::Gone(why) => {
                 write(err, &format!("baffle: {why}\n"))?;
                 return Ok(exit::REFUSED);
@@ -91,6 +92,21 @@ pub async fn console(
             Feed::State(s) => write(out, &format!("{}\n", summary(&s)))?,
             Feed::Events(_) => {}
             Feed::Problem(p) => write(err, &format!("baffle: {p}\n"))?,
+            Feed::Offline(m) if json => write(
+                out,
+                &format!(
+                    "{}\n",
+                    serde_json::json!({
+                        "match_id": m.match_id,
+                        "tournament_id": m.tournament_id,
+                        "round": m.round,
+                        "table": m.table,
+                        "status": "offline",
+                        "reason": m.reason,
+                    })
+                ),
+            )?,
+            Feed::Offline(m) => write(out, &format!("{}\n", words::line_offline(&m)))?,
             Feed::Gone(why) => {
                 write(err, &format!("baffle: {why}\n"))?;
                 return Ok(exit::REFUSED);

@@ -6,6 +6,7 @@ use baffle_proto::v1;
 use baffle_proto::v1::tournaments_server::Tournaments;
 use tonic::{Request, Response, Status};
 
+use crate::error::Error;
 use crate::hub::{Hub, NewGame, NewMatch};
 use crate::registry::VenueDates;
 use crate::store::EventStore;
@@ -122,6 +123,7 @@ impl<S: EventStore + Clone, T: TimeSource> Tournaments for TournamentsService<S,
     ) -> Result<Response<v1::ListMatchesResponse>, Status> {
         let f = r.into_inner();
         let mut matches = Vec::new();
+        let mut offline = Vec::new();
         for h in self.hub.match_handles().await {
             let i = &h.info;
             let wanted = (f.tournament_id.is_empty() || i.tournament == f.tournament_id)
@@ -130,8 +132,20 @@ impl<S: EventStore + Clone, T: TimeSource> Tournaments for TournamentsService<S,
             if !wanted {
                 continue;
             }
-            let Some(state) = h.listed_state().await? else {
-                continue;
+            let state = match h.state().await {
+                Ok(state) => state,
+                // A log that did not check out: listed apart, so that a director sees it.
+                Err(Error::DataLoss(reason)) => {
+                    offline.push(v1::OfflineMatch {
+                        match_id: i.id.clone(),
+                        tournament_id: i.tournament.clone(),
+                        round: i.round,
+                        table: i.table.clone(),
+                        reason,
+                    });
+                    continue;
+                }
+                Err(e) => return Err(e.into()),
             };
             if f.phase == 0 || state.phase == f.phase {
                 matches.push(state);
@@ -145,7 +159,7 @@ impl<S: EventStore + Clone, T: TimeSource> Tournaments for TournamentsService<S,
                 &b.match_id,
             ))
         });
-        Ok(Response::new(v1::ListMatchesResponse { matches }))
+        Ok(Response::new(v1::ListMatchesResponse { matches, offline }))
     }
 }
 

@@ -87,6 +87,8 @@ pub struct Dashboard {
     pub detail: Option<String>,
     /// Dice anomalies the director has seen, per match (`d` dismisses them).
     pub anomalies_seen: BTreeMap<String, u32>,
+    /// Matches offline (their log is lost), by id.
+    pub offline: BTreeMap<String, v1::OfflineMatch>,
 }
 
 fn name(s: &v1::MatchState, side: i32) -> &str {
@@ -145,7 +147,15 @@ impl Dashboard {
     /// its cause: a result until confirmed, a decision until made, anomalies until
     /// dismissed.
     pub fn todos(&self) -> Vec<Todo> {
-        let mut todos = Vec::new();
+        let mut todos: Vec<Todo> = self
+            .offline
+            .values()
+            .map(|m| Todo {
+                match_id: m.match_id.clone(),
+                text: words::todo_offline(&words::at_table(&m.match_id, &m.table), &m.reason),
+                urgency: 0,
+            })
+            .collect();
         for s in self.rows() {
             let mut add = |urgency, text: String| {
                 todos.push(Todo {
