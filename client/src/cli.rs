@@ -18,7 +18,7 @@ use crate::dice::StreamFormat;
   baffle play r1-t7 check-in A
   baffle play r1-t7 opening
   baffle rule r1-t7 --reason \"6 minutes late\" --article 2.2 award A 1
-  baffle match create --tournament open --table 9 --players \"Ann,Bo\" --chess rapid --games 2
+  baffle match create --tournament open --table 9 --players \"Ann,Bo\" --chess rapid --games 2 --default-time 15m
   baffle chess r1-t9 press white
   baffle chess r1-t9 --reason \"illegal move seen\" --article 7.5 illegal white
   baffle console open
@@ -32,17 +32,24 @@ Exit status: 0 done, 1 a verification failed, 2 usage, 3 server unreachable, 4 r
 )]
 pub struct Cli {
     /// The server's URL.
-    #[arg(long, global = true, env = "BAFFLE_SERVER", default_value = DEFAULT_SERVER)]
+    #[arg(long, global = true, help_heading = "Global options", env = "BAFFLE_SERVER", default_value = DEFAULT_SERVER)]
     pub server: String,
 
     /// The director token (or a device credential). Default: read from the data dir.
-    #[arg(long, global = true, env = "BAFFLE_TOKEN", hide_env_values = true)]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        env = "BAFFLE_TOKEN",
+        hide_env_values = true
+    )]
     pub token: Option<String>,
 
     /// The server's data directory, where the director token file is.
     #[arg(
         long,
         global = true,
+        help_heading = "Global options",
         env = "BAFFLE_DATA_DIR",
         default_value = "./baffle-data"
     )]
@@ -50,11 +57,16 @@ pub struct Cli {
 
     /// A CA certificate (PEM) to trust for an https:// server, beside the system's:
     /// a club's own CA, or a server's self-signed certificate.
-    #[arg(long, global = true, env = "BAFFLE_CA_CERT")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        env = "BAFFLE_CA_CERT"
+    )]
     pub ca_cert: Option<PathBuf>,
 
     /// Print JSON instead of tables, for scripts.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Global options")]
     pub json: bool,
 
     /// What to do.

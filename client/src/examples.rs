@@ -26,7 +26,7 @@ const EXAMPLES: &[(&str, &str)] = &[
     ),
     (
         "match create",
-        "baffle match create --tournament open --round 1 --table 7 --length 7 --players \"Anna,Ben\"\n  baffle match create --tournament open --id open-r2-t7 --round 2 --table 7 --length 7 --players \"Anna,Ben\" --start-in 10m\n  baffle match create --tournament open --table 9 --players \"Ann,Bo\" --chess rapid --games 2",
+        "baffle match create --tournament open --round 1 --table 7 --length 7 --players \"Anna,Ben\"\n  baffle match create --tournament open --id open-r2-t7 --round 2 --table 7 --length 7 --players \"Anna,Ben\" --start-in 10m\n  baffle match create --tournament open --table 9 --players \"Ann,Bo\" --chess rapid --games 2 --default-time 15m",
     ),
     (
         "match list",
