@@ -11,6 +11,7 @@ pub mod manifest;
 mod memory;
 mod pg_commit;
 mod pg_store;
+mod queue;
 mod sled_commit;
 mod sled_engine;
 mod sled_store;

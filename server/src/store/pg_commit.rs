@@ -18,19 +18,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Duration;
 
 use deadpool_postgres::{Object, Pool};
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{mpsc, watch};
 
-use super::pg_store::io;
-use super::{Receipt, StoreError};
-
-/// One append on its way to the committer.
-pub(super) struct Append {
-    pub stream: String,
-    pub expected: u64,
-    pub records: Vec<Vec<u8>>,
-    pub receipt: Option<Receipt>,
-    pub done: oneshot::Sender<Result<u64, StoreError>>,
-}
+use super::StoreError;
+use super::queue::{Append, io};
 
 /// The most appends in one transaction: bounds a transaction's size and its lock time.
 const MAX_BATCH: usize = 2048;

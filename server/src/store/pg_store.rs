@@ -29,7 +29,8 @@ use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio_postgres::NoTls;
 
-use super::pg_commit::{self, Append};
+use super::pg_commit;
+use super::queue::{self, Append, io};
 use super::{EventStore, Receipt, StoreError};
 
 /// How long a connection attempt to one host may take when the URL says nothing.
@@ -53,10 +54,6 @@ struct Inner {
     writable: watch::Sender<bool>,
     /// Dropped with the store: its runtime's thread then ends, and the runtime with it.
     _stop: oneshot::Sender<()>,
-}
-
-pub(super) fn io(e: impl std::fmt::Display) -> StoreError {
-    StoreError::Io(e.to_string())
 }
 
 /// A connection string's settings, with the defaults this store needs.
@@ -186,20 +183,7 @@ impl EventStore for PgStore {
         records: Vec<Vec<u8>>,
         receipt: Option<Receipt>,
     ) -> Result<u64, StoreError> {
-        let (done, committed) = oneshot::channel();
-        self.inner
-            .commit
-            .send(Append {
-                stream: stream.to_string(),
-                expected,
-                records,
-                receipt,
-                done,
-            })
-            .map_err(|_| io("the committer has stopped"))?;
-        committed
-            .await
-            .map_err(|_| io("the committer has stopped"))?
+        queue::submit(&self.inner.commit, stream, expected, records, receipt).await
     }
 
     fn receipt(&self, stream: &str, key: &str) -> Result<Option<Vec<u8>>, StoreError> {

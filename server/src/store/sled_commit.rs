@@ -19,10 +19,11 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{mpsc, oneshot, watch};
 
+use super::StoreError;
 use super::manifest::{self, Known};
+use super::queue::{Append, io};
 use super::sled_engine::Engine;
-use super::sled_store::{io, key, marker_key, receipt_key, stored_len};
-use super::{Receipt, StoreError};
+use super::sled_store::{key, marker_key, receipt_key, stored_len};
 
 /// Most appends written and flushed together: bounds how long the first of a batch waits.
 const MAX_BATCH: usize = 4_096;
@@ -33,15 +34,6 @@ const RETRY: Duration = Duration::from_secs(1);
 /// Bytes written (and removed) to see whether the disk has room again: two of sled's
 /// 512 KiB segments.
 const PROBE_BYTES: usize = 1 << 20;
-
-/// An append on its way to the committer.
-pub(super) struct Append {
-    pub stream: String,
-    pub expected: u64,
-    pub records: Vec<Vec<u8>>,
-    pub receipt: Option<Receipt>,
-    pub done: oneshot::Sender<Result<u64, StoreError>>,
-}
 
 /// What the store's handles and threads share.
 pub(super) struct Shared {

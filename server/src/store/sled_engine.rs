@@ -9,7 +9,8 @@ use std::sync::Mutex;
 
 use super::StoreError;
 use super::manifest::{self, Known, Manifest};
-use super::sled_store::{MARKER_TAG, io, key, stored_len};
+use super::queue::io;
+use super::sled_store::{MARKER_TAG, key, stored_len};
 
 /// One opening of the database.
 pub(super) struct Engine {

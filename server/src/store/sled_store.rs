@@ -34,9 +34,10 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 
-use super::sled_commit::{Append, Committer, Flusher, Shared};
+use super::queue::{self, Append, io};
+use super::sled_commit::{Committer, Flusher, Shared};
 use super::sled_engine::Engine;
 use super::{EventStore, Receipt, StoreError};
 
@@ -50,10 +51,6 @@ struct Inner {
     /// The database and what the threads share.
     shared: Arc<Shared>,
     commit: mpsc::UnboundedSender<Append>,
-}
-
-pub(super) fn io(e: impl std::fmt::Display) -> StoreError {
-    StoreError::Io(e.to_string())
 }
 
 /// Record keys: the stream name length-prefixed, then the position big-endian, so one
@@ -160,18 +157,7 @@ impl EventStore for SledStore {
         records: Vec<Vec<u8>>,
         receipt: Option<Receipt>,
     ) -> Result<u64, StoreError> {
-        let (done, durable) = oneshot::channel();
-        self.inner
-            .commit
-            .send(Append {
-                stream: stream.to_string(),
-                expected,
-                records,
-                receipt,
-                done,
-            })
-            .map_err(|_| io("the committer has stopped"))?;
-        durable.await.map_err(|_| io("the committer has stopped"))?
+        queue::submit(&self.inner.commit, stream, expected, records, receipt).await
     }
 
     fn receipt(&self, stream: &str, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
