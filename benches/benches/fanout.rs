@@ -17,9 +17,6 @@
 //! decoding every state whole. The CPU each side used per press is printed, so the
 //! server's own cost can be told from the generator's.
 
-use baffle_core::table::MatchInfo;
-use baffle_server::hub::{NewGame, NewMatch};
-use baffle_server::time::TimeSource;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -28,9 +25,6 @@ use baffle_proto::v1;
 use baffle_proto::v1::chess_command::Action as Chess;
 use baffle_proto::v1::command::Action;
 use baffle_proto::v1::matches_client::MatchesClient;
-use baffle_server::hub::Hub;
-use baffle_server::store::SledStore;
-use baffle_server::time::SystemTime_;
 use hdrhistogram::Histogram;
 use tokio_stream::StreamExt;
 use tonic::transport::{Channel, Endpoint};
@@ -203,31 +197,7 @@ async fn main() {
     let follower_threads = env("BAFFLE_BENCH_FOLLOWER_THREADS", 1) as usize;
     let dir = tempfile::tempdir().unwrap();
     let token = "bench".to_string();
-    let store = SledStore::open(&dir.path().join("store")).unwrap();
-    let hub = Hub::open(store, SystemTime_, token.clone()).await.unwrap();
-    // Every follower here comes from 127.0.0.1: lift the per-address bound.
-    hub.followers
-        .set_limits(baffle_server::followers::FollowerLimits {
-            total: followers + 1,
-            per_address: followers + 1,
-        });
-    hub.create_tournament("t", "fan-out", Default::default())
-        .await
-        .unwrap();
-    let start = SystemTime_.now();
-    hub.create_match(NewMatch {
-        info: MatchInfo {
-            id: "m".into(),
-            tournament: "t".into(),
-            round: 1,
-            table: "1".into(),
-        },
-        players: ["a".into(), "b".into()],
-        start,
-        game: NewGame::Chess(common::classical_chess(start)),
-    })
-    .await
-    .unwrap();
+    let hub = common::hub_with_one_chess_match(dir.path(), &token, followers).await;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let url = format!("http://{addr}");

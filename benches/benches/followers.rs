@@ -19,12 +19,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use baffle_core::table::MatchInfo;
 use baffle_proto::v1;
-use baffle_server::followers::FollowerLimits;
-use baffle_server::hub::{Hub, NewGame, NewMatch};
-use baffle_server::store::SledStore;
-use baffle_server::time::{SystemTime_, TimeSource};
 use prost::Message;
 
 mod common;
@@ -70,30 +65,7 @@ async fn open_streams(
 /// Runs one kind in this process and prints its figure.
 async fn measure(kind: &str, streams: usize) {
     let dir = tempfile::tempdir().unwrap();
-    let store = SledStore::open(&dir.path().join("store")).unwrap();
-    let hub = Hub::open(store, SystemTime_, "bench".into()).await.unwrap();
-    // Every stream comes from 127.0.0.1 here: lift the per-address bound.
-    hub.followers.set_limits(FollowerLimits {
-        total: streams + 1,
-        per_address: streams + 1,
-    });
-    hub.create_tournament("t", "followers", Default::default())
-        .await
-        .unwrap();
-    let start = SystemTime_.now();
-    hub.create_match(NewMatch {
-        info: MatchInfo {
-            id: "m".into(),
-            tournament: "t".into(),
-            round: 1,
-            table: "1".into(),
-        },
-        players: ["a".into(), "b".into()],
-        start,
-        game: NewGame::Chess(common::classical_chess(start)),
-    })
-    .await
-    .unwrap();
+    let hub = common::hub_with_one_chess_match(dir.path(), "bench", streams).await;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(baffle_server::serve(hub, listener, std::future::pending()));

@@ -83,3 +83,42 @@ pub fn classical_chess(start: baffle_core::Timestamp) -> baffle_core::chess::Che
         chess960: false,
     }
 }
+
+/// A hub on a sled store in `dir` with tournament "t" holding one classical chess match
+/// "m" starting now, and room for `followers` anonymous streams: every follower a bench
+/// opens comes from 127.0.0.1, so the per-address bound is lifted to the total.
+pub async fn hub_with_one_chess_match(
+    dir: &std::path::Path,
+    token: &str,
+    followers: usize,
+) -> Arc<baffle_server::hub::Hub<SledStore, baffle_server::time::SystemTime_>> {
+    use baffle_server::time::TimeSource;
+    let store = SledStore::open(&dir.join("store")).unwrap();
+    let time = baffle_server::time::SystemTime_;
+    let hub = baffle_server::hub::Hub::open(store, time, token.into())
+        .await
+        .unwrap();
+    hub.followers
+        .set_limits(baffle_server::followers::FollowerLimits {
+            total: followers + 1,
+            per_address: followers + 1,
+        });
+    hub.create_tournament("t", "bench", Default::default())
+        .await
+        .unwrap();
+    let start = time.now();
+    hub.create_match(baffle_server::hub::NewMatch {
+        info: baffle_core::table::MatchInfo {
+            id: "m".into(),
+            tournament: "t".into(),
+            round: 1,
+            table: "1".into(),
+        },
+        players: ["a".into(), "b".into()],
+        start,
+        game: baffle_server::hub::NewGame::Chess(classical_chess(start)),
+    })
+    .await
+    .unwrap();
+    hub
+}
