@@ -172,27 +172,26 @@ impl VenueDates {
     }
 }
 
-/// Whether `day` is a real day written `YYYY-MM-DD` (years 1900 to 9999).
+/// Whether `day` is a real day written `YYYY-MM-DD` (years 1900 to 9999); the calendar
+/// is the `time` crate's.
 fn is_calendar_day(day: &str) -> bool {
-    let parts: Vec<&str> = day.split('-').collect();
-    let [y, m, d] = parts.as_slice() else {
-        return false;
-    };
-    if y.len() != 4 || m.len() != 2 || d.len() != 2 {
+    let shaped = day.len() == 10
+        && day.bytes().enumerate().all(|(i, b)| match i {
+            4 | 7 => b == b'-',
+            _ => b.is_ascii_digit(),
+        });
+    if !shaped {
         return false;
     }
-    let (Ok(y), Ok(m), Ok(d)) = (y.parse::<u32>(), m.parse::<u32>(), d.parse::<u32>()) else {
+    let (Ok(y), Ok(m), Ok(d)) = (
+        day[..4].parse::<i32>(),
+        day[5..7].parse::<u8>(),
+        day[8..].parse::<u8>(),
+    ) else {
         return false;
     };
-    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    let days = match m {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return false,
-    };
-    (1900..=9999).contains(&y) && (1..=days).contains(&d)
+    (1900..=9999).contains(&y)
+        && time::Month::try_from(m).is_ok_and(|m| time::Date::from_calendar_date(y, m, d).is_ok())
 }
 
 /// The registry: the fold of its entries.
