@@ -210,6 +210,32 @@ pub struct DeviceView {
     pub connected: bool,
 }
 
+/// A match that is offline: its log did not check out on the server's start.
+#[derive(Debug, Serialize)]
+pub struct OfflineView {
+    pub match_id: String,
+    pub tournament_id: String,
+    pub round: u32,
+    pub table: String,
+    /// Always "offline", as `MatchView.status` names a match's status.
+    pub status: &'static str,
+    pub reason: String,
+}
+
+impl OfflineView {
+    /// The view of `m`.
+    pub fn of(m: &v1::OfflineMatch) -> OfflineView {
+        OfflineView {
+            match_id: m.match_id.clone(),
+            tournament_id: m.tournament_id.clone(),
+            round: m.round,
+            table: m.table.clone(),
+            status: "offline",
+            reason: m.reason.clone(),
+        }
+    }
+}
+
 fn side_clock(c: &v1::SideClock) -> SideClockView {
     SideClockView {
         main_ms: c.main_ms,

@@ -296,6 +296,19 @@ async fn a_log_that_does_not_check_out_takes_only_its_match_offline() {
         out.contains("bad round 1 table 7: OFFLINE — ") && out.contains("record 3"),
         "{out}"
     );
+    // As NDJSON with --json, in the views' shape.
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let _ = tokio::time::timeout(
+        std::time::Duration::from_secs(2),
+        baffle_client::tui::lines::console(server.url(), "open".into(), true, &mut out, &mut err),
+    )
+    .await;
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.lines()
+            .any(|l| l.contains(r#""match_id":"bad""#) && l.contains(r#""status":"offline""#)),
+        "{out}"
+    );
     let mut board = baffle_client::tui::console::Dashboard::new("open");
     board
         .offline

@@ -11,7 +11,7 @@ use std::io::Write;
 use baffle_proto::v1;
 
 use super::app::{Feed, match_updates, tournament_feed};
-use crate::views::{EventView, MatchView, to_line};
+use crate::views::{EventView, MatchView, OfflineView, to_line};
 use crate::{exit, render, views, words};
 
 /// A one-line summary of a match: "r1-t7  table 7  ready  Anna 0 – 0 Ben (to 7)".
@@ -92,20 +92,7 @@ pub async fn console(
             Feed::State(s) => write(out, &format!("{}\n", summary(&s)))?,
             Feed::Events(_) => {}
             Feed::Problem(p) => write(err, &format!("baffle: {p}\n"))?,
-            Feed::Offline(m) if json => write(
-                out,
-                &format!(
-                    "{}\n",
-                    serde_json::json!({
-                        "match_id": m.match_id,
-                        "tournament_id": m.tournament_id,
-                        "round": m.round,
-                        "table": m.table,
-                        "status": "offline",
-                        "reason": m.reason,
-                    })
-                ),
-            )?,
+            Feed::Offline(m) if json => write(out, &to_line(&OfflineView::of(&m)))?,
             Feed::Offline(m) => write(out, &format!("{}\n", words::line_offline(&m)))?,
             Feed::Gone(why) => {
                 write(err, &format!("baffle: {why}\n"))?;
