@@ -60,15 +60,21 @@ fn gnubg_match(gnubg: &Path, dir: &Path, seed: u32, length: u32) -> String {
         mat.display()
     ));
     // On standard input, not with -c: from a command file gnubg stops after one move.
-    let out = run_gnubg(gnubg, &script);
+    let out = run_gnubg(gnubg, dir, &script);
     assert!(mat.exists(), "gnubg wrote no .mat: {}", out);
     std::fs::read_to_string(&mat).unwrap()
 }
 
-/// Runs gnubg in text mode on `script` (its standard input); returns what it printed.
-fn run_gnubg(gnubg: &Path, script: &str) -> String {
+/// Runs gnubg in text mode on `script` (its standard input), with `home` as its home
+/// directory; returns what it printed on both outputs.
+///
+/// Each run has a home of its own: gnubg makes `~/.gnubg` on its first start, and two
+/// first starts at once (the tests run in parallel, on a fresh machine) made one of them
+/// quit before reading its script.
+fn run_gnubg(gnubg: &Path, home: &Path, script: &str) -> String {
     let mut child = Process::new(gnubg)
         .args(["-t", "-q"])
+        .env("HOME", home)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -81,7 +87,11 @@ fn run_gnubg(gnubg: &Path, script: &str) -> String {
         .write_all(script.as_bytes())
         .unwrap();
     let out = child.wait_with_output().expect("gnubg runs");
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
 }
 
 /// Variations of a play: each move's end one point either side, each move dropped, and
@@ -337,6 +347,7 @@ fn our_mat_and_sgf_exports_import_into_gnubg_with_the_same_moves_cube_and_score(
         let back = dir.path().join(format!("back-{name}.mat"));
         let out = run_gnubg(
             &gnubg,
+            dir.path(),
             &format!("{load}\nexport match mat {}\n", back.display()),
         );
         let text = std::fs::read_to_string(&back)
