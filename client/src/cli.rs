@@ -31,7 +31,8 @@ BAFFLE_DATA_DIR (default ./baffle-data/director.token).
 Exit status: 0 done, 1 a verification failed, 2 usage, 3 server unreachable, 4 refused."
 )]
 pub struct Cli {
-    /// The server's URL.
+    /// The server's URL, or several (the nodes of a cluster) separated by commas: each is
+    /// tried in turn, and a command for a match another node writes is sent there.
     #[arg(long, global = true, help_heading = "Global options", env = "BAFFLE_SERVER", default_value = DEFAULT_SERVER)]
     pub server: String,
 
@@ -68,6 +69,18 @@ pub struct Cli {
     /// Print JSON instead of tables, for scripts.
     #[arg(long, global = true, help_heading = "Global options")]
     pub json: bool,
+
+    /// The language baffle speaks: el (Ελληνικά) or en. Default: the language of
+    /// LC_ALL, LC_MESSAGES or LANG (el_GR.UTF-8 → Greek), else English. --json prints
+    /// the same in every language.
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        env = "BAFFLE_LANG",
+        value_parser = ["el", "en"]
+    )]
+    pub lang: Option<String>,
 
     /// What to do.
     #[command(subcommand)]
@@ -216,10 +229,29 @@ pub enum TournamentCommand {
         #[arg(long)]
         require_player_seeds: bool,
     },
-    /// List tournaments.
-    List,
+    /// List tournaments (archived ones with --all).
+    List {
+        /// Also archived tournaments.
+        #[arg(long)]
+        all: bool,
+    },
     /// Show one tournament.
     Show {
+        /// Its id.
+        id: String,
+    },
+    /// Archive a tournament: it leaves the default listings and the phone page's home
+    /// list; it stays reachable by id, and its matches stay followable, exportable and
+    /// verifiable. Refused while a match of it has no result, unless --force.
+    Archive {
+        /// Its id.
+        id: String,
+        /// Archive it even with matches not finished (they can still be played).
+        #[arg(long)]
+        force: bool,
+    },
+    /// Bring an archived tournament back into the listings.
+    Unarchive {
         /// Its id.
         id: String,
     },
@@ -279,11 +311,25 @@ pub enum MatchCommand {
         /// Only in this phase.
         #[arg(long, value_enum)]
         phase: Option<PhaseArg>,
+        /// Also the matches of archived tournaments (without --tournament).
+        #[arg(long)]
+        all: bool,
     },
     /// Show one match.
     Show {
         /// The match.
         match_id: String,
+    },
+    /// Correct a player's misspelled name. The correction is recorded in the match's
+    /// log (with the name it replaces); the console, the phone page and exports show the
+    /// new name at once. Any time, also after the match.
+    Rename {
+        /// The match.
+        match_id: String,
+        /// Whose name: A or B (in chess, A has White in game 1).
+        side: SideArg,
+        /// The name as it should be (1 to 64 characters; quote it if it has spaces).
+        name: String,
     },
     /// Write a match that records moves as a file GNU Backgammon reads (to standard
     /// output): `.mat` or `.sgf`.

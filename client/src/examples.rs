@@ -18,8 +18,16 @@ const EXAMPLES: &[(&str, &str)] = &[
         "tournament create",
         "baffle tournament create open --name \"Club open\"\n  baffle tournament create blitz --per-point 1m --delay 8s --timeout points:1",
     ),
-    ("tournament list", "baffle tournament list --json"),
+    (
+        "tournament list",
+        "baffle tournament list --json\n  baffle tournament list --all",
+    ),
     ("tournament show", "baffle tournament show open"),
+    (
+        "tournament archive",
+        "baffle tournament archive open\n  baffle tournament archive demo-4821 --force",
+    ),
+    ("tournament unarchive", "baffle tournament unarchive open"),
     (
         "match",
         "baffle match create --tournament open --table 7 --length 7 --players \"Anna,Ben\"\n  baffle match list --tournament open",
@@ -33,6 +41,10 @@ const EXAMPLES: &[(&str, &str)] = &[
         "baffle match list --tournament open\n  baffle match list --round 2 --phase over --json",
     ),
     ("match show", "baffle match show r1-t7"),
+    (
+        "match rename",
+        "baffle match rename r1-t7 b \"Βασίλης Παπαδάκης\"\n  baffle match rename r1-t9 A \"Anna Smith\"",
+    ),
     (
         "match export",
         "baffle match export r1-t7 > r1-t7.mat\n  baffle match export r1-t7 --format sgf > r1-t7.sgf",

@@ -4,6 +4,9 @@ use baffle_core::Millis;
 use baffle_proto::chess_text;
 use baffle_proto::v1;
 use serde_json::{Value, json};
+use unicode_width::UnicodeWidthStr;
+
+use crate::words;
 
 pub use baffle_proto::backgammon_text::side;
 
@@ -12,9 +15,10 @@ pub fn score(s: &v1::MatchState) -> String {
     if let Some(c) = &s.chess {
         return chess_text::score(s, c);
     }
+    let length = words::say_with("match-length", &[("length", s.length.into())]);
     format!(
-        "{} {} – {} {} (to {})",
-        s.player_a, s.score_a, s.score_b, s.player_b, s.length
+        "{} {} – {} {} ({length})",
+        s.player_a, s.score_a, s.score_b, s.player_b
     )
 }
 
@@ -24,7 +28,8 @@ pub use baffle_proto::backgammon_text::cube_short as cube;
 pub fn clock_side(c: &v1::SideClock) -> String {
     let mut text = Millis(c.main_ms).to_string();
     if c.flagged_at_ms.is_some() {
-        text.push_str(" FLAG");
+        text.push(' ');
+        text.push_str(&words::say("console-flag"));
     } else if c.delay_ms > 0 {
         text.push_str(&format!(" +{}", Millis(c.delay_ms)));
     }
@@ -33,28 +38,29 @@ pub fn clock_side(c: &v1::SideClock) -> String {
 
 /// Several lines describing a match.
 pub fn match_text(s: &v1::MatchState) -> String {
-    let mut out = format!(
-        "{}  {}  round {}  table {}  {}\n",
-        s.match_id,
-        s.tournament_id,
-        s.round,
-        s.table,
-        crate::views::status(s)
-    );
-    out.push_str(&format!(
-        "score  {}{}\n",
-        score(s),
-        if s.crawford { "  CRAWFORD" } else { "" }
-    ));
+    let head = [
+        ("match", s.match_id.clone().into()),
+        ("tournament", s.tournament_id.clone().into()),
+        ("round", s.round.into()),
+        ("table", s.table.clone().into()),
+        ("status", words::status(crate::views::status(s)).into()),
+    ];
+    let mut out = words::say_with("cli-match-head", &head) + "\n";
+    out.push_str(&words::say_with("cli-score", &[("score", score(s).into())]));
+    if s.crawford {
+        out.push_str("  ");
+        out.push_str(&words::say("cli-crawford"));
+    }
+    out.push('\n');
     if let Some(c) = &s.chess {
         out.push_str(&chess_lines(s, c));
     } else if s.game_number > 0 {
-        out.push_str(&format!(
-            "game {}  {}  {}\n",
-            s.game_number,
-            baffle_proto::backgammon_text::cube(s),
-            baffle_proto::backgammon_text::turn(s)
-        ));
+        let args = [
+            ("number", s.game_number.into()),
+            ("cube", baffle_proto::backgammon_text::cube(s).into()),
+            ("turn", baffle_proto::backgammon_text::turn(s).into()),
+        ];
+        out.push_str(&(words::say_with("cli-game", &args) + "\n"));
     }
     if let Some(b) = &s.board {
         out.push_str(&board_line(b));
@@ -65,66 +71,91 @@ pub fn match_text(s: &v1::MatchState) -> String {
             .ok()
             .filter(|p| *p != v1::PauseReason::Unspecified)
             .map(|p| {
+                let reason = words::pause_reason(p as i32).unwrap_or_default();
                 format!(
-                    "  paused: {}",
-                    crate::words::pause_reason(p as i32).unwrap_or_default()
+                    "  {}",
+                    words::say_with("cli-clock-paused", &[("reason", reason.into())])
                 )
             })
             .unwrap_or_default();
         let (a, b) = if s.chess.is_some() {
-            ("White", "Black")
+            (words::say("color-white"), words::say("color-black"))
         } else {
-            ("A", "B")
+            ("A".to_string(), "B".to_string())
         };
         let running = match (&s.chess, c.running) {
-            (Some(_), 1) => "White",
-            (Some(_), 2) => "Black",
-            _ => running,
+            (Some(_), 1) => a.clone(),
+            (Some(_), 2) => b.clone(),
+            _ => running.to_string(),
         };
+        let args = [
+            (
+                "a",
+                format!("{a} {}", c.a.as_ref().map_or("-".into(), clock_side)).into(),
+            ),
+            (
+                "b",
+                format!("{b} {}", c.b.as_ref().map_or("-".into(), clock_side)).into(),
+            ),
+            ("running", running.into()),
+        ];
         out.push_str(&format!(
-            "clock  {a} {}  {b} {}  running {running}{paused}\n",
-            c.a.as_ref().map_or("-".into(), clock_side),
-            c.b.as_ref().map_or("-".into(), clock_side),
+            "{}{paused}\n",
+            words::say_with("cli-clock", &args)
         ));
     }
-    if let Some(r) = s.result.as_ref().filter(|r| r.how == "draw") {
-        out.push_str(&format!(
-            "result drawn{}\n",
-            if r.confirmed { "" } else { "?" }
-        ));
-    } else if s.result.as_ref().is_some_and(|r| r.how == "double_default") {
-        out.push_str("result both lost by default (6.7)\n");
-    } else if let Some(r) = &s.result {
-        out.push_str(&format!(
-            "result {} won ({}){}\n",
-            side(r.winner),
-            r.how,
-            if r.confirmed {
-                ", confirmed"
-            } else {
-                ", awaiting the director's confirmation"
-            }
-        ));
+    if let Some(r) = &s.result {
+        out.push_str(&result_line(s, r));
+        out.push('\n');
     }
     if s.dice_anomalies > 0 {
-        out.push_str(&format!(
-            "dice   {} anomaly(ies), the last: {}\n",
-            s.dice_anomalies, s.last_anomaly
-        ));
+        let args = [
+            ("count", s.dice_anomalies.into()),
+            ("last", s.last_anomaly.clone().into()),
+        ];
+        out.push_str(&(words::say_with("cli-dice-anomalies", &args) + "\n"));
     }
     for d in &s.devices {
-        out.push_str(&format!(
-            "device {} {}\n",
-            d.device_id,
-            if d.connected {
-                "connected"
-            } else {
-                "not connected"
-            }
-        ));
+        let id = if d.connected {
+            "cli-device-connected"
+        } else {
+            "cli-device-not-connected"
+        };
+        let args = [("device", d.device_id.clone().into())];
+        out.push_str(&(words::say_with(id, &args) + "\n"));
     }
-    out.push_str(&format!("log    {} events, head {}\n", s.seq, s.head_hash));
+    let args = [
+        ("count", s.seq.into()),
+        ("head", s.head_hash.clone().into()),
+    ];
+    out.push_str(&(words::say_with("cli-log", &args) + "\n"));
     out
+}
+
+/// The result of a match in words: drawn, both lost (6.7), or who won, how, and
+/// whether the director confirmed it.
+fn result_line(s: &v1::MatchState, r: &v1::MatchResult) -> String {
+    match r.how.as_str() {
+        "draw" if r.confirmed => words::say("cli-result-drawn"),
+        "draw" => words::say("cli-result-drawn-provisional"),
+        "double_default" => words::say("cli-result-both-lost"),
+        how => {
+            let winner = if r.winner == v1::Side::B as i32 {
+                &s.player_b
+            } else {
+                &s.player_a
+            };
+            let args = [
+                ("name", format!("{winner} ({})", side(r.winner)).into()),
+                ("how", words::how(how).into()),
+            ];
+            if r.confirmed {
+                words::say_with("cli-result-won", &args)
+            } else {
+                words::say_with("cli-result-won-provisional", &args)
+            }
+        }
+    }
 }
 
 /// A chess match's game line, flags, illegal moves and finished games.
@@ -178,34 +209,85 @@ pub fn chess_json(c: &v1::ChessState) -> Value {
 /// A table of matches, one line each: where, who, the score, the status in words
 /// (`views::status`), and the winner with how the match was won.
 pub fn match_table(matches: &[v1::MatchState]) -> String {
-    let mut out = format!(
-        "{:<14} {:<5} {:<5} {:<32} {:<13} {}\n",
-        "MATCH", "ROUND", "TABLE", "SCORE", "STATUS", "WINNER"
-    );
-    for s in matches {
-        let winner = match &s.result {
-            Some(r) if r.how == "draw" => "drawn".to_string(),
-            Some(r) if r.how == "double_default" => "nobody (6.7)".to_string(),
-            Some(r) => format!(
-                "{} ({})",
-                if r.winner == v1::Side::B as i32 {
-                    &s.player_b
-                } else {
-                    &s.player_a
-                },
-                r.how.replace('_', " ")
-            ),
-            None => "-".to_string(),
-        };
-        out.push_str(&format!(
-            "{:<14} {:<5} {:<5} {:<32} {:<13} {}\n",
-            s.match_id,
-            s.round,
-            s.table,
-            score(s),
-            crate::views::status(s),
-            winner
-        ));
+    let header = [
+        words::say("cli-col-match"),
+        words::say("cli-col-round"),
+        words::say("cli-col-table"),
+        words::say("cli-col-score"),
+        words::say("cli-col-status"),
+        words::say("cli-col-winner"),
+    ];
+    let rows: Vec<[String; 6]> = matches
+        .iter()
+        .map(|s| {
+            let winner = match &s.result {
+                Some(r) if r.how == "draw" => words::say("console-note-drawn"),
+                Some(r) if r.how == "double_default" => words::say("cli-winner-nobody"),
+                Some(r) => {
+                    let name = if r.winner == v1::Side::B as i32 {
+                        &s.player_b
+                    } else {
+                        &s.player_a
+                    };
+                    format!("{name} ({})", words::how(&r.how))
+                }
+                None => "-".to_string(),
+            };
+            [
+                s.match_id.clone(),
+                s.round.to_string(),
+                s.table.clone(),
+                score(s),
+                words::status(crate::views::status(s)),
+                winner,
+            ]
+        })
+        .collect();
+    columns(&header, &rows)
+}
+
+/// Tournaments, one line each: id, name, and whether archived.
+pub fn tournament_table(tournaments: &[v1::Tournament]) -> String {
+    let header = [
+        words::say("cli-col-id"),
+        words::say("cli-col-name"),
+        String::new(),
+    ];
+    let rows: Vec<[String; 3]> = tournaments
+        .iter()
+        .map(|t| {
+            let archived = if t.archived {
+                words::say("cli-archived")
+            } else {
+                String::new()
+            };
+            [t.id.clone(), t.name.clone(), archived]
+        })
+        .collect();
+    columns(&header, &rows)
+}
+
+/// Rows in columns as wide as their widest cell (in terminal columns: a Greek letter
+/// takes one, like a Latin one), the last column unpadded.
+fn columns<const N: usize>(header: &[String; N], rows: &[[String; N]]) -> String {
+    let mut widths = [0; N];
+    for row in std::iter::once(header).chain(rows) {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(UnicodeWidthStr::width(cell.as_str()));
+        }
+    }
+    let mut out = String::new();
+    for row in std::iter::once(header).chain(rows) {
+        let mut line = String::new();
+        for (i, cell) in row.iter().enumerate() {
+            line.push_str(cell);
+            if i + 1 < N {
+                let pad = widths[i] - UnicodeWidthStr::width(cell.as_str()) + 1;
+                line.push_str(&" ".repeat(pad));
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
     }
     out
 }
@@ -216,11 +298,7 @@ pub fn events_text(events: &[v1::Event], names: [&str; 2]) -> String {
         .iter()
         .map(|e| {
             let body: Value = serde_json::from_str(&e.body).unwrap_or(Value::Null);
-            format!(
-                "#{} {}\n",
-                e.seq,
-                crate::words::event(&e.kind, &body, names)
-            )
+            format!("#{} {}\n", e.seq, words::event(&e.kind, &body, names))
         })
         .collect()
 }

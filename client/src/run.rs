@@ -50,22 +50,18 @@ impl Outcome {
 }
 
 /// What to do next, for each kind of refusal.
-fn hint(status: &Status) -> &'static str {
-    match status.code() {
-        Code::Unauthenticated => {
-            "pass --token or set BAFFLE_TOKEN; the director token is in <data-dir>/director.token"
-        }
-        Code::PermissionDenied => "use the director token, or a device bound to this match",
-        Code::NotFound => "check the id with `baffle match list` or `baffle tournament list`",
-        Code::Aborted => "the match moved on: look at `baffle match show` and retry",
-        Code::FailedPrecondition => {
-            "the rules refuse this now: look at `baffle match show`, or ask the director"
-        }
-        Code::InvalidArgument | Code::OutOfRange => "check the command with --help",
-        Code::ResourceExhausted => "slow down and retry",
-        Code::AlreadyExists => "choose another id",
-        _ => "try again; if it persists, check the server's log",
-    }
+fn hint(status: &Status) -> String {
+    words::say(match status.code() {
+        Code::Unauthenticated => "cli-hint-unauthenticated",
+        Code::PermissionDenied => "cli-hint-permission-denied",
+        Code::NotFound => "cli-hint-not-found",
+        Code::Aborted => "cli-hint-aborted",
+        Code::FailedPrecondition => "cli-hint-failed-precondition",
+        Code::InvalidArgument | Code::OutOfRange => "cli-hint-invalid-argument",
+        Code::ResourceExhausted => "cli-hint-resource-exhausted",
+        Code::AlreadyExists => "cli-hint-already-exists",
+        _ => "cli-hint-other",
+    })
 }
 
 /// A refusal as an outcome: connection trouble is exit 3, anything the server refused 4.
@@ -73,15 +69,21 @@ pub fn refused(status: Status) -> Outcome {
     if status.code() == Code::Unavailable && status.message().contains("transport") {
         return Outcome::failed(
             exit::CONNECTION,
-            format!("baffle: the server is unreachable: {}\n", status.message()),
+            format!(
+                "baffle: {}\n",
+                words::say_with("cli-unreachable", &[("why", status.message().into())])
+            ),
         );
     }
-    let name = format!("{:?}", status.code());
+    let args = [
+        ("code", format!("{:?}", status.code()).into()),
+        ("message", status.message().into()),
+    ];
     Outcome::failed(
         exit::REFUSED,
         format!(
-            "baffle: refused ({name}): {}\n        {}\n",
-            status.message(),
+            "baffle: {}\n        {}\n",
+            words::say_with("cli-refused", &args),
             hint(&status)
         ),
     )
@@ -351,7 +353,10 @@ fn phase_filter(phase: Option<PhaseArg>) -> i32 {
 /// Runs every command except the live views (`follow`, `console`) and `dice stream`,
 /// which the binary runs itself.
 pub async fn run(cli: &Cli) -> Outcome {
-    match run_inner(cli).await {
+    // In the language asked for, even when called in-process (the tests) or on a
+    // runtime that moves the future between threads.
+    let locale = words::choose(cli.lang.as_deref(), |name| std::env::var(name).ok());
+    match words::InLocale::new(locale, run_inner(cli)).await {
         Ok(o) | Err(o) => o,
     }
 }
@@ -500,12 +505,15 @@ async fn run_tournament(
             Ok(if cli.json {
                 Outcome::ok(to_json(&TournamentView::of(&t)))
             } else {
-                Outcome::ok(format!("created tournament {}\n", t.id))
+                let args = [("id", t.id.clone().into())];
+                Outcome::ok(words::say_with("cli-tournament-created", &args) + "\n")
             })
         }
-        TournamentCommand::List => {
+        TournamentCommand::List { all } => {
             let list = client
-                .list_tournaments(v1::ListTournamentsRequest {})
+                .list_tournaments(v1::ListTournamentsRequest {
+                    include_archived: *all,
+                })
                 .await
                 .map_err(refused)?
                 .into_inner();
@@ -513,11 +521,13 @@ async fn run_tournament(
                 let views: Vec<_> = list.tournaments.iter().map(TournamentView::of).collect();
                 return Ok(Outcome::ok(to_json(&views)));
             }
-            let mut out = format!("{:<16} {}\n", "ID", "NAME");
-            for t in list.tournaments {
-                out.push_str(&format!("{:<16} {}\n", t.id, t.name));
-            }
-            Ok(Outcome::ok(out))
+            Ok(Outcome::ok(render::tournament_table(&list.tournaments)))
+        }
+        TournamentCommand::Archive { id, force } => {
+            archive(cli, token, &mut client, id, true, *force).await
+        }
+        TournamentCommand::Unarchive { id } => {
+            archive(cli, token, &mut client, id, false, false).await
         }
         TournamentCommand::Show { id } => {
             let t = client
@@ -532,6 +542,36 @@ async fn run_tournament(
             }))
         }
     }
+}
+
+/// Archives tournament `id` (or brings it back) and says so.
+async fn archive(
+    cli: &Cli,
+    token: &Option<String>,
+    client: &mut TournamentsClient<Channel>,
+    id: &str,
+    archived: bool,
+    force: bool,
+) -> Result<Outcome, Outcome> {
+    let request = v1::ArchiveTournamentRequest {
+        id: id.to_string(),
+        archived,
+        force,
+    };
+    let t = client
+        .archive_tournament(authed(request, token)?)
+        .await
+        .map_err(refused)?
+        .into_inner();
+    Ok(if cli.json {
+        Outcome::ok(to_json(&TournamentView::of(&t)))
+    } else if t.archived {
+        let args = [("id", t.id.clone().into())];
+        Outcome::ok(words::say_with("cli-tournament-archived", &args) + "\n")
+    } else {
+        let args = [("id", t.id.clone().into())];
+        Outcome::ok(words::say_with("cli-tournament-unarchived", &args) + "\n")
+    })
 }
 
 /// `baffle match …`.
@@ -592,19 +632,26 @@ async fn run_match(
                 .map_err(|status| match status.code() {
                     // Match ids are global: the default r<round>-t<table> of a second
                     // section is taken by the first.
-                    Code::AlreadyExists => Outcome::failed(
-                        exit::REFUSED,
-                        format!(
-                            "baffle: refused (AlreadyExists): {}\n        match ids are shared by \
-                             every tournament{}: choose one with --id, e.g. --id {tournament}-r{round}-t{table}\n",
-                            status.message(),
-                            if defaulted {
-                                ", and the default r<round>-t<table> is taken"
-                            } else {
-                                ""
-                            }
-                        ),
-                    ),
+                    Code::AlreadyExists => {
+                        let refusal = [
+                            ("code", "AlreadyExists".into()),
+                            ("message", status.message().into()),
+                        ];
+                        let example = format!("{tournament}-r{round}-t{table}");
+                        let id = if defaulted {
+                            "cli-hint-match-id-default-taken"
+                        } else {
+                            "cli-hint-match-id-taken"
+                        };
+                        Outcome::failed(
+                            exit::REFUSED,
+                            format!(
+                                "baffle: {}\n        {}\n",
+                                words::say_with("cli-refused", &refusal),
+                                words::say_with(id, &[("example", example.into())])
+                            ),
+                        )
+                    }
                     _ => refused(status),
                 })?
                 .into_inner();
@@ -615,12 +662,14 @@ async fn run_match(
             round,
             table,
             phase,
+            all,
         } => {
             let request = v1::ListMatchesRequest {
                 tournament_id: tournament.clone().unwrap_or_default(),
                 round: round.unwrap_or(0),
                 table: table.clone().unwrap_or_default(),
                 phase: phase_filter(*phase),
+                include_archived: *all,
             };
             let list = client
                 .list_matches(request)
@@ -650,6 +699,23 @@ async fn run_match(
                 .map_err(refused)?
                 .into_inner();
             Ok(match_outcome(cli, &s))
+        }
+        MatchCommand::Rename {
+            match_id,
+            side: who,
+            name,
+        } => {
+            let request = v1::RenamePlayerRequest {
+                match_id: match_id.clone(),
+                side: side(*who),
+                name: name.clone(),
+            };
+            let reply = MatchesClient::new(channel(cli).await?)
+                .rename_player(authed(request, token)?)
+                .await
+                .map_err(refused)?
+                .into_inner();
+            Ok(reply_outcome(cli, reply))
         }
         MatchCommand::Export { match_id, format } => {
             let format = match format.as_str() {
@@ -839,14 +905,23 @@ async fn execute(
         request_id: options.request_id.clone().unwrap_or_default(),
         expected_seq: options.expect_seq,
     };
-    let reply = MatchesClient::new(channel(cli).await?)
-        .execute(authed(request, token)?)
-        .await
-        .map_err(refused)?
-        .into_inner();
+    // On a cluster, the node that writes the match takes the command (docs/cluster.md).
+    let reply = connect::following_owner(
+        channel(cli).await?,
+        authed(request, token)?,
+        |c, r| async move { MatchesClient::new(c).execute(r).await },
+    )
+    .await
+    .map_err(refused)?
+    .into_inner();
+    Ok(reply_outcome(cli, reply))
+}
+
+/// What a command wrote and the match after it: in words, or `{"events", "state"}`.
+fn reply_outcome(cli: &Cli, reply: v1::ExecuteReply) -> Outcome {
     let state = reply.state.unwrap_or_default();
     let names = [state.player_a.as_str(), state.player_b.as_str()];
-    Ok(if cli.json {
+    if cli.json {
         let events: Vec<_> = reply
             .events
             .iter()
@@ -862,7 +937,7 @@ async fn execute(
             render::events_text(&reply.events, names),
             render::match_text(&state)
         ))
-    })
+    }
 }
 
 async fn run_audit(

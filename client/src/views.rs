@@ -37,6 +37,8 @@ pub struct TournamentView {
     pub breaks_in_match_time: bool,
     /// `lose_match`, `overtime` (with `overtime_ms`) or `penalty_points` (with `points`).
     pub timeout: TimeoutView,
+    /// Archived: left out of the default listings (`tournament archive`).
+    pub archived: bool,
 }
 
 /// A tournament's time-out policy.
@@ -76,6 +78,7 @@ impl TournamentView {
                 enum_name(c.as_str_name(), "PLAYER_SEED_POLICY_")
             }),
             breaks_in_match_time: d.breaks_in_match_time,
+            archived: t.archived,
             timeout: TimeoutView {
                 policy: timeout.0.into(),
                 overtime_ms: timeout.1,
@@ -85,33 +88,56 @@ impl TournamentView {
     }
 }
 
+/// The statuses of [`status`]: stable machine values (`--json` prints them; the
+/// console and the CLI say them in words with `words::status`).
+pub mod statuses {
+    /// Nobody checked in.
+    pub const WAITING: &str = "waiting";
+    /// One player checked in.
+    pub const PRESENT: &str = "present";
+    /// Both players checked in, nothing started.
+    pub const READY: &str = "ready";
+    /// A game in progress.
+    pub const PLAYING: &str = "playing";
+    /// Between two games.
+    pub const BETWEEN: &str = "between games";
+    /// The result is in, not confirmed.
+    pub const OVER: &str = "over";
+    /// The director confirmed the result.
+    pub const CONFIRMED: &str = "confirmed";
+    /// Both players won at one instant: the director decides.
+    pub const UNDECIDED: &str = "undecided";
+    /// The clock is stopped (the console's status column only).
+    pub const PAUSED: &str = "paused";
+}
+
 /// Where a match stands, in the director's words: waiting (nobody checked in), present
 /// (one player), ready (both, nothing started), playing, between games, undecided (both
 /// won at one instant), over (result to confirm), confirmed.
 pub fn status(s: &v1::MatchState) -> &'static str {
     if let Some(r) = &s.result {
         return if r.confirmed {
-            words::STATUS_CONFIRMED
+            statuses::CONFIRMED
         } else {
-            words::STATUS_OVER
+            statuses::OVER
         };
     }
     if s.awaiting_decision {
-        return words::STATUS_UNDECIDED;
+        return statuses::UNDECIDED;
     }
     match v1::MatchPhase::try_from(s.phase) {
-        Ok(v1::MatchPhase::Playing) => words::STATUS_PLAYING,
-        Ok(v1::MatchPhase::BetweenGames) => words::STATUS_BETWEEN,
-        Ok(v1::MatchPhase::Over) => words::STATUS_OVER,
+        Ok(v1::MatchPhase::Playing) => statuses::PLAYING,
+        Ok(v1::MatchPhase::BetweenGames) => statuses::BETWEEN,
+        Ok(v1::MatchPhase::Over) => statuses::OVER,
         _ => {
             let present = match &s.chess {
                 Some(c) if s.present.is_empty() => &c.present,
                 _ => &s.present,
             };
             match present.iter().filter(|p| **p).count() {
-                0 => words::STATUS_WAITING,
-                1 => words::STATUS_PRESENT,
-                _ => words::STATUS_READY,
+                0 => statuses::WAITING,
+                1 => statuses::PRESENT,
+                _ => statuses::READY,
             }
         }
     }
@@ -281,8 +307,12 @@ impl MatchView {
             clock: s.clock.as_ref().map(|c| ClockView {
                 as_of_ms: c.as_of_ms,
                 running: side(c.running),
-                paused: words::pause_reason(c.paused)
-                    .map_or("none".into(), |p| p.replace(' ', "_")),
+                paused: v1::PauseReason::try_from(c.paused)
+                    .ok()
+                    .filter(|p| *p != v1::PauseReason::Unspecified)
+                    .map_or("none".into(), |p| {
+                        enum_name(p.as_str_name(), "PAUSE_REASON_")
+                    }),
                 a: c.a.as_ref().map(side_clock),
                 b: c.b.as_ref().map(side_clock),
                 next_flag_at_ms: c.next_flag_at_ms,
@@ -326,7 +356,7 @@ pub struct EventView {
     pub seq: u64,
     pub hash: String,
     pub kind: String,
-    /// The event in words, as the terminal prints it.
+    /// The event in words, always in English (the terminal says it in the chosen language).
     pub text: String,
     pub event: Value,
 }
@@ -339,7 +369,8 @@ impl EventView {
             seq: e.seq,
             hash: e.hash.clone(),
             kind: e.kind.clone(),
-            text: words::event(&e.kind, &body, names),
+            // Always English: `--json` is for scripts, whatever the director reads.
+            text: words::in_locale(words::Language::En, || words::event(&e.kind, &body, names)),
             event: body,
         }
     }

@@ -1,338 +1,243 @@
-//! Every word the console and the CLI say to a person, in one place with a stable id, so
-//! that the whole text can move to the shared message catalogue (Greek and English) in
-//! one step: a caller asks for `words::event(..)` or `words::STATUS_*`, never spells a
-//! phrase itself. Ids are the function or constant names; keep them when the wording
-//! changes.
+//! Every word the console and the CLI say to a person, from the shared catalogue
+//! (`baffle-i18n`: Fluent files in Greek and English, the same ids as the phone page
+//! where the meaning is the same — the events, the pause reasons, the ways a match ends).
+//!
+//! A caller asks for `words::say("console-hint")` or one of the functions here; it never
+//! spells a phrase itself. Every id is written as a literal in a `say`/`say_with` call
+//! in this crate's sources, so a test (`every_id_the_client_uses_is_in_both_catalogues`)
+//! can read them all and check each against both catalogues: a missing word fails the
+//! tests, not a director.
+//!
+//! The language is chosen once per process ([`set_locale`], from `--lang`, `BAFFLE_LANG`
+//! or the POSIX locale variables: [`choose`]); a future can run in another one
+//! ([`InLocale`]), which is how `run::run` honours `--lang` when it is called in-process
+//! (the tests) and how the JSON views stay in English. `--json` prints machine values
+//! (`views`), never these words, except an event's `text`, which is always English.
 
-use serde_json::Value;
+use std::cell::Cell;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{LazyLock, OnceLock};
+use std::task::{Context, Poll};
 
-/// Status of a match in the room view (`status.*`).
-pub const STATUS_WAITING: &str = "waiting";
-/// One player checked in.
-pub const STATUS_PRESENT: &str = "present";
-/// Both players checked in, nothing started.
-pub const STATUS_READY: &str = "ready";
-/// A game in progress.
-pub const STATUS_PLAYING: &str = "playing";
-/// Between two games.
-pub const STATUS_BETWEEN: &str = "between games";
-/// The result is in, not confirmed.
-pub const STATUS_OVER: &str = "over";
-/// The director confirmed the result.
-pub const STATUS_CONFIRMED: &str = "confirmed";
-/// Both players won at one instant: the director decides.
-pub const STATUS_UNDECIDED: &str = "undecided";
+use baffle_i18n::{Catalogue, Locale, Value};
+use serde_json::Value as Json;
 
-/// The clock is stopped (the console's status column).
-pub const STATUS_PAUSED: &str = "paused";
+pub use baffle_i18n::Locale as Language;
 
-/// Console columns (`console.col.*`).
-pub const COL_TABLE: &str = "TBL";
-/// Round.
-pub const COL_ROUND: &str = "RND";
-/// Match id.
-pub const COL_MATCH: &str = "MATCH";
-/// Players.
-pub const COL_PLAYERS: &str = "PLAYERS";
-/// Score.
-pub const COL_SCORE: &str = "SCORE";
-/// Status.
-pub const COL_STATUS: &str = "STATUS";
-/// Player A's (White's) clock.
-pub const COL_CLOCK_A: &str = "CLOCK A/W";
-/// Player B's (Black's) clock.
-pub const COL_CLOCK_B: &str = "CLOCK B/B";
-/// Whose turn.
-pub const COL_TURN: &str = "TURN";
-/// The table's device online.
-pub const COL_DEVICE: &str = "DEV";
-/// Winner or pause reason.
-pub const COL_NOTE: &str = "WINNER / PAUSE";
-/// Every device of the match is connected.
-pub const DEVICE_ON: &str = "on";
-/// A device of the match is not connected.
-pub const DEVICE_OFF: &str = "off";
-/// A drawn match.
-pub const NOTE_DRAWN: &str = "drawn";
-/// Both lost by default (chess 6.7).
-pub const NOTE_BOTH_LOST: &str = "both lost (6.7)";
-/// The to-do box when there is nothing to do.
-pub const TODO_NONE: &str = "nothing to do";
-/// The ticker's title.
-pub const TICKER_TITLE: &str = " what happened ";
-/// The help window's title.
-pub const HELP_TITLE: &str = " keys ";
-/// The console's keys (`?`).
-pub const HELP: &str = "↑↓ j k  select a match
-Enter   the selected match in full (any key closes it)
-/       only matches whose id, table or players contain a text
-Esc     all matches again
-p       pause the clock: press the reason's number (chess: stop, 6.12)
-r       resume the clock (chess: restart the clocks)
-i       check a player in (chess: at the board)
-w       a warning to a player
-x       penalty points to a player
-a       adjust a clock, e.g. A -30s (chess: set a clock, W 5m)
-s       correct the score, e.g. 3 2
-f       the match forfeited by a player
-c       confirm the result
-d       dismiss the selected match's dice anomalies
-q       quit            (every action asks y/n before it is sent)";
-/// Key hints on the bottom line.
-pub const HINT: &str =
-    "↑↓ select  Enter open  / filter  p pause  r resume  c confirm  ? keys  q quit";
-/// Key hints with a chess match selected.
-pub const HINT_CHESS: &str =
-    "↑↓ select  Enter open  / filter  p stop  r restart  a set clock  ? keys  q quit";
-/// The filter prompt.
-pub const PROMPT_FILTER: &str = "show matches containing";
-/// The chess clock prompt.
-pub const PROMPT_CHESS_CLOCK: &str = "set a clock, clocks stopped: colour and time, e.g. W 5m";
-/// The chess arrival prompt.
-pub const PROMPT_CHESS_ARRIVE: &str = "at the board: W or B";
-/// A key that has no meaning in chess.
-pub const NOT_IN_CHESS: &str = "not in chess: use `baffle chess MATCH …` for the arbiter's rulings";
-/// No match is selected.
-pub const NO_MATCH: &str = "no match selected";
+static GREEK: LazyLock<Catalogue> = LazyLock::new(|| Catalogue::new(Locale::El));
+static ENGLISH: LazyLock<Catalogue> = LazyLock::new(|| Catalogue::new(Locale::En));
+/// The process's language, set once at start.
+static CHOSEN: OnceLock<Locale> = OnceLock::new();
 
-/// A prompt for a side that names both players: "penalty points to Anna (A) or Ben (B),
-/// e.g. B 1".
-pub fn prompt_side(what: &str, a: &str, b: &str, example: &str) -> String {
-    format!("{what} {a} (A) or {b} (B), e.g. {example}")
+thread_local! {
+    /// A language for this thread only, while an [`InLocale`] future is polled.
+    static LOCAL: Cell<Option<Locale>> = const { Cell::new(None) };
 }
 
-/// The pause prompt: the numbered reasons.
-pub fn prompt_pause(choices: &[String]) -> String {
-    format!("pause, press the reason's number: {}", choices.join(", "))
+/// Sets the process's language (the first call wins; English until then).
+pub fn set_locale(locale: Locale) {
+    let _ = CHOSEN.set(locale);
 }
 
-/// The score correction prompt.
-pub fn prompt_score(a: &str, b: &str) -> String {
-    format!("correct the score: {a}'s points, a space, {b}'s, e.g. 3 2")
+/// The language words are said in on this thread now.
+pub fn locale() -> Locale {
+    LOCAL
+        .with(Cell::get)
+        .or_else(|| CHOSEN.get().copied())
+        .unwrap_or(Locale::En)
 }
 
-/// A side that is not A or B.
-pub fn bad_side(text: &str) -> String {
-    format!("{text:?} is not a side: A or B, a space, then the value")
+/// Runs `f` with words in `locale` on this thread.
+pub fn in_locale<R>(locale: Locale, f: impl FnOnce() -> R) -> R {
+    let before = LOCAL.with(|l| l.replace(Some(locale)));
+    let out = f();
+    LOCAL.with(|l| l.set(before));
+    out
 }
 
-/// A score that is not two numbers.
-pub fn bad_score(text: &str) -> String {
-    format!("{text:?}: two numbers, A's points then B's, e.g. 3 2")
+/// A future whose words are in one language, whatever thread polls it.
+pub struct InLocale<F> {
+    locale: Locale,
+    inner: Pin<Box<F>>,
 }
 
-/// The console's title, with the filter in force.
-pub fn console_title(tournament: &str, filter: &str) -> String {
-    if filter.is_empty() {
-        format!(" baffle console — {tournament} ")
-    } else {
-        format!(" baffle console — {tournament} — only \"{filter}\" (Esc: all) ")
+impl<F: Future> InLocale<F> {
+    /// `inner`, said in `locale`.
+    pub fn new(locale: Locale, inner: F) -> InLocale<F> {
+        InLocale {
+            locale,
+            inner: Box::pin(inner),
+        }
     }
 }
 
-/// The to-do box's title.
-pub fn todo_title(n: usize) -> String {
-    format!(" to do ({n}) ")
+impl<F: Future> Future for InLocale<F> {
+    type Output = F::Output;
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        let locale = self.locale;
+        in_locale(locale, || self.inner.as_mut().poll(cx))
+    }
 }
 
-/// The winner in the note column: "Ben (points)".
-pub fn note_winner(winner: &str, how: &str) -> String {
-    format!("{winner} ({})", how.replace('_', " "))
+/// The language asked for: `flag` (`--lang` or `BAFFLE_LANG`), else the first set of
+/// `LC_ALL`, `LC_MESSAGES`, `LANG` (POSIX order: `el_GR.UTF-8` → Greek), else English.
+/// `var` reads the environment (a parameter, so the tests need not change it).
+pub fn choose(flag: Option<&str>, var: impl Fn(&str) -> Option<String>) -> Locale {
+    if let Some(locale) = flag.and_then(posix) {
+        return locale;
+    }
+    ["LC_ALL", "LC_MESSAGES", "LANG"]
+        .iter()
+        .filter_map(|name| var(name).filter(|v| !v.is_empty()))
+        .next()
+        .and_then(|v| posix(&v))
+        .unwrap_or(Locale::En)
+}
+
+/// The language of a POSIX locale name or a tag: "el_GR.UTF-8@euro" → Greek; "C",
+/// "POSIX" and languages baffle does not speak → none.
+fn posix(name: &str) -> Option<Locale> {
+    let tag = name
+        .split(['.', '@'])
+        .next()
+        .unwrap_or("")
+        .replace('_', "-");
+    Locale::from_tag(&tag)
+}
+
+fn catalogue() -> &'static Catalogue {
+    match locale() {
+        Locale::El => &GREEK,
+        Locale::En => &ENGLISH,
+    }
+}
+
+/// The message `id`.
+pub fn say(id: &str) -> String {
+    catalogue().format(id, &[])
+}
+
+/// The message `id` with named arguments.
+pub fn say_with(id: &str, args: &[(&str, Value)]) -> String {
+    catalogue().format(id, args)
+}
+
+/// A number as a message argument (plural forms choose on it).
+fn num(n: impl Into<f64>) -> Value {
+    Value::Number(n.into())
+}
+
+/// A status of [`crate::views::status`] in words: "playing" → "σε εξέλιξη".
+pub fn status(code: &str) -> String {
+    use crate::views::statuses as s;
+    match code {
+        s::WAITING => say("match-status-waiting"),
+        s::PRESENT => say("match-status-present"),
+        s::READY => say("match-status-ready"),
+        s::PLAYING => say("match-status-playing"),
+        s::BETWEEN => say("match-status-between-games"),
+        s::OVER => say("match-status-over"),
+        s::CONFIRMED => say("match-status-confirmed"),
+        s::UNDECIDED => say("match-status-undecided"),
+        s::PAUSED => say("match-status-paused"),
+        other => other.to_string(),
+    }
+}
+
+/// The pause reason in words (`pause-reason-*`, the page's ids, found from the proto's
+/// numbers), or `None` for 0 and values the proto does not have.
+pub fn pause_reason(wire: i32) -> Option<String> {
+    catalogue().enum_value("PauseReason", wire)
+}
+
+/// How a match was won (`MatchResult.how`: "points", "timeout", …) in words, by the
+/// proto's `MatchEndKind` (the page's `match-end-kind-*`); unknown ones as they are.
+pub fn how(how: &str) -> String {
+    let value = match how {
+        "points" => 1,
+        "timeout" => 2,
+        "penalty_points" => 3,
+        "forfeit" => 4,
+        "director_decision" => 5,
+        _ => 0,
+    };
+    catalogue()
+        .enum_value("MatchEndKind", value)
+        .unwrap_or_else(|| how.replace('_', " "))
 }
 
 /// Where a match is: "r1-t7 (table 7)".
 pub fn at_table(match_id: &str, table: &str) -> String {
-    format!("{match_id} (table {table})")
+    say_with(
+        "console-at-table",
+        &[("match", match_id.into()), ("table", table.into())],
+    )
 }
 
-/// To-do: a result to confirm (`todo.confirm`).
-pub fn todo_confirm(at: &str, winner: Option<&str>, how: &str) -> String {
+/// A prompt for a side that names both players: `id` is one of the `console-ask-*`.
+pub fn ask_side(id: &str, a: &str, b: &str) -> String {
+    say_with(id, &[("a", a.into()), ("b", b.into())])
+}
+
+/// A line of `match list` and the console's line mode for an offline match.
+pub fn line_offline(m: &baffle_proto::v1::OfflineMatch) -> String {
+    say_with(
+        "console-offline-line",
+        &[
+            ("match", m.match_id.clone().into()),
+            ("round", m.round.into()),
+            ("table", m.table.clone().into()),
+            ("reason", m.reason.clone().into()),
+        ],
+    )
+}
+
+/// To-do: a result to confirm; `winner` is none for a draw or both lost.
+pub fn todo_confirm(at: &str, winner: Option<&str>, how_won: &str) -> String {
+    let how_won = how(how_won);
     match winner {
-        Some(w) => format!(
-            "{at}: {w} won ({}) — confirm the result: c",
-            how.replace('_', " ")
+        Some(w) => say_with(
+            "console-todo-confirm",
+            &[
+                ("at", at.into()),
+                ("name", w.into()),
+                ("how", how_won.into()),
+            ],
         ),
-        None => format!(
-            "{at}: the match is over ({}) — confirm the result: c",
-            how.replace('_', " ")
+        None => say_with(
+            "console-todo-confirm-nobody",
+            &[("at", at.into()), ("how", how_won.into())],
         ),
     }
 }
 
-/// To-do: a flag fell and no result follows by itself (`todo.flag`).
-pub fn todo_flag(at: &str, who: &str) -> String {
-    format!("{at}: {who}'s flag fell — rule on it")
-}
-
-/// To-do: both won at one instant (`todo.undecided`).
-pub fn todo_undecided(at: &str) -> String {
-    format!(
-        "{at}: both players won at the same instant (2.2) — decide the match: baffle rule … decide-match A|B"
-    )
-}
-
-/// To-do: a match offline, its log lost (`todo.offline`).
-pub fn todo_offline(at: &str, reason: &str) -> String {
-    format!(
-        "{at}: OFFLINE, its log did not check out ({reason}) — restore the data directory from a backup (docs/reliability.md)"
-    )
-}
-
-/// A line of `match list` and the console's line mode for an offline match
-/// (`line.offline`).
-pub fn line_offline(m: &baffle_proto::v1::OfflineMatch) -> String {
-    format!(
-        "{} round {} table {}: OFFLINE — {}",
-        m.match_id, m.round, m.table, m.reason
-    )
-}
-
-/// To-do: appeals waiting for the committee (`todo.appeals`).
-pub fn todo_appeals(at: &str, n: usize) -> String {
-    format!("{at}: {n} appeal(s) waiting for the committee (5)")
-}
-
-/// To-do: dice anomalies (`todo.anomalies`).
+/// To-do: dice anomalies, with how many warnings were raised.
 pub fn todo_anomalies(at: &str, names: [&str; 2], count: u32, last: &str) -> String {
     let said = anomaly(at, names, last);
     if count > 1 {
-        format!("{said} ({count} warnings) — d to dismiss")
+        say_with(
+            "console-todo-anomalies-many",
+            &[("said", said.into()), ("count", num(count))],
+        )
     } else {
-        format!("{said} — d to dismiss")
+        say_with("console-todo-anomalies", &[("said", said.into())])
     }
-}
-
-/// Ticker: a flag fell.
-pub fn tick_flag(match_id: &str, who: &str) -> String {
-    format!("{match_id}: {who}'s flag fell")
-}
-
-/// Ticker: a penalty point.
-pub fn tick_penalty(match_id: &str, who: &str, total: u32) -> String {
-    format!("{match_id}: penalty point to {who} ({total} in all)")
 }
 
 /// Ticker: a device left or came back.
 pub fn tick_device(match_id: &str, device: &str, connected: bool) -> String {
+    let args = [("match", match_id.into()), ("device", device.into())];
     if connected {
-        format!("{match_id}: device {device} connected")
+        say_with("console-tick-device-on", &args)
     } else {
-        format!("{match_id}: device {device} disconnected")
+        say_with("console-tick-device-off", &args)
     }
 }
 
-/// Ticker: the clock stopped.
-pub fn tick_paused(match_id: &str, reason: &str) -> String {
-    format!("{match_id}: clock paused ({reason})")
-}
-
-/// Ticker: a match's status changed.
-pub fn tick_status(match_id: &str, status: &str) -> String {
-    format!("{match_id}: now {status}")
-}
-
-/// Ticker: a command was sent.
-pub fn tick_sent(label: &str) -> String {
-    format!("sent: {label}")
-}
-
-/// Ticker: the server refused a command.
-pub fn tick_refused(why: &str) -> String {
-    format!("refused: {why}")
-}
-
-/// The pause reason as a person says it: `director_called` → "director called".
-pub fn pause_reason(wire: i32) -> Option<String> {
-    let reason = baffle_proto::v1::PauseReason::try_from(wire).ok()?;
-    if reason == baffle_proto::v1::PauseReason::Unspecified {
-        return None;
-    }
-    Some(
-        reason
-            .as_str_name()
-            .trim_start_matches("PAUSE_REASON_")
-            .replace('_', " ")
-            .to_lowercase(),
-    )
-}
-
-/// One event of a reply in words (`event.*`), naming players by `names` ([A, B]):
-/// "Anna checked in", "opening roll 6-1", "Ben rolled 3-4". An event this table does
-/// not know is said from its kind ("bg.wait_out_delay" → "wait out delay").
-pub fn event(kind: &str, body: &Value, names: [&str; 2]) -> String {
-    let who = |field: &str| -> String {
-        match body.get(field).and_then(Value::as_str) {
-            Some("A") | Some("a") => names[0].to_string(),
-            Some("B") | Some("b") => names[1].to_string(),
-            Some(other) => other.to_string(),
-            None => "?".to_string(),
-        }
-    };
-    let dice = |field: &str| -> String {
-        body.get(field)
-            .and_then(Value::as_array)
-            .map(|d| {
-                d.iter()
-                    .map(|v| v.to_string())
-                    .collect::<Vec<_>>()
-                    .join("-")
-            })
-            .unwrap_or_default()
-    };
-    let num = |field: &str| body.get(field).map(|v| v.to_string()).unwrap_or_default();
-    match kind {
-        "bg.checked_in" => format!("{} checked in", who("side")),
-        "bg.lateness_point" => format!("lateness point: {} is late", who("side")),
-        "bg.break_started" => format!("{} takes a break", who("side")),
-        "bg.break_ended" => "the break ended".into(),
-        "bg.game_started" => format!("game {} started", num("number")),
-        "bg.opening_throw" => format!("opening throw {}", dice("throw")),
-        "bg.rolled" => format!("{} rolled {}", who("side"), dice("dice")),
-        "bg.roll_invalid" => format!("{}'s roll is invalid: roll again", who("side")),
-        "bg.doubled" => format!("{} doubled to {}", who("side"), num("value")),
-        "bg.taken" => format!("{} took the double", who("side")),
-        "bg.passed" => format!("{} passed the double", who("side")),
-        "bg.pressed_back" => format!("{} pressed back", who("side")),
-        "bg.requested" => format!("{} asked for the director", who("side")),
-        "bg.appealed" => format!("{} appealed a ruling", who("side")),
-        "bg.pressed" => format!("{} pressed the clock", who("side")),
-        "bg.moved" => format!("{} played {}", who("side"), text(body, "play")),
-        "bg.game_ended" => format!("{} won the game", who("winner")),
-        "bg.paused" => "the clock is paused".into(),
-        "bg.resumed" => "the clock runs again".into(),
-        "bg.time_expired" => format!("{}'s time ran out", who("side")),
-        "bg.ruling" => format!(
-            "ruling under {}",
-            body.get("ruling")
-                .map_or(String::new(), |r| text(r, "article"))
-        ),
-        "bg.match_ended" => format!("{} won the match", who("winner")),
-        "bg.match_undecided" => "both players won at the same instant: decide the match".into(),
-        "chess.started" => "the game started".into(),
-        "chess.arrived" => format!("{} is at the board", text(body, "color")),
-        "chess.pressed" => format!("{} pressed the clock", text(body, "color")),
-        "chess.flag" => format!("{}'s flag fell", text(body, "color")),
-        "chess.paused" => "the clocks are stopped".into(),
-        "chess.resumed" => "the clocks run again".into(),
-        "chess.ended" => "the game ended".into(),
-        "dice.roll" => format!("server dice for {}: {}", who("side"), dice("dice")),
-        "dice.opening" => "server dice for the opening roll".into(),
-        "dice.anomaly" => "the dice watch raised an anomaly".into(),
-        _ => kind
-            .split_once('.')
-            .map_or(kind, |(_, rest)| rest)
-            .replace('_', " "),
-    }
-}
-
-fn text(body: &Value, field: &str) -> String {
-    body.get(field)
-        .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_lowercase))
-        .unwrap_or_default()
-}
-
-/// A dice anomaly in plain words (`alert.anomaly`): the watch's own text keeps its
-/// statistics for the log; the director reads who and what.
+/// A dice anomaly in plain words: the watch's own text keeps its statistics for the
+/// log; the director reads who and what. (What the watch found is the server's text,
+/// in English.)
 pub fn anomaly(match_id: &str, names: [&str; 2], last: &str) -> String {
     let who = if last.starts_with("player A") {
         names[0]
@@ -348,48 +253,270 @@ pub fn anomaly(match_id: &str, names: [&str; 2], last: &str) -> String {
         .next()
         .unwrap_or(last);
     if who.is_empty() {
-        format!("{match_id}: the dice look wrong: {what}")
+        say_with(
+            "console-anomaly-nobody",
+            &[("match", match_id.into()), ("what", what.into())],
+        )
     } else {
-        format!("{match_id}: {who}'s dice look wrong: {what}")
+        say_with(
+            "console-anomaly",
+            &[
+                ("match", match_id.into()),
+                ("name", who.into()),
+                ("what", what.into()),
+            ],
+        )
     }
+}
+
+/// One event of a match's log in words, naming players by `names` ([A, B]), with the
+/// page's message ids (`server/web/words.js`, `eventWords`): "Anna checked in",
+/// "opening throw: Anna 6, Ben 1". An event kind without words is said from its kind
+/// ("bg.wait_out_delay" → "wait out delay").
+pub fn event(kind: &str, body: &Json, names: [&str; 2]) -> String {
+    let side = |field: &str| -> Value {
+        match body.get(field).and_then(Json::as_str) {
+            Some("A") | Some("a") => names[0].into(),
+            Some("B") | Some("b") => names[1].into(),
+            Some(other) => other.into(),
+            None => "?".into(),
+        }
+    };
+    let name = |field: &str| ("name", side(field));
+    let dice = |field: &str| -> Value {
+        body.get(field)
+            .and_then(Json::as_array)
+            .map(|d| {
+                d.iter()
+                    .map(|v| v.to_string())
+                    .collect::<Vec<_>>()
+                    .join("-")
+            })
+            .unwrap_or_default()
+            .into()
+    };
+    let number = |field: &str| -> Value {
+        match body.get(field) {
+            Some(Json::Number(n)) => Value::Number(n.as_f64().unwrap_or(0.0)),
+            Some(other) => text(other).into(),
+            None => "?".into(),
+        }
+    };
+    let field = |field: &str| -> Value { body.get(field).map(text).unwrap_or_default().into() };
+    let color = |field: &str| -> (&str, Value) {
+        let c = body.get(field).map(text).unwrap_or_default();
+        let words = if c.eq_ignore_ascii_case("black") {
+            say("color-black")
+        } else {
+            say("color-white")
+        };
+        ("color", words.into())
+    };
+    match kind {
+        "bg.checked_in" => say_with("event-checked-in", &[name("side")]),
+        "bg.lateness_point" => {
+            let other = if body.get("late").and_then(Json::as_str) == Some("B") {
+                names[0]
+            } else {
+                names[1]
+            };
+            say_with(
+                "event-lateness-point",
+                &[name("late"), ("other", other.into())],
+            )
+        }
+        "bg.break_started" => {
+            let until = body.get("until").and_then(Json::as_i64).unwrap_or(0);
+            let minutes = until.div_euclid(60_000).rem_euclid(24 * 60);
+            let hhmm = format!("{:02}:{:02} UTC", minutes / 60, minutes % 60);
+            say_with(
+                "event-break-started",
+                &[name("side"), ("until", hhmm.into())],
+            )
+        }
+        "bg.break_ended" => say("event-break-ended"),
+        "bg.game_ended" => {
+            let kind = match body.get("result").and_then(Json::as_str) {
+                Some("gammon") => 2,
+                Some("backgammon") => 3,
+                _ => 1,
+            };
+            let kind = catalogue().enum_value("GameKind", kind).unwrap_or_default();
+            say_with(
+                "event-game-ended",
+                &[
+                    name("winner"),
+                    ("points", number("points")),
+                    ("kind", kind.into()),
+                ],
+            )
+        }
+        "bg.ruling" => {
+            let article = body.get("ruling").and_then(|r| r.get("article")).map(text);
+            let rule = catalogue().rule("backgammon", &article.unwrap_or_default());
+            let action = body.get("action").unwrap_or(&Json::Null);
+            let said = match action.get("action").and_then(Json::as_str) {
+                Some("warning") => say_with("ruling-warning", &[who(action, "side", names)]),
+                Some("award_points") => {
+                    let points = action.get("points").and_then(Json::as_u64).unwrap_or(0);
+                    say_with(
+                        "ruling-award-points",
+                        &[who(action, "to", names), ("points", num(points as f64))],
+                    )
+                }
+                _ => say("ruling-other"),
+            };
+            say_with(
+                "event-ruling",
+                &[("rule", rule.into()), ("action", said.into())],
+            )
+        }
+        "bg.game_started" => {
+            let crawford = body.get("crawford").and_then(Json::as_bool) == Some(true);
+            say_with(
+                "event-game-started",
+                &[
+                    ("number", number("number")),
+                    ("crawford", if crawford { "yes" } else { "no" }.into()),
+                ],
+            )
+        }
+        "bg.opening_throw" => {
+            let throw = body.get("throw").and_then(Json::as_array);
+            let die = |i: usize| -> Value {
+                throw
+                    .and_then(|t| t.get(i))
+                    .map(|d| d.to_string())
+                    .unwrap_or_default()
+                    .into()
+            };
+            say_with(
+                "event-opening-throw",
+                &[
+                    ("nameA", names[0].into()),
+                    ("a", die(0)),
+                    ("nameB", names[1].into()),
+                    ("b", die(1)),
+                ],
+            )
+        }
+        "bg.rolled" => say_with("event-rolled", &[name("side"), ("dice", dice("dice"))]),
+        "bg.roll_invalid" => say_with("event-roll-invalid", &[name("side")]),
+        "bg.doubled" => say_with("event-doubled", &[name("side"), ("value", number("value"))]),
+        "bg.taken" => say_with("event-taken", &[name("side")]),
+        "bg.passed" => say_with("event-passed", &[name("side")]),
+        "bg.pressed_back" => say_with("event-pressed-back", &[name("side")]),
+        "bg.requested" if body.get("what").and_then(Json::as_str) == Some("clock") => {
+            say_with("event-requested-clock", &[name("side")])
+        }
+        "bg.requested" => say_with("event-requested-observer", &[name("side")]),
+        "bg.appealed" => say_with(
+            "event-appealed",
+            &[name("side"), ("ruling", field("ruling"))],
+        ),
+        "bg.pressed" => say_with("event-pressed", &[name("side")]),
+        "bg.moved" => say_with("event-moved", &[name("side"), ("play", field("play"))]),
+        "bg.paused" => {
+            let reason = body.get("reason").map(text).unwrap_or_default();
+            let said = pause_reason_named(&reason).unwrap_or_else(|| reason.replace('_', " "));
+            say_with("event-paused", &[("reason", said.into())])
+        }
+        "bg.resumed" => say("event-resumed"),
+        "bg.delay_restarted" => say("event-delay-restarted"),
+        "bg.wait_out_delay" => say_with("event-wait-out-delay", &[name("side")]),
+        "bg.turn_replayed" => say_with("event-turn-replayed", &[name("offender")]),
+        "bg.time_expired" => say_with("event-time-expired", &[name("side")]),
+        "bg.length_corrected" => {
+            say_with("event-length-corrected", &[("length", number("length"))])
+        }
+        "bg.length_kept" => say("event-length-kept"),
+        "bg.match_ended" => {
+            let how_won = how(&body.get("how").map(text).unwrap_or_default());
+            say_with(
+                "event-match-ended",
+                &[name("winner"), ("how", how_won.into())],
+            )
+        }
+        "bg.match_undecided" => say("event-match-undecided"),
+        "bg.match_resumed" => say("event-match-resumed"),
+        "dice.player_commit" => say_with("event-seed-committed", &[name("side")]),
+        "dice.player_reveal" => say_with("event-seed-revealed", &[name("side")]),
+        "dice.reveal" => say("event-dice-revealed"),
+        "match.renamed" => say_with(
+            "event-renamed",
+            &[("was", field("was")), ("name", field("name"))],
+        ),
+        "dice.roll" => say_with("event-dice-drawn", &[name("side"), ("dice", dice("dice"))]),
+        "dice.opening" => say("event-dice-opening"),
+        "dice.anomaly" => say("event-dice-anomaly"),
+        "chess.arrived" => say_with("event-chess-arrived", &[color("color")]),
+        "chess.started" => say("event-chess-started"),
+        "chess.pressed" => say_with("event-chess-pressed", &[color("color")]),
+        "chess.flag" => say_with("event-chess-flag", &[color("color")]),
+        "chess.paused" => say("event-chess-paused"),
+        "chess.resumed" => say("event-chess-resumed"),
+        "chess.move_made" => say_with("event-chess-move", &[color("color")]),
+        "chess.illegal_move" => say_with("event-chess-illegal-move", &[color("color")]),
+        "chess.quickplay_claim" => say_with("event-chess-quickplay-claim", &[color("color")]),
+        "chess.ended" => {
+            let outcome = body
+                .get("result")
+                .and_then(|r| r.get("outcome"))
+                .map(text)
+                .unwrap_or_default();
+            let value = ["white_wins", "black_wins", "draw", "both_lose"]
+                .iter()
+                .position(|o| *o == outcome)
+                .map_or(0, |i| i as i32 + 1);
+            let result = catalogue()
+                .enum_value("ChessOutcome", value)
+                .unwrap_or(outcome);
+            say_with("event-chess-ended", &[("result", result.into())])
+        }
+        "chess.ruling" => {
+            let article = body
+                .get("article")
+                .or_else(|| body.get("ruling").and_then(|r| r.get("article")))
+                .map(text)
+                .unwrap_or_default();
+            let rule = catalogue().rule("chess", &article);
+            say_with("event-chess-ruling", &[("rule", rule.into())])
+        }
+        "chess.next_game" => say_with("event-chess-next-game", &[("game", number("game"))]),
+        _ => say_with(
+            "event-other",
+            &[(
+                "kind",
+                kind.split_once('.')
+                    .map_or(kind, |(_, rest)| rest)
+                    .replace('_', " ")
+                    .into(),
+            )],
+        ),
+    }
+}
+
+/// The name of the player a body's `field` ("A" or "B") names, as the `name` argument.
+fn who(body: &Json, field: &str, names: [&str; 2]) -> (&'static str, Value) {
+    let name = match body.get(field).and_then(Json::as_str) {
+        Some("B") | Some("b") => names[1],
+        _ => names[0],
+    };
+    ("name", name.into())
+}
+
+/// A pause reason named as the log spells it ("director_called") in words.
+fn pause_reason_named(name: &str) -> Option<String> {
+    let wire = baffle_proto::v1::PauseReason::from_str_name(&format!(
+        "PAUSE_REASON_{}",
+        name.to_uppercase()
+    ))?;
+    pause_reason(wire as i32)
+}
+
+fn text(v: &Json) -> String {
+    v.as_str().map_or_else(|| v.to_string(), str::to_string)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn events_are_said_in_words_with_names() {
-        let names = ["Anna", "Ben"];
-        assert_eq!(
-            event(
-                "bg.opening_throw",
-                &json!({"kind": "bg.opening_throw", "throw": [6, 1]}),
-                names
-            ),
-            "opening throw 6-1"
-        );
-        assert_eq!(
-            event("bg.rolled", &json!({"side": "B", "dice": [3, 4]}), names),
-            "Ben rolled 3-4"
-        );
-        assert_eq!(
-            event("bg.wait_out_delay", &json!({}), names),
-            "wait out delay"
-        );
-    }
-
-    #[test]
-    fn anomalies_name_the_player_without_statistics() {
-        let said = anomaly(
-            "r1-t7",
-            ["Anna", "Ben"],
-            "player A's dice: faces are unevenly spread (p = 4.52e-24 over 60 dice)",
-        );
-        assert_eq!(
-            said,
-            "r1-t7: Anna's dice look wrong: faces are unevenly spread"
-        );
-    }
-}
+mod tests;

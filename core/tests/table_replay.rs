@@ -303,3 +303,90 @@ fn a_witnessed_head_is_a_point_the_log_passes_through() {
     // An editor's trailing newline is not a line of the log.
     assert!(verify_jsonl(&format!("{log}\n"), Some(seen)).is_ok());
 }
+
+/// The log with `bodies` inserted before record `at`, the chain rebuilt.
+fn inserted(log: &str, at: usize, bodies: &[&str]) -> String {
+    let mut chain = Chain::new();
+    for (i, r) in records(log).iter().enumerate() {
+        if i == at {
+            for b in bodies {
+                chain.append(b.to_string());
+            }
+        }
+        chain.append(r.body.clone());
+    }
+    to_jsonl(chain.records())
+}
+
+fn takeover(epoch: u64, node: &str) -> String {
+    format!(r#"{{"at":1,"epoch":{epoch},"kind":"table.takeover","node":"{node}"}}"#)
+}
+
+/// A node of a cluster taking a match over (`docs/cluster.md`): recorded between two
+/// appends it verifies, each with a newer epoch; between a draw and its use, or with an
+/// epoch not newer than the last, it does not.
+#[test]
+fn a_takeover_verifies_between_appends_with_ever_newer_epochs() {
+    let log = fixture("demo-backgammon");
+    let draw = first(&log, r#""kind":"dice.roll""#);
+    let (two, three) = (takeover(2, "n2"), takeover(3, "n1"));
+    let good = inserted(&log, draw, &[&two, &three]);
+    let report = verify_jsonl(&good, None);
+    assert!(report.is_ok(), "{report}");
+    assert_eq!(Replay::run(&records(&good), None).unwrap().epoch(), 3);
+
+    let between = inserted(&log, draw + 1, &[&two]);
+    let p = verify_jsonl(&between, None).problem.expect("rejected");
+    assert_eq!(p.seq, Some(draw as u64 + 1), "{p:?}");
+    assert!(p.reason.contains("was not played"), "{}", p.reason);
+
+    let older = inserted(&log, draw, &[&three, &two]);
+    let p = verify_jsonl(&older, None).problem.expect("rejected");
+    assert_eq!(p.seq, Some(draw as u64 + 1), "{p:?}");
+    assert!(p.reason.contains("epoch 2 after epoch 3"), "{}", p.reason);
+}
+
+/// A misspelled name is corrected by a `match.renamed` record (issue 19): the log with it
+/// replays and verifies, even after the match and the reveal; a bad name is refused and
+/// changes nothing; a forged rename whose `was` is not the name then is rejected.
+#[test]
+fn a_renamed_player_replays_and_verifies_and_a_forged_rename_does_not() {
+    use baffle_core::Side;
+    use baffle_core::table::{MAX_PLAYER_NAME, RefusalKind, Request};
+    let log = fixture("demo-backgammon");
+    let mut log_records = records(&log);
+    let table = Replay::run(&log_records, None).unwrap();
+    let was = table.game().players()[1].clone();
+    let rename = |name: &str| Request::RenamePlayer {
+        side: Side::B,
+        name: name.into(),
+    };
+    let now = table.game().now();
+    let plan = table.plan(&rename("  Βασίλης Παπαδάκης "), now).unwrap();
+    assert_eq!(plan.records.len(), 1);
+    assert_eq!(plan.table.game().players()[1], "Βασίλης Παπαδάκης");
+    assert_eq!(plan.table.game().players()[0], table.game().players()[0]);
+    log_records.extend(plan.records.clone());
+    let replayed = Replay::run(&log_records, None).unwrap();
+    assert_eq!(replayed.game().players()[1], "Βασίλης Παπαδάκης");
+    assert_eq!(replayed.head(), plan.table.head());
+    let jsonl = to_jsonl(&log_records);
+    let report = verify_jsonl(&jsonl, None);
+    assert!(report.is_ok(), "{report}");
+
+    let long = "x".repeat(MAX_PLAYER_NAME + 1);
+    for bad in ["", "  ", "Ben\nBen", &long, "Βασίλης Παπαδάκης"] {
+        let refused = plan.table.plan(&rename(bad), now).unwrap_err();
+        assert_eq!(refused.kind, RefusalKind::Invalid, "{bad:?}: {refused}");
+    }
+
+    let forged_log = forged(&jsonl, |_, body| {
+        body.replace(&format!(r#""was":"{was}""#), r#""was":"Nobody""#)
+    });
+    assert_ne!(forged_log, jsonl);
+    let report = verify_jsonl(&forged_log, None);
+    assert!(
+        !report.is_ok(),
+        "a rename from a name the player did not have"
+    );
+}

@@ -12,7 +12,9 @@ use clap::{Parser, Subcommand};
     after_help = "Examples:\n  baffle-device ping\n  baffle-device demo --tables 4 --length 5\n  baffle-device demo --jitter-ms 200 --drop-every-ms 20000\n  baffle console demo-…   (in another terminal, to watch)\n  baffle-device load --matches 200 --seconds 10"
 )]
 pub struct Cli {
-    /// The server's URL.
+    /// The server's URL, or several (the nodes of a cluster) separated by commas: a
+    /// device goes round them when its connection is lost, and follows the node that
+    /// writes its match.
     #[arg(
         long,
         global = true,
@@ -76,6 +78,10 @@ pub enum Command {
         /// Play chess: LENGTH games a table, each on per-point × length plus 1 s a move.
         #[arg(long)]
         chess: bool,
+        /// Leave the demo's tournament listed at the end (it is archived by default,
+        /// also on Ctrl-C).
+        #[arg(long)]
+        keep: bool,
     },
     /// Many matches pressing as fast as allowed: presses/s and round trips beside a ping.
     Load {
@@ -91,6 +97,10 @@ pub enum Command {
         /// How often each device syncs its clock, ms.
         #[arg(long, default_value_t = 1_000)]
         sync_ms: u64,
+        /// Leave the run's tournament listed at the end (it is archived by default,
+        /// also on Ctrl-C).
+        #[arg(long)]
+        keep: bool,
     },
 }
 

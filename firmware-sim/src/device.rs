@@ -49,6 +49,9 @@ pub struct DeviceConfig {
     pub sync_every: Duration,
     /// Seed for the link's randomness.
     pub seed: u64,
+    /// The nodes of a cluster to go round when the connection is lost (`servers.rs`);
+    /// empty: only `channel`. A node naming another as the match's writer is followed.
+    pub servers: Vec<String>,
 }
 
 impl DeviceConfig {
@@ -62,13 +65,24 @@ impl DeviceConfig {
             link: LinkModel::perfect(),
             sync_every: Duration::from_millis(100),
             seed: 1,
+            servers: Vec::new(),
         }
     }
 
-    /// [`DeviceConfig::new`] for the server at `url` (connecting when first used).
+    /// [`DeviceConfig::new`] for the server at `url` (connecting when first used), or
+    /// the servers of a list (`a,b,c`), the first first.
     pub fn for_url(url: &str, id: &str, credential: &str) -> Result<DeviceConfig, DeviceError> {
-        let channel = Endpoint::from_shared(url.to_string())?.connect_lazy();
-        Ok(DeviceConfig::new(channel, id, credential))
+        let servers = crate::servers::list(url);
+        let first = servers.first().cloned().unwrap_or_else(|| url.to_string());
+        let channel = Endpoint::from_shared(first)?.connect_lazy();
+        Ok(DeviceConfig {
+            servers: if servers.len() > 1 {
+                servers
+            } else {
+                Vec::new()
+            },
+            ..DeviceConfig::new(channel, id, credential)
+        })
     }
 }
 
@@ -128,6 +142,8 @@ impl Device {
         let (view_tx, view) = watch::channel(View::default());
         let clock = cfg.clock;
         let firmware = Firmware {
+            channel: cfg.channel.clone(),
+            rotation: crate::servers::Rotation::new(cfg.servers.clone()),
             cfg,
             view: view_tx,
             next_seq: 1,
@@ -300,6 +316,13 @@ enum Ended {
     Lost,
     /// Refused for good.
     Refused(Status),
+    /// Sent to the node that writes the match, at this URL.
+    Moved(String),
+}
+
+/// A connection ended by `status`: moved if it names the match's writer, else lost.
+fn moved(status: &Status) -> Ended {
+    crate::servers::owner(status).map_or(Ended::Lost, Ended::Moved)
 }
 
 /// What the server sends, as the device receives it.
@@ -332,6 +355,10 @@ fn is_final(status: &Status) -> bool {
 /// The link side of a device: connection, sync, sequencing, replay.
 struct Firmware {
     cfg: DeviceConfig,
+    /// The server talked to now.
+    channel: Channel,
+    /// The others, to go round.
+    rotation: crate::servers::Rotation,
     view: watch::Sender<View>,
     next_seq: u64,
     unacked: VecDeque<Pending>,
@@ -355,7 +382,8 @@ impl Firmware {
                     ended
                 }
                 Ok(Err(status)) if is_final(&status) => Ended::Refused(status),
-                Ok(Err(_)) | Err(_) => Ended::Lost,
+                Ok(Err(status)) => moved(&status),
+                Err(_) => Ended::Lost,
             };
             // A connection that got as far as the match's state resets the backoff.
             if self.view.borrow().connected {
@@ -364,6 +392,12 @@ impl Firmware {
             self.view.send_modify(|v| v.connected = false);
             match ended {
                 Ended::Closed => return,
+                // Straight to the node that writes the match.
+                Ended::Moved(url) => {
+                    if let Some(channel) = crate::servers::lazy(&url) {
+                        self.channel = channel;
+                    }
+                }
                 Ended::Refused(status) => {
                     self.view.send_modify(|v| {
                         v.stopped = Some(format!("refused: {}", status.message()));
@@ -371,6 +405,9 @@ impl Firmware {
                     return;
                 }
                 Ended::Lost => {
+                    if let Some(channel) = self.rotation.advance() {
+                        self.channel = channel;
+                    }
                     // Keep taking presses while waiting to reconnect: they are stamped
                     // already, and wait in the replay buffer.
                     let wait = tokio::time::sleep(backoff);
@@ -403,7 +440,7 @@ impl Firmware {
         let cut = Cut::default();
         if self.cfg.link == LinkModel::perfect() {
             // No simulated link: the device's messages go straight onto the stream.
-            let response = DevicesClient::new(self.cfg.channel.clone())
+            let response = DevicesClient::new(self.channel.clone())
                 .connect(ReceiverStream::new(to_link))
                 .await?;
             let inbound: Inbound = Box::pin(response.into_inner());
@@ -416,7 +453,7 @@ impl Firmware {
             seed,
             cut.clone(),
         );
-        let response = DevicesClient::new(self.cfg.channel.clone())
+        let response = DevicesClient::new(self.channel.clone())
             .connect(ReceiverStream::new(to_server))
             .await?;
         let inbound: Inbound = Box::pin(ReceiverStream::new(carry(
@@ -451,6 +488,7 @@ impl Firmware {
                     Some(Err(status)) if is_final(&status) => {
                         return Some(Ended::Refused(status));
                     }
+                    Some(Err(status)) => return Some(moved(&status)),
                     _ => return Some(Ended::Lost),
                 }
             }
@@ -466,6 +504,16 @@ impl Firmware {
             v.connected = true;
             v.connections += 1;
         });
+        // Inputs made while offline are charged at their device times only if the server
+        // knows the device's clock first: one exchange, reported, before the replay
+        // (the server may be another node than before, knowing nothing of this device).
+        if !self.unacked.is_empty() {
+            match tokio::time::timeout(HELLO_WAIT, self.sync_once(conn)).await {
+                Ok(Ok(())) => {}
+                Ok(Err(ended)) => return ended,
+                Err(_) => return Ended::Lost,
+            }
+        }
         let replay: Vec<v1::Input> = self.unacked.iter().map(|p| p.input.clone()).collect();
         for input in replay {
             if self.send_input(conn, input).await.is_err() {
@@ -515,6 +563,7 @@ impl Firmware {
                 m = conn.inbound.next() => match m {
                     Some(Ok(m)) => self.receive(conn, m).await,
                     Some(Err(status)) if is_final(&status) => return Ended::Refused(status),
+                    Some(Err(status)) => return moved(&status),
                     _ => return Ended::Lost,
                 },
                 () = &mut dropped => return Ended::Lost,
@@ -524,6 +573,40 @@ impl Firmware {
                 return Ended::Lost;
             }
         }
+    }
+
+    /// One time-sync exchange, waited for, then reported to the server with a second
+    /// request (whose answer the session takes as any other).
+    async fn sync_once(&mut self, conn: &mut Connection) -> Result<(), Ended> {
+        let t0 = self.cfg.clock.now_ms();
+        let request = v1::SyncRequest {
+            device_ms: t0,
+            previous: self.report.take(),
+        };
+        let send = |conn: &mut Connection, request| {
+            let out = conn.out.clone();
+            async move {
+                out.send(message(v1::device_message::Message::Sync(request)))
+                    .await
+                    .map_err(|_| Ended::Lost)
+            }
+        };
+        send(conn, request).await?;
+        while self.report.as_ref().is_none_or(|r| r.t0 != t0) {
+            match conn.inbound.next().await {
+                Some(Ok(m)) => self.receive(conn, m).await.map_err(|()| Ended::Lost)?,
+                Some(Err(status)) if is_final(&status) => return Err(Ended::Refused(status)),
+                Some(Err(status)) => return Err(moved(&status)),
+                None => return Err(Ended::Lost),
+            }
+        }
+        let t0 = self.cfg.clock.now_ms();
+        self.sync_sent = Some(t0);
+        let request = v1::SyncRequest {
+            device_ms: t0,
+            previous: self.report.take(),
+        };
+        send(conn, request).await
     }
 
     /// Numbers a new input, keeps it for replay, and sends it if connected.

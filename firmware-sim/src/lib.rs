@@ -21,3 +21,4 @@ pub mod display;
 pub mod link;
 pub mod load;
 pub mod ping;
+pub mod servers;

@@ -38,6 +38,8 @@ pub struct LoadConfig {
     /// Where to say how the run is going (set-up, then once a second presses so far),
     /// for a person watching: `baffle-device load` prints each line.
     pub progress: Option<tokio::sync::mpsc::UnboundedSender<String>>,
+    /// Leave the tournament in the listings at the end (by default it is archived).
+    pub keep: bool,
 }
 
 impl Default for LoadConfig {
@@ -49,6 +51,7 @@ impl Default for LoadConfig {
             sync_every: Duration::from_secs(1),
             tournament: fresh_tournament_id(),
             progress: None,
+            keep: false,
         }
     }
 }
@@ -194,15 +197,30 @@ pub async fn run(server: &str, token: &str, cfg: LoadConfig) -> Result<LoadRepor
         press: histogram(),
         ping: histogram(),
     };
-    for p in pressing {
-        let t = p.await??;
-        report.presses += t.presses;
-        report.inputs += t.inputs;
-        report.press.add(&t.press)?;
+    let pressed = async {
+        for p in pressing {
+            let t = p.await??;
+            report.presses += t.presses;
+            report.inputs += t.inputs;
+            report.press.add(&t.press)?;
+        }
+        report.elapsed = start.elapsed();
+        report.ping = ping.await??;
+        Ok::<(), DeviceError>(())
     }
-    report.elapsed = start.elapsed();
-    report.ping = ping.await??;
-    Ok(report)
+    .await;
+    if !cfg.keep {
+        // Its matches never end: archived by force, even after a failed run.
+        let archived = tables.archive().await;
+        say(format!(
+            "load: tournament {} archived (baffle tournament list --all shows it)",
+            cfg.tournament
+        ));
+        if pressed.is_ok() {
+            archived?;
+        }
+    }
+    pressed.map(|()| report)
 }
 
 /// Health checks, one after another, until `deadline`.

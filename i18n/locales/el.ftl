@@ -172,6 +172,7 @@ event-match-resumed = το ματς συνεχίζεται
 event-seed-committed = { $name } δέσμευσε σπόρο
 event-seed-revealed = { $name } αποκάλυψε τον σπόρο
 event-dice-revealed = ο σπόρος των ζαριών αποκαλύφθηκε
+event-renamed = διόρθωση ονόματος: { $was } → { $name }
 event-chess-arrived = προσήλθαν τα { $color }
 event-chess-started = άρχισε η παρτίδα
 event-chess-pressed = τα { $color } πάτησαν το ρολόι
@@ -226,3 +227,191 @@ seed-code = ο κωδικός σας ως παίκτη
 seed-add = προσθήκη του σπόρου μου
 seed-added = ο σπόρος δεσμεύτηκε για { $side }
 seed-failed = χωρίς σπόρο: { $error }
+
+## Η κονσόλα και η γραμμή εντολών (`baffle`): σύντομες λέξεις για κελιά και γραμμές
+
+match-status-waiting = αναμονή
+match-status-present = 1 παρών
+match-status-ready = έτοιμο
+match-status-playing = σε εξέλιξη
+match-status-between-games = μεταξύ παρτίδων
+match-status-over = τέλος
+match-status-confirmed = επικυρωμένο
+match-status-undecided = εκκρεμεί
+match-status-paused = σε παύση
+console-col-table = ΤΡΠ
+console-col-round = ΓΥΡ
+console-col-match = ΜΑΤΣ
+console-col-players = ΠΑΙΚΤΕΣ
+console-col-score = ΣΚΟΡ
+console-col-status = ΚΑΤΑΣΤΑΣΗ
+console-col-clock-a = ΡΟΛΟΪ A/Λ
+console-col-clock-b = ΡΟΛΟΪ B/Μ
+console-col-turn = ΣΕΙΡΑ
+console-col-device = ΣΥΣ
+console-col-note = ΝΙΚΗΤΗΣ / ΠΑΥΣΗ
+console-versus = { $a } – { $b }
+console-device-on = ναι
+console-device-off = ΟΧΙ
+console-flag = ΣΗΜΑΙΑ
+console-turn-white = Λ παίζουν
+console-turn-black = Μ παίζουν
+console-turn-game-over = τέλος παρτίδας
+console-note-drawn = ισοπαλία
+console-note-both-lost = ήττα και των δύο (6.7)
+console-note-winner = { $name } ({ $how })
+console-title = κονσόλα baffle — { $tournament }
+console-title-filtered = κονσόλα baffle — { $tournament } — μόνο «{ $filter }» (Esc: όλα)
+console-todo-none = καμία εκκρεμότητα
+console-todo-title = εκκρεμότητες ({ $count })
+console-ticker-title = τι έγινε
+console-help-title = πλήκτρα
+console-help =
+    ↑↓ j k  επιλογή ματς
+    Enter   το επιλεγμένο ματς αναλυτικά (οποιοδήποτε πλήκτρο το κλείνει)
+    /       μόνο τα ματς με ένα κείμενο στον κωδικό, τραπέζι ή παίκτες
+    Esc     όλα τα ματς ξανά
+    p       παύση ρολογιού: ο αριθμός του λόγου (σκάκι: διακοπή, 6.12)
+    r       συνέχιση του ρολογιού (σκάκι: επανεκκίνηση των ρολογιών)
+    i       δήλωση παρουσίας παίκτη (σκάκι: προσέλευση στη σκακιέρα)
+    w       παρατήρηση σε παίκτη
+    x       πόντοι ποινής σε παίκτη
+    a       διόρθωση ρολογιού, π.χ. A -30s (σκάκι: ρύθμιση ρολογιού, W 5m)
+    s       διόρθωση του σκορ, π.χ. 3 2
+    f       ήττα παίκτη με κατακύρωση
+    c       επικύρωση του αποτελέσματος
+    d       απόρριψη των ανωμαλιών ζαριών του επιλεγμένου ματς
+    q       έξοδος          (κάθε ενέργεια ζητά y/n πριν σταλεί)
+console-hint = Enter ματς  / φίλτρο  p παύση  r συνέχεια  c επικύρωση  ? πλήκτρα  q έξοδος
+console-hint-chess = Enter ματς  / φίλτρο  p διακοπή  r επανεκκίνηση  a ρολόι  ? πλήκτρα  q έξοδος
+console-confirm = { $action }; y/n
+console-prompt-filter = μόνο τα ματς που περιέχουν
+console-prompt-chess-clock = ρύθμιση ρολογιού, με σταματημένα ρολόγια: χρώμα και χρόνος, π.χ. W 5m
+console-prompt-chess-arrive = προσέλευση στη σκακιέρα: W (Λευκά) ή B (Μαύρα)
+console-prompt-pause = παύση, πατήστε τον αριθμό του λόγου: { $choices }
+console-prompt-score = διόρθωση του σκορ: πόντοι { $a }, ένα κενό, πόντοι { $b }, π.χ. 3 2
+console-ask-adjust = διόρθωση ρολογιού: { $a } (A) ή { $b } (B), π.χ. A -30s
+console-ask-points = πόντοι ποινής σε: { $a } (A) ή { $b } (B), π.χ. B 1
+console-ask-check-in = δήλωση παρουσίας: { $a } (A) ή { $b } (B), π.χ. A
+console-ask-warn = παρατήρηση σε: { $a } (A) ή { $b } (B), π.χ. B
+console-ask-forfeit = ήττα με κατακύρωση: { $a } (A) ή { $b } (B), π.χ. B
+console-not-in-chess = όχι στο σκάκι: οι αποφάσεις του διαιτητή δίνονται με `baffle chess MATCH …`
+console-no-match = δεν έχει επιλεγεί ματς
+console-bad-side = «{ $text }»: δεν είναι πλευρά: A ή B, ένα κενό, και μετά η τιμή
+console-bad-colour = «{ $text }»: δεν είναι χρώμα: W ή B
+console-bad-score = «{ $text }»: δύο αριθμοί, πρώτα οι πόντοι του A και μετά του B, π.χ. 3 2
+console-bad-reason = «{ $text }»: ένας αριθμός από 1 έως { $count }
+console-bad-points = «{ $text }»: δεν είναι αριθμός πόντων
+console-in-match = { $action } στο { $match }
+console-do-stop = διακοπή των ρολογιών (6.12)
+console-do-restart = επανεκκίνηση των ρολογιών (6.12)
+console-do-resume = συνέχιση του ρολογιού
+console-do-confirm = επικύρωση του αποτελέσματος
+console-do-pause = παύση του ρολογιού ({ $reason })
+console-do-score = διόρθωση του σκορ σε { $a } { $sa } – { $sb } { $b }
+console-do-arrive = προσέλευση στη σκακιέρα: { $color }
+console-do-adjust = διόρθωση ρολογιού: { $name }, κατά { $by }
+console-do-points = { $points ->
+    [one] ένας πόντος ποινής σε: { $name }
+   *[other] { $points } πόντοι ποινής σε: { $name }
+  }
+console-do-check-in = δήλωση παρουσίας: { $name }
+console-do-warn = παρατήρηση σε: { $name }
+console-do-forfeit = ήττα με κατακύρωση: { $name }
+console-do-set-clock = ρύθμιση ρολογιού: { $color } στα { $time }
+console-at-table = { $match } (τραπέζι { $table })
+console-todo-confirm = { $at }: νίκη: { $name } ({ $how }) — επικυρώστε το αποτέλεσμα: c
+console-todo-confirm-nobody = { $at }: το ματς τελείωσε ({ $how }) — επικυρώστε το αποτέλεσμα: c
+console-todo-flag = { $at }: έπεσε η σημαία: { $name } — αποφασίστε
+console-todo-undecided = { $at }: νίκη και των δύο την ίδια στιγμή (2.2) — αποφασίστε το ματς: baffle rule … decide-match A|B
+console-todo-offline = { $at }: ΕΚΤΟΣ ΛΕΙΤΟΥΡΓΙΑΣ, το αρχείο του δεν επαληθεύτηκε ({ $reason }) — επαναφέρετε τον κατάλογο δεδομένων από αντίγραφο ασφαλείας (docs/reliability.md)
+console-todo-appeals = { $at }: { $count ->
+    [one] μία προσφυγή περιμένει την επιτροπή (5)
+   *[other] { $count } προσφυγές περιμένουν την επιτροπή (5)
+  }
+console-todo-anomalies = { $said } — d για απόρριψη
+console-todo-anomalies-many = { $said } ({ $count } προειδοποιήσεις) — d για απόρριψη
+console-anomaly = { $match }: ύποπτα ζάρια, { $name }: { $what }
+console-anomaly-nobody = { $match }: ύποπτα ζάρια: { $what }
+console-tick-flag = { $match }: έπεσε η σημαία: { $name }
+console-tick-penalty = { $match }: πόντος ποινής σε: { $name } ({ $total } συνολικά)
+console-tick-device-on = { $match }: η συσκευή { $device } συνδέθηκε
+console-tick-device-off = { $match }: η συσκευή { $device } αποσυνδέθηκε
+console-tick-paused = { $match }: παύση ρολογιού ({ $reason })
+console-tick-status = { $match }: τώρα { $status }
+console-tick-sent = στάλθηκε: { $action }
+console-tick-refused = απορρίφθηκε: { $why }
+console-line = { $match }  γύρος { $round }  τραπέζι { $table }  { $status }  { $score }
+console-offline-line = { $match } γύρος { $round } τραπέζι { $table }: ΕΚΤΟΣ ΛΕΙΤΟΥΡΓΙΑΣ — { $reason }
+event-dice-drawn = ζάρια διακομιστή για { $name }: { $dice }
+event-dice-opening = ζάρια διακομιστή για την αρχική ζαριά
+event-dice-anomaly = ο έλεγχος των ζαριών εντόπισε ανωμαλία
+event-other = { $kind }
+
+## `baffle match show` και `match list`
+
+cli-col-match = ΜΑΤΣ
+cli-col-round = ΓΥΡΟΣ
+cli-col-table = ΤΡΑΠΕΖΙ
+cli-col-score = ΣΚΟΡ
+cli-col-status = ΚΑΤΑΣΤΑΣΗ
+cli-col-winner = ΝΙΚΗΤΗΣ
+cli-refused = δεν έγινε δεκτό ({ $code }): { $message }
+cli-unreachable = ο διακομιστής δεν απαντά: { $why }
+cli-tournament-created = δημιουργήθηκε το τουρνουά { $id }
+cli-hint-unauthenticated = δώστε --token ή ορίστε BAFFLE_TOKEN· ο κωδικός του Διευθυντή Αγώνων είναι στο <data-dir>/director.token
+cli-hint-permission-denied = χρησιμοποιήστε τον κωδικό του Διευθυντή Αγώνων ή μια συσκευή δεμένη σε αυτό το ματς
+cli-hint-not-found = ελέγξτε τον κωδικό με `baffle match list` ή `baffle tournament list --all`
+cli-hint-aborted = το ματς προχώρησε: δείτε το `baffle match show` και ξαναδοκιμάστε
+cli-hint-failed-precondition = οι κανονισμοί δεν το επιτρέπουν τώρα: δείτε το `baffle match show` ή ρωτήστε τον Διευθυντή Αγώνων
+cli-hint-invalid-argument = ελέγξτε την εντολή με --help
+cli-hint-resource-exhausted = πιο αργά, και ξαναδοκιμάστε
+cli-hint-already-exists = διαλέξτε άλλον κωδικό
+cli-hint-other = ξαναδοκιμάστε· αν επιμένει, δείτε το αρχείο καταγραφής του διακομιστή
+cli-hint-match-id-taken = οι κωδικοί ματς είναι κοινοί για όλα τα τουρνουά: διαλέξτε έναν με --id, π.χ. --id { $example }
+cli-hint-match-id-default-taken = οι κωδικοί ματς είναι κοινοί για όλα τα τουρνουά και ο προεπιλεγμένος r<round>-t<table> είναι πιασμένος: διαλέξτε έναν με --id, π.χ. --id { $example }
+cli-winner-nobody = κανείς (6.7)
+cli-match-head = { $match }  { $tournament }  γύρος { $round }  τραπέζι { $table }  { $status }
+cli-score = σκορ   { $score }
+cli-crawford = CRAWFORD
+cli-game = παρτίδα { $number }  { $cube }  { $turn }
+cli-clock = ρολόι  { $a }  { $b }  τρέχει: { $running }
+cli-clock-paused = σε παύση: { $reason }
+cli-result-drawn = αποτέλεσμα: ισοπαλία
+cli-result-drawn-provisional = αποτέλεσμα: ισοπαλία;
+cli-result-both-lost = αποτέλεσμα: ήττα και των δύο λόγω μη προσέλευσης (6.7)
+cli-result-won = αποτέλεσμα: νίκη { $name } ({ $how }), επικυρωμένο
+cli-result-won-provisional = αποτέλεσμα: νίκη { $name } ({ $how }), αναμένει την επικύρωση του Διευθυντή Αγώνων
+cli-dice-anomalies = ζάρια  { $count ->
+    [one] μία ανωμαλία
+   *[other] { $count } ανωμαλίες
+  }, η τελευταία: { $last }
+cli-device-connected = συσκευή { $device } συνδεδεμένη
+cli-device-not-connected = συσκευή { $device } αποσυνδεδεμένη
+cli-log = αρχείο { $count } εγγραφές, κεφαλή { $head }
+cli-col-id = ΚΩΔΙΚΟΣ
+cli-col-name = ΟΝΟΜΑ
+cli-archived = (αρχειοθετημένο)
+cli-tournament-archived = το τουρνουά { $id } αρχειοθετήθηκε: δεν εμφανίζεται στους καταλόγους (το --all το δείχνει), τα ματς του παραμένουν προσβάσιμα και επαληθεύσιμα
+cli-tournament-unarchived = το τουρνουά { $id } επέστρεψε στους καταλόγους
+
+## `baffle follow`: ο πίνακας ενός ματς
+
+follow-match-to = ματς στους { $length }
+follow-crawford-game = ΠΑΡΤΙΔΑ CRAWFORD
+follow-delay = καθυστέρηση { $time }
+follow-moves-period = κινήσεις { $moves }   περίοδος { $period }
+follow-no-clock = χωρίς ρολόι
+follow-double = { $name } διπλασίασε: { $other } δέχεται ή αρνείται
+follow-game = παρτίδα { $number }   βίδος { $cube }   { $turn }
+follow-drawn-confirmed = το ματς έληξε ισόπαλο (επικυρωμένο)
+follow-drawn-provisional = το ματς έληξε ισόπαλο (προς επικύρωση)
+follow-both-lost = ήττα και των δύο λόγω μη προσέλευσης (6.7)
+follow-won-confirmed = νίκη στο ματς: { $name } ({ $how }, επικυρωμένη)
+follow-won-provisional = νίκη στο ματς: { $name } ({ $how }, αναμένει την επικύρωση του Διευθυντή Αγώνων)
+follow-dice-committed = δέσμευση ζαριών: { $commitment }…
+follow-seed-revealed = { $name }: αποκαλύφθηκε
+follow-seed-committed = { $name }: δεσμεύτηκε { $short }…
+follow-seed-to-give = { $name }: αναμένεται
+follow-seeds = σπόροι: { $list }
+follow-footer = γεγονός { $seq }  κεφαλή { $head }   q: έξοδος

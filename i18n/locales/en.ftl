@@ -172,6 +172,7 @@ event-match-resumed = the match goes on
 event-seed-committed = { $name } committed a seed
 event-seed-revealed = { $name } revealed a seed
 event-dice-revealed = the dice seed was revealed
+event-renamed = name corrected: { $was } → { $name }
 event-chess-arrived = { $color } arrived
 event-chess-started = the game began
 event-chess-pressed = { $color } pressed the clock
@@ -226,3 +227,191 @@ seed-code = your player code
 seed-add = add my seed
 seed-added = seed committed for { $side }
 seed-failed = no seed: { $error }
+
+## The console and the command line (`baffle`): short words for table cells and lines
+
+match-status-waiting = waiting
+match-status-present = present
+match-status-ready = ready
+match-status-playing = playing
+match-status-between-games = between games
+match-status-over = over
+match-status-confirmed = confirmed
+match-status-undecided = undecided
+match-status-paused = paused
+console-col-table = TBL
+console-col-round = RND
+console-col-match = MATCH
+console-col-players = PLAYERS
+console-col-score = SCORE
+console-col-status = STATUS
+console-col-clock-a = CLOCK A/W
+console-col-clock-b = CLOCK B/B
+console-col-turn = TURN
+console-col-device = DEV
+console-col-note = WINNER / PAUSE
+console-versus = { $a } v { $b }
+console-device-on = on
+console-device-off = off
+console-flag = FLAG
+console-turn-white = W move
+console-turn-black = B move
+console-turn-game-over = game over
+console-note-drawn = drawn
+console-note-both-lost = both lost (6.7)
+console-note-winner = { $name } ({ $how })
+console-title = baffle console — { $tournament }
+console-title-filtered = baffle console — { $tournament } — only “{ $filter }” (Esc: all)
+console-todo-none = nothing to do
+console-todo-title = to do ({ $count })
+console-ticker-title = what happened
+console-help-title = keys
+console-help =
+    ↑↓ j k  select a match
+    Enter   the selected match in full (any key closes it)
+    /       only matches whose id, table or players contain a text
+    Esc     all matches again
+    p       pause the clock: press the reason's number (chess: stop, 6.12)
+    r       resume the clock (chess: restart the clocks)
+    i       check a player in (chess: at the board)
+    w       a warning to a player
+    x       penalty points to a player
+    a       adjust a clock, e.g. A -30s (chess: set a clock, W 5m)
+    s       correct the score, e.g. 3 2
+    f       the match forfeited by a player
+    c       confirm the result
+    d       dismiss the selected match's dice anomalies
+    q       quit            (every action asks y/n before it is sent)
+console-hint = ↑↓ select  Enter open  / filter  p pause  r resume  c confirm  ? keys  q quit
+console-hint-chess = ↑↓ select  Enter open  / filter  p stop  r restart  a set clock  ? keys  q quit
+console-confirm = { $action }? y/n
+console-prompt-filter = show matches containing
+console-prompt-chess-clock = set a clock, clocks stopped: colour and time, e.g. W 5m
+console-prompt-chess-arrive = at the board: W or B
+console-prompt-pause = pause, press the reason's number: { $choices }
+console-prompt-score = correct the score: { $a }'s points, a space, { $b }'s, e.g. 3 2
+console-ask-adjust = adjust the clock of { $a } (A) or { $b } (B), e.g. A -30s
+console-ask-points = penalty points to { $a } (A) or { $b } (B), e.g. B 1
+console-ask-check-in = check in { $a } (A) or { $b } (B), e.g. A
+console-ask-warn = a warning to { $a } (A) or { $b } (B), e.g. B
+console-ask-forfeit = the match forfeited by { $a } (A) or { $b } (B), e.g. B
+console-not-in-chess = not in chess: use `baffle chess MATCH …` for the arbiter's rulings
+console-no-match = no match selected
+console-bad-side = “{ $text }” is not a side: A or B, a space, then the value
+console-bad-colour = “{ $text }” is not a colour: W or B
+console-bad-score = “{ $text }”: two numbers, A's points then B's, e.g. 3 2
+console-bad-reason = “{ $text }”: a number from 1 to { $count }
+console-bad-points = “{ $text }” is not a number of points
+console-in-match = { $action } in { $match }
+console-do-stop = stop the clocks (6.12)
+console-do-restart = restart the clocks (6.12)
+console-do-resume = resume the clock
+console-do-confirm = confirm the result
+console-do-pause = pause the clock ({ $reason })
+console-do-score = correct the score to { $a } { $sa } – { $sb } { $b }
+console-do-arrive = { $color } at the board
+console-do-adjust = adjust { $name }'s clock by { $by }
+console-do-points = { $points ->
+    [one] award one penalty point to { $name }
+   *[other] award { $points } penalty points to { $name }
+  }
+console-do-check-in = check in { $name }
+console-do-warn = warn { $name }
+console-do-forfeit = { $name } forfeits the match
+console-do-set-clock = set { $color }'s clock to { $time }
+console-at-table = { $match } (table { $table })
+console-todo-confirm = { $at }: { $name } won ({ $how }) — confirm the result: c
+console-todo-confirm-nobody = { $at }: the match is over ({ $how }) — confirm the result: c
+console-todo-flag = { $at }: { $name }'s flag fell — rule on it
+console-todo-undecided = { $at }: both players won at the same instant (2.2) — decide the match: baffle rule … decide-match A|B
+console-todo-offline = { $at }: OFFLINE, its log did not check out ({ $reason }) — restore the data directory from a backup (docs/reliability.md)
+console-todo-appeals = { $at }: { $count ->
+    [one] one appeal waiting for the committee (5)
+   *[other] { $count } appeals waiting for the committee (5)
+  }
+console-todo-anomalies = { $said } — d to dismiss
+console-todo-anomalies-many = { $said } ({ $count } warnings) — d to dismiss
+console-anomaly = { $match }: { $name }'s dice look wrong: { $what }
+console-anomaly-nobody = { $match }: the dice look wrong: { $what }
+console-tick-flag = { $match }: { $name }'s flag fell
+console-tick-penalty = { $match }: penalty point to { $name } ({ $total } in all)
+console-tick-device-on = { $match }: device { $device } connected
+console-tick-device-off = { $match }: device { $device } disconnected
+console-tick-paused = { $match }: clock paused ({ $reason })
+console-tick-status = { $match }: now { $status }
+console-tick-sent = sent: { $action }
+console-tick-refused = refused: { $why }
+console-line = { $match }  round { $round }  table { $table }  { $status }  { $score }
+console-offline-line = { $match } round { $round } table { $table }: OFFLINE — { $reason }
+event-dice-drawn = server dice for { $name }: { $dice }
+event-dice-opening = server dice for the opening roll
+event-dice-anomaly = the dice watch raised an anomaly
+event-other = { $kind }
+
+## `baffle match show` and `match list`
+
+cli-col-match = MATCH
+cli-col-round = ROUND
+cli-col-table = TABLE
+cli-col-score = SCORE
+cli-col-status = STATUS
+cli-col-winner = WINNER
+cli-refused = refused ({ $code }): { $message }
+cli-unreachable = the server is unreachable: { $why }
+cli-tournament-created = created tournament { $id }
+cli-hint-unauthenticated = pass --token or set BAFFLE_TOKEN; the director token is in <data-dir>/director.token
+cli-hint-permission-denied = use the director token, or a device bound to this match
+cli-hint-not-found = check the id with `baffle match list` or `baffle tournament list --all`
+cli-hint-aborted = the match moved on: look at `baffle match show` and retry
+cli-hint-failed-precondition = the rules refuse this now: look at `baffle match show`, or ask the director
+cli-hint-invalid-argument = check the command with --help
+cli-hint-resource-exhausted = slow down and retry
+cli-hint-already-exists = choose another id
+cli-hint-other = try again; if it persists, check the server's log
+cli-hint-match-id-taken = match ids are shared by every tournament: choose one with --id, e.g. --id { $example }
+cli-hint-match-id-default-taken = match ids are shared by every tournament, and the default r<round>-t<table> is taken: choose one with --id, e.g. --id { $example }
+cli-winner-nobody = nobody (6.7)
+cli-match-head = { $match }  { $tournament }  round { $round }  table { $table }  { $status }
+cli-score = score  { $score }
+cli-crawford = CRAWFORD
+cli-game = game { $number }  { $cube }  { $turn }
+cli-clock = clock  { $a }  { $b }  running { $running }
+cli-clock-paused = paused: { $reason }
+cli-result-drawn = result drawn
+cli-result-drawn-provisional = result drawn?
+cli-result-both-lost = result both lost by default (6.7)
+cli-result-won = result { $name } won ({ $how }), confirmed
+cli-result-won-provisional = result { $name } won ({ $how }), awaiting the director's confirmation
+cli-dice-anomalies = dice   { $count ->
+    [one] one anomaly
+   *[other] { $count } anomalies
+  }, the last: { $last }
+cli-device-connected = device { $device } connected
+cli-device-not-connected = device { $device } not connected
+cli-log = log    { $count } events, head { $head }
+cli-col-id = ID
+cli-col-name = NAME
+cli-archived = (archived)
+cli-tournament-archived = tournament { $id } archived: left out of the listings (--all shows it), its matches still followable and verifiable
+cli-tournament-unarchived = tournament { $id } is back in the listings
+
+## `baffle follow`: the scoreboard of one match
+
+follow-match-to = match to { $length }
+follow-crawford-game = CRAWFORD GAME
+follow-delay = delay { $time }
+follow-moves-period = moves { $moves }   period { $period }
+follow-no-clock = no clock
+follow-double = { $name } doubled: { $other } to take or pass
+follow-game = game { $number }   cube { $cube }   { $turn }
+follow-drawn-confirmed = the match is drawn (confirmed)
+follow-drawn-provisional = the match is drawn (to confirm)
+follow-both-lost = both lost by default (6.7)
+follow-won-confirmed = { $name } wins the match ({ $how }, confirmed)
+follow-won-provisional = { $name } wins the match ({ $how }, awaiting the director's confirmation)
+follow-dice-committed = dice committed: { $commitment }…
+follow-seed-revealed = { $name } revealed
+follow-seed-committed = { $name } committed { $short }…
+follow-seed-to-give = { $name } to give one
+follow-seeds = seeds: { $list }
+follow-footer = event { $seq }  head { $head }   q: quit

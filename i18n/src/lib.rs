@@ -118,6 +118,17 @@ impl From<u32> for Value {
         Value::Number(f64::from(n))
     }
 }
+impl From<u64> for Value {
+    fn from(n: u64) -> Value {
+        // Counts and sequence numbers: far below 2^53, exact as f64.
+        Value::Number(n as f64)
+    }
+}
+impl From<f64> for Value {
+    fn from(n: f64) -> Value {
+        Value::Number(n)
+    }
+}
 impl From<i32> for Value {
     fn from(n: i32) -> Value {
         Value::Number(f64::from(n))

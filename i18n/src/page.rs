@@ -24,9 +24,14 @@ use serde_json::{Map, Value, json};
 use crate::Locale;
 use crate::enums;
 
+/// Prefixes of the ids only the terminal says (`baffle`'s console and command line).
+pub const TERMINAL_ONLY: [&str; 4] = ["console-", "cli-", "follow-", "match-status-"];
+
 /// The page's JSON for `locale`: `{"locale", "messages", "enums"}`.
 pub fn json(locale: Locale) -> Result<String, String> {
-    let messages = compile(locale.source())?;
+    let mut messages = compile(locale.source())?;
+    // The console's and the CLI's own words stay out of the page's download.
+    messages.retain(|id, _| !TERMINAL_ONLY.iter().any(|p| id.starts_with(p)));
     let mut tables = Map::new();
     for (name, _) in enums::TABLES {
         let values: Map<String, Value> = enums::values(name)

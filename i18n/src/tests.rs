@@ -261,4 +261,9 @@ fn the_page_json_carries_the_proto_enum_tables() {
         json["messages"]["pause-reason-director-called"],
         "κλήση Διευθυντή Αγώνων"
     );
+    // The terminal's own words are not sent to phones; the shared ones are.
+    let messages = json["messages"].as_object().unwrap();
+    assert!(messages.contains_key("event-rolled"));
+    assert!(!messages.keys().any(|id| id.starts_with("console-")));
+    assert!(!messages.keys().any(|id| id.starts_with("match-status-")));
 }

@@ -62,6 +62,24 @@ pub struct Config {
     #[arg(long, global = true, env = "BAFFLE_STORE", value_parser = postgres_url, hide_env_values = true)]
     pub store: Option<String>,
 
+    /// With --store: this node's id among the nodes sharing the database (docs/cluster.md).
+    /// Default: the host name and the port of --addr.
+    #[arg(long, env = "BAFFLE_NODE_ID", value_parser = node_id)]
+    pub node_id: Option<String>,
+
+    /// With --store: the URL clients reach this node at, given to clients of the other
+    /// nodes (status metadata `baffle-owner`) for the matches this node writes.
+    /// Default: http(s)://<--addr> (the host name if --addr is 0.0.0.0 or ::).
+    #[arg(long, env = "BAFFLE_ADVERTISE")]
+    pub advertise: Option<String>,
+
+    /// With --store: how long a node's lease on its matches lasts without renewal, in
+    /// ms (renewed every quarter of it). A dead node's matches are taken over after about
+    /// this much.
+    #[arg(long, env = "BAFFLE_LEASE_MS", default_value_t = 2_000,
+          value_parser = clap::value_parser!(u64).range(200..=60_000))]
+    pub lease_ms: u64,
+
     /// The director token file (created with mode 0600 on first start).
     /// Default: <data-dir>/director.token.
     /// It is also the key that seals the server seeds in the store: keep it, and back it
@@ -112,7 +130,53 @@ fn postgres_url(url: &str) -> Result<String, String> {
     Ok(url.to_string())
 }
 
+/// A `--node-id`: plain, as ids are.
+fn node_id(id: &str) -> Result<String, String> {
+    if (1..=64).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_.:".contains(&b))
+    {
+        Ok(id.to_string())
+    } else {
+        Err("1 to 64 letters, digits, '-', '_', '.' or ':'".into())
+    }
+}
+
+/// This machine's host name (or `localhost` if it cannot be read).
+fn host_name() -> String {
+    ["/proc/sys/kernel/hostname", "/etc/hostname"]
+        .iter()
+        .find_map(|f| std::fs::read_to_string(f).ok())
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "localhost".into())
+}
+
 impl Config {
+    /// The node's id (`--node-id`, or host name and port).
+    pub fn node(&self) -> String {
+        self.node_id
+            .clone()
+            .unwrap_or_else(|| format!("{}:{}", host_name(), self.addr.port()))
+    }
+
+    /// The node's advertised URL (`--advertise`, or from `--addr`).
+    pub fn advertised(&self) -> String {
+        if let Some(url) = &self.advertise {
+            return url.clone();
+        }
+        let scheme = if self.tls_cert.is_some() {
+            "https"
+        } else {
+            "http"
+        };
+        match self.addr.ip().is_unspecified() {
+            true => format!("{scheme}://{}:{}", host_name(), self.addr.port()),
+            false => format!("{scheme}://{}", self.addr),
+        }
+    }
+
     /// The TLS settings (certificate chain and key, PEM) if TLS is configured, checked
     /// as the server will use them: a bad certificate or key is an error here, before the
     /// server says it listens.
@@ -181,5 +245,26 @@ mod tests {
         assert_eq!(c.store.as_deref(), Some(url));
         assert!(Config::try_parse_from(["baffled", "--store", "sled:/x"]).is_err());
         assert!(Config::try_parse_from(["baffled", "--store", "postgres://h/db?bad=1"]).is_err());
+        let c = Config::try_parse_from(["baffled", "--addr", "127.0.0.1:7001"]).unwrap();
+        assert!(c.node().ends_with(":7001"), "{}", c.node());
+        assert_eq!(c.advertised(), "http://127.0.0.1:7001");
+        assert_eq!(c.lease_ms, 2_000);
+        let c = Config::try_parse_from([
+            "baffled",
+            "--node-id",
+            "n1",
+            "--advertise",
+            "http://n1:50051",
+            "--lease-ms",
+            "500",
+        ])
+        .unwrap();
+        assert_eq!(
+            (c.node().as_str(), c.advertised().as_str()),
+            ("n1", "http://n1:50051")
+        );
+        assert_eq!(c.lease_ms, 500);
+        assert!(Config::try_parse_from(["baffled", "--node-id", "a b"]).is_err());
+        assert!(Config::try_parse_from(["baffled", "--lease-ms", "10"]).is_err());
     }
 }

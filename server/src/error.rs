@@ -23,6 +23,14 @@ pub enum Error {
     RateLimited(String),
     /// The store could not take the change; nothing changed and it may be retried.
     Unavailable(String),
+    /// Another node of the cluster writes this match (`docs/cluster.md`): the request
+    /// goes to it, at `owner` (its advertised address) when one holds the lease now.
+    NotOwner {
+        /// The owner's address.
+        owner: Option<String>,
+        /// Why, naming the owner, for people.
+        message: String,
+    },
     /// A log did not check out: that match is offline.
     DataLoss(String),
     /// A fault of the server or its machine.
@@ -40,7 +48,8 @@ impl fmt::Display for Error {
             | Error::RateLimited(m)
             | Error::Unavailable(m)
             | Error::DataLoss(m)
-            | Error::Internal(m) => f.write_str(m),
+            | Error::Internal(m)
+            | Error::NotOwner { message: m, .. } => f.write_str(m),
         }
     }
 }

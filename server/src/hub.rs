@@ -24,6 +24,8 @@ use crate::seeds::fresh_server_seed;
 use crate::store::EventStore;
 use crate::time::TimeSource;
 
+mod replicas;
+
 /// The registry and the live matches, under one lock: a match is registered and its
 /// actor started as one step.
 #[derive(Default)]
@@ -118,43 +120,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         // once when a message comes for it (actor::recovery).
         let mut jobs = Vec::with_capacity(to_recover.len());
         for (info, seed) in to_recover {
-            if let Err(lost) = hub.store.check(&actor::stream(&info.id)) {
-                let id = info.id.clone();
-                let failed = MatchActor::<S, T>::failed(info, lost.to_string());
-                state.matches.insert(id, failed);
-                continue;
-            }
-            let seed = seed.open(&hub.seal, &info.id);
-            let setup = hub
-                .store
-                .read(&actor::stream(&info.id), 1, 1)
-                .map_err(|e| e.to_string())?;
-            let rules = setup
-                .first()
-                .ok_or_else(|| "no set-up record".to_string())
-                .and_then(|line| actor::rules_from_setup(line));
-            let id = info.id.clone();
-            let (rules, seed) = match rules.and_then(|rules| Ok((rules, seed?))) {
-                Ok(ready) => ready,
-                // Like any log that does not check out: this match alone is offline.
-                Err(why) => {
-                    state
-                        .matches
-                        .insert(id, MatchActor::<S, T>::failed(info, why));
-                    continue;
-                }
-            };
-            let feed = hub.feed(&info.tournament);
-            let (handle, job) = MatchActor::spawn_recovering(
-                info,
-                rules,
-                seed,
-                hub.store.clone(),
-                hub.time.clone(),
-                feed,
-            );
-            state.matches.insert(id, handle);
-            jobs.push(job);
+            jobs.extend(hub.spawn_registered(&mut state, info, seed)?);
         }
         // The recovery summary: what the registry holds, what is replayed, what is lost
         // (each lost match has its own ERROR line naming why).
@@ -169,6 +135,53 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         actor::recover_in_background(jobs);
         drop(state);
         Ok(hub)
+    }
+
+    /// Gives a registered match its handle: its log replayed by the returned job (in the
+    /// background), or DATA_LOSS if the log does not check out.
+    fn spawn_registered(
+        &self,
+        state: &mut State,
+        info: baffle_core::table::MatchInfo,
+        seed: registry::StoredSeed,
+    ) -> Result<Option<Arc<actor::Recovery<S>>>, String> {
+        if let Err(lost) = self.store.check(&actor::stream(&info.id)) {
+            let id = info.id.clone();
+            let failed = MatchActor::<S, T>::failed(info, lost.to_string());
+            state.matches.insert(id, failed);
+            return Ok(None);
+        }
+        let seed = seed.open(&self.seal, &info.id);
+        let setup = self
+            .store
+            .read(&actor::stream(&info.id), 1, 1)
+            .map_err(|e| e.to_string())?;
+        let rules = setup
+            .first()
+            .ok_or_else(|| "no set-up record".to_string())
+            .and_then(|line| actor::rules_from_setup(line));
+        let id = info.id.clone();
+        let (rules, seed) = match rules.and_then(|rules| Ok((rules, seed?))) {
+            Ok(ready) => ready,
+            // Like any log that does not check out: this match alone is offline.
+            Err(why) => {
+                state
+                    .matches
+                    .insert(id, MatchActor::<S, T>::failed(info, why));
+                return Ok(None);
+            }
+        };
+        let feed = self.feed(&info.tournament);
+        let (handle, job) = MatchActor::spawn_recovering(
+            info,
+            rules,
+            seed,
+            self.store.clone(),
+            self.time.clone(),
+            feed,
+        );
+        state.matches.insert(id, handle);
+        Ok(Some(job))
     }
 
     /// Starts shutting down: every open stream ends, so connections can close.
@@ -223,23 +236,26 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
     /// New codes for the two players of `match_id` (replacing any earlier ones).
     pub async fn issue_player_codes(&self, match_id: &str) -> Result<[String; 2], Error> {
         let mut state = self.state.lock().await;
-        if !state.matches.contains_key(match_id) {
-            return Err(Error::NotFound(format!("no match {match_id}")));
+        loop {
+            if !state.matches.contains_key(match_id) {
+                return Err(Error::NotFound(format!("no match {match_id}")));
+            }
+            let mut codes = [String::new(), String::new()];
+            let mut hashes = [String::new(), String::new()];
+            for side in baffle_core::Side::BOTH {
+                let secret = auth::random_secret()
+                    .map_err(|e| Error::Internal(format!("the OS RNG failed: {e}")))?;
+                hashes[side.index()] = auth::secret_hash(&secret);
+                codes[side.index()] = auth::player_code(match_id, side, &secret);
+            }
+            let entry = Entry::PlayerCodes {
+                match_id: match_id.to_string(),
+                hashes,
+            };
+            if self.record(&mut state, entry).await? {
+                return Ok(codes);
+            }
         }
-        let mut codes = [String::new(), String::new()];
-        let mut hashes = [String::new(), String::new()];
-        for side in baffle_core::Side::BOTH {
-            let secret = auth::random_secret()
-                .map_err(|e| Error::Internal(format!("the OS RNG failed: {e}")))?;
-            hashes[side.index()] = auth::secret_hash(&secret);
-            codes[side.index()] = auth::player_code(match_id, side, &secret);
-        }
-        let entry = Entry::PlayerCodes {
-            match_id: match_id.to_string(),
-            hashes,
-        };
-        self.record(&mut state, entry).await?;
-        Ok(codes)
     }
 
     /// The director's token.
@@ -247,18 +263,32 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         &self.director_token
     }
 
-    /// Stores `entry` in the registry's stream, then folds it in.
-    async fn record(&self, state: &mut State, entry: Entry) -> Result<(), Error> {
+    /// Stores `entry` in the registry's stream, then folds it in: true. False if another
+    /// node of a cluster wrote the registry first: the new entries are folded in, and the
+    /// caller checks its change again and retries.
+    async fn record(&self, state: &mut State, entry: Entry) -> Result<bool, Error> {
         let line = serde_json::to_vec(&entry).expect("registry entries serialize");
-        self.store
+        match self
+            .store
             .append(registry::STREAM, state.registry.len, vec![line])
             .await
-            .map_err(|e| Error::Unavailable(format!("the registry could not be stored: {e}")))?;
+        {
+            Ok(_) => {}
+            Err(crate::store::StoreError::Conflict { .. }) => {
+                self.catch_up_registry_in(state)?;
+                return Ok(false);
+            }
+            Err(e) => {
+                return Err(Error::Unavailable(format!(
+                    "the registry could not be stored: {e}"
+                )));
+            }
+        }
         state
             .registry
             .apply(entry)
             .map_err(|e| Error::Internal(format!("a registry entry does not fold: {e}")))?;
-        Ok(())
+        Ok(true)
     }
 
     /// Creates a tournament.
@@ -283,16 +313,20 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         check_id(id, "tournament.id")?;
         venue_dates.check().map_err(Error::Invalid)?;
         let mut state = self.state.lock().await;
-        if state.registry.tournaments.contains_key(id) {
-            return Err(Error::AlreadyExists(format!("tournament {id} exists")));
+        loop {
+            if state.registry.tournaments.contains_key(id) {
+                return Err(Error::AlreadyExists(format!("tournament {id} exists")));
+            }
+            let entry = Entry::Tournament {
+                id: id.to_string(),
+                name: name.to_string(),
+                defaults: defaults.clone(),
+                venue_dates: venue_dates.clone(),
+            };
+            if self.record(&mut state, entry).await? {
+                return Ok(());
+            }
         }
-        let entry = Entry::Tournament {
-            id: id.to_string(),
-            name: name.to_string(),
-            defaults,
-            venue_dates,
-        };
-        self.record(&mut state, entry).await
     }
 
     /// One tournament.
@@ -305,6 +339,53 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             .get(id)
             .cloned()
             .ok_or_else(|| Error::NotFound(format!("no tournament {id}")))
+    }
+
+    /// Archives tournament `id` (or brings it back, `archived` false) and returns it.
+    /// Archiving is refused while a match of it has no result (waiting or being
+    /// played), naming them, unless `force`; the same state again changes nothing.
+    pub async fn archive_tournament(
+        &self,
+        id: &str,
+        archived: bool,
+        force: bool,
+    ) -> Result<Tournament, Error> {
+        let current = self.tournament(id).await?;
+        if current.archived == archived {
+            return Ok(current);
+        }
+        if archived && !force {
+            // Asked of the actors outside the lock: a match created meanwhile is not
+            // waited for (archiving is a listing's matter, nothing of a match changes).
+            let mut unfinished = Vec::new();
+            for h in self.match_handles().await {
+                if h.info.tournament != id {
+                    continue;
+                }
+                match h.state().await {
+                    Ok(s) if s.result.is_none() => unfinished.push(h.info.id.clone()),
+                    _ => {}
+                }
+            }
+            if !unfinished.is_empty() {
+                unfinished.sort();
+                return Err(Error::Refused(baffle_core::table::Refusal {
+                    kind: baffle_core::table::RefusalKind::Rule,
+                    message: format!(
+                        "tournament {id} has matches without a result: {} — finish them, or \
+                     archive it anyway with force (baffle tournament archive {id} --force)",
+                        unfinished.join(", ")
+                    ),
+                }));
+            }
+        }
+        let mut state = self.state.lock().await;
+        let entry = Entry::TournamentArchived {
+            id: id.to_string(),
+            archived,
+        };
+        self.record(&mut state, entry).await?;
+        Ok(state.registry.tournaments[id].clone())
     }
 
     /// Every tournament, by id.
@@ -378,24 +459,40 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             .iter()
             .map(|r| baffle_core::audit::export::record_line(r).into_bytes())
             .collect();
+        // On a node of a cluster the creating node owns the match first: its lease before
+        // its first record (`docs/cluster.md`).
+        let taken = || {
+            Error::AlreadyExists(format!(
+                "a log for match {} exists already: choose another id",
+                info.id
+            ))
+        };
+        self.store
+            .lease_new(&actor::stream(&info.id))
+            .await
+            .map_err(|e| match e {
+                crate::store::StoreError::Conflict { .. } => taken(),
+                e => Error::Unavailable(format!("the match's lease could not be stored: {e}")),
+            })?;
         // The log first, then the registry entry: a crash between the two leaves an unused
         // log (its id stays taken), never a registered match without a log.
         self.store
             .append(&actor::stream(&info.id), 0, lines)
             .await
             .map_err(|e| match e {
-                crate::store::StoreError::Conflict { .. } => Error::AlreadyExists(format!(
-                    "a log for match {} exists already: choose another id",
-                    info.id
-                )),
+                crate::store::StoreError::Conflict { .. } => taken(),
                 e => Error::Unavailable(format!("the match could not be stored: {e}")),
             })?;
-        let entry = Entry::Match {
-            info: info.clone(),
-            server_seed: None,
-            sealed_seed: Some(sealed_seed),
-        };
-        self.record(&mut state, entry).await?;
+        loop {
+            let entry = Entry::Match {
+                info: info.clone(),
+                server_seed: None,
+                sealed_seed: Some(sealed_seed.clone()),
+            };
+            if self.record(&mut state, entry).await? {
+                break;
+            }
+        }
         let handle = MatchActor::spawn(
             table,
             self.store.clone(),
@@ -431,17 +528,20 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
     pub async fn register_device(&self, id: &str) -> Result<String, Error> {
         check_id(id, "device_id")?;
         let mut state = self.state.lock().await;
-        if state.registry.devices.contains_key(id) {
-            return Err(Error::AlreadyExists(format!("device {id} is registered")));
+        loop {
+            if state.registry.devices.contains_key(id) {
+                return Err(Error::AlreadyExists(format!("device {id} is registered")));
+            }
+            let secret = auth::random_secret()
+                .map_err(|e| Error::Internal(format!("the OS RNG failed: {e}")))?;
+            let entry = Entry::DeviceRegistered {
+                id: id.to_string(),
+                secret_hash: auth::secret_hash(&secret),
+            };
+            if self.record(&mut state, entry).await? {
+                return Ok(auth::device_credential(id, &secret));
+            }
         }
-        let secret = auth::random_secret()
-            .map_err(|e| Error::Internal(format!("the OS RNG failed: {e}")))?;
-        let entry = Entry::DeviceRegistered {
-            id: id.to_string(),
-            secret_hash: auth::secret_hash(&secret),
-        };
-        self.record(&mut state, entry).await?;
-        Ok(auth::device_credential(id, &secret))
     }
 
     /// Binds (`Some`) or unbinds (`None`) a device.
@@ -450,40 +550,51 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             check_id(m, "match_id")?;
         }
         let mut state = self.state.lock().await;
-        if !state.registry.devices.contains_key(id) {
-            return Err(Error::NotFound(format!("no device {id}")));
+        loop {
+            if !state.registry.devices.contains_key(id) {
+                return Err(Error::NotFound(format!("no device {id}")));
+            }
+            if let Some(m) = match_id.filter(|m| !state.matches.contains_key(*m)) {
+                return Err(Error::NotFound(format!("no match {m}")));
+            }
+            let entry = match match_id {
+                Some(m) => Entry::DeviceBound {
+                    id: id.to_string(),
+                    match_id: m.to_string(),
+                },
+                None => Entry::DeviceUnbound { id: id.to_string() },
+            };
+            if self.record(&mut state, entry).await? {
+                return Ok(());
+            }
         }
-        if let Some(m) = match_id.filter(|m| !state.matches.contains_key(*m)) {
-            return Err(Error::NotFound(format!("no match {m}")));
-        }
-        let entry = match match_id {
-            Some(m) => Entry::DeviceBound {
-                id: id.to_string(),
-                match_id: m.to_string(),
-            },
-            None => Entry::DeviceUnbound { id: id.to_string() },
-        };
-        self.record(&mut state, entry).await
     }
 
     /// Revokes a device: its credential is refused from now on.
     pub async fn revoke_device(&self, id: &str) -> Result<(), Error> {
         let mut state = self.state.lock().await;
-        if !state.registry.devices.contains_key(id) {
-            return Err(Error::NotFound(format!("no device {id}")));
+        loop {
+            if !state.registry.devices.contains_key(id) {
+                return Err(Error::NotFound(format!("no device {id}")));
+            }
+            let entry = Entry::DeviceRevoked { id: id.to_string() };
+            if self.record(&mut state, entry).await? {
+                return Ok(());
+            }
         }
-        let entry = Entry::DeviceRevoked { id: id.to_string() };
-        self.record(&mut state, entry).await
     }
 
-    /// The match a device is bound to.
+    /// The match a device is bound to. One bound on another node of a cluster a moment
+    /// ago may not have reached this node's registry yet: it is read again, once.
     pub async fn device_match(&self, id: &str) -> Option<String> {
-        self.state
-            .lock()
-            .await
-            .registry
-            .devices
-            .get(id)
-            .and_then(|d| d.bound.clone())
+        let bound = |state: &State| state.registry.devices.get(id).and_then(|d| d.bound.clone());
+        let mut state = self.state.lock().await;
+        match bound(&state) {
+            Some(match_id) => Some(match_id),
+            None => {
+                self.catch_up_registry_in(&mut state).ok()?;
+                bound(&state)
+            }
+        }
     }
 }

@@ -5,6 +5,7 @@
 //!
 //! - [`config`]: the settings of `baffled` (flags with environment fallbacks).
 //! - [`hub`]: tournaments, matches and devices; recovery on start.
+//! - [`cluster`]: a node of several on one PostgreSQL database: leases, the change feed.
 //! - [`actor`]: one task per match: commands in order, durable before acknowledged.
 //! - [`services`]: `Tournaments`, `Matches`, `Devices`, `Audit`; [`time_controls`].
 //! - [`store`]: the event store trait and its sled implementation with group commit.
@@ -16,6 +17,7 @@
 pub mod actor;
 pub mod auth;
 pub mod check;
+pub mod cluster;
 pub mod coalesce;
 pub mod config;
 pub mod data_dir;

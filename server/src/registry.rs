@@ -81,6 +81,14 @@ pub enum Entry {
         /// The device.
         id: String,
     },
+    /// A tournament archived (left out of the default listings) or brought back.
+    #[serde(rename = "tournament.archived")]
+    TournamentArchived {
+        /// The tournament.
+        id: String,
+        /// Archived (true) or brought back (false).
+        archived: bool,
+    },
 }
 
 /// A match's server seed as the registry holds it.
@@ -120,6 +128,8 @@ pub struct Tournament {
     pub defaults: TournamentDefaults,
     /// Where and when it is played.
     pub venue_dates: VenueDates,
+    /// Left out of the default listings (`tournament.archived`).
+    pub archived: bool,
 }
 
 /// Where and when a tournament is played, for the people following it (tournament cards,
@@ -242,6 +252,7 @@ impl Registry {
                         name,
                         defaults,
                         venue_dates,
+                        archived: false,
                     },
                 );
             }
@@ -287,6 +298,13 @@ impl Registry {
             Entry::PlayerCodes { match_id, hashes } => {
                 self.player_codes.insert(match_id, hashes);
             }
+            Entry::TournamentArchived { id, archived } => {
+                let t = self
+                    .tournaments
+                    .get_mut(&id)
+                    .ok_or_else(|| format!("tournament {id} archived before it was created"))?;
+                t.archived = archived;
+            }
         }
         Ok(None)
     }
@@ -324,6 +342,37 @@ mod tests {
         let neither = format!(r#"{{"kind":"match.created","info":{info}}}"#);
         let entry: Entry = serde_json::from_str(&neither).unwrap();
         assert!(registry.apply(entry).is_err());
+    }
+
+    /// Archiving is an entry of the registry, so a restart folds it back; an archive of
+    /// a tournament the registry never created does not fold.
+    #[test]
+    fn an_archived_tournament_stays_archived_after_a_restart() {
+        let line = |e: &Entry| serde_json::to_vec(e).unwrap();
+        let created = Entry::Tournament {
+            id: "demo".into(),
+            name: "Demo".into(),
+            defaults: TournamentDefaults::default(),
+            venue_dates: VenueDates::default(),
+        };
+        let archived = |archived| Entry::TournamentArchived {
+            id: "demo".into(),
+            archived,
+        };
+        assert_eq!(
+            String::from_utf8(line(&archived(true))).unwrap(),
+            r#"{"kind":"tournament.archived","id":"demo","archived":true}"#
+        );
+        let (registry, _) = Registry::fold(&[line(&created), line(&archived(true))]).unwrap();
+        assert!(registry.tournaments["demo"].archived);
+        let lines = [
+            line(&created),
+            line(&archived(true)),
+            line(&archived(false)),
+        ];
+        let (registry, _) = Registry::fold(&lines).unwrap();
+        assert!(!registry.tournaments["demo"].archived);
+        assert!(Registry::fold(&[line(&archived(true))]).is_err());
     }
 }
 

@@ -160,6 +160,7 @@ export function eventWords(e, s) {
     case "dice.player_commit": return t("event-seed-committed", { name: name(b.side) });
     case "dice.player_reveal": return t("event-seed-revealed", { name: name(b.side) });
     case "dice.reveal": return t("event-dice-revealed");
+    case "match.renamed": return t("event-renamed", { was: b.was, name: b.name });
     case "chess.arrived": return t("event-chess-arrived", { color: color(b.color) });
     case "chess.started": return t("event-chess-started");
     case "chess.pressed": return t("event-chess-pressed", { color: color(b.color) });

@@ -15,6 +15,7 @@ pub const A: i32 = v1::Side::A as i32;
 pub const B: i32 = v1::Side::B as i32;
 
 /// A tournament with the given defaults, and clients as the director.
+#[derive(Clone)]
 pub struct Director {
     /// Matches client.
     pub matches: MatchesClient<Channel>,
@@ -31,6 +32,15 @@ impl Director {
             matches: MatchesClient::new(channel.clone()),
             tournaments: TournamentsClient::new(channel),
             token: server.token.clone(),
+        }
+    }
+
+    /// Connects as the director over `channel` with `token` (a node of a cluster).
+    pub fn on(channel: Channel, token: &str) -> Director {
+        Director {
+            matches: MatchesClient::new(channel.clone()),
+            tournaments: TournamentsClient::new(channel),
+            token: token.into(),
         }
     }
 
@@ -207,6 +217,19 @@ impl Director {
             .await
             .expect("get")
             .into_inner()
+    }
+
+    /// The match's current state, or None if the server refuses to give it (a node
+    /// that does not know the match yet).
+    pub async fn state_opt(&mut self, match_id: &str) -> Option<v1::MatchState> {
+        let r = v1::GetMatchRequest {
+            match_id: match_id.into(),
+        };
+        self.tournaments
+            .get_match(r)
+            .await
+            .ok()
+            .map(|r| r.into_inner())
     }
 
     /// Waits (bounded, without moving time) until the match's timers have caught up with

@@ -4,7 +4,11 @@
 //! directory and a hand-turned clock; the tests themselves are in `tests/tests/`.
 
 pub mod api;
+pub mod binaries;
+pub mod cluster;
 pub mod pg;
+pub mod process_cluster;
+pub mod room;
 pub mod seeded;
 
 use std::net::SocketAddr;

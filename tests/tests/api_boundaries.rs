@@ -516,7 +516,7 @@ async fn matches_are_listed_by_tournament_round_table_and_phase() {
     };
     assert_eq!(list(playing).await, ["m2"]);
     let tournaments = t
-        .list_tournaments(v1::ListTournamentsRequest {})
+        .list_tournaments(v1::ListTournamentsRequest::default())
         .await
         .unwrap()
         .into_inner()

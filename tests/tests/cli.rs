@@ -81,7 +81,7 @@ async fn a_director_runs_a_match_from_the_command_line() {
     let o = baffle(&server, &["play", "r1-t7", "opening", "--dice", "6,1"]).await;
     ok(&o);
     assert!(
-        o.out.contains("opening throw 6-1") && o.out.contains("A moves 6-1"),
+        o.out.contains("opening throw: Anna 6, Ben 1") && o.out.contains("A moves 6-1"),
         "{}",
         o.out
     );
@@ -257,7 +257,7 @@ async fn an_arbiter_runs_a_chess_match_from_the_command_line() {
     )
     .await;
     ok(&o);
-    assert!(o.out.contains("ruling"), "{}", o.out);
+    assert!(o.out.contains("arbiter's decision, art. 7.5"), "{}", o.out);
     assert!(o.out.contains("illegal moves [0, 1]"), "{}", o.out);
     ok(&baffle(&server, &["chess", "r1-t1", "resign", "black"]).await);
     let o = baffle(&server, &["--json", "match", "show", "r1-t1"]).await;
@@ -656,7 +656,11 @@ async fn a_match_before_its_start_and_the_chess_pause_default() {
     )
     .await;
     ok(&o);
-    assert!(o.out.contains("paused: director stopped"), "{}", o.out);
+    assert!(
+        o.out.contains("paused: stopped by the director"),
+        "{}",
+        o.out
+    );
     server.stop().await;
 }
 
@@ -747,5 +751,97 @@ async fn follow_without_a_terminal_prints_lines() {
             .any(|e| e["text"] == "Anna checked in"),
         "{out}"
     );
+    server.stop().await;
+}
+
+/// `--lang el`: the tables and lines a director reads are Greek, in aligned columns;
+/// `--json` is the same in both languages (machine values for scripts).
+#[tokio::test]
+async fn the_command_line_speaks_greek_and_json_stays_the_same() {
+    use unicode_width::UnicodeWidthStr;
+    let server = TestServer::start().await;
+    let ok = |o: &Outcome| assert_eq!(o.code, 0, "{}{}", o.out, o.err);
+    ok(&baffle(
+        &server,
+        &["tournament", "create", "open", "--dice", "physical"],
+    )
+    .await);
+    for (table, players) in [("7", "Άννα Παπαδοπούλου,Βασίλης"), ("12", "Anna,Ben")]
+    {
+        let create = [
+            "match",
+            "create",
+            "--tournament",
+            "open",
+            "--table",
+            table,
+            "--length",
+            "3",
+            "--players",
+            players,
+        ];
+        ok(&baffle(&server, &create).await);
+    }
+    ok(&baffle(&server, &["play", "r1-t7", "check-in", "a"]).await);
+    let list = baffle(&server, &["--lang", "el", "match", "list"]).await;
+    ok(&list);
+    let lines: Vec<&str> = list.out.lines().collect();
+    assert!(lines[0].starts_with("ΜΑΤΣ"), "{}", list.out);
+    assert!(list.out.contains("1 παρών"), "{}", list.out);
+    assert!(list.out.contains("αναμονή"), "{}", list.out);
+    assert!(list.out.contains("(στους 3)"), "{}", list.out);
+    // Each column starts at the same terminal column on every line, Greek or not.
+    let status_at = |line: &str, word: &str| line.find(word).map(|i| line[..i].width());
+    let header = status_at(lines[0], "ΚΑΤΑΣΤΑΣΗ").expect("the status header");
+    for word in ["1 παρών", "αναμονή"] {
+        let line = lines.iter().find(|l| l.contains(word)).expect("a row");
+        assert_eq!(status_at(line, word), Some(header), "{}", list.out);
+    }
+
+    let show = baffle(&server, &["--lang", "el", "match", "show", "r1-t7"]).await;
+    ok(&show);
+    assert!(
+        show.out.contains("γύρος 1  τραπέζι 7  1 παρών"),
+        "{}",
+        show.out
+    );
+    assert!(show.out.contains("σκορ"), "{}", show.out);
+    let english = baffle(&server, &["--lang", "en", "match", "show", "r1-t7"]).await;
+    assert!(
+        english.out.contains("round 1  table 7  present"),
+        "{}",
+        english.out
+    );
+
+    // A refusal, with what to do next, in Greek (the server's own message stays English).
+    let missing = baffle(&server, &["--lang", "el", "match", "show", "nope"]).await;
+    assert_eq!(missing.code, 4);
+    assert!(
+        missing.err.contains("δεν έγινε δεκτό (NotFound)")
+            && missing.err.contains("ελέγξτε τον κωδικό"),
+        "{}",
+        missing.err
+    );
+
+    // The events a command wrote, in Greek.
+    let play = baffle(
+        &server,
+        &["--lang", "el", "play", "r1-t12", "check-in", "b"],
+    )
+    .await;
+    ok(&play);
+    assert!(play.out.contains("Ben: παρών"), "{}", play.out);
+
+    for args in [&["match", "show", "r1-t7"][..], &["match", "list"]] {
+        let with = |lang: &'static str| {
+            let mut all = vec!["--json", "--lang", lang];
+            all.extend_from_slice(args);
+            all
+        };
+        let el = baffle(&server, &with("el")).await;
+        let en = baffle(&server, &with("en")).await;
+        ok(&el);
+        assert_eq!(el.out, en.out, "--json is language-free");
+    }
     server.stop().await;
 }

@@ -2,7 +2,27 @@
 
 use baffle_firmware_sim::demo::{DemoConfig, run};
 use baffle_proto::v1;
+use baffle_proto::v1::tournaments_client::TournamentsClient;
 use baffle_tests::TestServer;
+
+/// Whether tournament `id` is archived, and whether the default listing shows it.
+async fn archived(server: &TestServer, id: &str) -> (bool, bool) {
+    let mut t = TournamentsClient::new(server.channel().await);
+    let one = t
+        .get_tournament(v1::GetTournamentRequest { id: id.into() })
+        .await
+        .unwrap()
+        .into_inner();
+    let listed = t
+        .list_tournaments(v1::ListTournamentsRequest::default())
+        .await
+        .unwrap()
+        .into_inner()
+        .tournaments
+        .iter()
+        .any(|t| t.id == id);
+    (one.archived, listed)
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_demo_plays_matches_to_the_end() {
@@ -14,10 +34,14 @@ async fn the_demo_plays_matches_to_the_end() {
         think_ms: (0, 0),
         ..DemoConfig::default()
     };
+    let tournament = cfg.tournament.clone();
     let results = run(&server.url(), &server.token, cfg)
         .await
         .expect("the demo runs");
     assert_eq!(results.len(), 2);
+    // The demo cleans up after itself: archived, out of the listings (issue 19); its
+    // matches are still exported and verified below.
+    assert_eq!(archived(&server, &tournament).await, (true, false));
     for r in &results {
         let s = &r.state;
         assert_eq!(s.phase, v1::MatchPhase::Over as i32, "{}", r.match_id);
@@ -50,11 +74,15 @@ async fn the_demo_plays_chess_matches_to_the_end() {
         length: 3,
         think_ms: (0, 0),
         chess: true,
+        keep: true,
         ..DemoConfig::default()
     };
+    let tournament = cfg.tournament.clone();
     let results = run(&server.url(), &server.token, cfg)
         .await
         .expect("the demo runs");
+    // --keep: left listed.
+    assert_eq!(archived(&server, &tournament).await, (false, true));
     for r in &results {
         let s = &r.state;
         let c = s.chess.as_ref().expect("a chess match");
@@ -108,6 +136,13 @@ async fn the_load_generator_reports_what_it_measured() {
         "{first}"
     );
     assert!(said.recv().await.unwrap().contains("3 devices connected"));
+    // Its matches never end; the run archives its tournament anyway, and says so.
+    let mut last = String::new();
+    while let Ok(line) = said.try_recv() {
+        last = line;
+    }
+    assert!(last.contains("tournament load archived"), "{last}");
+    assert_eq!(archived(&server, "load").await, (true, false));
     // Every applied press is in a match log.
     let mut logged = 0;
     for t in 1..=3 {

@@ -269,14 +269,46 @@ async fn health(channel: tonic::transport::Channel) -> ServingStatus {
     ServingStatus::try_from(status).unwrap()
 }
 
-/// Issue 18 (5), with a fault-injecting store: after a full disk the server used to
-/// answer INTERNAL ("the match log moved under us") and health said SERVING. Now the
-/// failed command is UNAVAILABLE, health says NOT_SERVING while the store cannot write,
-/// and when it can again the server goes on by itself: SERVING, commands applied, and
-/// the command that failed — written before the disk refused — answered to its retry
-/// with its first reply (its request_id) and never applied twice.
-#[tokio::test]
-async fn a_full_disk_answers_unavailable_and_recovers_by_itself() {
+/// A server on a [`FullDisk`] store with tournament `t` and match `m` (physical dice),
+/// player A checked in: the store, a channel, the director token, the check-in of A's
+/// seq, and what stops the server.
+struct OnFullDisk {
+    store: FullDisk,
+    channel: tonic::transport::Channel,
+    token: String,
+    seq: u64,
+    stop: tokio::sync::oneshot::Sender<()>,
+    server: tokio::task::JoinHandle<Result<(), baffle_server::ServeError>>,
+}
+
+fn check_in(side: i32, id: &str) -> v1::ExecuteRequest {
+    v1::ExecuteRequest {
+        match_id: "m".into(),
+        command: Some(v1::Command {
+            action: Some(Action::CheckIn(side)),
+        }),
+        ruling: None,
+        request_id: id.into(),
+        expected_seq: None,
+    }
+}
+
+/// Player B checks in (request id "b") while the disk is full: written, then refused
+/// UNAVAILABLE. The disk stays full.
+async fn check_in_b_on_a_full_disk(
+    store: &FullDisk,
+    c: &mut MatchesClient<tonic::transport::Channel>,
+    token: &str,
+) {
+    store.set_full(true);
+    let e = c
+        .execute(with_token(check_in(B, "b"), token))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), tonic::Code::Unavailable, "{e:?}");
+}
+
+async fn on_full_disk() -> OnFullDisk {
     let store = FullDisk::new();
     let dir = tempfile::tempdir().unwrap();
     let token = baffle_server::auth::director_token(&dir.path().join("token")).unwrap();
@@ -318,15 +350,6 @@ async fn a_full_disk_answers_unavailable_and_recovers_by_itself() {
     };
     t.create_match(with_token(create, &token)).await.unwrap();
     let mut c = MatchesClient::new(channel.clone());
-    let check_in = |side, id: &str| v1::ExecuteRequest {
-        match_id: "m".into(),
-        command: Some(v1::Command {
-            action: Some(Action::CheckIn(side)),
-        }),
-        ruling: None,
-        request_id: id.into(),
-        expected_seq: None,
-    };
     let seq = c
         .execute(with_token(check_in(A, "a"), &token))
         .await
@@ -336,13 +359,34 @@ async fn a_full_disk_answers_unavailable_and_recovers_by_itself() {
         .unwrap()
         .seq;
     assert_eq!(health(channel.clone()).await, ServingStatus::Serving);
+    OnFullDisk {
+        store,
+        channel,
+        token,
+        seq,
+        stop,
+        server,
+    }
+}
 
-    store.set_full(true);
-    let e = c
-        .execute(with_token(check_in(B, "b"), &token))
-        .await
-        .unwrap_err();
-    assert_eq!(e.code(), tonic::Code::Unavailable, "{e:?}");
+/// Issue 18 (5), with a fault-injecting store: after a full disk the server used to
+/// answer INTERNAL ("the match log moved under us") and health said SERVING. Now the
+/// failed command is UNAVAILABLE, health says NOT_SERVING while the store cannot write,
+/// and when it can again the server goes on by itself: SERVING, commands applied, and
+/// the command that failed — written before the disk refused — answered to its retry
+/// with its first reply (its request_id) and never applied twice.
+#[tokio::test]
+async fn a_full_disk_answers_unavailable_and_recovers_by_itself() {
+    let OnFullDisk {
+        store,
+        channel,
+        token,
+        seq,
+        stop,
+        server,
+    } = on_full_disk().await;
+    let mut c = MatchesClient::new(channel.clone());
+    check_in_b_on_a_full_disk(&store, &mut c, &token).await;
     let mut status = health(channel.clone()).await;
     for _ in 0..1_000 {
         if status == ServingStatus::NotServing {
@@ -380,6 +424,44 @@ async fn a_full_disk_answers_unavailable_and_recovers_by_itself() {
             .is_err_and(|e| matches!(e.code(), tonic::Code::Internal | tonic::Code::Unavailable)),
         "{next:?}"
     );
+    let _ = stop.send(());
+    server.await.unwrap().unwrap();
+}
+
+/// Issue 22, found by the cluster campaign: a write whose answer was lost (the database
+/// died while committing; here, a full disk refusing after the write) is in the log but
+/// not in the match's table. The next command — a new one, not a retry — used to be
+/// decided on the stale table: the opening roll refused because player B "has not
+/// checked in", though the log says he has, and nothing ever corrected it. Now the actor
+/// reads the log past its table before deciding anything after such a failure.
+#[tokio::test]
+async fn a_write_whose_answer_was_lost_is_taken_up_before_the_next_command() {
+    let OnFullDisk {
+        store,
+        channel,
+        token,
+        seq,
+        stop,
+        server,
+    } = on_full_disk().await;
+    let mut c = MatchesClient::new(channel.clone());
+    check_in_b_on_a_full_disk(&store, &mut c, &token).await;
+    store.set_full(false);
+    let opening = v1::ExecuteRequest {
+        command: Some(v1::Command {
+            action: Some(Action::OpeningRoll(v1::Roll {
+                side: 0,
+                dice: vec![6, 1],
+            })),
+        }),
+        ..check_in(A, "opening")
+    };
+    let reply = c
+        .execute(with_token(opening, &token))
+        .await
+        .expect("the opening roll, both players being checked in by the log")
+        .into_inner();
+    assert!(reply.state.unwrap().seq > seq + 1, "after B's check-in");
     let _ = stop.send(());
     server.await.unwrap().unwrap();
 }

@@ -375,7 +375,7 @@ async fn a_tournament_keeps_its_venue_and_days_across_a_restart() {
         (made.first_day, made.last_day)
     );
     let listed = t
-        .list_tournaments(v1::ListTournamentsRequest {})
+        .list_tournaments(v1::ListTournamentsRequest::default())
         .await
         .unwrap()
         .into_inner();

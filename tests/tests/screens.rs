@@ -32,7 +32,7 @@ fn screen(terminal: &Terminal<TestBackend>, heads: &[&str]) -> String {
 
 /// The running clock is green and bold, the result to confirm magenta: what needs the
 /// director stands out in colour, not only in words.
-fn assert_colours(terminal: &Terminal<TestBackend>) {
+fn assert_colours(terminal: &Terminal<TestBackend>, over: &str) {
     use ratatui::style::Color;
     let buffer = terminal.backend().buffer();
     let find = |text: &str| {
@@ -46,7 +46,7 @@ fn assert_colours(terminal: &Terminal<TestBackend>) {
     };
     let (x, y) = find("14:00.0 +7").expect("B's running clock");
     assert_eq!(buffer[(x, y)].fg, Color::Green);
-    let (x, y) = find(" over ").expect("the match to confirm");
+    let (x, y) = find(&format!(" {over} ")).expect("the match to confirm");
     assert_eq!(buffer[(x + 1, y)].fg, Color::Magenta);
 }
 
@@ -103,11 +103,11 @@ async fn the_dashboard_shows_every_match_with_ticking_clocks_and_alerts() {
     let now = server.time.now().as_ms();
     terminal.draw(|f| board.draw(f, now)).unwrap();
     insta::assert_snapshot!("console", screen(&terminal, &[]));
-    assert_colours(&terminal);
+    assert_colours(&terminal, "over");
     let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
     terminal.draw(|f| board.draw(f, now)).unwrap();
     insta::assert_snapshot!("console_80", screen(&terminal, &[]));
-    assert_colours(&terminal);
+    assert_colours(&terminal, "over");
     // `?` lists the keys over the room; any key closes it.
     board.key(Key::Char('?'));
     terminal.draw(|f| board.draw(f, now)).unwrap();
@@ -154,6 +154,79 @@ async fn the_dashboard_shows_every_match_with_ticking_clocks_and_alerts() {
     server.stop().await;
 }
 
+/// Where `text` starts on line `y`, in terminal columns counted with unicode-width over
+/// the line's own symbols (so a letter drawn two columns wide would show here).
+fn column_of(terminal: &Terminal<TestBackend>, y: u16, text: &str) -> Option<usize> {
+    use unicode_width::UnicodeWidthStr;
+    let buffer = terminal.backend().buffer();
+    let line: String = (0..buffer.area.width)
+        .map(|x| buffer[(x, y)].symbol().to_string())
+        .collect();
+    line.find(text).map(|i| line[..i].width())
+}
+
+/// Every line of the screen is exactly as wide as the terminal, and the rows' cells start
+/// under their headers.
+fn assert_aligned(terminal: &Terminal<TestBackend>, columns: &[(&str, &[&str])]) {
+    use unicode_width::UnicodeWidthStr;
+    let buffer = terminal.backend().buffer();
+    for y in 0..buffer.area.height {
+        let line: String = (0..buffer.area.width)
+            .map(|x| buffer[(x, y)].symbol().to_string())
+            .collect();
+        assert_eq!(line.width(), buffer.area.width as usize, "line {y}: {line}");
+    }
+    for (header, cells) in columns {
+        let (hy, hx) = (0..buffer.area.height)
+            .find_map(|y| column_of(terminal, y, header).map(|x| (y, x)))
+            .unwrap_or_else(|| panic!("no header {header}"));
+        for (row, cell) in cells.iter().enumerate() {
+            let x = column_of(terminal, hy + 1 + row as u16, cell);
+            assert_eq!(x, Some(hx), "{cell} under {header}");
+        }
+    }
+}
+
+/// The same room in Greek (`--lang el`): headers, statuses, to-do, ticker and keys from
+/// the catalogue, the columns as wide as their Greek words.
+#[tokio::test]
+async fn the_dashboard_speaks_greek() {
+    use baffle_client::words::{self, Language};
+    let (server, states) = room().await;
+    let now = server.time.now().as_ms();
+    words::in_locale(Language::El, || {
+        let mut board = Dashboard::new("open");
+        for s in &states {
+            let mut before = s.clone();
+            before.penalty_points = vec![0, 0];
+            before.result = None;
+            board.update(before);
+        }
+        for s in &states {
+            board.update(s.clone());
+        }
+        let mut terminal = Terminal::new(TestBackend::new(160, 24)).unwrap();
+        terminal.draw(|f| board.draw(f, now)).unwrap();
+        insta::assert_snapshot!("console_el", screen(&terminal, &[]));
+        let columns: &[(&str, &[&str])] = &[
+            ("ΚΑΤΑΣΤΑΣΗ", &["σε εξέλιξη", "τέλος"]),
+            ("ΡΟΛΟΪ A/Λ", &["13:52.0", "6:00.0"]),
+            ("ΝΙΚΗΤΗΣ / ΠΑΥΣΗ", &["", "Ben (στους πόντους)"]),
+        ];
+        assert_aligned(&terminal, &columns[..2]);
+        assert!(column_of(&terminal, 3, "Ben (στους πόντους)").is_some());
+        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        terminal.draw(|f| board.draw(f, now)).unwrap();
+        insta::assert_snapshot!("console_el_80", screen(&terminal, &[]));
+        assert_aligned(&terminal, &columns[..2]);
+        assert_colours(&terminal, "τέλος");
+        board.key(Key::Char('?'));
+        terminal.draw(|f| board.draw(f, now)).unwrap();
+        insta::assert_snapshot!("console_el_help", screen(&terminal, &[]));
+    });
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn the_follow_view_is_a_scoreboard_for_the_room() {
     let (server, states) = room().await;
@@ -179,6 +252,19 @@ async fn the_follow_view_is_a_scoreboard_for_the_room() {
         .draw(|f| follow::draw(f, &states[1], now, &lost))
         .unwrap();
     insta::assert_snapshot!("follow_over", screen(&terminal, &[&states[1].head_hash]));
+    // The same scoreboard in Greek, for the players' screen (`--lang el`).
+    use baffle_client::words::{self, Language};
+    words::in_locale(Language::El, || {
+        for (name, s) in [
+            ("follow_el_playing", &states[0]),
+            ("follow_el_over", &states[1]),
+        ] {
+            terminal
+                .draw(|f| follow::draw(f, s, now, &follow::Status::default()))
+                .unwrap();
+            insta::assert_snapshot!(name, screen(&terminal, &[&s.head_hash]));
+        }
+    });
     server.stop().await;
 }
 

@@ -131,7 +131,9 @@ async fn every_rpc_answers_bad_input_with_the_status_the_rule_gives() {
     );
     let r = t.get_tournament(get_t("nope")).await;
     row("GetTournament, unknown", Code::NotFound, code(r));
-    let r = t.list_tournaments(v1::ListTournamentsRequest {}).await;
+    let r = t
+        .list_tournaments(v1::ListTournamentsRequest::default())
+        .await;
     row("ListTournaments", Code::Ok, code(r));
     let new_match = |tournament: &str, id: &str, length: u32, start: i64| v1::CreateMatchRequest {
         tournament_id: tournament.into(),

@@ -108,7 +108,7 @@ async fn grpc_web_serves_unary_and_streaming_calls_to_spectators() {
     // Unary, no token: the tournaments.
     let request = grpc_web(
         "/baffle.v1.Tournaments/ListTournaments",
-        &v1::ListTournamentsRequest {},
+        &v1::ListTournamentsRequest::default(),
     );
     let (head, body) = http(&server, &request).await;
     assert!(

@@ -3,11 +3,14 @@
 use std::io::{IsTerminal, Write};
 
 use baffle_client::cli::{Command, DiceCommand};
-use baffle_client::{dice, exit, run, tui};
+use baffle_client::{dice, exit, run, tui, words};
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     let cli = baffle_client::examples::parse();
+    // --lang, BAFFLE_LANG, else the POSIX locale (el_GR.UTF-8 → Greek), else English.
+    let lang = cli.lang.as_deref();
+    words::set_locale(words::choose(lang, |name| std::env::var(name).ok()));
     // The screens need a terminal on both ends; piped or scripted, a line per change.
     let terminal = std::io::stdout().is_terminal() && std::io::stdin().is_terminal();
     let (mut out, mut err) = (std::io::stdout(), std::io::stderr());

@@ -288,7 +288,8 @@ pub async fn console(
                 if let Some(pending) = board.key(key) {
                     let result = send(&server, &token, pending).await;
                     if let Err(e) = result {
-                        board.tick(crate::words::tick_refused(&e));
+                        let why = [("why", e.into())];
+                        board.tick(crate::words::say_with("console-tick-refused", &why));
                     }
                 }
             }
@@ -325,9 +326,11 @@ async fn send(
                 .map_err(|_| "the token is not text")?,
         );
     }
-    MatchesClient::new(channel)
-        .execute(request)
-        .await
-        .map(|_| ())
-        .map_err(|s| s.message().to_string())
+    // On a cluster, the node that writes the match takes it (docs/cluster.md).
+    connect::following_owner(channel, request, |c, r| async move {
+        MatchesClient::new(c).execute(r).await
+    })
+    .await
+    .map(|_| ())
+    .map_err(|s| s.message().to_string())
 }

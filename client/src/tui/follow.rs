@@ -5,10 +5,10 @@ use baffle_proto::v1;
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout};
 use ratatui::style::{Modifier, Style};
-use ratatui::text::{Line, Span};
+use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
-use crate::render;
+use crate::{render, words};
 use baffle_proto::chess_text;
 use baffle_proto::faces::{faces, mmss};
 
@@ -20,15 +20,7 @@ pub struct Status {
 }
 
 fn pause_reason(clock: &v1::ClockState) -> Option<String> {
-    v1::PauseReason::try_from(clock.paused)
-        .ok()
-        .filter(|p| *p != v1::PauseReason::Unspecified)
-        .map(|p| {
-            p.as_str_name()
-                .trim_start_matches("PAUSE_REASON_")
-                .replace('_', " ")
-                .to_lowercase()
-        })
+    words::pause_reason(clock.paused)
 }
 
 /// Draws the scoreboard of `s` as it stands at `now_ms`.
@@ -76,9 +68,16 @@ fn draw_heading(frame: &mut Frame, s: &v1::MatchState, top: ratatui::layout::Rec
     )];
     let detail = match chess {
         Some(c) => chess_text::game(s, c),
-        None if s.crawford => format!("match to {}   CRAWFORD GAME", s.length),
-        None if s.post_crawford => format!("match to {}   post-Crawford", s.length),
-        None => format!("match to {}", s.length),
+        None => {
+            let to = words::say_with("follow-match-to", &[("length", s.length.into())]);
+            if s.crawford {
+                format!("{to}   {}", words::say("follow-crawford-game"))
+            } else if s.post_crawford {
+                format!("{to}   {}", words::say("post-crawford"))
+            } else {
+                to
+            }
+        }
     };
     heading.push(Line::from(detail));
     frame.render_widget(
@@ -117,16 +116,20 @@ fn draw_clocks(frame: &mut Frame, s: &v1::MatchState, now_ms: i64, clocks: ratat
                 .enumerate()
             {
                 let marker = if face.flagged {
-                    "  FLAG"
+                    format!("  {}", words::say("console-flag"))
                 } else if face.running {
-                    "  ◀"
+                    "  ◀".to_string()
                 } else {
-                    ""
+                    String::new()
                 };
                 let delay = if face.delay_ms > 0 {
-                    format!("delay {}", mmss(face.delay_ms))
+                    words::say_with("follow-delay", &[("time", mmss(face.delay_ms).into())])
                 } else if chess.is_some() {
-                    format!("moves {}   period {}", sides[i].moves, sides[i].period + 1)
+                    let args = [
+                        ("moves", sides[i].moves.into()),
+                        ("period", (sides[i].period + 1).into()),
+                    ];
+                    words::say_with("follow-moves-period", &args)
                 } else {
                     String::new()
                 };
@@ -141,7 +144,7 @@ fn draw_clocks(frame: &mut Frame, s: &v1::MatchState, now_ms: i64, clocks: ratat
             }
         }
         None => frame.render_widget(
-            Paragraph::new("no clock").alignment(Alignment::Center),
+            Paragraph::new(words::say("follow-no-clock")).alignment(Alignment::Center),
             clocks,
         ),
     }
@@ -155,68 +158,60 @@ fn info_lines(s: &v1::MatchState) -> Vec<Line<'static>> {
     if let Some(c) = chess {
         lines.extend(chess_lines(s, c).into_iter().map(Line::from));
     } else if s.game_number > 0 {
+        let name = ("name", player(s, s.turn_side).into());
         let turn = match v1::TurnPhase::try_from(s.turn) {
-            Ok(v1::TurnPhase::Opening) => "opening roll".to_string(),
-            Ok(v1::TurnPhase::OnRoll) => format!("{} to roll", player(s, s.turn_side)),
-            Ok(v1::TurnPhase::Moving) => format!(
-                "{} moves {}-{}",
-                player(s, s.turn_side),
-                die(s, 0),
-                die(s, 1)
-            ),
-            Ok(v1::TurnPhase::DoubleOffered) => format!(
-                "{} doubled: {} to take or pass",
-                player(s, s.turn_side),
-                other(s, s.turn_side)
+            Ok(v1::TurnPhase::Opening) => words::say("turn-phase-opening"),
+            Ok(v1::TurnPhase::OnRoll) => words::say_with("turn-phase-on-roll", &[name]),
+            Ok(v1::TurnPhase::Moving) => {
+                let dice = format!("{}-{}", die(s, 0), die(s, 1));
+                words::say_with("turn-phase-moving", &[name, ("dice", dice.into())])
+            }
+            Ok(v1::TurnPhase::DoubleOffered) => words::say_with(
+                "follow-double",
+                &[name, ("other", other(s, s.turn_side).into())],
             ),
             _ => String::new(),
         };
-        lines.push(Line::from(format!(
-            "game {}   cube {}   {}",
-            s.game_number,
-            render::cube(s),
-            turn
-        )));
+        let args = [
+            ("number", s.game_number.into()),
+            ("cube", render::cube(s).into()),
+            ("turn", turn.into()),
+        ];
+        lines.push(Line::from(words::say_with("follow-game", &args)));
     }
     if let Some(reason) = s.clock.as_ref().and_then(pause_reason) {
-        lines.push(Line::styled(format!("clock paused: {reason}"), bold));
+        let said = words::say_with("event-paused", &[("reason", reason.into())]);
+        lines.push(Line::styled(said, bold));
     }
     if let Some(r) = s.result.as_ref().filter(|r| r.how == "draw") {
-        lines.push(Line::styled(
-            format!(
-                "the match is drawn ({})",
-                if r.confirmed {
-                    "confirmed"
-                } else {
-                    "to confirm"
-                }
-            ),
-            bold,
-        ));
-    } else if s.result.as_ref().is_some_and(|r| r.how == "double_default") {
-        lines.push(Line::styled("both lost by default (6.7)", bold));
-    } else if let Some(r) = &s.result {
-        let winner = player(s, r.winner);
-        let confirmed = if r.confirmed {
-            "confirmed"
+        let id = if r.confirmed {
+            "follow-drawn-confirmed"
         } else {
-            "awaiting the director's confirmation"
+            "follow-drawn-provisional"
         };
-        lines.push(Line::styled(
-            format!("{winner} wins the match ({}, {confirmed})", r.how),
-            bold,
-        ));
+        lines.push(Line::styled(words::say(id), bold));
+    } else if s.result.as_ref().is_some_and(|r| r.how == "double_default") {
+        lines.push(Line::styled(words::say("follow-both-lost"), bold));
+    } else if let Some(r) = &s.result {
+        let args = [
+            ("name", player(s, r.winner).into()),
+            ("how", words::how(&r.how).into()),
+        ];
+        let said = if r.confirmed {
+            words::say_with("follow-won-confirmed", &args)
+        } else {
+            words::say_with("follow-won-provisional", &args)
+        };
+        lines.push(Line::styled(said, bold));
     }
     if s.phase == v1::MatchPhase::Waiting as i32 {
-        lines.push(Line::from("waiting for the players"));
+        lines.push(Line::from(words::say("state-waiting")));
     }
     // The dice commitment, for every spectator to witness before the first roll
     // (docs/dice.md): the revealed seed must hash to it.
     if chess.is_none() && s.dice_source == "server" && s.commitment.len() >= 16 {
-        lines.push(Line::from(format!(
-            "dice committed: {}…",
-            &s.commitment[..16]
-        )));
+        let args = [("commitment", s.commitment[..16].into())];
+        lines.push(Line::from(words::say_with("follow-dice-committed", &args)));
     }
     if let Some(seeds) = seeds_line(s) {
         lines.push(Line::from(seeds));
@@ -233,14 +228,23 @@ fn seeds_line(s: &v1::MatchState) -> Option<String> {
         .zip([&s.player_a, &s.player_b])
         .filter_map(
             |(p, name)| match (p.commitment.get(..8), p.seed.is_empty()) {
-                (_, false) => Some(format!("{name} revealed")),
-                (Some(c), true) => Some(format!("{name} committed {c}…")),
-                (None, true) if s.player_seeds_required => Some(format!("{name} to give one")),
+                (_, false) => Some(words::say_with(
+                    "follow-seed-revealed",
+                    &[("name", name.clone().into())],
+                )),
+                (Some(c), true) => Some(words::say_with(
+                    "follow-seed-committed",
+                    &[("name", name.clone().into()), ("short", c.into())],
+                )),
+                (None, true) if s.player_seeds_required => Some(words::say_with(
+                    "follow-seed-to-give",
+                    &[("name", name.clone().into())],
+                )),
                 (None, true) => None,
             },
         )
         .collect();
-    (!said.is_empty()).then(|| format!("seeds: {}", said.join(", ")))
+    (!said.is_empty()).then(|| words::say_with("follow-seeds", &[("list", said.join(", ").into())]))
 }
 
 /// The last event and head hash seen, or what is wrong with the connection.
@@ -254,10 +258,10 @@ fn draw_footer(
     let head = s.head_hash.get(..12).unwrap_or_default();
     let foot = match &status.connection {
         Some(problem) => Line::styled(problem.clone(), bold),
-        None => Line::from(vec![
-            Span::raw(format!("event {}  head {head}", s.seq)),
-            Span::raw("   q: quit"),
-        ]),
+        None => Line::from(words::say_with(
+            "follow-footer",
+            &[("seq", s.seq.into()), ("head", head.into())],
+        )),
     };
     frame.render_widget(Paragraph::new(foot), bottom);
 }

@@ -16,16 +16,22 @@ use crate::{exit, render, views, words};
 
 /// A one-line summary of a match: "r1-t7  table 7  ready  Anna 0 – 0 Ben (to 7)".
 pub fn summary(s: &v1::MatchState) -> String {
-    let mut line = format!(
-        "{}  round {}  table {}  {}  {}",
-        s.match_id,
-        s.round,
-        s.table,
-        views::status(s),
-        render::score(s)
+    let mut line = words::say_with(
+        "console-line",
+        &[
+            ("match", s.match_id.clone().into()),
+            ("round", s.round.into()),
+            ("table", s.table.clone().into()),
+            ("status", words::status(views::status(s)).into()),
+            ("score", render::score(s).into()),
+        ],
     );
     if let Some(reason) = s.clock.as_ref().and_then(|c| words::pause_reason(c.paused)) {
-        line.push_str(&format!("  paused: {reason}"));
+        line.push_str("  ");
+        line.push_str(&words::say_with(
+            "cli-clock-paused",
+            &[("reason", reason.into())],
+        ));
     }
     line
 }

@@ -256,6 +256,12 @@ impl Match {
         &self.setup
     }
 
+    /// Corrects `side`'s name (the table's `match.renamed`, checked there): the name
+    /// only, nothing of the play.
+    pub fn rename_player(&mut self, side: Side, name: &str) {
+        self.setup.players[side.index()] = name.to_string();
+    }
+
     /// The match length in force (it may have been corrected, 4.8).
     pub fn length(&self) -> u32 {
         self.length

@@ -186,6 +186,12 @@ impl ChessMatch {
         &self.settings
     }
 
+    /// Corrects `side`'s name (the table's `match.renamed`, checked there): the name
+    /// only, nothing of the play.
+    pub fn rename_player(&mut self, side: Side, name: &str) {
+        self.settings.players[side.index()] = name.to_string();
+    }
+
     /// The games played and the position.
     pub fn series(&self) -> &Series {
         &self.series

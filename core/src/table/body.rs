@@ -8,8 +8,9 @@
 //!
 //! Two spellings exist, both kept from the first logs written, so those logs verify:
 //! the dice entries and the game events are written with `kind` first and the other fields
-//! in declaration order; the set-up, device inputs, dice anomalies and chess rulings are
-//! written with every object's keys sorted (`kind` among them).
+//! in declaration order; the set-up, device inputs, dice anomalies, chess rulings and
+//! renames are written with every object's keys sorted (`kind` among them), as is the
+//! takeover of a match by another server node (`table.takeover`, `docs/cluster.md`).
 
 use serde::{Deserialize, Serialize};
 
@@ -99,6 +100,54 @@ pub struct ChessRuling {
     pub article: String,
 }
 
+/// Another server node took the match over (its lease in the database passed to it with
+/// a new epoch, `docs/cluster.md`): from this record on, that node writes the log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TakeoverRecord {
+    /// When the node took over, ms on the server's time line.
+    pub at: i64,
+    /// The lease's epoch: greater than every earlier takeover's in the log.
+    pub epoch: u64,
+    /// The node's id (`baffled --node-id`).
+    pub node: String,
+}
+
+/// The director corrected a player's name (a misspelling at registration): the name
+/// the match, its followers and its exports use from here on. `was` is the name it
+/// replaces, so that the log reads on its own and a replay checks it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RenameRecord {
+    /// Whose name: A or B (in chess, A has White in game 1).
+    pub side: crate::side::Side,
+    /// The name before.
+    pub was: String,
+    /// The name from now on ([`check_player_name`]).
+    pub name: String,
+}
+
+/// The longest player name accepted by a rename, in characters.
+pub const MAX_PLAYER_NAME: usize = 64;
+
+/// Checks a player's new name and returns it trimmed: 1 to [`MAX_PLAYER_NAME`]
+/// characters, no control characters (a name is shown on one line everywhere).
+pub fn check_player_name(name: &str) -> Result<&str, String> {
+    let name = name.trim();
+    let chars = name.chars().count();
+    if chars == 0 {
+        return Err("a player's name cannot be empty".into());
+    }
+    if chars > MAX_PLAYER_NAME {
+        return Err(format!(
+            "a player's name has at most {MAX_PLAYER_NAME} characters, not {chars}"
+        ));
+    }
+    if name.chars().any(char::is_control) {
+        return Err("a player's name is one line of text, without control characters".into());
+    }
+    Ok(name)
+}
+
 /// The kinds written with sorted keys, as one serde enum so each carries its `kind`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind")]
@@ -111,6 +160,10 @@ enum Sorted {
     Anomaly(AnomalyRecord),
     #[serde(rename = "chess.ruling")]
     ChessRuling(ChessRuling),
+    #[serde(rename = "table.takeover")]
+    Takeover(TakeoverRecord),
+    #[serde(rename = "match.renamed")]
+    Renamed(RenameRecord),
 }
 
 /// One record of a match log. See the [module documentation](self).
@@ -126,10 +179,14 @@ pub enum Body {
     Anomaly(AnomalyRecord),
     /// `chess.ruling`.
     ChessRuling(ChessRuling),
+    /// `match.renamed`.
+    Renamed(RenameRecord),
     /// A backgammon event, `bg.*`.
     Backgammon(backgammon::Event),
     /// A chess event, `chess.*`.
     Chess(chess::MatchEvent),
+    /// `table.takeover`: another server node writes the log from here on.
+    Takeover(TakeoverRecord),
 }
 
 /// Which game's events a log holds, as parsing needs to know.
@@ -157,6 +214,8 @@ impl Body {
             Body::DeviceInput(d) => sorted(Sorted::DeviceInput(d.clone())),
             Body::Anomaly(a) => sorted(Sorted::Anomaly(a.clone())),
             Body::ChessRuling(r) => sorted(Sorted::ChessRuling(r.clone())),
+            Body::Takeover(t) => sorted(Sorted::Takeover(t.clone())),
+            Body::Renamed(r) => sorted(Sorted::Renamed(r.clone())),
             Body::Backgammon(e) => e.body(),
             Body::Chess(e) => e.body(),
         }
@@ -174,14 +233,15 @@ impl Body {
             crate::audit::kind_of(text).ok_or("the body is not JSON with a string \"kind\"")?;
         let malformed = |e: serde_json::Error| format!("malformed {kind} record: {e}");
         let body = match kind.as_str() {
-            "match.setup" | "device.input" | "dice.anomaly" | "chess.ruling" => {
-                match serde_json::from_str::<Sorted>(text).map_err(malformed)? {
-                    Sorted::Setup(s) => Body::Setup(s),
-                    Sorted::DeviceInput(d) => Body::DeviceInput(d),
-                    Sorted::Anomaly(a) => Body::Anomaly(a),
-                    Sorted::ChessRuling(r) => Body::ChessRuling(r),
-                }
-            }
+            "match.setup" | "device.input" | "dice.anomaly" | "chess.ruling" | "table.takeover"
+            | "match.renamed" => match serde_json::from_str::<Sorted>(text).map_err(malformed)? {
+                Sorted::Setup(s) => Body::Setup(s),
+                Sorted::DeviceInput(d) => Body::DeviceInput(d),
+                Sorted::Anomaly(a) => Body::Anomaly(a),
+                Sorted::ChessRuling(r) => Body::ChessRuling(r),
+                Sorted::Takeover(t) => Body::Takeover(t),
+                Sorted::Renamed(r) => Body::Renamed(r),
+            },
             k if Entry::KINDS.contains(&k) => {
                 Body::Dice(serde_json::from_str(text).map_err(malformed)?)
             }
@@ -244,6 +304,39 @@ mod tests {
                 "{text}: {e}"
             );
         }
+    }
+
+    #[test]
+    fn a_takeover_has_one_spelling_in_either_game() {
+        let text = r#"{"at":5,"epoch":2,"kind":"table.takeover","node":"n2"}"#;
+        for game in [GameType::Backgammon, GameType::Chess] {
+            let body = Body::parse(text, Some(game)).unwrap();
+            assert_eq!(
+                body,
+                Body::Takeover(TakeoverRecord {
+                    at: 5,
+                    epoch: 2,
+                    node: "n2".into()
+                })
+            );
+            assert_eq!(body.text(), text);
+        }
+        let extra = r#"{"at":5,"epoch":2,"kind":"table.takeover","node":"n2","x":1}"#;
+        assert!(Body::parse(extra, Some(GameType::Chess)).is_err());
+    }
+
+    #[test]
+    fn a_rename_has_one_spelling_and_a_checked_name() {
+        let text = r#"{"kind":"match.renamed","name":"Γιώργος Παπαδάκης","side":"B","was":"Giorgos Papadakis"}"#;
+        let body = Body::parse(text, Some(GameType::Backgammon)).unwrap();
+        assert_eq!(body.text(), text);
+        assert_eq!(body.kind(), "match.renamed");
+        assert!(Body::parse(text, None).is_ok(), "readable in either game");
+        assert_eq!(check_player_name("  Anna  "), Ok("Anna"));
+        for bad in ["", "   ", "a\nb", &"x".repeat(MAX_PLAYER_NAME + 1)] {
+            assert!(check_player_name(bad).is_err(), "{bad:?}");
+        }
+        assert!(check_player_name(&"Ω".repeat(MAX_PLAYER_NAME)).is_ok());
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Deciding a request: the records it adds, each emitted through the fold on a working
 //! copy, so a request is accepted only if every record it writes would replay.
 
-use super::body::{AnomalyRecord, Body, ChessRuling, DeviceInputRecord};
+use super::body::{AnomalyRecord, Body, ChessRuling, DeviceInputRecord, TakeoverRecord};
 use super::evolve::Owed;
 use super::request::{DeviceInput, DeviceOutcome, Refusal, Request};
 use super::{Game, MAX_LAG_CREDIT, Plan, Table};
@@ -285,6 +285,22 @@ impl Draft {
                 }))?;
                 self.draw_due_position(now)
             }
+            Request::Takeover { node, epoch } => {
+                // A flag that fell while no node wrote is recorded at its instant; a tick
+                // the rules refuse (a match not started) records nothing.
+                let mut ticked = Draft {
+                    table: self.table.clone(),
+                    records: self.records.clone(),
+                };
+                if ticked.request_at(&Request::Tick, now).is_ok() {
+                    *self = ticked;
+                }
+                self.emit(Body::Takeover(TakeoverRecord {
+                    at: now.as_ms(),
+                    epoch: *epoch,
+                    node: node.clone(),
+                }))
+            }
             Request::Reveal => {
                 if !self.table.game.is_over() {
                     return Err(Refusal::rule(
@@ -301,6 +317,20 @@ impl Draft {
                     .map(|s| hex::encode(s.as_bytes()))
                     .ok_or_else(|| Refusal::rule("this table does not hold the seed"))?;
                 self.emit(Body::Dice(Entry::Reveal { server_seed: seed }))
+            }
+            Request::RenamePlayer { side, name } => {
+                let name = super::check_player_name(name).map_err(Refusal::invalid)?;
+                let was = self.table.game.players()[side.index()].clone();
+                if name == was {
+                    return Err(Refusal::invalid(format!(
+                        "player {side} is already named \"{was}\""
+                    )));
+                }
+                self.emit(Body::Renamed(super::RenameRecord {
+                    side: *side,
+                    was,
+                    name: name.to_string(),
+                }))
             }
         }
     }

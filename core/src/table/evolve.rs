@@ -109,6 +109,30 @@ impl Table {
                     return Err("a chess ruling in a backgammon match".into());
                 }
             }
+            Body::Takeover(t) => {
+                // Each takeover's lease is newer than the last: two nodes never wrote the
+                // log under one epoch.
+                if t.epoch <= self.epoch {
+                    return Err(format!(
+                        "a takeover by {} with epoch {} after epoch {}",
+                        t.node, t.epoch, self.epoch
+                    ));
+                }
+                self.epoch = t.epoch;
+            }
+            Body::Renamed(r) => {
+                let now = &self.game.players()[r.side.index()];
+                if *now != r.was {
+                    return Err(format!(
+                        "a rename of {} from \"{}\", whose name is \"{now}\"",
+                        r.side, r.was
+                    ));
+                }
+                if super::check_player_name(&r.name) != Ok(r.name.as_str()) || r.name == r.was {
+                    return Err(format!("a rename to a name not allowed: \"{}\"", r.name));
+                }
+                self.game.rename(r.side, &r.name);
+            }
             Body::Backgammon(event) => self.evolve_backgammon(event, paid)?,
             Body::Chess(event) => {
                 let Game::Chess(m) = &mut self.game else {

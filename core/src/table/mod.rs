@@ -55,8 +55,8 @@ mod replay;
 mod request;
 
 pub use body::{
-    AnomalyRecord, Body, ChessRuling, DeviceInputRecord, GameSetup, GameType, MatchInfo,
-    SeedPolicy, SetupRecord,
+    AnomalyRecord, Body, ChessRuling, DeviceInputRecord, GameSetup, GameType, MAX_PLAYER_NAME,
+    MatchInfo, RenameRecord, SeedPolicy, SetupRecord, TakeoverRecord, check_player_name,
 };
 pub use dice::TableDice;
 pub use replay::{Replay, ReplayError, setup_of};
@@ -120,6 +120,22 @@ impl Game {
         }
     }
 
+    /// The players' names, A then B (as corrected by any rename).
+    pub fn players(&self) -> &[String; 2] {
+        match self {
+            Game::Backgammon(m) => &m.setup().players,
+            Game::Chess(m) => &m.settings().players,
+        }
+    }
+
+    /// Sets `side`'s name (a `match.renamed` record, folded).
+    fn rename(&mut self, side: Side, name: &str) {
+        match self {
+            Game::Backgammon(m) => m.rename_player(side, name),
+            Game::Chess(m) => m.rename_player(side, name),
+        }
+    }
+
     /// When the match is scheduled to start: its clock and lateness count from then.
     pub fn scheduled_start(&self) -> Timestamp {
         match self {
@@ -177,6 +193,8 @@ pub struct Table {
     owed: Option<evolve::Owed>,
     /// A server roll asked for early, drawn when the opponent's turn ends.
     queued_roll: Option<Side>,
+    /// The epoch of the latest takeover by a server node (0: none yet).
+    epoch: u64,
     len: u64,
     head: Hash,
 }
@@ -262,6 +280,11 @@ impl Table {
     /// The last input sequence number recorded per device.
     pub fn device_seqs(&self) -> &BTreeMap<String, u64> {
         &self.device_seqs
+    }
+
+    /// The lease epoch of the latest `table.takeover` in the log (0 if none).
+    pub fn epoch(&self) -> u64 {
+        self.epoch
     }
 
     /// Records in the log: the sequence number of the next.

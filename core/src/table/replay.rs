@@ -52,6 +52,16 @@ impl Replay {
         }
     }
 
+    /// Goes on from `table` (a replayed table, or one its owner kept): the records after
+    /// it are read as they are appended — what a replica of the match on another server
+    /// node does with each new record of the log (`docs/cluster.md`).
+    pub fn resume(table: Table, seed: Option<ServerSeed>) -> Replay {
+        Replay {
+            seed,
+            stage: Stage::Table(Box::new(table)),
+        }
+    }
+
     /// Replays a whole log.
     pub fn run(records: &[Record], seed: Option<ServerSeed>) -> Result<Table, ReplayError> {
         let mut replay = Replay::new(seed);
@@ -202,6 +212,7 @@ impl Replay {
                     device_seqs: Default::default(),
                     owed: None,
                     queued_roll: None,
+                    epoch: 0,
                     len: 2,
                     head: record.hash,
                 })))

@@ -55,6 +55,22 @@ pub enum Request {
     },
     /// Reveal the server seed (after the match).
     Reveal,
+    /// A server node takes the match over with its lease's `epoch` (`docs/cluster.md`):
+    /// what fell due meanwhile is recorded first, at its instants, then the takeover.
+    Takeover {
+        /// The node's id.
+        node: String,
+        /// The lease's epoch.
+        epoch: u64,
+    },
+    /// The director corrects `side`'s name (a misspelling): any time, even after the
+    /// match; refused for an empty, too long or unchanged name.
+    RenamePlayer {
+        /// Whose.
+        side: Side,
+        /// The name as it should be.
+        name: String,
+    },
 }
 
 /// Why a request was refused.

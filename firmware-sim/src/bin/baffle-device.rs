@@ -47,6 +47,7 @@ async fn main() {
             drift_ppm,
             quiet,
             chess,
+            keep,
         } => {
             let token = token_or_exit(&cli, "the demo");
             let cfg = DemoConfig {
@@ -61,12 +62,20 @@ async fn main() {
                 drift_ppm: *drift_ppm,
                 display: !quiet && std::io::stdout().is_terminal(),
                 chess: *chess,
+                servers: Vec::new(),
+                keep: *keep,
             };
+            let tournament = cfg.tournament.clone();
             println!(
                 "playing {tables} table(s); watch with: baffle console {}",
                 cfg.tournament
             );
-            match demo::run(&cli.server, &token, cfg).await {
+            let run = demo::run(&cli.server, &token, cfg);
+            let Some(outcome) = interruptible(run, &cli.server, &token, &tournament, *keep).await
+            else {
+                std::process::exit(INTERRUPTED);
+            };
+            match outcome {
                 Ok(results) => {
                     for r in results {
                         let s = r.state;
@@ -95,6 +104,7 @@ async fn main() {
             connections,
             seconds,
             sync_ms,
+            keep,
         } => {
             let token = token_or_exit(&cli, "the load run");
             let cfg = LoadConfig {
@@ -103,9 +113,16 @@ async fn main() {
                 duration: Duration::from_secs(*seconds),
                 sync_every: Duration::from_millis(*sync_ms),
                 progress: Some(progress_printer()),
+                keep: *keep,
                 ..LoadConfig::default()
             };
-            match load::run(&cli.server, &token, cfg).await {
+            let tournament = cfg.tournament.clone();
+            let run = load::run(&cli.server, &token, cfg);
+            let Some(outcome) = interruptible(run, &cli.server, &token, &tournament, *keep).await
+            else {
+                std::process::exit(INTERRUPTED);
+            };
+            match outcome {
                 Ok(report) => {
                     print!("{}", report.render());
                     0
@@ -118,6 +135,38 @@ async fn main() {
         }
     };
     std::process::exit(code);
+}
+
+/// The exit status after Ctrl-C (128 + SIGINT, as shells report it).
+const INTERRUPTED: i32 = 130;
+
+/// Runs `run` to its end, or until Ctrl-C: then archives `tournament` (unless `keep`)
+/// so an interrupted demo or load run leaves nothing in the listings, and returns None.
+async fn interruptible<R>(
+    run: impl std::future::Future<Output = R>,
+    server: &str,
+    token: &str,
+    tournament: &str,
+    keep: bool,
+) -> Option<R> {
+    tokio::select! {
+        outcome = run => Some(outcome),
+        _ = tokio::signal::ctrl_c() => {
+            if keep {
+                eprintln!("baffle-device: interrupted; tournament {tournament} left listed");
+            } else {
+                match demo::archive(server, token, tournament).await {
+                    Ok(()) => eprintln!(
+                        "baffle-device: interrupted; tournament {tournament} archived"
+                    ),
+                    Err(e) => eprintln!(
+                        "baffle-device: interrupted; tournament {tournament} could not be archived: {e}"
+                    ),
+                }
+            }
+            None
+        }
+    }
 }
 
 /// A channel whose lines are printed on standard error as they come (the load's progress).

@@ -4,6 +4,8 @@
 //! plays its match through the device protocol — opening rolls and rolls with the server's
 //! dice, moves with human-like think times, an occasional double taken or passed, and a
 //! declared result when a game has gone on long enough (the simulator knows no board).
+//! At the end (or on Ctrl-C, in `baffle-device`) the tournament is archived, so demos do
+//! not pile up in the listings; `keep` leaves it listed.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -48,6 +50,11 @@ pub struct DemoConfig {
     /// Play chess matches instead: `length` games each, on a control of
     /// `per_point_ms` × `length` plus a second per move.
     pub chess: bool,
+    /// The nodes of a cluster the devices go round (`crate::servers`); empty: one server.
+    pub servers: Vec<String>,
+    /// Leave the tournament in the listings at the end (by default it is archived:
+    /// a demo is not a tournament anyone wants listed forever).
+    pub keep: bool,
 }
 
 /// A fresh tournament id for a demo: `demo-<digits of the time>`.
@@ -73,6 +80,8 @@ impl Default for DemoConfig {
             drift_ppm: 100,
             display: false,
             chess: false,
+            servers: Vec::new(),
+            keep: false,
         }
     }
 }
@@ -136,6 +145,12 @@ impl Tables {
             tournament: id.into(),
             count: 0,
         })
+    }
+
+    /// Archives the tournament (`Tournaments.ArchiveTournament`, forced): out of the
+    /// listings and the phone page's home list, its matches still verifiable.
+    pub async fn archive(&self) -> Result<(), DeviceError> {
+        archive_on(self.tournaments.clone(), &self.token, &self.tournament).await
     }
 
     /// Adds table n+1: match `<tournament>-t<n+1>` of `length` points between `players`,
@@ -217,9 +232,31 @@ impl Tables {
 }
 
 /// Sets up the tables on the server at `url` and plays every match to its end.
+/// `url` may list the nodes of a cluster (`a,b,c`): the first that answers creates the
+/// matches (and so writes them), and the devices go round all of them.
 pub async fn run(url: &str, token: &str, cfg: DemoConfig) -> Result<Vec<TableResult>, DeviceError> {
-    let channel = Endpoint::from_shared(url.to_string())?.connect().await?;
-    run_on(channel, token, cfg).await
+    let servers = crate::servers::list(url);
+    let mut failed: Option<DeviceError> = None;
+    for (i, server) in servers.iter().enumerate() {
+        match Endpoint::from_shared(server.clone())?.connect().await {
+            Ok(channel) => {
+                // Going round from the one that answered.
+                let mut servers = servers.clone();
+                servers.rotate_left(i);
+                let cfg = DemoConfig {
+                    servers: if servers.len() > 1 {
+                        servers
+                    } else {
+                        Vec::new()
+                    },
+                    ..cfg
+                };
+                return run_on(channel, token, cfg).await;
+            }
+            Err(e) => failed = Some(e.into()),
+        }
+    }
+    Err(failed.unwrap_or_else(|| format!("no server in {url:?}").into()))
 }
 
 /// [`run`] on an open channel.
@@ -260,6 +297,7 @@ pub async fn run_on(
             ),
             link: cfg.link,
             seed: cfg.seed.wrapping_add(u64::from(i)),
+            servers: cfg.servers.clone(),
             ..DeviceConfig::new(channel.clone(), &format!("{match_id}-clock"), &credential)
         })
         .await?;
@@ -278,11 +316,43 @@ pub async fn run_on(
         }
         Ok(results)
     };
-    if cfg.display {
+    let outcome = if cfg.display {
         show_until(faces, Duration::from_millis(100), all).await
     } else {
         all.await
+    };
+    if !cfg.keep {
+        // Archived even when a table failed; that failure is the one reported.
+        let archived = tables.archive().await;
+        if outcome.is_ok() {
+            archived?;
+        }
     }
+    outcome
+}
+
+/// Archives tournament `id` on the server at `url` whatever its matches' state: what a
+/// demo or a load run interrupted (Ctrl-C) does before it exits.
+pub async fn archive(url: &str, token: &str, id: &str) -> Result<(), DeviceError> {
+    let channel = Endpoint::from_shared(url.to_string())?.connect().await?;
+    archive_on(TournamentsClient::new(channel), token, id).await
+}
+
+async fn archive_on(
+    mut tournaments: TournamentsClient<Channel>,
+    token: &str,
+    id: &str,
+) -> Result<(), DeviceError> {
+    let request = v1::ArchiveTournamentRequest {
+        id: id.into(),
+        archived: true,
+        // A load run's matches never end, and an interrupted demo's did not.
+        force: true,
+    };
+    tournaments
+        .archive_tournament(authed(request, token)?)
+        .await?;
+    Ok(())
 }
 
 mod chess;

@@ -53,6 +53,14 @@ pub(super) fn log_events(match_id: &str, events: &[v1::Event]) {
                 how = %text(&body, "how"),
                 "match result"
             ),
+            "match.renamed" => tracing::info!(
+                match_id,
+                seq = e.seq,
+                side = %text(&body, "side"),
+                was = %text(&body, "was"),
+                name = %text(&body, "name"),
+                "player renamed"
+            ),
             kind => tracing::debug!(match_id, seq = e.seq, kind, "recorded"),
         }
     }

@@ -4,14 +4,25 @@
 //! the broadcast to watchers. A refused request, or a failed append, leaves everything as
 //! it was — the dice included. Timers come from the game's `next_due`; when one fires the
 //! actor asks its table for a `Tick`.
+//!
+//! On a node of a cluster (`docs/cluster.md`) every node runs an actor for every match,
+//! but only the **owner** (the node holding the match's lease) writes: the others are
+//! **replicas** that fold each new record of the log when told it grew (`replica.rs`) and
+//! broadcast the same updates, so followers may watch on any node; commands to a replica
+//! are answered UNAVAILABLE naming the owner. A replica that is given the lease takes the
+//! match over: it reads the log to its end and writes the takeover record.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
+mod handle;
 mod journal;
 mod recovery;
+mod replica;
 
 pub use baffle_core::table::DeviceInput;
+pub use handle::MatchHandle;
 pub use recovery::{Recovery, recover_in_background, replay_log, rules_from_setup};
 
 use std::collections::BTreeMap;
@@ -26,7 +37,7 @@ use crate::error::Error;
 use crate::feed::{FeedItem, Summary};
 use crate::store::{EventStore, Receipt, StoreError};
 use crate::time::TimeSource;
-use crate::wire::{self, MatchInfo, Rules, StateContext};
+use crate::wire::{self, StateContext};
 
 /// Most commands per caller per match per second before RESOURCE_EXHAUSTED: far above
 /// any real table, low enough that one client cannot monopolise the store. The director
@@ -106,116 +117,15 @@ enum Msg {
     },
     DeviceInput {
         input: DeviceInput,
-        reply: oneshot::Sender<v1::Ack>,
+        reply: oneshot::Sender<Result<v1::Ack, Error>>,
     },
-}
-
-/// A handle to a running match actor. Cheap to clone.
-#[derive(Clone)]
-pub struct MatchHandle {
-    /// Messages travel boxed: tokio allocates a channel's first block of 32 slots up front,
-    /// and a slot of a pointer rather than of the largest message saves some 4.6 KB per
-    /// live match.
-    tx: mpsc::Sender<Box<Msg>>,
-    /// Where the match sits.
-    pub info: MatchInfo,
-    /// Its rules (and dice), for decoding commands.
-    pub rules: Rules,
-    /// Why the match is unavailable, if its log could not be recovered.
-    failed: Arc<std::sync::OnceLock<String>>,
-}
-
-fn gone() -> Error {
-    Error::Unavailable("the match is shutting down".into())
-}
-
-impl MatchHandle {
-    async fn ask<R>(&self, msg: impl FnOnce(oneshot::Sender<R>) -> Msg) -> Result<R, Error> {
-        let (reply, answer) = oneshot::channel();
-        self.tx
-            .send(Box::new(msg(reply)))
-            .await
-            .map_err(|_| self.gone())?;
-        answer.await.map_err(|_| self.gone())
-    }
-
-    /// Why the actor is not answering: its log failed recovery, or it is shutting down.
-    fn gone(&self) -> Error {
-        match self.failed.get() {
-            Some(why) => Error::DataLoss(format!(
-                "match {} is unavailable: its log did not check out on start: {why}",
-                self.info.id
-            )),
-            None => gone(),
-        }
-    }
-
-    /// Applies a decoded request; a retry of one applied before (the same request id and
-    /// fingerprint) gets the original reply, even after a restart.
-    pub async fn execute(
-        &self,
-        request: Request,
-        request_id: Option<RequestId>,
-        expected_seq: Option<u64>,
-        admission: Admission,
-    ) -> Result<v1::ExecuteReply, Error> {
-        self.ask(|reply| Msg::Execute {
-            request,
-            request_id,
-            expected_seq,
-            admission,
-            reply,
-        })
-        .await?
-    }
-
-    /// Reveals the server seed (after the match).
-    pub async fn reveal(&self) -> Result<String, Error> {
-        self.ask(|reply| Msg::Reveal { reply }).await?
-    }
-
-    /// The current state and a receiver of every later update.
-    pub async fn subscribe(
-        &self,
-    ) -> Result<(v1::MatchState, broadcast::Receiver<Arc<v1::MatchUpdate>>), Error> {
-        self.ask(|reply| Msg::Subscribe { reply }).await
-    }
-
-    /// Applies a device's input exactly once, in order, timed by the device (principle 5).
-    pub async fn device_input(&self, input: DeviceInput) -> Result<v1::Ack, Error> {
-        self.ask(|reply| Msg::DeviceInput { input, reply }).await
-    }
-
-    /// Reports a device's connection opening or closing; followers see it in the state.
-    pub async fn presence(&self, device: &str, connected: bool) {
-        let _ = self
-            .tx
-            .send(Box::new(Msg::Presence {
-                device: device.to_string(),
-                connected,
-            }))
-            .await;
-    }
-
-    /// The current state.
-    pub async fn state(&self) -> Result<v1::MatchState, Error> {
-        self.ask(|reply| Msg::State { reply }).await
-    }
-
-    /// The current state for a listing: `None` for a match whose log did not check out
-    /// on start — it answers DATA_LOSS itself, and a listing goes on without it.
-    pub async fn listed_state(&self) -> Result<Option<v1::MatchState>, Error> {
-        match self.state().await {
-            Ok(state) => Ok(Some(state)),
-            Err(Error::DataLoss(_)) => Ok(None),
-            Err(e) => Err(e),
-        }
-    }
-
-    /// Why the match cannot be used, if its log did not check out on start.
-    pub fn unavailable(&self) -> Option<Error> {
-        self.failed.get().map(|_| self.gone())
-    }
+    /// The log grew (a replica reads the new records; the owner has them).
+    CatchUp,
+    /// This node holds the match's lease now, with `epoch`: take it over.
+    TakeOver {
+        node: String,
+        epoch: u64,
+    },
 }
 
 /// Updates kept for followers that are slow to read. tokio's broadcast channel allocates
@@ -241,6 +151,20 @@ pub struct MatchActor<S: EventStore, T: TimeSource> {
     windows: BTreeMap<String, (i64, u32)>,
     /// Set when the match was just reloaded from its log (see [`Self::reload`]).
     reloaded: bool,
+    /// Whether this node writes the match (shared with the handles): it has an epoch.
+    owner: Arc<AtomicBool>,
+    /// The lease epoch under which this table is the log's end: the one it created the
+    /// match or took it over under. It writes while the store holds that same epoch —
+    /// also again after a renewal that came late (a database failover), since no other
+    /// node can have written without a new epoch (`replica.rs`).
+    epoch: Option<u64>,
+    /// Set when an append failed in a way that may have stored it all the same (the
+    /// database died while committing: the COMMIT may have been applied though its answer
+    /// was lost). The log may then hold records this table does not: they are read
+    /// before anything is decided on it ([`Self::settle`]).
+    unsure: bool,
+    /// A takeover that could not be written yet: tried again every second.
+    takeover: Option<(String, u64)>,
 }
 
 impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
@@ -253,13 +177,16 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         summaries: broadcast::Sender<FeedItem>,
     ) -> MatchHandle {
         let (tx, rx) = mpsc::channel(256);
+        let epoch = store.held_epoch(&stream(&table.info().id));
+        let owner = Arc::new(AtomicBool::new(epoch.is_some()));
         let handle = MatchHandle {
             tx,
             info: table.info().clone(),
             rules: wire::rules(table.game()),
             failed: Default::default(),
+            owner: owner.clone(),
         };
-        tokio::spawn(MatchActor::new(table, store, time, summaries).run(rx));
+        tokio::spawn(MatchActor::new(table, store, time, summaries, (owner, epoch)).run(rx));
         handle
     }
 
@@ -268,8 +195,13 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         store: S,
         time: T,
         summaries: broadcast::Sender<FeedItem>,
+        (owner, epoch): (Arc<AtomicBool>, Option<u64>),
     ) -> MatchActor<S, T> {
         MatchActor {
+            owner,
+            epoch,
+            unsure: false,
+            takeover: None,
             commitment: table.dice().commitment().to_string(),
             table,
             devices: BTreeMap::new(),
@@ -290,7 +222,12 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         let state = self.state(self.now());
         self.summarise(&state);
         loop {
-            let due = self.table.game().next_due();
+            // A replica records nothing by itself: the owner does.
+            let due = match &self.takeover {
+                Some(_) => Some(self.time.now() + baffle_core::Millis::secs(1)),
+                None if self.writes() => self.table.game().next_due(),
+                None => None,
+            };
             let timer = {
                 let time = self.time.clone();
                 async move {
@@ -309,6 +246,13 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                     None => return,
                 },
                 () = timer => {
+                    if let Some((node, epoch)) = self.takeover.take() {
+                        Box::pin(self.take_over(node, epoch)).await;
+                        continue;
+                    }
+                    if !self.writes() {
+                        continue;
+                    }
                     if let Err(e) = Box::pin(self.commit(&Request::Tick)).await {
                         tracing::warn!(match_id = %self.table.info().id, error = %e, "a due event could not be stored; retrying in a second");
                         // The due time stays in the past until the event is stored: wait
@@ -370,10 +314,16 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                 let _ = reply.send(self.state(self.now()));
             }
             Msg::DeviceInput { input, reply } => {
+                if !self.writes() {
+                    let _ = reply.send(Err(self.not_owner()));
+                    return;
+                }
                 let ack = self.device_input(input).await;
                 crate::metrics::command(ack.error.is_empty());
-                let _ = reply.send(ack);
+                let _ = reply.send(Ok(ack));
             }
+            Msg::CatchUp => self.catch_up(),
+            Msg::TakeOver { node, epoch } => self.take_over(node, epoch).await,
             Msg::Presence { device, connected } => {
                 // Not an event of the match: nothing is logged, followers get a new state.
                 self.devices.insert(device, connected);
@@ -406,6 +356,10 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         {
             return Ok(reply);
         }
+        if !self.writes() {
+            return Err(self.not_owner());
+        }
+        self.settle()?;
         if let Some(expected) = expected_seq.filter(|e| *e != self.table.len()) {
             return Err(Error::Stale(format!(
                 "the match log has {} events, not the expected {expected}: reload the state and retry",
@@ -499,6 +453,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
     /// Plans, stores durably, then applies and announces. Returns the update announced:
     /// the events added and the state after them.
     async fn commit(&mut self, request: &Request) -> Result<Arc<v1::MatchUpdate>, Error> {
+        self.settle()?;
         let now = self.now();
         let plan = self.table.plan(request, now)?;
         self.append(plan, None).await
@@ -562,7 +517,16 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                 )));
             }
             Err(StoreError::Lost(why)) => return Err(Error::DataLoss(why)),
+            Err(StoreError::Fenced(why)) => {
+                // Nothing was written. The lease lapsed in the database: either another
+                // node claims it (a new epoch: this actor reads as a replica until it
+                // takes the match over again) or this node's next renewal gets it back
+                // under the same epoch, and this table is still the log's end.
+                tracing::warn!(match_id = %self.table.info().id, %why, "this node cannot write the match now");
+                return Err(self.not_owner());
+            }
             Err(e) => {
+                self.unsure = true;
                 return Err(Error::Unavailable(format!(
                     "the event could not be stored: {e}"
                 )));
@@ -630,6 +594,9 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             resend_from: from,
             ..refused(error)
         };
+        if let Err(e) = self.settle() {
+            return resend(seq, format!("not stored, send it again: {e}"));
+        }
         match self.table.plan_device_input(&input) {
             DeviceOutcome::Duplicate => v1::Ack {
                 seq,
@@ -662,6 +629,9 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
     }
 
     async fn reveal(&mut self) -> Result<String, Error> {
+        if !self.writes() {
+            return Err(self.not_owner());
+        }
         self.commit(&Request::Reveal).await?;
         let seed = self
             .table

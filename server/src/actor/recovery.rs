@@ -171,6 +171,7 @@ impl<S: EventStore + Clone, T: TimeSource> MatchActor<S, T> {
             // Never used: every request stops at the failure first.
             rules: Rules::Chess,
             failed: Default::default(),
+            owner: Default::default(),
         };
         let _ = handle.failed.set(why);
         handle
@@ -197,11 +198,14 @@ impl<S: EventStore + Clone, T: TimeSource> MatchActor<S, T> {
             claimed_at: OnceLock::new(),
             deliver: std::sync::Mutex::new(Some(deliver)),
         });
+        let epoch = store.held_epoch(&stream(&info.id));
+        let owner = Arc::new(AtomicBool::new(epoch.is_some()));
         let handle = MatchHandle {
             tx,
             info,
             rules,
             failed: Default::default(),
+            owner: owner.clone(),
         };
         let failed = handle.failed.clone();
         let id = handle.info.id.clone();
@@ -224,7 +228,7 @@ impl<S: EventStore + Clone, T: TimeSource> MatchActor<S, T> {
             drop(job);
             match log {
                 Ok(table) => {
-                    let mut actor = MatchActor::new(table, store, time, summaries);
+                    let mut actor = MatchActor::new(table, store, time, summaries, (owner, epoch));
                     if let Some(msg) = first {
                         actor.handle(*msg).await;
                     }

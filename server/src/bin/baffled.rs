@@ -1,10 +1,12 @@
 //! `baffled`: runs the baffle server until Ctrl-C or SIGTERM.
 
+use baffle_server::cluster::Node;
 use baffle_server::config::{Command, Config, LogFormat};
 use baffle_server::hub::Hub;
-use baffle_server::store::{EventStore, PgStore, SledStore};
+use baffle_server::store::{EventStore, Fence, PgStore, SledStore};
 use baffle_server::time::SystemTime_;
 use std::io::IsTerminal;
+use std::sync::Arc;
 
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
@@ -66,13 +68,18 @@ async fn run(config: &Config) -> Result<(), String> {
         )
     })?;
     match &config.store {
-        // One node on a database (docs/cluster.md).
+        // A node of several on one database (docs/cluster.md).
         Some(url) => {
-            let store = PgStore::connect(url)
+            let (node, advertise) = (config.node(), config.advertised());
+            let lease = std::time::Duration::from_millis(config.lease_ms);
+            let fence = Fence::new(node.clone(), advertise.clone(), lease);
+            let store = PgStore::connect_node(url, fence)
                 .await
                 .map_err(|e| format!("the PostgreSQL store does not answer: {e}"))?;
-            tracing::info!("the store is PostgreSQL");
-            serve(store, config, token, tls, shutdown).await
+            tracing::info!(%node, %advertise, lease_ms = config.lease_ms, "the store is PostgreSQL: a node of a cluster");
+            let hub = open(store, config, token).await?;
+            let _node = Node::start(hub.clone()).await?;
+            serve(hub, config, tls, shutdown).await
         }
         None => {
             let store_dir = config.data_dir.join("store");
@@ -85,25 +92,34 @@ async fn run(config: &Config) -> Result<(), String> {
                 )
             })?;
             baffle_server::data_dir::make_private(&config.data_dir).map_err(private)?;
-            serve(store, config, token, tls, shutdown).await
+            let hub = open(store, config, token).await?;
+            serve(hub, config, tls, shutdown).await
         }
     }
 }
 
-/// Serves from `store` until `shutdown`.
-async fn serve<S: EventStore + Clone>(
+/// The hub on `store`, recovered.
+async fn open<S: EventStore + Clone>(
     store: S,
     config: &Config,
     token: String,
-    tls: Option<baffle_server::tls::Tls>,
-    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-) -> Result<(), String> {
+) -> Result<Arc<Hub<S, SystemTime_>>, String> {
     let data_dir = config.data_dir.display().to_string();
-    let token_path = config.token_path();
     let hub = Hub::open(store, SystemTime_, token)
         .await
         .map_err(|e| format!("the data directory {data_dir} cannot be recovered: {e}"))?;
     hub.followers.set_limits(config.follower_limits());
+    Ok(hub)
+}
+
+/// Serves `hub` until `shutdown`.
+async fn serve<S: EventStore + Clone>(
+    hub: Arc<Hub<S, SystemTime_>>,
+    config: &Config,
+    tls: Option<baffle_server::tls::Tls>,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> Result<(), String> {
+    let token_path = config.token_path();
     // About 1,000 idle connections exhausted the default soft limit of 1,024 files.
     let open_files = match baffle_server::listener::raise_fd_limit() {
         Ok(limit) => limit,

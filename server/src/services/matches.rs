@@ -1,4 +1,5 @@
-//! `baffle.v1.Matches`: the one command RPC, and following matches and tournaments.
+//! `baffle.v1.Matches`: the one command RPC, a player's name corrected, and following
+//! matches and tournaments.
 
 use std::pin::Pin;
 use std::sync::Arc;
@@ -132,6 +133,21 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
         let r = r.into_inner();
         let reply = super::export::export_match(&self.hub, &r.match_id, r.format).await?;
         Ok(Response::new(reply))
+    }
+
+    async fn rename_player(
+        &self,
+        r: Request<v1::RenamePlayerRequest>,
+    ) -> Result<Response<v1::ExecuteReply>, Status> {
+        self.hub.director(r.metadata()).await?;
+        let r = r.into_inner();
+        let request = wire::rename(&r)?;
+        let handle = self.hub.match_handle(&r.match_id).await?;
+        Ok(Response::new(
+            handle
+                .execute(request, None, None, Admission::Always)
+                .await?,
+        ))
     }
 
     type WatchStream = super::follow::Updates;

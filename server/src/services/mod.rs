@@ -30,8 +30,21 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         metadata: &tonic::metadata::MetadataMap,
     ) -> Result<auth::Caller, Status> {
         let token = self.director_token();
-        self.with_registry(|registry| auth::identify(metadata, token, registry))
-            .await
+        let identified = self
+            .with_registry(|registry| auth::identify(metadata, token, registry))
+            .await;
+        match identified {
+            // A device or a player registered on another node of a cluster a moment ago
+            // may not have reached this node's registry yet: it is read again, once.
+            Err(e) if e.code() == tonic::Code::Unauthenticated => {
+                if self.catch_up_registry().await.is_err() {
+                    return Err(e);
+                }
+                self.with_registry(|registry| auth::identify(metadata, token, registry))
+                    .await
+            }
+            answer => answer,
+        }
     }
 
     /// A place for one more anonymous stream (`followers`) for the caller of `request`:

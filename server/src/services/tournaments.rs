@@ -56,17 +56,38 @@ impl<S: EventStore + Clone, T: TimeSource> Tournaments for TournamentsService<S,
 
     async fn list_tournaments(
         &self,
-        _: Request<v1::ListTournamentsRequest>,
+        r: Request<v1::ListTournamentsRequest>,
     ) -> Result<Response<v1::ListTournamentsResponse>, Status> {
+        let all = r.into_inner().include_archived;
         Ok(Response::new(v1::ListTournamentsResponse {
             tournaments: self
                 .hub
                 .tournaments()
                 .await
                 .iter()
+                .filter(|(_, t)| all || !t.archived)
                 .map(|(id, t)| tournament_to_wire(id, t))
                 .collect(),
         }))
+    }
+
+    async fn archive_tournament(
+        &self,
+        r: Request<v1::ArchiveTournamentRequest>,
+    ) -> Result<Response<v1::Tournament>, Status> {
+        self.hub.director(r.metadata()).await?;
+        let r = r.into_inner();
+        let t = self
+            .hub
+            .archive_tournament(&r.id, r.archived, r.force)
+            .await?;
+        tracing::info!(
+            tournament = %r.id,
+            archived = r.archived,
+            forced = r.force,
+            "tournament archived or brought back"
+        );
+        Ok(Response::new(tournament_to_wire(&r.id, &t)))
     }
 
     async fn create_match(
@@ -124,9 +145,22 @@ impl<S: EventStore + Clone, T: TimeSource> Tournaments for TournamentsService<S,
         let f = r.into_inner();
         let mut matches = Vec::new();
         let mut offline = Vec::new();
+        // Without a tournament, archived tournaments' matches only when asked for.
+        let archived: Vec<String> = if f.tournament_id.is_empty() && !f.include_archived {
+            self.hub
+                .tournaments()
+                .await
+                .into_iter()
+                .filter(|(_, t)| t.archived)
+                .map(|(id, _)| id)
+                .collect()
+        } else {
+            Vec::new()
+        };
         for h in self.hub.match_handles().await {
             let i = &h.info;
             let wanted = (f.tournament_id.is_empty() || i.tournament == f.tournament_id)
+                && !archived.contains(&i.tournament)
                 && (f.round == 0 || i.round == f.round)
                 && (f.table.is_empty() || i.table == f.table);
             if !wanted {

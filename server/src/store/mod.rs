@@ -10,6 +10,8 @@ pub mod contract;
 pub mod manifest;
 mod memory;
 mod pg_commit;
+mod pg_lease;
+mod pg_listen;
 mod pg_store;
 mod queue;
 mod sled_commit;
@@ -17,6 +19,8 @@ mod sled_engine;
 mod sled_store;
 
 pub use memory::MemoryStore;
+pub use pg_lease::Fence;
+pub use pg_listen::Change;
 pub use pg_store::PgStore;
 pub use sled_store::SledStore;
 
@@ -38,6 +42,9 @@ pub enum StoreError {
     /// The stream holds less than was acknowledged (or the store cannot tell what it
     /// should hold): it is served no more until it is restored.
     Lost(String),
+    /// This node of a cluster does not hold the stream's lease (`docs/cluster.md`):
+    /// another node writes it. Nothing was written.
+    Fenced(String),
 }
 
 impl fmt::Display for StoreError {
@@ -48,6 +55,7 @@ impl fmt::Display for StoreError {
             }
             StoreError::Io(e) => write!(f, "storage failed: {e}"),
             StoreError::Lost(why) => write!(f, "data lost: {why}"),
+            StoreError::Fenced(why) => write!(f, "not this node's to write: {why}"),
         }
     }
 }
@@ -114,4 +122,45 @@ pub trait EventStore: Send + Sync + 'static {
 
     /// Every stream, in name order.
     fn streams(&self) -> Result<Vec<String>, StoreError>;
+
+    /// Whether this process may append to `stream`: always, but on a node of a cluster
+    /// (`docs/cluster.md`), where only the holder of a match's lease writes it.
+    fn holds(&self, stream: &str) -> bool {
+        let _ = stream;
+        true
+    }
+
+    /// The epoch of the lease under which this process may append to `stream` now: on a
+    /// node of a cluster, that of the match's lease while the node holds it; elsewhere
+    /// always 0. A writer whose log is current under one epoch stays current while the
+    /// epoch does (no other node can append without a new one).
+    fn lease_epoch(&self, stream: &str) -> Option<u64> {
+        self.holds(stream).then_some(0)
+    }
+
+    /// The epoch of the lease this process was last given for `stream`, even if it has
+    /// lapsed on its side since (a renewal late): what a match's actor starts with, its
+    /// table being the log's end under it. Elsewhere always 0.
+    fn held_epoch(&self, stream: &str) -> Option<u64> {
+        self.lease_epoch(stream)
+    }
+
+    /// On a node of a cluster: takes the lease of a new stream for this node before its
+    /// first append (`Conflict` if another node has it). Elsewhere nothing to do.
+    fn lease_new(&self, stream: &str) -> impl Future<Output = Result<(), StoreError>> + Send {
+        let _ = stream;
+        std::future::ready(Ok(()))
+    }
+
+    /// On a node of a cluster: this node's id (`--node-id`).
+    fn node_id(&self) -> Option<&str> {
+        None
+    }
+
+    /// On a node of a cluster: the node that holds `stream`'s lease now, and the address
+    /// clients reach it at (`--advertise`), if any node does.
+    fn owner_of(&self, stream: &str) -> Option<(String, String)> {
+        let _ = stream;
+        None
+    }
 }

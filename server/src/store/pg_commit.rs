@@ -13,14 +13,22 @@
 //! every append in it with [`StoreError::Io`], none of which was acknowledged — and a
 //! COMMIT whose answer was lost may have committed, which the actor handles as after any
 //! failed write: it reloads the match from the log.
+//!
+//! On a node of a cluster the transaction also checks each match's **lease** (row locked
+//! `FOR SHARE`: this node's, with the epoch it holds, unexpired — `pg_lease.rs`), refusing
+//! an append that fails it with [`StoreError::Fenced`], and **notifies** the change feed
+//! with every stream written and its new length (`pg_listen.rs`; sent at COMMIT).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 use std::time::Duration;
 
 use deadpool_postgres::{Object, Pool};
 use tokio::sync::{mpsc, watch};
 
 use super::StoreError;
+use super::pg_lease::{self, Fence};
+use super::pg_listen;
 use super::queue::{Append, io};
 
 /// The most appends in one transaction: bounds a transaction's size and its lock time.
@@ -31,7 +39,7 @@ const MAX_BATCH: usize = 2048;
 pub(super) async fn create_schema(pool: &Pool) -> Result<(), StoreError> {
     let client = pool.get().await.map_err(io)?;
     client
-        .batch_execute(
+        .batch_execute(&format!(
             "BEGIN;
              SET LOCAL client_min_messages = warning;
              SELECT pg_advisory_xact_lock(7305712260474019130);
@@ -48,8 +56,10 @@ pub(super) async fn create_schema(pool: &Pool) -> Result<(), StoreError> {
                  request text NOT NULL,
                  reply bytea NOT NULL,
                  PRIMARY KEY (stream, request));
+             {}
              COMMIT;",
-        )
+            pg_lease::SCHEMA
+        ))
         .await
         .map_err(io)
 }
@@ -59,6 +69,7 @@ pub(super) async fn run(
     pool: Pool,
     mut waiting: mpsc::UnboundedReceiver<Append>,
     writable: watch::Sender<bool>,
+    fence: Option<Arc<Fence>>,
 ) {
     let mut client: Option<Object> = None;
     while let Some(first) = waiting.recv().await {
@@ -79,7 +90,7 @@ pub(super) async fn run(
                 }
             },
         };
-        match commit(&mut c, &batch).await {
+        match commit(&mut c, &batch, fence.as_deref()).await {
             Ok(results) => {
                 writable.send_if_modified(|w| !std::mem::replace(w, true));
                 for (append, result) in batch.into_iter().zip(results) {
@@ -124,6 +135,7 @@ async fn probe(pool: Pool, writable: watch::Sender<bool>) {
 async fn commit(
     c: &mut Object,
     batch: &[Append],
+    fence: Option<&Fence>,
 ) -> Result<Vec<Result<u64, StoreError>>, tokio_postgres::Error> {
     let names: Vec<&str> = batch
         .iter()
@@ -152,7 +164,28 @@ async fn commit(
         .iter()
         .map(|r| (r.get(0), r.get(1)))
         .collect();
-    let plan = Plan::of(batch, &mut lens);
+    let leases = match fence {
+        Some(fence) => Some(lock_leases(&tx, fence, &names).await?),
+        None => None,
+    };
+    let fenced = |stream: &str| -> Option<String> {
+        let (fence, leases) = (fence?, leases.as_ref()?);
+        if !pg_lease::leased(stream) {
+            return None;
+        }
+        match (fence.epoch(stream), leases.get(stream)) {
+            (Some(mine), Some(theirs)) if mine == *theirs => None,
+            (None, _) => Some(format!(
+                "node {} does not hold the lease of {stream} (or could not renew it in time)",
+                fence.node
+            )),
+            _ => Some(format!(
+                "the lease of {stream} is no longer node {}'s with the epoch it holds",
+                fence.node
+            )),
+        }
+    };
+    let plan = Plan::of(batch, &mut lens, fenced);
     if !plan.positions.is_empty() {
         let insert = tx
             .prepare_cached(
@@ -170,6 +203,11 @@ async fn commit(
             )
             .await?;
         tx.execute(&update, &[&streams, &lens]).await?;
+        let notify = tx.prepare_cached("SELECT pg_notify($1, $2)").await?;
+        for payload in pg_listen::payloads(streams.iter().copied().zip(lens.iter().copied())) {
+            tx.execute(&notify, &[&pg_listen::CHANNEL, &payload])
+                .await?;
+        }
     }
     if !plan.receipts.is_empty() {
         let mut streams = Vec::new();
@@ -193,6 +231,35 @@ async fn commit(
     Ok(plan.results)
 }
 
+/// The epochs of the leases this node holds, unexpired, of the match streams in `names`,
+/// locked against a claim until the transaction ends.
+async fn lock_leases(
+    tx: &deadpool_postgres::Transaction<'_>,
+    fence: &Fence,
+    names: &[&str],
+) -> Result<HashMap<String, i64>, tokio_postgres::Error> {
+    let leased: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| pg_lease::leased(n))
+        .collect();
+    if leased.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let q = tx
+        .prepare_cached(
+            "SELECT stream, epoch FROM baffle_leases WHERE stream = ANY($1) AND node = $2 \
+             AND expires_at > now() ORDER BY stream COLLATE \"C\" FOR SHARE",
+        )
+        .await?;
+    Ok(tx
+        .query(&q, &[&leased, &fence.node])
+        .await?
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect())
+}
+
 /// What a batch writes, the appends checked in order against the locked lengths.
 struct Plan<'a> {
     streams: Vec<&'a str>,
@@ -206,7 +273,11 @@ struct Plan<'a> {
 }
 
 impl<'a> Plan<'a> {
-    fn of(batch: &'a [Append], lens: &mut HashMap<String, i64>) -> Plan<'a> {
+    fn of(
+        batch: &'a [Append],
+        lens: &mut HashMap<String, i64>,
+        fenced: impl Fn(&str) -> Option<String>,
+    ) -> Plan<'a> {
         let mut plan = Plan {
             streams: Vec::new(),
             positions: Vec::new(),
@@ -216,6 +287,10 @@ impl<'a> Plan<'a> {
             results: Vec::with_capacity(batch.len()),
         };
         for a in batch {
+            if let Some(why) = fenced(&a.stream) {
+                plan.results.push(Err(StoreError::Fenced(why)));
+                continue;
+            }
             let actual = lens.get(&a.stream).copied().unwrap_or(0);
             if i64::try_from(a.expected) != Ok(actual) {
                 plan.results.push(Err(StoreError::Conflict {

@@ -20,6 +20,10 @@
 //! runtime. A multi-host connection string with `target_session_attrs=read-write`
 //! finds the primary again after a standby was promoted: a failed connection is
 //! dropped and the next use connects anew.
+//!
+//! A store opened for a node of a cluster ([`PgStore::connect_node`]) also holds the
+//! node's leases and fences every append to a match by them (`pg_lease.rs`), and gives
+//! the change feed ([`PgStore::changes`], `pg_listen.rs`).
 
 use std::future::Future;
 use std::sync::Arc;
@@ -30,6 +34,8 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio_postgres::NoTls;
 
 use super::pg_commit;
+use super::pg_lease::{self, Fence};
+use super::pg_listen::{self, Change};
 use super::queue::{self, Append, io};
 use super::{EventStore, Receipt, StoreError};
 
@@ -52,6 +58,10 @@ struct Inner {
     pool: Pool,
     commit: mpsc::UnboundedSender<Append>,
     writable: watch::Sender<bool>,
+    /// The connection settings (for the change feed's own connection).
+    config: tokio_postgres::Config,
+    /// On a node of a cluster: who it is and which leases it holds.
+    fence: Option<Arc<Fence>>,
     /// Dropped with the store: its runtime's thread then ends, and the runtime with it.
     _stop: oneshot::Sender<()>,
 }
@@ -110,10 +120,20 @@ impl PgStore {
     /// several hosts if need be), creates the schema if it is missing, and starts the
     /// committer. Fails if the database cannot be reached now.
     pub async fn connect(url: &str) -> Result<PgStore, StoreError> {
+        PgStore::open(url, None).await
+    }
+
+    /// [`PgStore::connect`] for a node of a cluster: appends to a match are fenced by the
+    /// leases `fence` holds (`docs/cluster.md`).
+    pub async fn connect_node(url: &str, fence: Fence) -> Result<PgStore, StoreError> {
+        PgStore::open(url, Some(Arc::new(fence))).await
+    }
+
+    async fn open(url: &str, fence: Option<Arc<Fence>>) -> Result<PgStore, StoreError> {
         let config = pg_config(url)?;
         let (runtime, stop) = start_runtime()?;
         let manager = Manager::from_config(
-            config,
+            config.clone(),
             NoTls,
             ManagerConfig {
                 // A connection that broke is found out by its next use and dropped.
@@ -134,16 +154,85 @@ impl PgStore {
             .map_err(io)??;
         let (commit, waiting) = mpsc::unbounded_channel();
         let writable = watch::channel(true).0;
-        runtime.spawn(pg_commit::run(pool.clone(), waiting, writable.clone()));
+        runtime.spawn(pg_commit::run(
+            pool.clone(),
+            waiting,
+            writable.clone(),
+            fence.clone(),
+        ));
         Ok(PgStore {
             inner: Arc::new(Inner {
                 runtime,
                 pool,
                 commit,
                 writable,
+                config,
+                fence,
                 _stop: stop,
             }),
         })
+    }
+
+    /// The node's leases, on a node of a cluster.
+    pub fn fence(&self) -> Option<&Fence> {
+        self.inner.fence.as_deref()
+    }
+
+    /// Runs `job` (with the pool and the node's fence) on the store's runtime.
+    async fn on_runtime<R, Fut>(
+        &self,
+        job: impl FnOnce(Pool, Arc<Fence>) -> Fut,
+    ) -> Result<R, StoreError>
+    where
+        R: Send + 'static,
+        Fut: Future<Output = Result<R, StoreError>> + Send + 'static,
+    {
+        let fence = self
+            .inner
+            .fence
+            .clone()
+            .ok_or_else(|| io("this store is not a node's (no --node-id)"))?;
+        self.inner
+            .runtime
+            .spawn(job(self.inner.pool.clone(), fence))
+            .await
+            .map_err(io)?
+    }
+
+    /// A node starting: `streams` (every registered match) get leases if they had none,
+    /// and the leases this node held before a restart are let go, to be claimed anew.
+    pub async fn start_leases(&self, streams: Vec<String>) -> Result<(), StoreError> {
+        self.on_runtime(|pool, fence| async move { pg_lease::start(&pool, &fence, &streams).await })
+            .await
+    }
+
+    /// Renews every lease the node holds (and says it is alive); returns the streams lost.
+    pub async fn renew_leases(&self) -> Result<Vec<String>, StoreError> {
+        self.on_runtime(|pool, fence| async move { pg_lease::renew(&pool, &fence).await })
+            .await
+    }
+
+    /// Claims expired leases, a fair share at most; returns each stream with its epoch.
+    pub async fn claim_leases(&self) -> Result<Vec<(String, u64)>, StoreError> {
+        self.on_runtime(|pool, fence| async move { pg_lease::claim(&pool, &fence).await })
+            .await
+    }
+
+    /// Lets every lease of this node go (it is shutting down): nothing more is appended
+    /// under them, and the other nodes claim them at once.
+    pub async fn release_leases(&self) -> Result<(), StoreError> {
+        self.on_runtime(|pool, fence| async move { pg_lease::release(&pool, &fence).await })
+            .await
+    }
+
+    /// The change feed: a [`Change::Gap`] on every (re)connection of the listening
+    /// connection, then each stream's growth as its commit is notified.
+    pub fn changes(&self) -> mpsc::UnboundedReceiver<Change> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        self.inner
+            .runtime
+            .spawn(pg_listen::run(self.inner.config.clone(), tx));
+        rx
     }
 
     /// Runs `query` with a pooled connection on the store's runtime and waits for it.
@@ -228,6 +317,56 @@ impl EventStore for PgStore {
 
     fn writable(&self) -> watch::Receiver<bool> {
         self.inner.writable.subscribe()
+    }
+
+    fn holds(&self, stream: &str) -> bool {
+        match &self.inner.fence {
+            Some(fence) => !pg_lease::leased(stream) || fence.holds(stream),
+            None => true,
+        }
+    }
+
+    fn lease_epoch(&self, stream: &str) -> Option<u64> {
+        match &self.inner.fence {
+            Some(fence) if pg_lease::leased(stream) => {
+                fence.epoch(stream).and_then(|e| u64::try_from(e).ok())
+            }
+            _ => Some(0),
+        }
+    }
+
+    fn held_epoch(&self, stream: &str) -> Option<u64> {
+        match &self.inner.fence {
+            Some(fence) if pg_lease::leased(stream) => {
+                fence.held_epoch(stream).and_then(|e| u64::try_from(e).ok())
+            }
+            _ => Some(0),
+        }
+    }
+
+    async fn lease_new(&self, stream: &str) -> Result<(), StoreError> {
+        let stream = stream.to_string();
+        if self.inner.fence.is_none() {
+            return Ok(());
+        }
+        self.on_runtime(|pool, fence| async move { pg_lease::create(&pool, &fence, &stream).await })
+            .await
+    }
+
+    fn node_id(&self) -> Option<&str> {
+        self.inner.fence.as_ref().map(|f| f.node.as_str())
+    }
+
+    fn owner_of(&self, stream: &str) -> Option<(String, String)> {
+        self.inner.fence.as_ref()?;
+        let stream = stream.to_string();
+        self.block(move |c| async move {
+            let q = c.prepare_cached(pg_lease::OWNER).await?;
+            let row = c.query_opt(&q, &[&stream]).await?;
+            Ok(row.map(|r| (r.get::<_, String>(0), r.get::<_, String>(1))))
+        })
+        .ok()
+        .flatten()
     }
 
     fn streams(&self) -> Result<Vec<String>, StoreError> {

@@ -40,9 +40,22 @@ pub fn status(e: Error) -> Status {
         Error::Stale(m) => Status::aborted(m),
         Error::RateLimited(m) => Status::resource_exhausted(m),
         Error::Unavailable(m) => Status::unavailable(m),
+        Error::NotOwner { owner, message } => not_owner(owner, message),
         Error::DataLoss(m) => Status::data_loss(m),
         Error::Internal(m) => Status::internal(m),
     }
+}
+
+/// The metadata key of an UNAVAILABLE status that names the node writing the match
+/// (its advertised URL): a client sends the request again there (`docs/cluster.md`).
+pub const OWNER_KEY: &str = "baffle-owner";
+
+fn not_owner(owner: Option<String>, message: String) -> Status {
+    let mut status = Status::unavailable(message);
+    if let Some(url) = owner.and_then(|u| u.parse().ok()) {
+        status.metadata_mut().insert(OWNER_KEY, url);
+    }
+    status
 }
 
 impl From<Error> for Status {
@@ -71,6 +84,15 @@ pub enum Rules {
 
 fn side(value: i32, field: &str) -> Result<Side, Status> {
     side_from_wire(value).map_err(|e| Status::invalid_argument(format!("{field}: {e}")))
+}
+
+/// A `RenamePlayerRequest` as the table's request; the name is the rules' to check
+/// (`table::check_player_name`), so a bad one is refused by the table, naming why.
+pub fn rename(r: &v1::RenamePlayerRequest) -> Result<Request, Status> {
+    Ok(Request::RenamePlayer {
+        side: side(r.side, "side")?,
+        name: r.name.clone(),
+    })
 }
 
 fn kind(value: i32, field: &str) -> Result<GameKind, Status> {

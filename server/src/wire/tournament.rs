@@ -97,6 +97,7 @@ pub fn tournament_to_wire(id: &str, t: &crate::registry::Tournament) -> v1::Tour
         venue: t.venue_dates.venue.clone(),
         first_day: t.venue_dates.first_day.clone(),
         last_day: t.venue_dates.last_day.clone(),
+        archived: t.archived,
         defaults: Some(v1::TournamentDefaults {
             per_point_ms: d.per_point.as_ms(),
             delay_ms: Some(d.delay.as_ms()),

@@ -69,6 +69,7 @@ async fn tournament(d: &mut Director) {
         first_day: "2026-11-21".into(),
         last_day: "2026-11-23".into(),
         defaults: Some(defaults(120_000, None, v1::DiceSource::Physical)),
+        ..Default::default()
     };
     d.tournaments
         .create_tournament(d.with_token(v1::CreateTournamentRequest {
@@ -79,6 +80,17 @@ async fn tournament(d: &mut Director) {
     d.tournament("club", defaults(120_000, None, v1::DiceSource::Physical))
         .await;
     create(d, "club", "c1", "1", ("Anna Kovács", "Zoe"), 3).await;
+    // An archived tournament (issue 19) is not on the home list.
+    d.tournament("old", defaults(120_000, None, v1::DiceSource::Physical))
+        .await;
+    d.tournaments
+        .archive_tournament(d.with_token(v1::ArchiveTournamentRequest {
+            id: "old".into(),
+            archived: true,
+            force: false,
+        }))
+        .await
+        .unwrap();
     create(d, "gbf", "m1", "1", ("Anna", "Ben"), 5).await;
     create(
         d,

@@ -3,6 +3,8 @@
 //! window over it. Narrow terminals (under 120 columns) drop the round, device and note
 //! columns rather than cutting names and keys.
 
+use unicode_width::UnicodeWidthStr;
+
 use baffle_proto::faces::{Face, faces, mmss};
 use baffle_proto::v1;
 use ratatui::Frame;
@@ -12,6 +14,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row, Table, Wrap};
 
 use super::{Dashboard, Prompt, name};
+use crate::views::statuses;
 use crate::{render, views, words};
 
 /// Width from which every column is shown.
@@ -21,6 +24,11 @@ const TICKER_LINES: u16 = 3;
 /// To-do lines on screen at most.
 const TODO_LINES: usize = 6;
 
+/// Columns a text takes on a terminal (Greek letters take one each, as Latin ones).
+fn width(text: &str) -> u16 {
+    UnicodeWidthStr::width(text) as u16
+}
+
 fn bold() -> Style {
     Style::default().add_modifier(Modifier::BOLD)
 }
@@ -29,7 +37,7 @@ fn bold() -> Style {
 fn shown_status(s: &v1::MatchState) -> &'static str {
     let paused = s.clock.as_ref().is_some_and(|c| c.paused != 0);
     if paused && s.result.is_none() {
-        words::STATUS_PAUSED
+        statuses::PAUSED
     } else {
         views::status(s)
     }
@@ -38,12 +46,12 @@ fn shown_status(s: &v1::MatchState) -> &'static str {
 /// What a status looks like: what needs the director stands out, what is done fades.
 fn status_style(status: &str) -> Style {
     match status {
-        words::STATUS_PLAYING | words::STATUS_BETWEEN => Style::default().fg(Color::Green),
-        words::STATUS_READY => bold().fg(Color::Cyan),
-        words::STATUS_PRESENT => Style::default().fg(Color::Cyan),
-        words::STATUS_PAUSED => bold().fg(Color::Yellow),
-        words::STATUS_OVER => bold().fg(Color::Magenta),
-        words::STATUS_UNDECIDED => bold().fg(Color::Red),
+        statuses::PLAYING | statuses::BETWEEN => Style::default().fg(Color::Green),
+        statuses::READY => bold().fg(Color::Cyan),
+        statuses::PRESENT => Style::default().fg(Color::Cyan),
+        statuses::PAUSED => bold().fg(Color::Yellow),
+        statuses::OVER => bold().fg(Color::Magenta),
+        statuses::UNDECIDED => bold().fg(Color::Red),
         _ => Style::default().fg(Color::DarkGray),
     }
 }
@@ -51,7 +59,8 @@ fn status_style(status: &str) -> Style {
 fn clock_cell(face: Face) -> Cell<'static> {
     let mut text = mmss(face.main_ms);
     if face.flagged {
-        text.push_str(" FLAG");
+        text.push(' ');
+        text.push_str(&words::say("console-flag"));
         return Cell::from(text).style(bold().fg(Color::Red));
     }
     if face.running && face.delay_ms > 0 {
@@ -73,12 +82,12 @@ pub(super) fn chess_turn(s: &v1::MatchState) -> String {
         return "-".into();
     };
     if s.result.is_some() {
-        return "over".into();
+        return words::say("turn-short-over");
     }
     match v1::Color::try_from(c.to_move) {
-        Ok(v1::Color::White) => "W move".into(),
-        Ok(v1::Color::Black) => "B move".into(),
-        _ if s.phase == v1::MatchPhase::BetweenGames as i32 => "game over".into(),
+        Ok(v1::Color::White) => words::say("console-turn-white"),
+        Ok(v1::Color::Black) => words::say("console-turn-black"),
+        _ if s.phase == v1::MatchPhase::BetweenGames as i32 => words::say("console-turn-game-over"),
         _ => "-".into(),
     }
 }
@@ -108,9 +117,9 @@ fn device_cell(s: &v1::MatchState) -> Cell<'static> {
         return Cell::from("-");
     }
     if s.devices.iter().all(|d| d.connected) {
-        Cell::from(words::DEVICE_ON).style(Style::default().fg(Color::Green))
+        Cell::from(words::say("console-device-on")).style(Style::default().fg(Color::Green))
     } else {
-        Cell::from(words::DEVICE_OFF).style(bold().fg(Color::Red))
+        Cell::from(words::say("console-device-off")).style(bold().fg(Color::Red))
     }
 }
 
@@ -118,15 +127,35 @@ fn device_cell(s: &v1::MatchState) -> Cell<'static> {
 fn note(s: &v1::MatchState) -> String {
     if let Some(r) = &s.result {
         return match r.how.as_str() {
-            "draw" => words::NOTE_DRAWN.into(),
-            "double_default" => words::NOTE_BOTH_LOST.into(),
-            how => words::note_winner(name(s, r.winner), how),
+            "draw" => words::say("console-note-drawn"),
+            "double_default" => words::say("console-note-both-lost"),
+            how => {
+                let args = [
+                    ("name", name(s, r.winner).into()),
+                    ("how", words::how(how).into()),
+                ];
+                words::say_with("console-note-winner", &args)
+            }
         };
     }
     s.clock
         .as_ref()
         .and_then(|c| words::pause_reason(c.paused))
         .unwrap_or_default()
+}
+
+/// A backgammon row's turn, short: "B roll", "opening", "over" (the side by its letter:
+/// the names are in the row already).
+fn turn_short(s: &v1::MatchState) -> String {
+    let who = [("name", render::side(s.turn_side).into())];
+    match v1::TurnPhase::try_from(s.turn) {
+        _ if s.result.is_some() => words::say("turn-short-over"),
+        Ok(v1::TurnPhase::Opening) => words::say("turn-short-opening"),
+        Ok(v1::TurnPhase::OnRoll) => words::say_with("turn-short-on-roll", &who),
+        Ok(v1::TurnPhase::Moving) => words::say_with("turn-short-moving", &who),
+        Ok(v1::TurnPhase::DoubleOffered) => words::say_with("turn-short-double-offered", &who),
+        _ => "-".into(),
+    }
 }
 
 /// One match's row at `now_ms`.
@@ -140,7 +169,7 @@ fn match_row(s: &v1::MatchState, now_ms: i64, wide: bool) -> Row<'static> {
     };
     let turn = match s.chess {
         Some(_) => chess_turn(s),
-        None => baffle_proto::backgammon_text::turn_short(s),
+        None => turn_short(s),
     };
     let status = shown_status(s);
     let mut cells = vec![Cell::from(s.table.clone())];
@@ -149,9 +178,15 @@ fn match_row(s: &v1::MatchState, now_ms: i64, wide: bool) -> Row<'static> {
     }
     cells.extend([
         Cell::from(s.match_id.clone()),
-        Cell::from(format!("{} v {}", s.player_a, s.player_b)),
+        Cell::from(words::say_with(
+            "console-versus",
+            &[
+                ("a", s.player_a.clone().into()),
+                ("b", s.player_b.clone().into()),
+            ],
+        )),
         Cell::from(score(s)),
-        Cell::from(status).style(status_style(status)),
+        Cell::from(words::status(status)).style(status_style(status)),
         a,
         b,
         Cell::from(turn),
@@ -178,7 +213,7 @@ impl Dashboard {
         self.draw_rooms(frame, table_area, now_ms);
         let todo_lines: Vec<Line> = if todos.is_empty() {
             vec![Line::styled(
-                words::TODO_NONE,
+                words::say("console-todo-none"),
                 Style::default().fg(Color::DarkGray),
             )]
         } else {
@@ -195,7 +230,8 @@ impl Dashboard {
                 })
                 .collect()
         };
-        let todo_title = words::todo_title(todos.len());
+        let count = [("count", (todos.len() as u32).into())];
+        let todo_title = format!(" {} ", words::say_with("console-todo-title", &count));
         frame.render_widget(
             Paragraph::new(todo_lines)
                 .block(Block::default().borders(Borders::ALL).title(todo_title)),
@@ -206,16 +242,17 @@ impl Dashboard {
             Paragraph::new(ticker).block(
                 Block::default()
                     .borders(Borders::ALL)
-                    .title(words::TICKER_TITLE),
+                    .title(format!(" {} ", words::say("console-ticker-title"))),
             ),
             ticker_area,
         );
         frame.render_widget(Paragraph::new(self.bottom_line()), bottom);
         if self.help {
+            let help = words::say("console-help");
             popup(
                 frame,
-                words::HELP_TITLE,
-                words::HELP.lines().map(Line::from).collect(),
+                &format!(" {} ", words::say("console-help-title")),
+                help.lines().map(|l| Line::from(l.to_string())).collect(),
             );
         } else if let Some(s) = self.detail.as_ref().and_then(|id| self.matches.get(id)) {
             let lines = render::match_text(s)
@@ -241,33 +278,57 @@ impl Dashboard {
             .max()
             .unwrap_or(3)
             .clamp(3, 8) as u16;
-        let mut headers = vec![words::COL_TABLE];
-        let mut widths = vec![Constraint::Length(table_width)];
+        // Headers and statuses are words of the chosen language: the columns fit them.
+        let col = |id: &str| words::say(id);
+        let fit = |id: &str, at_least: u16| at_least.max(width(&col(id)));
+        // As wide as the statuses shown: a rare long one does not take the names' room.
+        let status_width = rows
+            .iter()
+            .map(|s| width(&words::status(shown_status(s))))
+            .max()
+            .unwrap_or(0)
+            .max(fit("console-col-status", 9));
+        let mut headers = vec![col("console-col-table")];
+        let mut widths = vec![Constraint::Length(fit("console-col-table", table_width))];
         if wide {
-            headers.push(words::COL_ROUND);
-            widths.push(Constraint::Length(3));
+            headers.push(col("console-col-round"));
+            widths.push(Constraint::Length(fit("console-col-round", 3)));
         }
         headers.extend([
-            words::COL_MATCH,
-            words::COL_PLAYERS,
-            words::COL_SCORE,
-            words::COL_STATUS,
-            words::COL_CLOCK_A,
-            words::COL_CLOCK_B,
-            words::COL_TURN,
+            col("console-col-match"),
+            col("console-col-players"),
+            col("console-col-score"),
+            col("console-col-status"),
+            col("console-col-clock-a"),
+            col("console-col-clock-b"),
+            col("console-col-turn"),
         ]);
+        let clock = if wide { 12 } else { 10 };
+        // As wide as the turns shown ("B ρίχνει"), within bounds.
+        let turn_width = rows
+            .iter()
+            .map(|s| match s.chess {
+                Some(_) => width(&chess_turn(s)),
+                None => width(&turn_short(s)),
+            })
+            .max()
+            .unwrap_or(0)
+            .clamp(fit("console-col-turn", if wide { 10 } else { 7 }), 12);
         widths.extend([
-            Constraint::Length(id_width),
+            Constraint::Length(fit("console-col-match", id_width)),
             Constraint::Min(12),
-            Constraint::Length(7),
-            Constraint::Length(9),
-            Constraint::Length(if wide { 12 } else { 10 }),
-            Constraint::Length(if wide { 12 } else { 10 }),
-            Constraint::Length(if wide { 10 } else { 7 }),
+            Constraint::Length(fit("console-col-score", 7)),
+            Constraint::Length(status_width),
+            Constraint::Length(fit("console-col-clock-a", clock)),
+            Constraint::Length(fit("console-col-clock-b", clock)),
+            Constraint::Length(turn_width),
         ]);
         if wide {
-            headers.extend([words::COL_DEVICE, words::COL_NOTE]);
-            widths.extend([Constraint::Length(3), Constraint::Min(16)]);
+            headers.extend([col("console-col-device"), col("console-col-note")]);
+            widths.extend([
+                Constraint::Length(fit("console-col-device", 3)),
+                Constraint::Min(16),
+            ]);
         }
         let header = Row::new(headers).style(bold());
         let table_rows = rows.into_iter().enumerate().map(|(i, s)| {
@@ -278,7 +339,14 @@ impl Dashboard {
                 row
             }
         });
-        let title = words::console_title(&self.tournament, &self.filter);
+        let tournament = ("tournament", self.tournament.clone().into());
+        let title = if self.filter.is_empty() {
+            words::say_with("console-title", &[tournament])
+        } else {
+            let filter = ("filter", self.filter.clone().into());
+            words::say_with("console-title-filtered", &[tournament, filter])
+        };
+        let title = format!(" {title} ");
         frame.render_widget(
             Table::new(table_rows, widths)
                 .header(header)
@@ -290,16 +358,18 @@ impl Dashboard {
     fn bottom_line(&self) -> Line<'static> {
         match (&self.prompt, &self.connection) {
             (Some(Prompt::Confirm(p)), _) => {
-                Line::styled(format!("{}? y/n", p.label), bold().fg(Color::Yellow))
+                let asked =
+                    words::say_with("console-confirm", &[("action", p.label.clone().into())]);
+                Line::styled(asked, bold().fg(Color::Yellow))
             }
             (Some(Prompt::Input { label, buffer, .. }), _) => {
                 Line::styled(format!("{label}: {buffer}_"), bold().fg(Color::Yellow))
             }
             (None, Some(problem)) => Line::styled(problem.clone(), bold().fg(Color::Red)),
             (None, None) if self.selected_match().is_some_and(|m| m.chess.is_some()) => {
-                Line::from(words::HINT_CHESS)
+                Line::from(words::say("console-hint-chess"))
             }
-            (None, None) => Line::from(words::HINT),
+            (None, None) => Line::from(words::say("console-hint")),
         }
     }
 }

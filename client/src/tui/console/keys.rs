@@ -94,7 +94,8 @@ impl Dashboard {
             Prompt::Confirm(pending) => {
                 return match key {
                     Key::Char('y') | Key::Enter => {
-                        self.tick(words::tick_sent(&pending.label));
+                        let args = [("action", pending.label.clone().into())];
+                        self.tick(words::say_with("console-tick-sent", &args));
                         Some(pending)
                     }
                     _ => None, // anything else cancels
@@ -148,7 +149,7 @@ impl Dashboard {
     fn confirm(&self, action: Action, ruling: Option<v1::Ruling>, label: &str) -> Option<Prompt> {
         let match_id = self.selected_match()?.match_id.clone();
         Some(Prompt::Confirm(Pending {
-            label: format!("{label} in {match_id}"),
+            label: in_match(label, &match_id),
             match_id,
             action,
             ruling,
@@ -165,11 +166,11 @@ impl Dashboard {
     }
 
     /// Asks for a side of the selected match, the prompt naming both players.
-    fn ask_side(&mut self, what: &str, example: &str, kind: InputKind) {
+    fn ask_side(&mut self, id: &str, kind: InputKind) {
         let Some(s) = self.selected_match() else {
             return;
         };
-        let label = words::prompt_side(what, &s.player_a, &s.player_b, example);
+        let label = words::ask_side(id, &s.player_a, &s.player_b);
         self.ask(label, kind);
     }
 
@@ -183,16 +184,22 @@ impl Dashboard {
                     v1::PauseReason::DirectorStopped as i32,
                 ));
                 let ruling = ruling("stopped at the console", "6.12 (a)");
-                self.prompt = self.confirm(stop, ruling, "stop the clocks (6.12)");
+                self.prompt = self.confirm(stop, ruling, &words::say("console-do-stop"));
             }
             Key::Char('r') => {
                 let restart = chess(v1::chess_command::Action::Resume(v1::Empty {}));
                 let ruling = ruling("restarted at the console", "6.12 (c)");
-                self.prompt = self.confirm(restart, ruling, "restart the clocks (6.12)");
+                self.prompt = self.confirm(restart, ruling, &words::say("console-do-restart"));
             }
-            Key::Char('a') => self.ask(words::PROMPT_CHESS_CLOCK.into(), InputKind::SetChessClock),
-            Key::Char('i') => self.ask(words::PROMPT_CHESS_ARRIVE.into(), InputKind::CheckIn),
-            Key::Char('x' | 'c' | 'w' | 'f' | 's') => self.tick(words::NOT_IN_CHESS.into()),
+            Key::Char('a') => self.ask(
+                words::say("console-prompt-chess-clock"),
+                InputKind::SetChessClock,
+            ),
+            Key::Char('i') => self.ask(
+                words::say("console-prompt-chess-arrive"),
+                InputKind::CheckIn,
+            ),
+            Key::Char('x' | 'c' | 'w' | 'f' | 's') => self.tick(words::say("console-not-in-chess")),
             _ => return false,
         }
         true
@@ -212,7 +219,7 @@ impl Dashboard {
                 self.detail = self.selected_match().map(|m| m.match_id.clone())
             }
             Key::Char('/') => {
-                let label = words::PROMPT_FILTER.to_string();
+                let label = words::say("console-prompt-filter");
                 self.prompt = Some(Prompt::Input {
                     label,
                     buffer: self.filter.clone(),
@@ -230,30 +237,37 @@ impl Dashboard {
                 let choices: Vec<String> = pause_reasons()
                     .iter()
                     .enumerate()
-                    .map(|(i, r)| format!("{} {}", i + 1, r.describe()))
+                    .map(|(i, r)| format!("{} {}", i + 1, pause_words(*r)))
                     .collect();
-                self.ask(words::prompt_pause(&choices), InputKind::PauseReason)
+                let args = [("choices", choices.join(", ").into())];
+                self.ask(
+                    words::say_with("console-prompt-pause", &args),
+                    InputKind::PauseReason,
+                )
             }
             Key::Char('r') => {
-                self.prompt = self.confirm(Action::Resume(v1::Empty {}), None, "resume the clock")
+                let label = words::say("console-do-resume");
+                self.prompt = self.confirm(Action::Resume(v1::Empty {}), None, &label)
             }
             Key::Char('c') => {
                 self.prompt = self.confirm(
                     Action::ConfirmResult(v1::Empty {}),
                     ruling("confirmed at the console", "4.6"),
-                    "confirm the result",
+                    &words::say("console-do-confirm"),
                 )
             }
-            Key::Char('a') => {
-                self.ask_side("adjust the clock of", "A -30s", InputKind::AdjustClock)
-            }
-            Key::Char('x') => self.ask_side("penalty points to", "B 1", InputKind::AwardPoints),
-            Key::Char('i') => self.ask_side("check in", "A", InputKind::CheckIn),
-            Key::Char('w') => self.ask_side("a warning to", "B", InputKind::Warn),
-            Key::Char('f') => self.ask_side("the match forfeited by", "B", InputKind::Forfeit),
+            Key::Char('a') => self.ask_side("console-ask-adjust", InputKind::AdjustClock),
+            Key::Char('x') => self.ask_side("console-ask-points", InputKind::AwardPoints),
+            Key::Char('i') => self.ask_side("console-ask-check-in", InputKind::CheckIn),
+            Key::Char('w') => self.ask_side("console-ask-warn", InputKind::Warn),
+            Key::Char('f') => self.ask_side("console-ask-forfeit", InputKind::Forfeit),
             Key::Char('s') if selected => {
                 let s = self.selected_match().expect("selected");
-                let label = words::prompt_score(&s.player_a, &s.player_b);
+                let args = [
+                    ("a", s.player_a.clone().into()),
+                    ("b", s.player_b.clone().into()),
+                ];
+                let label = words::say_with("console-prompt-score", &args);
                 self.ask(label, InputKind::CorrectScore)
             }
             _ => {}
@@ -261,10 +275,12 @@ impl Dashboard {
     }
 
     fn parse_input(&self, kind: InputKind, text: &str) -> Result<Pending, String> {
-        let s = self.selected_match().ok_or(words::NO_MATCH)?;
+        let s = self
+            .selected_match()
+            .ok_or_else(|| words::say("console-no-match"))?;
         let match_id = s.match_id.clone();
         let pending = |label: String, action, ruling| Pending {
-            label: format!("{label} in {match_id}"),
+            label: in_match(&label, &match_id),
             match_id: match_id.clone(),
             action,
             ruling,
@@ -278,10 +294,17 @@ impl Dashboard {
                     .ok()
                     .and_then(|n| n.checked_sub(1))
                     .and_then(|i| reasons.get(i).copied())
-                    .ok_or(format!("{text:?}: a number from 1 to {}", reasons.len()))?;
+                    .ok_or_else(|| {
+                        let args = [
+                            ("text", text.into()),
+                            ("count", (reasons.len() as u32).into()),
+                        ];
+                        words::say_with("console-bad-reason", &args)
+                    })?;
                 let wire = baffle_proto::convert::pause_reason_to_wire(reason) as i32;
+                let args = [("reason", pause_words(reason).into())];
                 return Ok(pending(
-                    format!("pause the clock ({})", reason.describe()),
+                    words::say_with("console-do-pause", &args),
                     Action::Pause(wire),
                     None,
                 ));
@@ -289,16 +312,19 @@ impl Dashboard {
             InputKind::CorrectScore => {
                 let numbers: Vec<u32> = text
                     .split_whitespace()
-                    .map(|n| n.parse().map_err(|_| words::bad_score(text)))
+                    .map(|n| n.parse().map_err(|_| bad("console-bad-score", text)))
                     .collect::<Result<_, _>>()?;
                 let [a, b] = numbers[..] else {
-                    return Err(words::bad_score(text));
+                    return Err(bad("console-bad-score", text));
                 };
+                let args = [
+                    ("a", s.player_a.clone().into()),
+                    ("sa", a.into()),
+                    ("sb", b.into()),
+                    ("b", s.player_b.clone().into()),
+                ];
                 return Ok(pending(
-                    format!(
-                        "correct the score to {} {a} – {b} {}",
-                        s.player_a, s.player_b
-                    ),
+                    words::say_with("console-do-score", &args),
                     Action::CorrectScore(v1::Score { a, b }),
                     ruling("corrected at the console", "4.7"),
                 ));
@@ -307,10 +333,7 @@ impl Dashboard {
             InputKind::CheckIn if s.chess.is_some() => {
                 let color = colour(text.trim())?;
                 return Ok(pending(
-                    format!(
-                        "{} at the board",
-                        baffle_proto::chess_text::color(color as i32)
-                    ),
+                    words::say_with("console-do-arrive", &[colour_words(color)]),
                     chess(v1::chess_command::Action::Arrive(color as i32)),
                     None,
                 ));
@@ -321,41 +344,41 @@ impl Dashboard {
         let side = match side_text.to_ascii_uppercase().as_str() {
             "A" => v1::Side::A as i32,
             "B" => v1::Side::B as i32,
-            other => return Err(words::bad_side(other)),
+            other => return Err(bad("console-bad-side", other)),
         };
         let who = name(s, side).to_string();
         let rest = rest.trim();
         match kind {
             InputKind::AdjustClock => {
                 let ms = crate::duration::parse(rest)?.as_ms();
+                let args = [("name", who.into()), ("by", rest.into())];
                 Ok(pending(
-                    format!("adjust {who}'s clock by {rest}"),
+                    words::say_with("console-do-adjust", &args),
                     Action::AdjustTime(v1::TimeChange { side, ms }),
                     ruling("adjusted at the console", "4.3 (v)"),
                 ))
             }
             InputKind::AwardPoints => {
-                let points: u32 = rest
-                    .parse()
-                    .map_err(|_| format!("{rest:?} is not a number of points"))?;
+                let points: u32 = rest.parse().map_err(|_| bad("console-bad-points", rest))?;
+                let args = [("name", who.into()), ("points", points.into())];
                 Ok(pending(
-                    format!("award {points} penalty point(s) to {who}"),
+                    words::say_with("console-do-points", &args),
                     Action::AwardPoints(v1::Points { side, points }),
                     ruling("awarded at the console", "2.3"),
                 ))
             }
             InputKind::CheckIn => Ok(pending(
-                format!("check in {who}"),
+                words::say_with("console-do-check-in", &[("name", who.into())]),
                 Action::CheckIn(side),
                 None,
             )),
             InputKind::Warn => Ok(pending(
-                format!("warn {who}"),
+                words::say_with("console-do-warn", &[("name", who.into())]),
                 Action::Warn(side),
                 ruling("warned at the console", "2.3"),
             )),
             InputKind::Forfeit => Ok(pending(
-                format!("{who} forfeits the match"),
+                words::say_with("console-do-forfeit", &[("name", who.into())]),
                 Action::ForfeitMatch(side),
                 ruling("forfeited at the console", "2.2"),
             )),
@@ -371,29 +394,55 @@ impl Dashboard {
         let (color_text, rest) = text
             .trim()
             .split_once(' ')
-            .ok_or(words::bad_side(text.trim()))?;
+            .ok_or_else(|| bad("console-bad-side", text.trim()))?;
         let color = colour(color_text)?;
         let ms = crate::duration::parse(rest.trim())?.as_ms();
         let action = v1::chess_command::Action::SetTime(v1::ChessTime {
             color: color as i32,
             ms,
         });
+        let (_, colour_said) = colour_words(color);
+        let args = [("color", colour_said), ("time", rest.trim().into())];
         Ok(pending(
-            format!(
-                "set {}'s clock to {}",
-                baffle_proto::chess_text::color(color as i32),
-                rest.trim()
-            ),
+            words::say_with("console-do-set-clock", &args),
             chess(action),
             ruling("set at the console", "6.10"),
         ))
     }
 }
 
+/// A colour as typed: W, B, White, Black, or in Greek Λ (Λευκά), Μ (Μαύρα).
 fn colour(text: &str) -> Result<v1::Color, String> {
-    match text.to_ascii_uppercase().as_str() {
-        "W" | "WHITE" => Ok(v1::Color::White),
-        "B" | "BLACK" => Ok(v1::Color::Black),
-        other => Err(format!("{other:?} is not a colour: W or B")),
+    match text.to_uppercase().as_str() {
+        "W" | "WHITE" | "Λ" | "ΛΕΥΚΑ" => Ok(v1::Color::White),
+        "B" | "BLACK" | "Μ" | "ΜΑΥΡΑ" => Ok(v1::Color::Black),
+        other => Err(bad("console-bad-colour", other)),
     }
+}
+
+/// A colour in words, as a message's `color` argument.
+fn colour_words(color: v1::Color) -> (&'static str, baffle_i18n::Value) {
+    let said = if color == v1::Color::Black {
+        words::say("color-black")
+    } else {
+        words::say("color-white")
+    };
+    ("color", said.into())
+}
+
+/// A pause reason in words (the catalogue's, by its proto number).
+fn pause_words(reason: baffle_core::clock::PauseReason) -> String {
+    let wire = baffle_proto::convert::pause_reason_to_wire(reason) as i32;
+    words::pause_reason(wire).unwrap_or_else(|| reason.describe().to_string())
+}
+
+/// An action on a match, for the confirmation and the ticker: "warn Anna in r1-t7".
+fn in_match(action: &str, match_id: &str) -> String {
+    let args = [("action", action.into()), ("match", match_id.into())];
+    words::say_with("console-in-match", &args)
+}
+
+/// A refusal of what was typed, quoting it: `id` is one of the `console-bad-*`.
+fn bad(id: &str, text: &str) -> String {
+    words::say_with(id, &[("text", text.into())])
 }

@@ -152,7 +152,13 @@ impl Dashboard {
             .values()
             .map(|m| Todo {
                 match_id: m.match_id.clone(),
-                text: words::todo_offline(&words::at_table(&m.match_id, &m.table), &m.reason),
+                text: words::say_with(
+                    "console-todo-offline",
+                    &[
+                        ("at", words::at_table(&m.match_id, &m.table).into()),
+                        ("reason", m.reason.clone().into()),
+                    ],
+                ),
                 urgency: 0,
             })
             .collect();
@@ -166,12 +172,16 @@ impl Dashboard {
             };
             let at = words::at_table(&s.match_id, &s.table);
             if s.awaiting_decision {
-                add(0, words::todo_undecided(&at));
+                add(
+                    0,
+                    words::say_with("console-todo-undecided", &[("at", at.clone().into())]),
+                );
             }
             if let Some(f) = s.clock.as_ref().and_then(|c| c.first_flag)
                 && s.result.is_none()
             {
-                add(0, words::todo_flag(&at, name(s, f.side)));
+                let args = [("at", at.clone().into()), ("name", name(s, f.side).into())];
+                add(0, words::say_with("console-todo-flag", &args));
             }
             if let Some(r) = s.result.as_ref().filter(|r| !r.confirmed) {
                 let winner = match r.how.as_str() {
@@ -187,7 +197,11 @@ impl Dashboard {
                 .filter(|a| a.decision == v1::AppealDecision::Unspecified as i32)
                 .count();
             if pending > 0 {
-                add(1, words::todo_appeals(&at, pending));
+                let args = [
+                    ("at", at.clone().into()),
+                    ("count", (pending as u32).into()),
+                ];
+                add(1, words::say_with("console-todo-appeals", &args));
             }
             let seen = self.anomalies_seen.get(&s.match_id).copied().unwrap_or(0);
             if s.dice_anomalies > seen {
@@ -217,7 +231,11 @@ impl Dashboard {
         let id = &s.match_id;
         let flag = |m: &v1::MatchState| m.clock.as_ref().and_then(|c| c.first_flag);
         if let (None, Some(f)) = (flag(before), flag(s)) {
-            self.tick(words::tick_flag(id, name(s, f.side)));
+            let args = [
+                ("match", id.clone().into()),
+                ("name", name(s, f.side).into()),
+            ];
+            self.tick(words::say_with("console-tick-flag", &args));
         }
         for (i, side) in [v1::Side::A, v1::Side::B].into_iter().enumerate() {
             let (was, now) = (
@@ -225,7 +243,12 @@ impl Dashboard {
                 s.penalty_points.get(i).copied().unwrap_or(0),
             );
             if now > was {
-                self.tick(words::tick_penalty(id, name(s, side as i32), now));
+                let args = [
+                    ("match", id.clone().into()),
+                    ("name", name(s, side as i32).into()),
+                    ("total", now.into()),
+                ];
+                self.tick(words::say_with("console-tick-penalty", &args));
             }
         }
         if s.dice_anomalies > before.dice_anomalies {
@@ -247,10 +270,15 @@ impl Dashboard {
         let paused = |m: &v1::MatchState| m.clock.as_ref().map_or(0, |c| c.paused);
         if paused(s) != 0 && paused(before) == 0 {
             let reason = words::pause_reason(paused(s)).unwrap_or_default();
-            self.tick(words::tick_paused(id, &reason));
+            let args = [("match", id.clone().into()), ("reason", reason.into())];
+            self.tick(words::say_with("console-tick-paused", &args));
         }
         if views::status(s) != views::status(before) {
-            self.tick(words::tick_status(id, views::status(s)));
+            let args = [
+                ("match", id.clone().into()),
+                ("status", words::status(views::status(s)).into()),
+            ];
+            self.tick(words::say_with("console-tick-status", &args));
         }
     }
 

@@ -123,7 +123,7 @@ fn results_to_confirm_stay_until_confirmed_and_prompts_name_the_players() {
     let todos = board.todos();
     assert_eq!(todos.len(), 1);
     assert!(
-        todos[0].text.contains("Ben won (points) — confirm"),
+        todos[0].text.contains("Ben won (on points) — confirm"),
         "{todos:?}"
     );
     // Many later changes do not push it away; confirming removes it.

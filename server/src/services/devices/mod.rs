@@ -108,6 +108,8 @@ impl<S: EventStore + Clone, T: TimeSource> Devices for DevicesService<S, T> {
             })?;
         tracing::info!(device = %hello.device_id, firmware = %hello.firmware, %match_id, "device connected");
         let handle = self.hub.match_handle(&match_id).await?;
+        // On a node of a cluster, the device connects to the node that writes its match.
+        self.hub.require_owner(&handle)?;
         handle.presence(&hello.device_id, true).await;
         let state = handle.state().await?;
         let updates = follow(

@@ -1,0 +1,170 @@
+//! The words' own checks: every id the client asks for is in both catalogues, the
+//! language is chosen as documented, and events read the same as on the page.
+
+use std::path::Path;
+
+use serde_json::json;
+
+use super::*;
+
+/// Every message id written as the first argument of a `say`, `say_with` or
+/// `ask_side` or `bad` call in `source`.
+fn ids_in(source: &str) -> Vec<String> {
+    let mut ids = Vec::new();
+    for call in ["say(", "say_with(", "ask_side(", "bad("] {
+        for (at, _) in source.match_indices(call) {
+            // `fn say(` is the definition, not a call.
+            if source[..at].ends_with("fn ") {
+                continue;
+            }
+            let rest = source[at + call.len()..].trim_start();
+            if let Some(literal) = rest.strip_prefix('"') {
+                let id: String = literal.chars().take_while(|c| *c != '"').collect();
+                ids.push(id);
+            }
+        }
+    }
+    ids
+}
+
+fn sources(dir: &Path, out: &mut Vec<(String, String)>) {
+    for entry in std::fs::read_dir(dir).expect("the client's sources") {
+        let path = entry.expect("an entry").path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let text = std::fs::read_to_string(&path).expect("a source file");
+            out.push((path.display().to_string(), text));
+        }
+    }
+}
+
+#[test]
+fn the_id_scanner_finds_calls_and_skips_definitions() {
+    let source = "pub fn say(id: &str) {}\n say(\"a-b\"); say_with(\n  \"c-d\", &[]); ask_side(\"e\", a, b);";
+    assert_eq!(ids_in(source), ["a-b", "c-d", "e"]);
+}
+
+#[test]
+fn every_id_the_client_uses_is_in_both_catalogues() {
+    let mut files = Vec::new();
+    sources(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut files,
+    );
+    let mut used = 0;
+    for (path, text) in &files {
+        if path.ends_with("tests.rs") {
+            continue;
+        }
+        for id in ids_in(text) {
+            used += 1;
+            for locale in Locale::ALL {
+                assert!(
+                    Catalogue::new(locale).has(&id),
+                    "{path}: \"{id}\" is not in {}.ftl",
+                    locale.tag()
+                );
+            }
+        }
+    }
+    // The scan found the calls (a scanner that finds nothing would pass anything).
+    assert!(used > 150, "only {used} ids found");
+}
+
+#[test]
+fn the_language_comes_from_the_flag_then_the_posix_variables_then_english() {
+    let env = |vars: &'static [(&'static str, &'static str)]| {
+        move |name: &str| {
+            vars.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| v.to_string())
+        }
+    };
+    assert_eq!(choose(None, env(&[("LANG", "el_GR.UTF-8")])), Locale::El);
+    assert_eq!(choose(None, env(&[])), Locale::En);
+    assert_eq!(choose(None, env(&[("LANG", "C.UTF-8")])), Locale::En);
+    assert_eq!(choose(None, env(&[("LANG", "fr_FR.UTF-8")])), Locale::En);
+    // LC_ALL before LC_MESSAGES before LANG; an empty one does not count.
+    let both = env(&[
+        ("LC_ALL", ""),
+        ("LC_MESSAGES", "en_GB.UTF-8"),
+        ("LANG", "el_GR.UTF-8"),
+    ]);
+    assert_eq!(choose(None, both), Locale::En);
+    assert_eq!(
+        choose(None, env(&[("LC_ALL", "el_GR@euro"), ("LANG", "en_US")])),
+        Locale::El
+    );
+    // --lang / BAFFLE_LANG first.
+    assert_eq!(choose(Some("el"), env(&[("LANG", "en_US")])), Locale::El);
+    assert_eq!(choose(Some("en"), env(&[("LANG", "el_GR")])), Locale::En);
+}
+
+#[test]
+fn events_are_said_in_words_with_names_in_both_languages() {
+    let names = ["Anna", "Ben"];
+    let throw = json!({"kind": "bg.opening_throw", "throw": [6, 1]});
+    assert_eq!(
+        event("bg.opening_throw", &throw, names),
+        "opening throw: Anna 6, Ben 1"
+    );
+    assert_eq!(
+        event("bg.rolled", &json!({"side": "B", "dice": [3, 4]}), names),
+        "Ben rolled 3-4"
+    );
+    assert_eq!(event("bg.future_thing", &json!({}), names), "future thing");
+    in_locale(Locale::El, || {
+        assert_eq!(
+            event(
+                "bg.rolled",
+                &json!({"side": "B", "dice": [3, 4]}),
+                ["Άννα", "Βασίλης"]
+            ),
+            "Βασίλης έφερε 3-4"
+        );
+        assert_eq!(
+            event("bg.paused", &json!({"reason": "director_called"}), names),
+            "το ρολόι σταμάτησε: κλήση Διευθυντή Αγώνων"
+        );
+        assert_eq!(
+            event(
+                "bg.game_ended",
+                &json!({"winner": "A", "result": "gammon", "points": 4}),
+                ["Άννα", "Βασίλης"]
+            ),
+            "Άννα κέρδισε την παρτίδα: 4 πόντοι (διπλή)"
+        );
+    });
+    // The thread's language is back.
+    assert_eq!(event("bg.taken", &json!({"side": "A"}), names), "Anna took");
+}
+
+#[test]
+fn anomalies_name_the_player_without_statistics() {
+    let said = anomaly(
+        "r1-t7",
+        ["Anna", "Ben"],
+        "player A's dice: faces are unevenly spread (p = 4.52e-24 over 60 dice)",
+    );
+    assert_eq!(
+        said,
+        "r1-t7: Anna's dice look wrong: faces are unevenly spread"
+    );
+}
+
+#[test]
+fn a_future_keeps_its_language_across_polls() {
+    let fut = InLocale::new(Locale::El, async {
+        let first = say("console-no-match");
+        tokio::task::yield_now().await;
+        (first, say("console-no-match"))
+    });
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let (a, b) = rt.block_on(fut);
+    assert_eq!(a, "δεν έχει επιλεγεί ματς");
+    assert_eq!(b, a);
+    assert_eq!(say("console-no-match"), "no match selected");
+}

@@ -1,0 +1,89 @@
+//! Which server a device talks to, when there are several: the nodes of a cluster
+//! (`docs/cluster.md`, `baffle-device --server a,b,c`).
+//!
+//! A device sends its inputs to the node that writes its match. Another node refuses
+//! the connection (or an input) UNAVAILABLE with that node's URL in the metadata key
+//! `baffle-owner`: the device connects there at once and replays what was not
+//! acknowledged. A connection lost without a word is retried on the next server of the
+//! list, in turn (after the usual backoff), since the node it talked to may be dead.
+
+use tonic::transport::{Channel, Endpoint};
+use tonic::{Code, Status};
+
+/// The metadata key naming the node that writes a match.
+pub const OWNER_KEY: &str = "baffle-owner";
+
+/// The URL of the node that writes the device's match, if `status` names one.
+pub fn owner(status: &Status) -> Option<String> {
+    if status.code() != Code::Unavailable {
+        return None;
+    }
+    Some(status.metadata().get(OWNER_KEY)?.to_str().ok()?.to_string())
+}
+
+/// The servers of a list as typed (`a,b,c`; `host:port` read as `http://host:port`).
+pub fn list(servers: &str) -> Vec<String> {
+    servers
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| match s.contains("://") {
+            true => s.to_string(),
+            false => format!("http://{s}"),
+        })
+        .collect()
+}
+
+/// A lazy channel to `url` (it connects when used), or None if `url` is not a URL.
+pub fn lazy(url: &str) -> Option<Channel> {
+    Some(Endpoint::from_shared(url.to_string()).ok()?.connect_lazy())
+}
+
+/// The servers a device goes round, and where it is.
+#[derive(Clone, Debug, Default)]
+pub struct Rotation {
+    list: Vec<String>,
+    next: usize,
+}
+
+impl Rotation {
+    /// Going round `list` (empty: the device keeps its one channel), the first of it in
+    /// use now.
+    pub fn new(list: Vec<String>) -> Rotation {
+        Rotation { next: 1, list }
+    }
+
+    /// The next server's channel, in turn; None if there is no list.
+    pub fn advance(&mut self) -> Option<Channel> {
+        if self.list.is_empty() {
+            return None;
+        }
+        let url = &self.list[self.next % self.list.len()];
+        self.next = (self.next + 1) % self.list.len();
+        lazy(url)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn servers_are_gone_round_in_turn() {
+        assert_eq!(list("a:1, http://b:2,"), ["http://a:1", "http://b:2"]);
+        let mut r = Rotation::new(list("a:1,b:2"));
+        assert_eq!(r.next, 1);
+        assert!(r.advance().is_some());
+        assert_eq!(r.next, 0);
+        assert!(Rotation::default().advance().is_none());
+    }
+
+    #[test]
+    fn only_an_unavailable_status_names_the_owner() {
+        let mut s = Status::unavailable("elsewhere");
+        s.metadata_mut()
+            .insert(OWNER_KEY, "http://n2:1".parse().unwrap());
+        assert_eq!(owner(&s).as_deref(), Some("http://n2:1"));
+        assert_eq!(owner(&Status::unavailable("none")), None);
+    }
+}

@@ -1,0 +1,142 @@
+//! The handle to a match's actor: what the hub and the services hold, and every request
+//! they make of the match — each a message answered by the actor in order.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use baffle_proto::v1;
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+use super::{Admission, DeviceInput, Msg, Request, RequestId};
+use crate::error::Error;
+use crate::wire::{MatchInfo, Rules};
+
+/// A handle to a running match actor. Cheap to clone.
+#[derive(Clone)]
+pub struct MatchHandle {
+    /// Messages travel boxed: tokio allocates a channel's first block of 32 slots up front,
+    /// and a slot of a pointer rather than of the largest message saves some 4.6 KB per
+    /// live match.
+    pub(super) tx: mpsc::Sender<Box<Msg>>,
+    /// Where the match sits.
+    pub info: MatchInfo,
+    /// Its rules (and dice), for decoding commands.
+    pub rules: Rules,
+    /// Why the match is unavailable, if its log could not be recovered.
+    pub(super) failed: Arc<std::sync::OnceLock<String>>,
+    /// Whether this node writes the match (always, but on a node of a cluster).
+    pub(super) owner: Arc<AtomicBool>,
+}
+
+fn gone() -> Error {
+    Error::Unavailable("the match is shutting down".into())
+}
+
+impl MatchHandle {
+    async fn ask<R>(&self, msg: impl FnOnce(oneshot::Sender<R>) -> Msg) -> Result<R, Error> {
+        let (reply, answer) = oneshot::channel();
+        self.tx
+            .send(Box::new(msg(reply)))
+            .await
+            .map_err(|_| self.gone())?;
+        answer.await.map_err(|_| self.gone())
+    }
+
+    /// Why the actor is not answering: its log failed recovery, or it is shutting down.
+    fn gone(&self) -> Error {
+        match self.failed.get() {
+            Some(why) => Error::DataLoss(format!(
+                "match {} is unavailable: its log did not check out on start: {why}",
+                self.info.id
+            )),
+            None => gone(),
+        }
+    }
+
+    /// Applies a decoded request; a retry of one applied before (the same request id and
+    /// fingerprint) gets the original reply, even after a restart.
+    pub async fn execute(
+        &self,
+        request: Request,
+        request_id: Option<RequestId>,
+        expected_seq: Option<u64>,
+        admission: Admission,
+    ) -> Result<v1::ExecuteReply, Error> {
+        self.ask(|reply| Msg::Execute {
+            request,
+            request_id,
+            expected_seq,
+            admission,
+            reply,
+        })
+        .await?
+    }
+
+    /// Reveals the server seed (after the match).
+    pub async fn reveal(&self) -> Result<String, Error> {
+        self.ask(|reply| Msg::Reveal { reply }).await?
+    }
+
+    /// The current state and a receiver of every later update.
+    pub async fn subscribe(
+        &self,
+    ) -> Result<(v1::MatchState, broadcast::Receiver<Arc<v1::MatchUpdate>>), Error> {
+        self.ask(|reply| Msg::Subscribe { reply }).await
+    }
+
+    /// Applies a device's input exactly once, in order, timed by the device (principle 5).
+    pub async fn device_input(&self, input: DeviceInput) -> Result<v1::Ack, Error> {
+        self.ask(|reply| Msg::DeviceInput { input, reply }).await?
+    }
+
+    /// Whether this node writes the match (on a node of a cluster: holds its lease and
+    /// has taken it over).
+    pub fn is_owner(&self) -> bool {
+        self.owner.load(Ordering::Acquire)
+    }
+
+    /// Tells a replica that the log grew: it reads the new records.
+    pub async fn catch_up(&self) {
+        let _ = self.tx.send(Box::new(Msg::CatchUp)).await;
+    }
+
+    /// Tells the actor that this node, `node`, now holds the match's lease with `epoch`.
+    pub async fn take_over(&self, node: &str, epoch: u64) {
+        let msg = Msg::TakeOver {
+            node: node.to_string(),
+            epoch,
+        };
+        let _ = self.tx.send(Box::new(msg)).await;
+    }
+
+    /// Reports a device's connection opening or closing; followers see it in the state.
+    pub async fn presence(&self, device: &str, connected: bool) {
+        let _ = self
+            .tx
+            .send(Box::new(Msg::Presence {
+                device: device.to_string(),
+                connected,
+            }))
+            .await;
+    }
+
+    /// The current state.
+    pub async fn state(&self) -> Result<v1::MatchState, Error> {
+        self.ask(|reply| Msg::State { reply }).await
+    }
+
+    /// The current state for a listing: `None` for a match whose log did not check out
+    /// on start — it answers DATA_LOSS itself, and a listing goes on without it.
+    pub async fn listed_state(&self) -> Result<Option<v1::MatchState>, Error> {
+        match self.state().await {
+            Ok(state) => Ok(Some(state)),
+            Err(Error::DataLoss(_)) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Why the match cannot be used, if its log did not check out on start.
+    pub fn unavailable(&self) -> Option<Error> {
+        self.failed.get().map(|_| self.gone())
+    }
+}

@@ -1,0 +1,188 @@
+//! A match on a node that does not write it (`docs/cluster.md`): a **replica**. It folds
+//! the records the owner appends — read from the store when the change feed says the
+//! log grew, through `table::Replay`, the fold recovery runs — and broadcasts the same
+//! updates the owner's followers get. The feed is only a hint: the replica reads from
+//! its own length, so a notification repeated, merged or missed (then announced as a
+//! gap, and every replica told to catch up) loses and repeats nothing.
+//!
+//! When the node is given the match's lease it **takes it over**: it reads the log to
+//! its end, then writes what fell due meanwhile (a flag at its instant) and the takeover
+//! record (`table.takeover`, naming the node and the lease's epoch), and only then
+//! writes commands.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use baffle_core::audit::export::{Line, parse_line};
+use baffle_core::table::{Replay, Request};
+use baffle_proto::v1;
+
+use super::{MatchActor, stream};
+use crate::error::Error;
+use crate::store::EventStore;
+use crate::time::TimeSource;
+use crate::wire;
+
+impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
+    /// Whether this node writes the match now: it took it over (or created it), and
+    /// still holds its lease.
+    pub(super) fn writes(&self) -> bool {
+        self.epoch.is_some() && self.store.lease_epoch(&stream(&self.table.info().id)) == self.epoch
+    }
+
+    /// The epoch under which this table is the log's end (`None`: a replica).
+    pub(super) fn set_epoch(&mut self, epoch: Option<u64>) {
+        self.epoch = epoch;
+        self.owner.store(epoch.is_some(), Ordering::Release);
+    }
+
+    /// What a command to a replica is answered: UNAVAILABLE naming the owner, whose
+    /// address the status carries for clients to follow (`baffle-owner`).
+    pub(super) fn not_owner(&self) -> Error {
+        let id = &self.table.info().id;
+        match self.store.owner_of(&stream(id)) {
+            // This node's own lease, lapsed on its side (a renewal late, as in a database
+            // failover): it writes again after the next renewal, or another node takes
+            // the match over.
+            Some((node, _))
+                if self.epoch.is_some() && self.store.node_id() == Some(node.as_str()) =>
+            {
+                Error::NotOwner {
+                    owner: None,
+                    message: format!(
+                        "match {id}: this node's lease on it is being renewed: retry in a moment"
+                    ),
+                }
+            }
+            Some((node, url)) => Error::NotOwner {
+                owner: Some(url.clone()),
+                message: format!("match {id} is written by node {node} at {url}: send it there"),
+            },
+            None => Error::NotOwner {
+                owner: None,
+                message: format!(
+                    "match {id} has no live node right now (a takeover is under way): retry in a moment"
+                ),
+            },
+        }
+    }
+
+    /// Reads the records appended since this table and folds them in; broadcasts them.
+    /// The owner has them already. A log that does not fold is reloaded whole.
+    pub(super) fn catch_up(&mut self) {
+        if self.writes() {
+            return;
+        }
+        let id = self.table.info().id.clone();
+        let lines = match self.store.read(&stream(&id), self.table.len(), usize::MAX) {
+            Ok(lines) if lines.is_empty() => return,
+            Ok(lines) => lines,
+            Err(e) => {
+                tracing::warn!(match_id = %id, error = %e, "a replica could not read its log");
+                return;
+            }
+        };
+        let seed = self.table.dice().server_seed().cloned();
+        let mut replay = Replay::resume(self.table.clone(), seed);
+        let mut events = Vec::with_capacity(lines.len());
+        for line in &lines {
+            let record = match std::str::from_utf8(line).ok().map(parse_line) {
+                Some(Ok(Line::Record(r))) => r,
+                _ => {
+                    tracing::error!(match_id = %id, "a new record does not parse: reloading the match");
+                    self.reload();
+                    return;
+                }
+            };
+            if let Err(e) = replay.push(&record) {
+                tracing::error!(match_id = %id, error = %e, "a new record does not fold: reloading the match");
+                self.reload();
+                return;
+            }
+            events.push(wire::event(&record));
+        }
+        match replay.finish() {
+            Ok(table) => {
+                self.table = table;
+                let state = self.state(self.now());
+                self.summarise(&state);
+                let _ = self.updates.send(Arc::new(v1::MatchUpdate {
+                    events,
+                    state: Some(state),
+                }));
+            }
+            Err(e) => {
+                tracing::error!(match_id = %id, error = %e, "the log read does not end settled: reloading");
+                self.reload();
+            }
+        }
+    }
+
+    /// Makes sure this table is the log's end after an append whose outcome was unknown
+    /// (`unsure`): the log is read past the table, and anything found there — the records
+    /// of that append, committed though the answer was lost — is taken up, as after a
+    /// conflict. Without it a command refused by the rules on the stale table (a press
+    /// "before the roll" that the log holds) would never meet the longer log.
+    pub(super) fn settle(&mut self) -> Result<(), Error> {
+        if !self.unsure {
+            return Ok(());
+        }
+        let id = self.table.info().id.clone();
+        let past = self
+            .store
+            .read(&stream(&id), self.table.len(), 1)
+            .map_err(|e| {
+                Error::Unavailable(format!(
+                    "the match's last write cannot be checked yet (the store: {e}): retry"
+                ))
+            })?;
+        if !past.is_empty() && !self.reload() {
+            return Err(Error::Unavailable(format!(
+                "match {id} could not be reloaded from its log after a failed write: retry"
+            )));
+        }
+        self.unsure = false;
+        Ok(())
+    }
+
+    /// Takes the match over with the lease's `epoch`: reads the log to its end, records
+    /// what fell due and the takeover, and becomes the owner. If the record cannot be
+    /// written (the store failed) it is tried again a second later, while the lease
+    /// lasts; a lost lease ends the attempt.
+    pub(super) async fn take_over(&mut self, node: String, epoch: u64) {
+        let id = self.table.info().id.clone();
+        if !self.store.holds(&stream(&id)) {
+            return;
+        }
+        self.set_epoch(None);
+        self.catch_up();
+        let now = self.now();
+        let plan = match self.table.plan(
+            &Request::Takeover {
+                node: node.clone(),
+                epoch,
+            },
+            now,
+        ) {
+            Ok(plan) => plan,
+            Err(refusal) => {
+                tracing::error!(match_id = %id, %refusal, "the takeover cannot be recorded");
+                return;
+            }
+        };
+        // The table's own check: the replica is now at the log's end.
+        self.set_epoch(Some(epoch));
+        match self.append(plan, None).await {
+            Ok(_) => {
+                tracing::info!(match_id = %id, %node, epoch, "took the match over");
+            }
+            Err(e) => {
+                self.set_epoch(None);
+                tracing::warn!(match_id = %id, error = %e, "the takeover could not be written; trying again");
+                if self.store.holds(&stream(&id)) {
+                    self.takeover = Some((node, epoch));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,289 @@
+//! Leases: which node of a cluster writes which match (`docs/cluster.md`).
+//!
+//! Every match stream has a row in `baffle_leases (stream, node, epoch, expires_at)`.
+//! Times are the **database's** (`now()`), never a node's: nodes' clocks may disagree,
+//! the database's is one. A node renews all its leases with one statement per tick (a
+//! quarter of the lease), claims expired ones with another (epoch + 1), and creates the
+//! lease of a match it creates (epoch 1) before the match's first record.
+//!
+//! The node also keeps what it holds here ([`Fence`]): the committer refuses an append
+//! to a match it does not hold, or whose lease it could not renew in time — it knows its
+//! own deadline (the renewal's send time + the lease − a margin), so a node cut off from
+//! the database stops writing before anyone may claim — and then checks, on the lease
+//! row locked in the commit transaction, that the lease is still this node's with this
+//! epoch and unexpired. A node that lost a match can never append to it.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use deadpool_postgres::Pool;
+
+use super::StoreError;
+use super::queue::io;
+
+/// Streams that have leases: match logs. The registry is shared by every node (fenced by
+/// its expected length alone).
+pub(super) fn leased(stream: &str) -> bool {
+    stream.starts_with("m/")
+}
+
+/// Who this node is, and what it holds.
+pub struct Fence {
+    /// The node's id.
+    pub node: String,
+    /// Where clients reach it (`--advertise`).
+    pub advertise: String,
+    /// How long a lease lasts without renewal.
+    pub lease: Duration,
+    held: Mutex<HashMap<String, Held>>,
+}
+
+#[derive(Clone, Copy)]
+struct Held {
+    epoch: i64,
+    /// Past this instant the node no longer appends under this lease.
+    until: Instant,
+    /// When the node was told it has it (a creation or a claim answered): a renewal
+    /// sent before that may not have seen it, and says nothing of it.
+    since: Instant,
+}
+
+impl Fence {
+    /// A node named `node`, reached at `advertise`, with leases of `lease`.
+    pub fn new(node: String, advertise: String, lease: Duration) -> Fence {
+        Fence {
+            node,
+            advertise,
+            lease,
+            held: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The margin kept before the lease's end: a quarter of it.
+    fn deadline(&self, sent: Instant) -> Instant {
+        sent + self.lease - self.lease / 4
+    }
+
+    /// The epoch this node may append to `stream` under now, if any.
+    pub(super) fn epoch(&self, stream: &str) -> Option<i64> {
+        let held = self.held.lock().expect("leases lock");
+        held.get(stream)
+            .filter(|h| h.until > Instant::now())
+            .map(|h| h.epoch)
+    }
+
+    /// The epoch this node was last given `stream`'s lease with, lapsed or not.
+    pub(super) fn held_epoch(&self, stream: &str) -> Option<i64> {
+        let held = self.held.lock().expect("leases lock");
+        held.get(stream).map(|h| h.epoch)
+    }
+
+    /// Whether this node holds `stream`'s lease now.
+    pub fn holds(&self, stream: &str) -> bool {
+        self.epoch(stream).is_some()
+    }
+
+    fn hold(&self, stream: String, epoch: i64, sent: Instant) {
+        let until = self.deadline(sent);
+        self.held.lock().expect("leases lock").insert(
+            stream,
+            Held {
+                epoch,
+                until,
+                // Its answer is in: a renewal sent from now on sees it.
+                since: Instant::now(),
+            },
+        );
+    }
+
+    /// Takes in a renewal sent at `sent` that returned `rows`; returns the streams held
+    /// before and not renewed: lost.
+    fn renewed(&self, rows: &[(String, i64)], sent: Instant) -> Vec<String> {
+        let until = self.deadline(sent);
+        let mut held = self.held.lock().expect("leases lock");
+        let mut next = HashMap::with_capacity(rows.len());
+        for (stream, epoch) in rows {
+            let since = held
+                .get(stream)
+                .filter(|h| h.epoch == *epoch)
+                .map_or(sent, |h| h.since);
+            next.insert(
+                stream.clone(),
+                Held {
+                    epoch: *epoch,
+                    until,
+                    since,
+                },
+            );
+        }
+        let mut lost = Vec::new();
+        for (stream, h) in held.iter() {
+            if next.get(stream).is_some_and(|n| n.epoch == h.epoch) {
+                continue;
+            }
+            if h.since > sent {
+                // Created or claimed while this renewal was on its way (a match created
+                // by a command): kept, and renewed by the next one.
+                next.insert(stream.clone(), *h);
+            } else {
+                lost.push(stream.clone());
+            }
+        }
+        *held = next;
+        lost
+    }
+
+    /// How many leases the node holds.
+    pub fn count(&self) -> usize {
+        self.held.lock().expect("leases lock").len()
+    }
+}
+
+/// The lease tables (created with the others, `pg_commit::create_schema`).
+pub(super) const SCHEMA: &str = "
+    CREATE TABLE IF NOT EXISTS baffle_leases (
+        stream text PRIMARY KEY,
+        node text NOT NULL,
+        epoch bigint NOT NULL,
+        expires_at timestamptz NOT NULL);
+    CREATE TABLE IF NOT EXISTS baffle_nodes (
+        node text PRIMARY KEY,
+        advertise text NOT NULL,
+        seen_at timestamptz NOT NULL);";
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// Says the node is alive (and where it is reached), renews every lease it holds, and
+/// returns the streams it lost. One statement. A lease that expired is lost even if no
+/// one claimed it yet: the node stopped writing at its deadline, and takes it back, if
+/// it does, by a claim — a new epoch and a takeover record.
+pub(super) async fn renew(pool: &Pool, fence: &Fence) -> Result<Vec<String>, StoreError> {
+    let c = pool.get().await.map_err(io)?;
+    let sent = Instant::now();
+    let rows = c
+        .query(
+            "WITH alive AS (
+                 INSERT INTO baffle_nodes (node, advertise, seen_at) VALUES ($1, $2, now())
+                 ON CONFLICT (node) DO UPDATE SET advertise = excluded.advertise, seen_at = now())
+             UPDATE baffle_leases SET expires_at = now() + $3::float8 * interval '1 millisecond'
+             WHERE node = $1 AND expires_at > now() RETURNING stream, epoch",
+            &[&fence.node, &fence.advertise, &ms(fence.lease)],
+        )
+        .await
+        .map_err(io)?;
+    let rows: Vec<(String, i64)> = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
+    Ok(fence.renewed(&rows, sent))
+}
+
+/// On start: leases for registered matches that have none (logs written before there
+/// were leases) are created expired, for the claims to share out; the leases this node
+/// held before a restart are dropped to expired, so that they are claimed — and their
+/// takeover recorded — like any other.
+pub(super) async fn start(
+    pool: &Pool,
+    fence: &Fence,
+    streams: &[String],
+) -> Result<(), StoreError> {
+    let c = pool.get().await.map_err(io)?;
+    c.execute(
+        "INSERT INTO baffle_leases (stream, node, epoch, expires_at)
+         SELECT unnest($1::text[]), '', 0, '-infinity' ON CONFLICT DO NOTHING",
+        &[&streams],
+    )
+    .await
+    .map_err(io)?;
+    c.execute(
+        "UPDATE baffle_leases SET expires_at = '-infinity' WHERE node = $1",
+        &[&fence.node],
+    )
+    .await
+    .map_err(io)?;
+    Ok(())
+}
+
+/// Claims expired leases — at most this node's fair share of all leases among the live
+/// nodes, and at least one — with a new epoch each. Returns them. Rows another node is
+/// claiming or writing under are skipped, not waited for.
+pub(super) async fn claim(pool: &Pool, fence: &Fence) -> Result<Vec<(String, u64)>, StoreError> {
+    let c = pool.get().await.map_err(io)?;
+    let sent = Instant::now();
+    let rows = c
+        .query(
+            "WITH live AS (
+                 SELECT greatest(count(*), 1) AS n FROM baffle_nodes
+                 WHERE seen_at > now() - 2 * $2::float8 * interval '1 millisecond' OR node = $1),
+             share AS (
+                 SELECT greatest(1, ceil((SELECT count(*) FROM baffle_leases) / (SELECT n FROM live)::float8)
+                        - (SELECT count(*) FROM baffle_leases WHERE node = $1 AND expires_at > now()))::bigint AS n),
+             expired AS (
+                 SELECT stream FROM baffle_leases WHERE expires_at < now()
+                 ORDER BY expires_at, stream LIMIT (SELECT n FROM share)
+                 FOR UPDATE SKIP LOCKED)
+             UPDATE baffle_leases l SET node = $1, epoch = l.epoch + 1,
+                 expires_at = now() + $2::float8 * interval '1 millisecond'
+             FROM expired WHERE l.stream = expired.stream
+             RETURNING l.stream, l.epoch",
+            &[&fence.node, &ms(fence.lease)],
+        )
+        .await
+        .map_err(io)?;
+    let mut claimed = Vec::with_capacity(rows.len());
+    for r in rows {
+        let (stream, epoch): (String, i64) = (r.get(0), r.get(1));
+        fence.hold(stream.clone(), epoch, sent);
+        claimed.push((stream, epoch as u64));
+    }
+    Ok(claimed)
+}
+
+/// Lets every lease of this node go at once (a node shutting down): the other nodes claim
+/// them at their next tick rather than after the lease.
+pub(super) async fn release(pool: &Pool, fence: &Fence) -> Result<(), StoreError> {
+    fence.held.lock().expect("leases lock").clear();
+    let c = pool.get().await.map_err(io)?;
+    c.execute(
+        "UPDATE baffle_leases SET expires_at = '-infinity' WHERE node = $1",
+        &[&fence.node],
+    )
+    .await
+    .map_err(io)?;
+    Ok(())
+}
+
+/// The lease of a new stream, for this node: epoch 1, or the next epoch of a lease whose
+/// stream holds no record yet (a creation that failed before its first append, here or
+/// on another node: the id is free again, and a creation still under way elsewhere is
+/// fenced by the new epoch). `Conflict` if the stream has records: another node created
+/// it.
+pub(super) async fn create(pool: &Pool, fence: &Fence, stream: &str) -> Result<(), StoreError> {
+    let c = pool.get().await.map_err(io)?;
+    let sent = Instant::now();
+    let made = c
+        .query(
+            "INSERT INTO baffle_leases AS l (stream, node, epoch, expires_at)
+             VALUES ($1, $2, 1, now() + $3::float8 * interval '1 millisecond')
+             ON CONFLICT (stream) DO UPDATE SET node = excluded.node, epoch = l.epoch + 1,
+                 expires_at = excluded.expires_at
+             WHERE NOT EXISTS (SELECT 1 FROM baffle_streams s WHERE s.stream = $1 AND s.len > 0)
+             RETURNING epoch",
+            &[&stream, &fence.node, &ms(fence.lease)],
+        )
+        .await
+        .map_err(io)?;
+    let Some(row) = made.first() else {
+        return Err(StoreError::Conflict {
+            expected: 0,
+            actual: 1,
+        });
+    };
+    fence.hold(stream.to_string(), row.get(0), sent);
+    Ok(())
+}
+
+/// The node holding `stream`'s unexpired lease and where it is reached, if any.
+pub(super) const OWNER: &str = "SELECT l.node, n.advertise FROM baffle_leases l
+     JOIN baffle_nodes n ON n.node = l.node
+     WHERE l.stream = $1 AND l.expires_at > now()";

@@ -1,0 +1,140 @@
+//! The change feed of a cluster (`docs/cluster.md`): every commit transaction notifies
+//! the channel `baffle` with the streams it wrote and their new lengths (NOTIFY is
+//! transactional: it is sent at COMMIT, never for a transaction that failed), and each
+//! node keeps one connection that LISTENs to it.
+//!
+//! A notification is only a hint — the node reads the stream from where it is — so a
+//! notification repeated or merged loses nothing. Notifications sent while the listening
+//! connection was down are lost, so every (re)connection is announced as a
+//! [`Change::Gap`], after which every stream is read again from where each reader is.
+
+use std::time::Duration;
+
+use futures_util::future::poll_fn;
+use tokio::sync::mpsc;
+use tokio_postgres::{AsyncMessage, NoTls};
+
+/// The channel every commit notifies.
+pub(super) const CHANNEL: &str = "baffle";
+
+/// The longest payload sent in one notification (PostgreSQL's limit is 8,000 bytes).
+pub(super) const MAX_PAYLOAD: usize = 7_000;
+
+/// What the feed says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// The listening connection (re)connected: anything may have been missed before.
+    Gap,
+    /// `stream` was appended to (it holds `len` records, or more by now).
+    Grew {
+        /// The stream.
+        stream: String,
+        /// Its length at that commit.
+        len: u64,
+    },
+}
+
+/// The payloads announcing `lens` (stream and new length, a line each), each within
+/// [`MAX_PAYLOAD`].
+pub(super) fn payloads<'a>(lens: impl IntoIterator<Item = (&'a str, i64)>) -> Vec<String> {
+    let mut out = vec![String::new()];
+    for (stream, len) in lens {
+        let line = format!("{stream} {len}\n");
+        if out
+            .last()
+            .is_some_and(|p| p.len() + line.len() > MAX_PAYLOAD)
+        {
+            out.push(String::new());
+        }
+        out.last_mut().expect("never empty").push_str(&line);
+    }
+    out.retain(|p| !p.is_empty());
+    out
+}
+
+fn parse(payload: &str) -> impl Iterator<Item = Change> + '_ {
+    payload.lines().filter_map(|line| {
+        let (stream, len) = line.rsplit_once(' ')?;
+        Some(Change::Grew {
+            stream: stream.to_string(),
+            len: len.parse().ok()?,
+        })
+    })
+}
+
+/// Until `changes` is dropped: listen, and after any loss of the connection connect
+/// again (after a short pause) and announce the gap.
+pub(super) async fn run(config: tokio_postgres::Config, changes: mpsc::UnboundedSender<Change>) {
+    let mut config = config;
+    config.application_name("baffled listen");
+    loop {
+        if changes.is_closed() {
+            return;
+        }
+        match config.connect(NoTls).await {
+            Ok((client, mut connection)) => {
+                let (messages, mut received) = mpsc::unbounded_channel();
+                let driver = tokio::spawn(async move {
+                    while let Some(message) = poll_fn(|cx| connection.poll_message(cx)).await {
+                        match message {
+                            Ok(m) => {
+                                if messages.send(m).is_err() {
+                                    return;
+                                }
+                            }
+                            Err(e) => {
+                                tracing::warn!(error = %e, "the change feed's connection failed");
+                                return;
+                            }
+                        }
+                    }
+                });
+                match client.batch_execute(&format!("LISTEN {CHANNEL}")).await {
+                    Ok(()) => {
+                        if changes.send(Change::Gap).is_err() {
+                            return;
+                        }
+                        while let Some(message) = received.recv().await {
+                            if let AsyncMessage::Notification(n) = message {
+                                for change in parse(n.payload()) {
+                                    if changes.send(change).is_err() {
+                                        return;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    Err(e) => tracing::warn!(error = %e, "LISTEN failed"),
+                }
+                driver.abort();
+            }
+            Err(e) => tracing::warn!(error = %e, "the change feed cannot connect"),
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn payloads_are_split_and_read_back() {
+        let names: Vec<String> = (0..1000).map(|i| format!("m/match-{i}")).collect();
+        let sent = payloads(names.iter().map(|n| (n.as_str(), 7)));
+        assert!(sent.len() > 1);
+        assert!(sent.iter().all(|p| p.len() <= MAX_PAYLOAD));
+        let read: Vec<Change> = sent
+            .iter()
+            .flat_map(|p| parse(p).collect::<Vec<_>>())
+            .collect();
+        assert_eq!(read.len(), 1000);
+        assert_eq!(
+            read[999],
+            Change::Grew {
+                stream: "m/match-999".into(),
+                len: 7
+            }
+        );
+    }
+}

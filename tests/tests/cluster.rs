@@ -1,0 +1,393 @@
+//! Several nodes on one PostgreSQL database (`docs/cluster.md`): the creating node
+//! writes a match and the others refuse commands naming it (`baffle-owner`); the
+//! registry is shared; followers watch on any node, nothing missed or repeated, across a
+//! lost LISTEN connection; a dead node's matches are taken over — the takeover recorded,
+//! a flag that fell meanwhile at its instant, the log verified — and a stale node can
+//! never append.
+//!
+//! Leases are short here (400 ms): lease times are the database's, so waiting for a
+//! lease to run out is waiting in real time (bounded polls, never a fixed sleep).
+//! Skipped where PostgreSQL is missing, unless `BAFFLE_PG_TEST=required` (as in CI).
+
+use std::time::{Duration, Instant};
+
+use baffle_core::audit::verify::verify_jsonl;
+use baffle_proto::v1;
+use baffle_proto::v1::command::Action;
+use baffle_proto::v1::matches_client::MatchesClient;
+use baffle_server::actor::Admission;
+use baffle_server::error::Error;
+use baffle_server::hub::Hub;
+use baffle_server::store::{EventStore, Fence, PgStore, StoreError};
+use baffle_server::time::ManualTime;
+use baffle_tests::EPOCH;
+use baffle_tests::api::{A, B, Director, defaults, opening};
+use baffle_tests::cluster::{TestNode, Two, eventually};
+use baffle_tests::pg::{self, PgCluster};
+use tokio_stream::StreamExt;
+use tonic::Code;
+
+const LEASE: Duration = Duration::from_millis(400);
+
+async fn two_nodes(name: &str) -> Two {
+    baffle_tests::cluster::two_nodes(name, LEASE).await
+}
+
+async fn director(node: &TestNode) -> Director {
+    Director::on(node.channel().await, &node.token)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_is_written_by_its_creator_and_refused_elsewhere_naming_it() {
+    if !pg::available() {
+        return;
+    }
+    let c = two_nodes("owners").await;
+    let (mut d1, mut d2) = (director(&c.n1).await, director(&c.n2).await);
+    d1.tournament("open", defaults(0, None, v1::DiceSource::Server))
+        .await;
+    // Node 2 hears of the tournament through the change feed.
+    let t2 = d2.tournaments.clone();
+    eventually("node 2 sees the tournament", || {
+        let mut t2 = t2.clone();
+        let r =
+            c.n2.director(v1::GetTournamentRequest { id: "open".into() });
+        async move { t2.get_tournament(r).await.ok() }
+    })
+    .await;
+    d1.create_match("open", "m", 7, EPOCH.as_ms()).await;
+    d1.act("m", Action::CheckIn(A)).await;
+    // Node 2 knows the match, and sends its commands to node 1.
+    let refused = eventually("node 2 knows the match", || {
+        let mut d2 = d2.clone();
+        async move {
+            match d2.try_act("m", Action::CheckIn(B)).await {
+                Err(e) if e.code() == Code::NotFound => None,
+                other => Some(other),
+            }
+        }
+    })
+    .await
+    .expect_err("a replica refuses commands");
+    assert_eq!(refused.code(), Code::Unavailable, "{refused:?}");
+    assert_eq!(
+        refused
+            .metadata()
+            .get("baffle-owner")
+            .unwrap()
+            .to_str()
+            .unwrap(),
+        c.n1.url
+    );
+    assert!(
+        refused.message().contains("node n1"),
+        "{}",
+        refused.message()
+    );
+    // ... and nothing was written: node 1 goes on from where it was.
+    let s = d1.act("m", Action::CheckIn(B)).await;
+    // A match id taken on node 1 is taken on node 2.
+    let again = v1::CreateMatchRequest {
+        tournament_id: "open".into(),
+        match_id: "m".into(),
+        player_a: "X".into(),
+        player_b: "Y".into(),
+        length: 5,
+        ..Default::default()
+    };
+    let e = d2
+        .tournaments
+        .create_match(c.n2.director(again))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::AlreadyExists, "{e:?}");
+    // A match created on node 2 is node 2's.
+    d2.create_match("open", "m2", 5, EPOCH.as_ms()).await;
+    d2.act("m2", Action::CheckIn(A)).await;
+    let e = eventually("node 1 knows m2", || {
+        let mut d1 = d1.clone();
+        async move {
+            match d1.try_act("m2", Action::CheckIn(B)).await {
+                Err(e) if e.code() == Code::NotFound => None,
+                other => Some(other),
+            }
+        }
+    })
+    .await
+    .unwrap_err();
+    assert_eq!(
+        e.metadata().get("baffle-owner").unwrap().to_str().unwrap(),
+        c.n2.url
+    );
+    // Both nodes show the same state of m.
+    let s2 = eventually("node 2 has every record of m", || {
+        let mut d2 = d2.clone();
+        let seq = s.seq;
+        async move { Some(d2.state("m").await).filter(|x| x.seq == seq) }
+    })
+    .await;
+    assert_eq!(s2.head_hash, s.head_hash);
+    // Node 2 shuts down: it lets its leases go, and node 1 takes m2 over.
+    c.n2.hub.close();
+    let stopped = Instant::now();
+    eventually("node 1 takes m2 over", || {
+        let mut d1 = d1.clone();
+        async move { d1.try_act("m2", Action::CheckIn(B)).await.ok() }
+    })
+    .await;
+    eprintln!(
+        "m2 served by node 1 {} ms after node 2 began to shut down",
+        stopped.elapsed().as_millis()
+    );
+}
+
+/// The registry is one stream for every node: a node that writes it with a stale view
+/// folds in what it missed and checks its change again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stale_view_of_the_registry_is_caught_up_and_checked_again() {
+    if !pg::available() {
+        return;
+    }
+    let db = PgCluster::start(false);
+    let url = db.database("registry");
+    let time = ManualTime::new(EPOCH);
+    // Hubs without change feeds: each sees the other's entries only by a conflict.
+    let h1 = Hub::open(
+        PgStore::connect(&url).await.unwrap(),
+        time.clone(),
+        "t".into(),
+    )
+    .await
+    .unwrap();
+    let h2 = Hub::open(PgStore::connect(&url).await.unwrap(), time, "t".into())
+        .await
+        .unwrap();
+    let d = baffle_core::backgammon::TournamentDefaults::default();
+    h1.create_tournament("t1", "one", d.clone()).await.unwrap();
+    h1.register_device("dev").await.unwrap();
+    // h2 has not seen t1: its append conflicts, it catches up and writes t2.
+    h2.create_tournament("t2", "two", d.clone()).await.unwrap();
+    assert!(h2.tournament("t1").await.is_ok());
+    // Checked again on the caught-up view: taken.
+    assert!(matches!(
+        h2.register_device("dev").await,
+        Err(Error::AlreadyExists(_))
+    ));
+    h1.catch_up_registry().await.unwrap();
+    assert_eq!(h1.tournaments().await.len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watch_on_another_node_sees_every_update_once_across_a_lost_feed() {
+    if !pg::available() {
+        return;
+    }
+    let c = two_nodes("watch").await;
+    let mut d1 = director(&c.n1).await;
+    d1.tournament("open", defaults(0, None, v1::DiceSource::Physical))
+        .await;
+    d1.create_match("open", "m", 7, EPOCH.as_ms()).await;
+    let watcher = MatchesClient::new(c.n2.channel().await);
+    let mut stream = eventually("node 2 serves the match", || {
+        let mut w = watcher.clone();
+        async move {
+            w.watch(v1::WatchRequest {
+                match_id: "m".into(),
+                from_seq: 0,
+            })
+            .await
+            .ok()
+        }
+    })
+    .await
+    .into_inner();
+    d1.act("m", Action::CheckIn(A)).await;
+    d1.act("m", Action::CheckIn(B)).await;
+    let s = d1.act("m", opening(6, 1)).await;
+    let mut mover = s.turn_side;
+    for i in 0..6 {
+        if i == 3 {
+            // The change feed's connections are cut: the nodes reconnect and read again.
+            c.db.psql(
+                c.db.primary.port,
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+                 WHERE application_name = 'baffled listen'",
+            );
+        }
+        c.n1.time.advance(2_000);
+        d1.act("m", Action::Press(mover)).await;
+        mover = if mover == A { B } else { A };
+        d1.act("m", baffle_tests::api::roll(mover, 3, 2)).await;
+    }
+    let last = d1.state("m").await;
+    let mut seen = Vec::new();
+    let mut state = None;
+    while seen.last().copied() != Some(last.seq - 1) {
+        let u = tokio::time::timeout(Duration::from_secs(10), stream.next())
+            .await
+            .expect("an update within 10 s")
+            .unwrap()
+            .unwrap();
+        seen.extend(u.events.iter().map(|e| e.seq));
+        state = u.state.or(state);
+    }
+    assert_eq!(
+        seen,
+        (0..last.seq).collect::<Vec<_>>(),
+        "each event once, in order"
+    );
+    assert_eq!(state.unwrap().head_hash, last.head_hash);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dead_nodes_match_is_taken_over_with_its_flag_at_the_instant() {
+    if !pg::available() {
+        return;
+    }
+    let mut c = two_nodes("takeover").await;
+    let mut d1 = director(&c.n1).await;
+    d1.tournament("blitz", defaults(1_000, None, v1::DiceSource::Physical))
+        .await;
+    d1.create_match("blitz", "m", 3, EPOCH.as_ms()).await;
+    d1.act("m", Action::CheckIn(A)).await;
+    d1.act("m", Action::CheckIn(B)).await;
+    let s = d1.act("m", opening(6, 1)).await;
+    let flag = s.clock.unwrap().next_flag_at_ms.unwrap();
+    let mut d2 = director(&c.n2).await;
+    eventually("node 2 has the match", || {
+        let mut d2 = d2.clone();
+        async move { d2.state_opt("m").await.filter(|x| x.seq == s.seq) }
+    })
+    .await;
+
+    // Node 1 dies; the flag falls while no node writes.
+    let killed = Instant::now();
+    c.n1.kill();
+    // Its actors live on here (a process cut off, not a dead one): they write nothing
+    // once the node's own deadline for its lease has passed.
+    eventually("node 1 stops writing at its deadline", || {
+        let held = c.n1.hub.store.holds("m/m");
+        async move { Some(()).filter(|_| !held) }
+    })
+    .await;
+    c.n1.time.advance(flag - EPOCH.as_ms() + 5_000);
+    let after = eventually("node 2 takes the match over", || {
+        let mut d2 = d2.clone();
+        async move { d2.state_opt("m").await.filter(|x| x.result.is_some()) }
+    })
+    .await;
+    eprintln!(
+        "taken over {} ms after the kill (lease {} ms)",
+        killed.elapsed().as_millis(),
+        LEASE.as_millis()
+    );
+    assert_eq!(
+        after.clock.unwrap().first_flag.unwrap().at_ms,
+        flag,
+        "the exact instant"
+    );
+    // Node 2 writes it now: a command is answered there.
+    let r = d2.try_act("m", Action::ConfirmResult(v1::Empty {})).await;
+    assert!(r.is_ok(), "{r:?}");
+
+    // The log records the takeover, and verifies.
+    let log = baffle_client::audit::export_log(c.n2.channel().await, "m")
+        .await
+        .unwrap();
+    let takeover = log
+        .lines()
+        .find(|l| l.contains("table.takeover"))
+        .expect("a takeover record");
+    assert!(takeover.contains(r#"\"epoch\":2"#), "{takeover}");
+    assert!(takeover.contains("n2"), "{takeover}");
+    let flag_line = log
+        .lines()
+        .position(|l| l.contains("bg.time_expired"))
+        .unwrap();
+    let takeover_line = log
+        .lines()
+        .position(|l| l.contains("table.takeover"))
+        .unwrap();
+    assert!(
+        flag_line < takeover_line,
+        "what fell due first, then the takeover"
+    );
+    let report = verify_jsonl(&log, None);
+    assert!(report.is_ok(), "{report:?}");
+
+    // Node 1 lives on, stale: its match refuses to write, and the log is unchanged.
+    let stale = c.n1.hub.match_handle("m").await.unwrap();
+    let len = c.n2.hub.store.len("m/m").unwrap();
+    let e = stale
+        .execute(
+            baffle_core::table::Request::Tick,
+            None,
+            None,
+            Admission::Always,
+        )
+        .await
+        .unwrap_err();
+    assert!(matches!(e, Error::NotOwner { .. }), "{e:?}");
+    assert_eq!(c.n2.hub.store.len("m/m").unwrap(), len);
+}
+
+/// The fence in the commit transaction: a node whose lease was taken behind its back
+/// (it still believes it holds it) writes nothing; and an expired lease is claimed with
+/// a new epoch.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stale_node_can_never_append() {
+    if !pg::available() {
+        return;
+    }
+    let db = PgCluster::start(false);
+    let url = db.database("fence");
+    let long = Duration::from_secs(30);
+    let a = PgStore::connect_node(&url, Fence::new("a".into(), "http://a".into(), long))
+        .await
+        .unwrap();
+    a.lease_new("m/x").await.unwrap();
+    a.append("m/x", 0, vec![b"one".to_vec()]).await.unwrap();
+    // A stream a holds no lease of is not a's to write.
+    assert!(matches!(
+        a.append("m/y", 0, vec![b"no".to_vec()]).await,
+        Err(StoreError::Fenced(_))
+    ));
+    // The lease passes to b behind a's back.
+    let (sql, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    sql.execute(
+        "UPDATE baffle_leases SET node = 'b', epoch = epoch + 1 WHERE stream = 'm/x'",
+        &[],
+    )
+    .await
+    .unwrap();
+    assert!(a.holds("m/x"), "a still believes it holds the lease");
+    let refused = a.append("m/x", 1, vec![b"two".to_vec()]).await;
+    assert!(matches!(refused, Err(StoreError::Fenced(_))), "{refused:?}");
+    assert_eq!(a.len("m/x").unwrap(), 1);
+    // A lease that ran out is claimed by a live node, with the next epoch.
+    let short = Duration::from_millis(300);
+    let b = PgStore::connect_node(&url, Fence::new("b".into(), "http://b".into(), short))
+        .await
+        .unwrap();
+    let c = PgStore::connect_node(&url, Fence::new("c".into(), "http://c".into(), short))
+        .await
+        .unwrap();
+    c.lease_new("m/z").await.unwrap();
+    let claimed = eventually("b claims c's lease once it ran out", || {
+        let b = b.clone();
+        async move { Some(b.claim_leases().await.unwrap()).filter(|c| !c.is_empty()) }
+    })
+    .await;
+    assert!(claimed.contains(&("m/z".to_string(), 2)), "{claimed:?}");
+    assert!(b.holds("m/z") && !c.holds("m/z"));
+    let lost = c.renew_leases().await.unwrap();
+    assert_eq!(lost, vec!["m/z".to_string()]);
+    assert!(matches!(
+        c.append("m/z", 0, vec![b"late".to_vec()]).await,
+        Err(StoreError::Fenced(_))
+    ));
+    b.append("m/z", 0, vec![b"mine".to_vec()]).await.unwrap();
+}
