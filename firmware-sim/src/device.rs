@@ -421,7 +421,7 @@ impl Firmware {
                             },
                         }
                     }
-                    backoff = (backoff * 2).min(Duration::from_secs(2));
+                    backoff = self.rotation.next_backoff(backoff);
                 }
             }
         }

@@ -391,3 +391,55 @@ async fn a_stale_node_can_never_append() {
     ));
     b.append("m/z", 0, vec![b"mine".to_vec()]).await.unwrap();
 }
+
+/// A dead node's matches are shared out in one claim of each live node: a node is live
+/// while its last sign of life is younger than a lease, so the dead one — whose leases
+/// ran out exactly a lease after its last renewal — no longer counts when they can be
+/// claimed. (It counted for two leases: the live nodes took a third each, then one a
+/// tick, and the last of 24 matches waited 3.9 s with 2 s leases.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dead_nodes_matches_are_shared_out_in_one_claim_of_each_live_node() {
+    if !pg::available() {
+        return;
+    }
+    let db = PgCluster::start(false);
+    let url = db.database("share");
+    let lease = Duration::from_millis(300);
+    let node = |name: &str| {
+        let fence = Fence::new(name.into(), format!("http://{name}"), lease);
+        PgStore::connect_node(&url, fence)
+    };
+    let (a, b, c) = (
+        node("a").await.unwrap(),
+        node("b").await.unwrap(),
+        node("c").await.unwrap(),
+    );
+    for i in 0..12 {
+        a.lease_new(&format!("m/{i}")).await.unwrap();
+    }
+    // Every node says it is alive; then a dies.
+    for n in [&a, &b, &c] {
+        n.renew_leases().await.unwrap();
+    }
+    let first = eventually("b claims once a's leases ran out", || {
+        let (b, c) = (b.clone(), c.clone());
+        async move {
+            c.renew_leases().await.unwrap();
+            b.renew_leases().await.unwrap();
+            Some(b.claim_leases().await.unwrap()).filter(|got| !got.is_empty())
+        }
+    })
+    .await;
+    assert_eq!(
+        first.len(),
+        6,
+        "half of 12 between two live nodes: {first:?}"
+    );
+    c.renew_leases().await.unwrap();
+    let second = c.claim_leases().await.unwrap();
+    assert_eq!(second.len(), 6, "the other half: {second:?}");
+    assert!(
+        first.iter().chain(&second).all(|(_, epoch)| *epoch == 2),
+        "each taken over once"
+    );
+}

@@ -207,6 +207,13 @@ pub(super) async fn start(
 /// Claims expired leases — at most this node's fair share of all leases among the live
 /// nodes, and at least one — with a new epoch each. Returns them. Rows another node is
 /// claiming or writing under are skipped, not waited for.
+///
+/// A node is live while its last renewal is younger than a lease. Its leases run out
+/// exactly a lease after that renewal (one statement sets both, at one `now()`), so a
+/// dead node's leases become claimable at the instant it stops counting: the live nodes'
+/// shares then add up to all of its matches, taken over in one claim of each. (Counting
+/// it for two leases, as at first, gave each live node a share too small by a third and
+/// then one match a tick: the last of 24 waited 3.9 s with 2 s leases.)
 pub(super) async fn claim(pool: &Pool, fence: &Fence) -> Result<Vec<(String, u64)>, StoreError> {
     let c = pool.get().await.map_err(io)?;
     let sent = Instant::now();
@@ -214,7 +221,7 @@ pub(super) async fn claim(pool: &Pool, fence: &Fence) -> Result<Vec<(String, u64
         .query(
             "WITH live AS (
                  SELECT greatest(count(*), 1) AS n FROM baffle_nodes
-                 WHERE seen_at > now() - 2 * $2::float8 * interval '1 millisecond' OR node = $1),
+                 WHERE seen_at > now() - $2::float8 * interval '1 millisecond' OR node = $1),
              share AS (
                  SELECT greatest(1, ceil((SELECT count(*) FROM baffle_leases) / (SELECT n FROM live)::float8)
                         - (SELECT count(*) FROM baffle_leases WHERE node = $1 AND expires_at > now()))::bigint AS n),
