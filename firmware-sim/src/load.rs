@@ -131,9 +131,11 @@ struct Tally {
 
 /// Sets up the matches, connects the devices, and presses until `cfg.duration` is over.
 pub async fn run(server: &str, token: &str, cfg: LoadConfig) -> Result<LoadReport, DeviceError> {
-    let endpoint = Endpoint::from_shared(server.to_string())?;
-    let mut channels = Vec::new();
-    for _ in 0..cfg.connections.max(1) {
+    // `host:port` or a list as typed: the first server that answers takes the run.
+    let (first, servers) = crate::servers::first_answering(server).await?;
+    let endpoint = Endpoint::from_shared(servers[0].clone())?;
+    let mut channels = vec![first];
+    for _ in 1..cfg.connections.max(1) {
         channels.push(endpoint.connect().await?);
     }
     let mut tables = Tables::create(

@@ -36,6 +36,26 @@ pub fn list(servers: &str) -> Vec<String> {
         .collect()
 }
 
+/// A channel to the first server of `servers` (as typed, see [`list`]) that answers,
+/// with the list going round from it (that server first).
+pub async fn first_answering(
+    servers: &str,
+) -> Result<(Channel, Vec<String>), crate::device::DeviceError> {
+    let list = list(servers);
+    let mut failed: Option<crate::device::DeviceError> = None;
+    for (i, server) in list.iter().enumerate() {
+        match Endpoint::from_shared(server.clone())?.connect().await {
+            Ok(channel) => {
+                let mut list = list.clone();
+                list.rotate_left(i);
+                return Ok((channel, list));
+            }
+            Err(e) => failed = Some(e.into()),
+        }
+    }
+    Err(failed.unwrap_or_else(|| format!("no server in {servers:?}").into()))
+}
+
 /// A lazy channel to `url` (it connects when used), or None if `url` is not a URL.
 pub fn lazy(url: &str) -> Option<Channel> {
     Some(Endpoint::from_shared(url.to_string()).ok()?.connect_lazy())

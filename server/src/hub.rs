@@ -266,7 +266,14 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
     /// Stores `entry` in the registry's stream, then folds it in: true. False if another
     /// node of a cluster wrote the registry first: the new entries are folded in, and the
     /// caller checks its change again and retries.
+    ///
+    /// What the stream holds beyond the fold is folded in first. A request whose client
+    /// hung up is dropped by the server at its next await, which can be the one between
+    /// the append and the fold: its entry is stored and was not folded (a demo
+    /// interrupted while it bound a device left the registry one entry behind, and the
+    /// next entry — the demo's archive — met a conflict on a single node).
     async fn record(&self, state: &mut State, entry: Entry) -> Result<bool, Error> {
+        self.catch_up_registry_in(state)?;
         let line = serde_json::to_vec(&entry).expect("registry entries serialize");
         match self
             .store
@@ -380,12 +387,17 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             }
         }
         let mut state = self.state.lock().await;
-        let entry = Entry::TournamentArchived {
-            id: id.to_string(),
-            archived,
-        };
-        self.record(&mut state, entry).await?;
-        Ok(state.registry.tournaments[id].clone())
+        loop {
+            let entry = Entry::TournamentArchived {
+                id: id.to_string(),
+                archived,
+            };
+            // False: another node wrote the registry first; its entries are folded in
+            // now, and the entry is written after them.
+            if self.record(&mut state, entry).await? {
+                return Ok(state.registry.tournaments[id].clone());
+            }
+        }
     }
 
     /// Every tournament, by id.

@@ -154,3 +154,68 @@ async fn the_load_generator_reports_what_it_measured() {
     assert_eq!(logged, report.presses);
     server.stop().await;
 }
+
+/// Ctrl-C on the real `baffle-device demo`, given its server as a director types it
+/// (`host:port`, here after a server that is down): the tournament is archived before it
+/// exits. Two faults made it stay listed: the archive dialled the text as given (a list
+/// or `host:port` is no URL: "transport error"), and a Ctrl-C during the set-up left the
+/// server's registry an entry behind, so the archive met a conflict and was answered
+/// as done without being written (`Hub::record`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_interrupted_demo_archives_its_tournament() {
+    use std::io::BufRead;
+    let server = TestServer::start().await;
+    let bin = baffle_tests::binaries::built(&["baffle-device"]);
+    let typed = format!("127.0.0.1:1,{}", server.url().trim_start_matches("http://"));
+    let mut demo = std::process::Command::new(bin.join("baffle-device"))
+        .args(["--server", &typed, "--token", &server.token])
+        .args(["demo", "--tables", "1", "--quiet"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(demo.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let tournament = first
+        .split_whitespace()
+        .last()
+        .expect("the demo names its tournament")
+        .to_string();
+    // Playing: its tournament exists and is listed.
+    let channel = server.channel().await;
+    baffle_tests::cluster::eventually("the demo's match exists", || {
+        let mut tournaments = TournamentsClient::new(channel.clone());
+        let request = v1::ListMatchesRequest {
+            tournament_id: tournament.clone(),
+            ..Default::default()
+        };
+        async move {
+            let listed = tournaments.list_matches(request).await.ok()?.into_inner();
+            (!listed.matches.is_empty()).then_some(())
+        }
+    })
+    .await;
+    let pid = demo.id().to_string();
+    assert!(
+        std::process::Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    // Waited for beside the runtime: the server answering the demo runs on it.
+    let out = tokio::task::spawn_blocking(move || demo.wait_with_output())
+        .await
+        .unwrap()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{said}");
+    assert!(
+        said.contains(&format!("tournament {tournament} archived")),
+        "{said}"
+    );
+    assert_eq!(archived(&server, &tournament).await, (true, false));
+    server.stop().await;
+}

@@ -16,7 +16,7 @@ use baffle_proto::v1::tournaments_client::TournamentsClient;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use tonic::Request;
-use tonic::transport::{Channel, Endpoint};
+use tonic::transport::Channel;
 
 use crate::clock::DeviceClock;
 use crate::device::{Device, DeviceConfig, DeviceError};
@@ -235,28 +235,16 @@ impl Tables {
 /// `url` may list the nodes of a cluster (`a,b,c`): the first that answers creates the
 /// matches (and so writes them), and the devices go round all of them.
 pub async fn run(url: &str, token: &str, cfg: DemoConfig) -> Result<Vec<TableResult>, DeviceError> {
-    let servers = crate::servers::list(url);
-    let mut failed: Option<DeviceError> = None;
-    for (i, server) in servers.iter().enumerate() {
-        match Endpoint::from_shared(server.clone())?.connect().await {
-            Ok(channel) => {
-                // Going round from the one that answered.
-                let mut servers = servers.clone();
-                servers.rotate_left(i);
-                let cfg = DemoConfig {
-                    servers: if servers.len() > 1 {
-                        servers
-                    } else {
-                        Vec::new()
-                    },
-                    ..cfg
-                };
-                return run_on(channel, token, cfg).await;
-            }
-            Err(e) => failed = Some(e.into()),
-        }
-    }
-    Err(failed.unwrap_or_else(|| format!("no server in {url:?}").into()))
+    let (channel, servers) = crate::servers::first_answering(url).await?;
+    let cfg = DemoConfig {
+        servers: if servers.len() > 1 {
+            servers
+        } else {
+            Vec::new()
+        },
+        ..cfg
+    };
+    run_on(channel, token, cfg).await
 }
 
 /// [`run`] on an open channel.
@@ -331,10 +319,12 @@ pub async fn run_on(
     outcome
 }
 
-/// Archives tournament `id` on the server at `url` whatever its matches' state: what a
-/// demo or a load run interrupted (Ctrl-C) does before it exits.
+/// Archives tournament `id` whatever its matches' state, on the first server of `url`
+/// (as typed: `host:port`, a URL, or a cluster's list `a,b,c`) that answers: what a demo
+/// or a load run interrupted (Ctrl-C) does before it exits. Any node of a cluster can
+/// archive (the registry is shared).
 pub async fn archive(url: &str, token: &str, id: &str) -> Result<(), DeviceError> {
-    let channel = Endpoint::from_shared(url.to_string())?.connect().await?;
+    let (channel, _) = crate::servers::first_answering(url).await?;
     archive_on(TournamentsClient::new(channel), token, id).await
 }
 
