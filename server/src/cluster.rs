@@ -20,7 +20,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::hub::Hub;
-use crate::store::{Change, PgStore};
+use crate::store::{Change, PgStore, StoreError};
 use crate::time::TimeSource;
 
 /// The default lease: a dead node's matches are served again within about this plus a
@@ -49,10 +49,14 @@ impl Node {
             .iter()
             .map(|h| crate::actor::stream(&h.info.id))
             .collect();
+        let token_check = crate::seal::SealKey::from_director_token(hub.director_token());
         hub.store
-            .start_leases(streams)
+            .start_leases(streams, token_check.check_value())
             .await
-            .map_err(|e| format!("the leases could not be set up: {e}"))?;
+            .map_err(|e| match e {
+                StoreError::Refused(why) => format!("this node may not join the cluster: {why}"),
+                e => format!("the leases could not be set up: {e}"),
+            })?;
         // The feed first: nothing appended after this is missed.
         let changes = hub.store.changes();
         let feed = tokio::spawn(follow_changes(hub.clone(), changes));

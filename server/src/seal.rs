@@ -29,6 +29,16 @@ impl SealKey {
         SealKey(hash.finalize())
     }
 
+    /// A value that tells whether two servers have the same key without giving the key
+    /// away: SHA-256 of a label of its own and the key. The nodes of a cluster compare
+    /// theirs before they join (`docs/cluster.md`).
+    pub fn check_value(&self) -> String {
+        let mut hash = Sha256::new();
+        hash.update(b"baffle seal key check v1\0");
+        hash.update(self.0);
+        hex::encode(hash.finalize())
+    }
+
     /// `seed` of `match_id`, sealed.
     pub fn seal(&self, match_id: &str, seed: &[u8; 32]) -> Result<String, getrandom::Error> {
         let mut nonce = [0u8; 12];

@@ -443,3 +443,93 @@ async fn a_dead_nodes_matches_are_shared_out_in_one_claim_of_each_live_node() {
         "each taken over once"
     );
 }
+
+fn token_check(token: &str) -> String {
+    baffle_server::seal::SealKey::from_director_token(token).check_value()
+}
+
+/// A node with another director token, or with the id of a node that is alive, may not
+/// join (from a stranger's run: the first claimed matches whose seeds it could not
+/// unseal, and kept them offline; the second took a live node's matches, which then
+/// stayed unwritten). A node that stopped lets its id go at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_with_another_token_or_a_live_nodes_id_may_not_join() {
+    if !pg::available() {
+        return;
+    }
+    let db = PgCluster::start(false);
+    let url = db.database("joining");
+    let lease = Duration::from_millis(300);
+    let node = |name: &str| {
+        let fence = Fence::new(name.into(), format!("http://{name}"), lease);
+        PgStore::connect_node(&url, fence)
+    };
+    let a = node("a").await.unwrap();
+    a.start_leases(vec![], token_check("t1")).await.unwrap();
+    a.renew_leases().await.unwrap();
+
+    let b = node("b").await.unwrap();
+    let refused = b.start_leases(vec![], token_check("t2")).await;
+    assert!(
+        matches!(&refused, Err(StoreError::Refused(why)) if why.contains("director token")),
+        "{refused:?}"
+    );
+
+    // `a` alive, renewing every quarter lease: a second `a` is refused.
+    let alive = {
+        let a = a.clone();
+        tokio::spawn(async move {
+            loop {
+                a.renew_leases().await.unwrap();
+                tokio::time::sleep(lease / 4).await;
+            }
+        })
+    };
+    let twin = node("a").await.unwrap();
+    let refused = twin.start_leases(vec![], token_check("t1")).await;
+    assert!(
+        matches!(&refused, Err(StoreError::Refused(why)) if why.contains("another node with the id a")),
+        "{refused:?}"
+    );
+    // Stopped, it lets its id go: a restart joins at once.
+    alive.abort();
+    a.release_leases().await.unwrap();
+    let started = Instant::now();
+    twin.start_leases(vec![], token_check("t1")).await.unwrap();
+    assert!(started.elapsed() < lease, "{:?}", started.elapsed());
+}
+
+/// A lease is held by the epoch one process was given, not by a node's name: a process
+/// whose lease passed to a namesake (one started with its `--node-id` while it was
+/// paused) loses it at its next renewal and can never append. (It renewed by name, took
+/// the namesake's epoch for its own, and its appends would have passed the fence.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_namesake_never_renews_or_writes_anothers_lease() {
+    if !pg::available() {
+        return;
+    }
+    let db = PgCluster::start(false);
+    let url = db.database("namesake");
+    let fence = Fence::new("a".into(), "http://a".into(), Duration::from_secs(30));
+    let a = PgStore::connect_node(&url, fence).await.unwrap();
+    a.lease_new("m/x").await.unwrap();
+    a.append("m/x", 0, vec![b"one".to_vec()]).await.unwrap();
+    // The namesake claims it: same node, next epoch.
+    let (sql, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    sql.execute(
+        "UPDATE baffle_leases SET epoch = epoch + 1 WHERE stream = 'm/x'",
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!(a.renew_leases().await.unwrap(), vec!["m/x".to_string()]);
+    assert!(!a.holds("m/x"));
+    assert!(matches!(
+        a.append("m/x", 1, vec![b"two".to_vec()]).await,
+        Err(StoreError::Fenced(_))
+    ));
+    assert_eq!(a.len("m/x").unwrap(), 1);
+}

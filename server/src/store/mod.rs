@@ -45,6 +45,9 @@ pub enum StoreError {
     /// This node of a cluster does not hold the stream's lease (`docs/cluster.md`):
     /// another node writes it. Nothing was written.
     Fenced(String),
+    /// This node may not join the cluster: another live node has its id, or its director
+    /// token is not the cluster's (`docs/cluster.md`).
+    Refused(String),
 }
 
 impl fmt::Display for StoreError {
@@ -56,6 +59,7 @@ impl fmt::Display for StoreError {
             StoreError::Io(e) => write!(f, "storage failed: {e}"),
             StoreError::Lost(why) => write!(f, "data lost: {why}"),
             StoreError::Fenced(why) => write!(f, "not this node's to write: {why}"),
+            StoreError::Refused(why) => write!(f, "{why}"),
         }
     }
 }

@@ -150,7 +150,10 @@ pub(super) const SCHEMA: &str = "
     CREATE TABLE IF NOT EXISTS baffle_nodes (
         node text PRIMARY KEY,
         advertise text NOT NULL,
-        seen_at timestamptz NOT NULL);";
+        seen_at timestamptz NOT NULL);
+    CREATE TABLE IF NOT EXISTS baffle_cluster (
+        name text PRIMARY KEY,
+        value text NOT NULL);";
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
@@ -160,22 +163,103 @@ fn ms(d: Duration) -> f64 {
 /// returns the streams it lost. One statement. A lease that expired is lost even if no
 /// one claimed it yet: the node stopped writing at its deadline, and takes it back, if
 /// it does, by a claim — a new epoch and a takeover record.
+///
+/// Only the leases this process was given (by a creation or a claim) are renewed, each
+/// at the epoch it was given: a lease is held by a (node, epoch) that one process
+/// obtained, never by a name. Two processes started with one `--node-id` (refused at
+/// start while the other is alive, but a process paused past its lease and then resumed
+/// meets its replacement) renew and write only their own: renewing by name alone let one
+/// of them keep the other's matches alive and unwritten for good.
 pub(super) async fn renew(pool: &Pool, fence: &Fence) -> Result<Vec<String>, StoreError> {
     let c = pool.get().await.map_err(io)?;
     let sent = Instant::now();
+    let (streams, epochs): (Vec<String>, Vec<i64>) = fence
+        .held
+        .lock()
+        .expect("leases lock")
+        .iter()
+        .map(|(stream, h)| (stream.clone(), h.epoch))
+        .unzip();
     let rows = c
         .query(
             "WITH alive AS (
                  INSERT INTO baffle_nodes (node, advertise, seen_at) VALUES ($1, $2, now())
                  ON CONFLICT (node) DO UPDATE SET advertise = excluded.advertise, seen_at = now())
-             UPDATE baffle_leases SET expires_at = now() + $3::float8 * interval '1 millisecond'
-             WHERE node = $1 AND expires_at > now() RETURNING stream, epoch",
-            &[&fence.node, &fence.advertise, &ms(fence.lease)],
+             UPDATE baffle_leases l SET expires_at = now() + $3::float8 * interval '1 millisecond'
+             FROM unnest($4::text[], $5::int8[]) AS held(stream, epoch)
+             WHERE l.stream = held.stream AND l.epoch = held.epoch AND l.node = $1
+                 AND l.expires_at > now()
+             RETURNING l.stream, l.epoch",
+            &[
+                &fence.node,
+                &fence.advertise,
+                &ms(fence.lease),
+                &streams,
+                &epochs,
+            ],
         )
         .await
         .map_err(io)?;
     let rows: Vec<(String, i64)> = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
     Ok(fence.renewed(&rows, sent))
+}
+
+/// Joins the cluster: refused if this node's director token is not the cluster's
+/// (`token_check`, [`crate::seal::SealKey::check_value`]: the first node to join sets
+/// it), or if another node with this node's id is alive — it renewed within the last
+/// lease, and again while this one waits a lease and a quarter to see (a node that
+/// died, or stopped and let go, is not waited for twice: its last renewal gets old).
+pub(super) async fn join(pool: &Pool, fence: &Fence, token_check: &str) -> Result<(), StoreError> {
+    let c = pool.get().await.map_err(io)?;
+    c.execute(
+        "INSERT INTO baffle_cluster (name, value) VALUES ('token-check', $1)
+         ON CONFLICT (name) DO NOTHING",
+        &[&token_check],
+    )
+    .await
+    .map_err(io)?;
+    let theirs: String = c
+        .query_one(
+            "SELECT value FROM baffle_cluster WHERE name = 'token-check'",
+            &[],
+        )
+        .await
+        .map_err(io)?
+        .get(0);
+    if theirs != token_check {
+        return Err(StoreError::Refused(
+            "this node's director token is not the cluster's: its matches' server seeds \
+             would not unseal here. Give every node the same token file (--token-file; \
+             docs/cluster.md)"
+                .into(),
+        ));
+    }
+    let seen = "SELECT advertise, seen_at::text,
+                    seen_at > now() - $2::float8 * interval '1 millisecond'
+                FROM baffle_nodes WHERE node = $1";
+    let row = c
+        .query_opt(seen, &[&fence.node, &ms(fence.lease)])
+        .await
+        .map_err(io)?;
+    let Some(first) = row.filter(|r| r.get::<_, bool>(2)) else {
+        return Ok(());
+    };
+    tokio::time::sleep(fence.lease + fence.lease / 4).await;
+    let again = c
+        .query_opt(seen, &[&fence.node, &ms(fence.lease)])
+        .await
+        .map_err(io)?;
+    match again {
+        Some(r) if r.get::<_, String>(1) != first.get::<_, String>(1) => {
+            let advertise: String = r.get(0);
+            Err(StoreError::Refused(format!(
+                "another node with the id {} is alive (reached at {advertise}): give each \
+                 node its own --node-id",
+                fence.node
+            )))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// On start: leases for registered matches that have none (logs written before there
@@ -249,11 +333,21 @@ pub(super) async fn claim(pool: &Pool, fence: &Fence) -> Result<Vec<(String, u64
 /// Lets every lease of this node go at once (a node shutting down): the other nodes claim
 /// them at their next tick rather than after the lease.
 pub(super) async fn release(pool: &Pool, fence: &Fence) -> Result<(), StoreError> {
-    fence.held.lock().expect("leases lock").clear();
+    let (streams, epochs): (Vec<String>, Vec<i64>) =
+        std::mem::take(&mut *fence.held.lock().expect("leases lock"))
+            .into_iter()
+            .map(|(stream, h)| (stream, h.epoch))
+            .unzip();
     let c = pool.get().await.map_err(io)?;
+    // Its own leases only (a namesake's are not its to give), and no longer alive: a
+    // restart under the same id does not wait to see whether it still is.
     c.execute(
-        "UPDATE baffle_leases SET expires_at = '-infinity' WHERE node = $1",
-        &[&fence.node],
+        "WITH gone AS (
+             UPDATE baffle_nodes SET seen_at = '-infinity' WHERE node = $1)
+         UPDATE baffle_leases l SET expires_at = '-infinity'
+         FROM unnest($2::text[], $3::int8[]) AS held(stream, epoch)
+         WHERE l.stream = held.stream AND l.epoch = held.epoch AND l.node = $1",
+        &[&fence.node, &streams, &epochs],
     )
     .await
     .map_err(io)?;

@@ -199,11 +199,20 @@ impl PgStore {
             .map_err(io)?
     }
 
-    /// A node starting: `streams` (every registered match) get leases if they had none,
-    /// and the leases this node held before a restart are let go, to be claimed anew.
-    pub async fn start_leases(&self, streams: Vec<String>) -> Result<(), StoreError> {
-        self.on_runtime(|pool, fence| async move { pg_lease::start(&pool, &fence, &streams).await })
-            .await
+    /// A node starting: it joins the cluster — refused ([`StoreError::Refused`]) if its
+    /// director token's `token_check` is not the cluster's, or another live node has its
+    /// id — then `streams` (every registered match) get leases if they had none, and the
+    /// leases this node held before a restart are let go, to be claimed anew.
+    pub async fn start_leases(
+        &self,
+        streams: Vec<String>,
+        token_check: String,
+    ) -> Result<(), StoreError> {
+        self.on_runtime(|pool, fence| async move {
+            pg_lease::join(&pool, &fence, &token_check).await?;
+            pg_lease::start(&pool, &fence, &streams).await
+        })
+        .await
     }
 
     /// Renews every lease the node holds (and says it is alive); returns the streams lost.
