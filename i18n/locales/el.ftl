@@ -51,10 +51,11 @@ post-crawford = μετά το Crawford
 cube-centre = βίδος { $value } στη μέση
 cube-owned = βίδος { $value } · { $name }
 paused = σταματημένο: { $reason }
-penalty-points = { $name }: { $points ->
+# Πόντοι ποινής που πήρε ένας παίκτης (MatchState.penalty_points): υπέρ του.
+penalty-points = { $points ->
     [one] ένας πόντος ποινής
    *[other] { $points } πόντοι ποινής
-  }
+  } υπέρ { $name }
 warnings = { $name }: { $count ->
     [one] μία παρατήρηση
    *[other] { $count } παρατηρήσεις
@@ -120,6 +121,13 @@ chess-reason-quickplay-finish = ταχεία λήξη
 ## Σκάκι
 
 chess-game-of = παρτίδα { $game } από { $games } · { $category }
+# ChessState.category: "standard", "rapid" ή "blitz" (Παραρτήματα Α και Β των Κανόνων FIDE).
+chess-category = { $category ->
+    [standard] κλασικό
+    [rapid] γρήγορο
+    [blitz] αστραπιαίο
+   *[other] { $category }
+  }
 chess-white = Λευκά: { $name }
 chess-to-move = { $name } παίζει
 chess-960 = 960 #{ $sp } { $rank }
@@ -173,6 +181,8 @@ event-seed-committed = { $name } δέσμευσε σπόρο
 event-seed-revealed = { $name } αποκάλυψε τον σπόρο
 event-dice-revealed = ο σπόρος των ζαριών αποκαλύφθηκε
 event-renamed = διόρθωση ονόματος: { $was } → { $name }
+# Η ώρα μιας εγγραφής χωρίς δική της ώρα στο αρχείο, μετά από μία που την έχει.
+event-after = μετά τις { $time }
 event-chess-arrived = προσήλθαν τα { $color }
 event-chess-started = άρχισε η παρτίδα
 event-chess-pressed = τα { $color } πάτησαν το ρολόι
@@ -217,7 +227,11 @@ wall-title = { $name } · γύρος { $round }
 dice-line = δέσμευση ζαριών: { $commitment }… · κεφαλή { $head } · { $verdict }
 dice-after-match = ελέγχονται μετά το ματς
 dice-checking = έλεγχος των ζαριών…
-dice-verified = και οι { $count } ζαριές επαληθεύτηκαν σε αυτόν τον φυλλομετρητή
+dice-verified = { $count ->
+    [0] καμία ζαριά προς επαλήθευση
+    [one] η μία ζαριά επαληθεύτηκε σε αυτόν τον φυλλομετρητή
+   *[other] και οι { $count } ζαριές επαληθεύτηκαν σε αυτόν τον φυλλομετρητή
+  }
 dice-not-verified = ΔΕΝ ΕΠΑΛΗΘΕΥΤΗΚΑΝ: { $why }
 seed-none = { $name }: χωρίς σπόρο
 seed-none-required = { $name }: χωρίς σπόρο ακόμη (απαιτείται)
@@ -276,18 +290,18 @@ console-help =
     i       δήλωση παρουσίας παίκτη (σκάκι: προσέλευση στη σκακιέρα)
     w       παρατήρηση σε παίκτη
     x       πόντοι ποινής σε παίκτη
-    a       διόρθωση ρολογιού, π.χ. A -30s (σκάκι: ρύθμιση ρολογιού, W 5m)
+    a       διόρθωση ρολογιού, π.χ. A -30s (σκάκι: ρύθμιση ρολογιού, Λ 5m)
     s       διόρθωση του σκορ, π.χ. 3 2
     f       ήττα παίκτη με κατακύρωση
     c       επικύρωση του αποτελέσματος
     d       απόρριψη των ανωμαλιών ζαριών του επιλεγμένου ματς
-    q       έξοδος          (κάθε ενέργεια ζητά y/n πριν σταλεί)
+    q       έξοδος          (κάθε ενέργεια ζητά ν/ο πριν σταλεί)
 console-hint = Enter ματς  / φίλτρο  p παύση  r συνέχεια  c επικύρωση  ? πλήκτρα  q έξοδος
 console-hint-chess = Enter ματς  / φίλτρο  p διακοπή  r επανεκκίνηση  a ρολόι  ? πλήκτρα  q έξοδος
-console-confirm = { $action }; y/n
+console-confirm = { $action }; ν/ο (ή y/n)
 console-prompt-filter = μόνο τα ματς που περιέχουν
-console-prompt-chess-clock = ρύθμιση ρολογιού, με σταματημένα ρολόγια: χρώμα και χρόνος, π.χ. W 5m
-console-prompt-chess-arrive = προσέλευση στη σκακιέρα: W (Λευκά) ή B (Μαύρα)
+console-prompt-chess-clock = ρύθμιση ρολογιού, με σταματημένα ρολόγια: χρώμα (Λ ή Μ) και χρόνος, π.χ. Λ 5m
+console-prompt-chess-arrive = προσέλευση στη σκακιέρα: Λ (Λευκά) ή Μ (Μαύρα)
 console-prompt-pause = παύση, πατήστε τον αριθμό του λόγου: { $choices }
 console-prompt-score = διόρθωση του σκορ: πόντοι { $a }, ένα κενό, πόντοι { $b }, π.χ. 3 2
 console-ask-adjust = διόρθωση ρολογιού: { $a } (A) ή { $b } (B), π.χ. A -30s
@@ -298,7 +312,7 @@ console-ask-forfeit = ήττα με κατακύρωση: { $a } (A) ή { $b } (
 console-not-in-chess = όχι στο σκάκι: οι αποφάσεις του διαιτητή δίνονται με `baffle chess MATCH …`
 console-no-match = δεν έχει επιλεγεί ματς
 console-bad-side = «{ $text }»: δεν είναι πλευρά: A ή B, ένα κενό, και μετά η τιμή
-console-bad-colour = «{ $text }»: δεν είναι χρώμα: W ή B
+console-bad-colour = «{ $text }»: δεν είναι χρώμα: Λ ή Μ
 console-bad-score = «{ $text }»: δύο αριθμοί, πρώτα οι πόντοι του A και μετά του B, π.χ. 3 2
 console-bad-reason = «{ $text }»: ένας αριθμός από 1 έως { $count }
 console-bad-points = «{ $text }»: δεν είναι αριθμός πόντων
@@ -339,6 +353,8 @@ console-tick-device-on = { $match }: η συσκευή { $device } συνδέθ�
 console-tick-device-off = { $match }: η συσκευή { $device } αποσυνδέθηκε
 console-tick-paused = { $match }: παύση ρολογιού ({ $reason })
 console-tick-status = { $match }: τώρα { $status }
+console-tick-renamed = { $match }: διόρθωση ονόματος, παίκτης { $side }: { $old } → { $new }
+console-tick-warning = { $match }: παρατήρηση σε: { $name } ({ $total } συνολικά)
 console-tick-sent = στάλθηκε: { $action }
 console-tick-refused = απορρίφθηκε: { $why }
 console-line = { $match }  γύρος { $round }  τραπέζι { $table }  { $status }  { $score }
@@ -361,13 +377,15 @@ cli-unreachable = ο διακομιστής δεν απαντά: { $why }
 cli-tournament-created = δημιουργήθηκε το τουρνουά { $id }
 cli-hint-unauthenticated = δώστε --token ή ορίστε BAFFLE_TOKEN· ο κωδικός του Διευθυντή Αγώνων είναι στο <data-dir>/director.token
 cli-hint-permission-denied = χρησιμοποιήστε τον κωδικό του Διευθυντή Αγώνων ή μια συσκευή δεμένη σε αυτό το ματς
-cli-hint-not-found = ελέγξτε τον κωδικό με `baffle match list` ή `baffle tournament list --all`
+cli-hint-not-found = ελέγξτε τον κωδικό με `baffle match list --all`
 cli-hint-aborted = το ματς προχώρησε: δείτε το `baffle match show` και ξαναδοκιμάστε
-cli-hint-failed-precondition = οι κανονισμοί δεν το επιτρέπουν τώρα: δείτε το `baffle match show` ή ρωτήστε τον Διευθυντή Αγώνων
+cli-hint-failed-precondition = οι κανονισμοί δεν το επιτρέπουν τώρα: δείτε το `baffle match show ΜΑΤΣ`· ίσως χρειάζεται δική σας απόφαση (`baffle rule ΜΑΤΣ --reason … --article …`)
 cli-hint-invalid-argument = ελέγξτε την εντολή με --help
 cli-hint-resource-exhausted = πιο αργά, και ξαναδοκιμάστε
 cli-hint-already-exists = διαλέξτε άλλον κωδικό
 cli-hint-other = ξαναδοκιμάστε· αν επιμένει, δείτε το αρχείο καταγραφής του διακομιστή
+cli-hint-not-found-tournament = ελέγξτε τον κωδικό με `baffle tournament list --all`
+cli-hint-not-found-device = ελέγξτε τον κωδικό με `baffle device list` ή καταχωρίστε τη με `baffle device register ΚΩΔΙΚΟΣ`
 cli-hint-match-id-taken = οι κωδικοί ματς είναι κοινοί για όλα τα τουρνουά: διαλέξτε έναν με --id, π.χ. --id { $example }
 cli-hint-match-id-default-taken = οι κωδικοί ματς είναι κοινοί για όλα τα τουρνουά και ο προεπιλεγμένος r<round>-t<table> είναι πιασμένος: διαλέξτε έναν με --id, π.χ. --id { $example }
 cli-winner-nobody = κανείς (6.7)
@@ -394,6 +412,8 @@ cli-col-name = ΟΝΟΜΑ
 cli-archived = (αρχειοθετημένο)
 cli-tournament-archived = το τουρνουά { $id } αρχειοθετήθηκε: δεν εμφανίζεται στους καταλόγους (το --all το δείχνει), τα ματς του παραμένουν προσβάσιμα και επαληθεύσιμα
 cli-tournament-unarchived = το τουρνουά { $id } επέστρεψε στους καταλόγους
+cli-tournament-already-archived = το τουρνουά { $id } ήταν ήδη αρχειοθετημένο: τίποτα δεν άλλαξε
+cli-tournament-already-listed = το τουρνουά { $id } ήταν ήδη στους καταλόγους: τίποτα δεν άλλαξε
 
 ## `baffle follow`: ο πίνακας ενός ματς
 

@@ -51,10 +51,11 @@ post-crawford = after Crawford
 cube-centre = cube { $value } in the middle
 cube-owned = cube { $value } · { $name }
 paused = paused: { $reason }
-penalty-points = { $name }: { $points ->
+# Penalty points a player has received (MatchState.penalty_points): in his favour.
+penalty-points = { $points ->
     [one] one penalty point
    *[other] { $points } penalty points
-  }
+  } to { $name }
 warnings = { $name }: { $count ->
     [one] one warning
    *[other] { $count } warnings
@@ -120,6 +121,13 @@ chess-reason-quickplay-finish = quickplay finish
 ## Chess
 
 chess-game-of = game { $game } of { $games } · { $category }
+# ChessState.category, a string: "standard", "rapid" or "blitz".
+chess-category = { $category ->
+    [standard] standard
+    [rapid] rapid
+    [blitz] blitz
+   *[other] { $category }
+  }
 chess-white = White: { $name }
 chess-to-move = { $name } to move
 chess-960 = 960 #{ $sp } { $rank }
@@ -173,6 +181,8 @@ event-seed-committed = { $name } committed a seed
 event-seed-revealed = { $name } revealed a seed
 event-dice-revealed = the dice seed was revealed
 event-renamed = name corrected: { $was } → { $name }
+# The time of a record the log keeps no time for, seen after one that has it.
+event-after = after { $time }
 event-chess-arrived = { $color } arrived
 event-chess-started = the game began
 event-chess-pressed = { $color } pressed the clock
@@ -217,7 +227,11 @@ wall-title = { $name } · round { $round }
 dice-line = dice committed: { $commitment }… · head { $head } · { $verdict }
 dice-after-match = checked after the match
 dice-checking = checking the dice…
-dice-verified = all { $count } rolls verified in this browser
+dice-verified = { $count ->
+    [0] no rolls to verify
+    [one] the one roll verified in this browser
+   *[other] all { $count } rolls verified in this browser
+  }
 dice-not-verified = NOT VERIFIED: { $why }
 seed-none = { $name }: no seed
 seed-none-required = { $name }: no seed yet (required)
@@ -339,6 +353,8 @@ console-tick-device-on = { $match }: device { $device } connected
 console-tick-device-off = { $match }: device { $device } disconnected
 console-tick-paused = { $match }: clock paused ({ $reason })
 console-tick-status = { $match }: now { $status }
+console-tick-renamed = { $match }: player { $side } renamed: { $old } → { $new }
+console-tick-warning = { $match }: warning to { $name } ({ $total } in all)
 console-tick-sent = sent: { $action }
 console-tick-refused = refused: { $why }
 console-line = { $match }  round { $round }  table { $table }  { $status }  { $score }
@@ -361,13 +377,15 @@ cli-unreachable = the server is unreachable: { $why }
 cli-tournament-created = created tournament { $id }
 cli-hint-unauthenticated = pass --token or set BAFFLE_TOKEN; the director token is in <data-dir>/director.token
 cli-hint-permission-denied = use the director token, or a device bound to this match
-cli-hint-not-found = check the id with `baffle match list` or `baffle tournament list --all`
+cli-hint-not-found = check the id with `baffle match list --all`
 cli-hint-aborted = the match moved on: look at `baffle match show` and retry
-cli-hint-failed-precondition = the rules refuse this now: look at `baffle match show`, or ask the director
+cli-hint-failed-precondition = the rules refuse this now: look at `baffle match show MATCH`; a ruling of yours (`baffle rule MATCH --reason … --article …`) may be what it takes
 cli-hint-invalid-argument = check the command with --help
 cli-hint-resource-exhausted = slow down and retry
 cli-hint-already-exists = choose another id
 cli-hint-other = try again; if it persists, check the server's log
+cli-hint-not-found-tournament = check the id with `baffle tournament list --all`
+cli-hint-not-found-device = check the id with `baffle device list`, or register it with `baffle device register ID`
 cli-hint-match-id-taken = match ids are shared by every tournament: choose one with --id, e.g. --id { $example }
 cli-hint-match-id-default-taken = match ids are shared by every tournament, and the default r<round>-t<table> is taken: choose one with --id, e.g. --id { $example }
 cli-winner-nobody = nobody (6.7)
@@ -394,6 +412,8 @@ cli-col-name = NAME
 cli-archived = (archived)
 cli-tournament-archived = tournament { $id } archived: left out of the listings (--all shows it), its matches still followable and verifiable
 cli-tournament-unarchived = tournament { $id } is back in the listings
+cli-tournament-already-archived = tournament { $id } is already archived: nothing changed
+cli-tournament-already-listed = tournament { $id } is already listed: nothing changed
 
 ## `baffle follow`: the scoreboard of one match
 

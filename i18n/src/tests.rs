@@ -95,14 +95,37 @@ fn messages_take_their_arguments_and_plurals() {
         "Anna doubled to 4"
     );
     assert_eq!(en.format("event-taken", &[anna()]), "Anna took");
+    // MatchState.penalty_points counts the points a player received: in his favour.
     assert_eq!(
         en.format("penalty-points", &[anna(), ("points", 1.into())]),
-        "Anna: one penalty point"
+        "one penalty point to Anna"
     );
     assert_eq!(
         en.format("penalty-points", &[anna(), ("points", 2.into())]),
-        "Anna: 2 penalty points"
+        "2 penalty points to Anna"
     );
+    assert_eq!(
+        el.format("penalty-points", &[anna(), ("points", 1.into())]),
+        "ένας πόντος ποινής υπέρ Anna"
+    );
+    // One roll is one roll, in either language.
+    let rolls = |c: &Catalogue, n: u32| c.format("dice-verified", &[("count", n.into())]);
+    assert_eq!(rolls(&en, 1), "the one roll verified in this browser");
+    assert_eq!(rolls(&en, 4), "all 4 rolls verified in this browser");
+    assert_eq!(
+        rolls(&el, 1),
+        "η μία ζαριά επαληθεύτηκε σε αυτόν τον φυλλομετρητή"
+    );
+    assert_eq!(
+        rolls(&el, 4),
+        "και οι 4 ζαριές επαληθεύτηκαν σε αυτόν τον φυλλομετρητή"
+    );
+    // A chess category in words, an unknown one as the server sent it.
+    let category = |c: &Catalogue, k: &str| c.format("chess-category", &[("category", k.into())]);
+    assert_eq!(category(&el, "rapid"), "γρήγορο");
+    assert_eq!(category(&el, "blitz"), "αστραπιαίο");
+    assert_eq!(category(&en, "standard"), "standard");
+    assert_eq!(category(&el, "armageddon"), "armageddon");
     assert_eq!(
         el.format("warnings", &[("name", "Άννα".into()), ("count", 2.into())]),
         "Άννα: 2 παρατηρήσεις"

@@ -128,4 +128,7 @@ pub fn routes(router: axum::Router) -> axum::Router {
             }),
         )
         .route("/i18n/{file}", get(catalogue))
+        // The page names its own icon (inline, in `index.html`); a browser or a bookmark
+        // that asks for the old default anyway gets nothing rather than a 404 to log.
+        .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
 }

@@ -48,7 +48,8 @@ function chessTags(s, out) {
   const c = s.chess;
   const name = (color) => (clockOf(s, "a") === "a") === (color === WHITE) ? s.player_a : s.player_b;
   const laws = c.laws_name ? ` · ${c.laws_name}` : "";
-  out.append(tag("", t("chess-game-of", { game: s.game_number, games: c.games, category: c.category }) + laws));
+  const category = t("chess-category", { category: c.category });
+  out.append(tag("", t("chess-game-of", { game: s.game_number, games: c.games, category }) + laws));
   out.append(tag("", t("chess-white", { name: name(WHITE) })));
   if (c.position) {
     const black = c.position.black_back_rank ? `/${c.position.black_back_rank}` : "";
@@ -141,8 +142,10 @@ function tags(s) {
     out.append(tag("cube", t("cube-owned", { value: Math.max(s.cube_value, 1), name: nameOf(s, s.cube_owner) })));
   } else out.append(tag("cube", t("cube-centre", { value: Math.max(s.cube_value, 1) })));
   if (s.board) out.append(tag("pips", t("pips", { a: s.board.pips[0] || 0, b: s.board.pips[1] || 0 })));
+  // Penalty points a player received (lateness of the other, a director's award): they
+  // are in his favour, so not the red of a pause.
   s.penalty_points.forEach((points, i) => {
-    if (points) out.append(tag("penalty", t("penalty-points", { name: i ? s.player_b : s.player_a, points })));
+    if (points) out.append(tag("award", t("penalty-points", { name: i ? s.player_b : s.player_a, points })));
   });
   (s.warnings || []).forEach((count, i) => {
     if (count) out.append(tag("warning", t("warnings", { name: i ? s.player_b : s.player_a, count })));
@@ -209,16 +212,34 @@ async function downloadMatch(id, format) {
   URL.revokeObjectURL(link.href);
 }
 
-// The latest events, in words, newest first, each with its time in the reader's locale.
+// When this page saw each record of the match it follows arrive live, by the server's
+// clock (seq → ms): the time of a record the log keeps none for (a rename, a seed).
+const seenLive = new Map();
+
+// The times of `events`, in the reader's locale: a record's own `at`; for one without
+// (match.renamed, dice.*), when it arrived live, else "after" the time of the record
+// before it — all the log says of it.
+function eventTimes(events) {
+  let before = 0;
+  return events.map((e) => {
+    let at = 0;
+    try { at = JSON.parse(e.body).at || 0; } catch { /* no time */ }
+    at = at || seenLive.get(e.seq) || 0;
+    const words = at ? time(at) : before ? t("event-after", { time: time(before) }) : "";
+    before = at || before;
+    return words;
+  });
+}
+
+// The latest events, in words, newest first, each with its time.
 function eventList(s, events) {
   const list = el("ul", { class: "events" });
+  const times = eventTimes(events);
   const said = [];
   for (let i = events.length - 1; i >= 0 && said.length < 30; i--) {
     const words = eventWords(events[i], s);
     if (!words) continue;
-    let at = 0;
-    try { at = JSON.parse(events[i].body).at || 0; } catch { /* no time */ }
-    said.push(el("li", { "data-seq": events[i].seq }, at ? el("time", {}, time(at)) : "", words));
+    said.push(el("li", { "data-seq": events[i].seq }, times[i] ? el("time", {}, times[i]) : "", words));
   }
   list.append(...said);
   return list;
@@ -290,7 +311,9 @@ function leave() {
   current = null;
 }
 
-// A tournament's name for people, and its other details (ListTournaments has them all).
+// A tournament's name for people, and its other details. The home list and the search
+// are ListTournaments (archived tournaments left out); a tournament opened by its id is
+// GetTournament, which answers for an archived one too.
 const tournaments = new Map();
 async function loadTournaments() {
   const reply = await unary("/baffle.v1.Tournaments/ListTournaments", encode([]), ListTournamentsResponse);
@@ -299,7 +322,9 @@ async function loadTournaments() {
 }
 async function tournamentName(id) {
   if (!tournaments.has(id)) {
-    try { await loadTournaments(); } catch { /* the id will do */ }
+    try {
+      tournaments.set(id, await unary("/baffle.v1.Tournaments/GetTournament", encode([[1, id]]), Tournament));
+    } catch { /* the id will do */ }
   }
   return (tournaments.get(id) || {}).name || id;
 }
@@ -367,24 +392,30 @@ function showTournament(id) {
 function showResults(id, round) {
   title.textContent = id;
   tournamentName(id).then((name) => { title.textContent = name; });
-  const body = el("div", {});
-  view.replaceChildren(body);
+  // Wider than a phone (long names, Greek headers), the table scrolls sideways in a box
+  // of its own, which a keyboard can reach, rather than breaking words; the box stays
+  // across updates, so a live change does not scroll it back.
+  const box = el("div", { class: "scroll", tabindex: "0", role: "region" });
+  const top = el("div", {}), none = el("p", {});
+  view.replaceChildren(top, box, none);
   followTournament(id, (states) => {
     const all = [...states.values()];
     const r = round || currentRound(all);
     const rows = all.filter((s) => s.round === r).sort(byTable);
     const head = el("tr", {}, ...["results-table", "results-players", "results-score", "results-winner", "results-status"]
       .map((k) => el("th", { scope: "col" }, t(k))));
-    const table = el("table", { class: "results" }, el("caption", { class: "sr-only" }, t("results-title", { round: r })),
+    top.replaceChildren(tournamentNav(id, r, "r"), el("h2", {}, t("results-title", { round: r })));
+    box.setAttribute("aria-label", t("results-title", { round: r }));
+    box.replaceChildren(el("table", { class: "results" }, el("caption", { class: "sr-only" }, t("results-title", { round: r })),
       el("thead", {}, head),
       el("tbody", {}, ...rows.map((s) => el("tr", { "data-match": s.match_id },
-        el("td", {}, s.table || "–"),
+        el("td", { class: "table" }, s.table || "–"),
         el("td", {}, `${s.player_a} – ${s.player_b}`),
         el("td", { class: "score" }, `${score(s, "a")} – ${score(s, "b")}`),
         el("td", { class: "winner" }, s.result && s.result.winner ? nameOf(s, s.result.winner) : ""),
-        el("td", { class: "status" }, stateWords(s))))));
-    body.replaceChildren(tournamentNav(id, r, "r"), el("h2", {}, t("results-title", { round: r })),
-      rows.length ? table : el("p", {}, t("results-none")));
+        el("td", { class: "status" }, stateWords(s)))))));
+    box.hidden = !rows.length;
+    none.textContent = rows.length ? "" : t("results-none");
   });
 }
 
@@ -416,15 +447,24 @@ function showMatch(id) {
   const events = [];
   let nextSeq = 0, said = "";
   title.textContent = id;
+  seenLive.clear();
   current = { stop, timer: setInterval(() => tick(states), 100) };
   keepFollowing(stop.signal, async (signal) => {
     // Resume after the last event seen: nothing missed, nothing twice.
     const request = encode([[1, id], [2, nextSeq]]);
+    // The first update is what the log held already (or missed while reconnecting):
+    // when those happened, this page did not see.
+    let afterFirst = false;
     for await (const bytes of call("/baffle.v1.Matches/Watch", request, signal)) {
       const u = decode(bytes, MatchUpdate);
+      const sent = (u.state && u.state.sent_at_ms) || serverNow();
       for (const e of u.events) {
-        if (e.seq >= nextSeq) { events.push(e); nextSeq = e.seq + 1; }
+        if (e.seq < nextSeq) continue;
+        events.push(e);
+        nextSeq = e.seq + 1;
+        if (afterFirst) seenLive.set(e.seq, sent);
       }
+      afterFirst = true;
       if (u.state) {
         noteSent(u.state);
         states.set(id, u.state);

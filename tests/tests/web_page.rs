@@ -87,6 +87,16 @@ async fn the_page_and_its_script_are_served_at_the_root() {
     let page = String::from_utf8(body).unwrap();
     assert!(page.contains(r#"<script type="module" src="/app.js">"#));
     assert!(page.contains("width=device-width"), "a page for phones");
+    // Its icon is inline; a browser that asks for /favicon.ico anyway gets no 404 to log,
+    // and every other unknown path still is one.
+    assert!(page.contains(r#"<link rel="icon" href="data:image/svg+xml,"#));
+    let (head, body) = http(&server, &get("/favicon.ico")).await;
+    assert!(head.starts_with("http/1.1 204"), "{head}");
+    assert!(body.is_empty());
+    for path in ["/favicon.png", "/no-such-page", "/web/favicon.ico"] {
+        let (head, _) = http(&server, &get(path)).await;
+        assert!(head.starts_with("http/1.1 404"), "{path}: {head}");
+    }
     let (head, body) = http(&server, &get("/wire.js")).await;
     assert!(head.contains("content-type: text/javascript"), "{head}");
     assert!(
@@ -264,6 +274,11 @@ async fn a_real_browser_sees_a_press_and_resumes_after_a_server_restart() {
     assert_eq!(
         next().await,
         "CHESS ½ – ½ | game 1 of 2 · rapid · FIDE 2023 / White: Anna / game 1: ½-½"
+    );
+    // The category in the reader's words too (ChessState.category is a string).
+    assert_eq!(
+        next().await,
+        "ELCHESS παρτίδα 1 από 2 · γρήγορο · FIDE 2023 / Λευκά: Anna / παρτίδα 1: ½-½"
     );
     // A moves for 20 s (12 s of delay, then 8 s of his 10 minutes), presses, and wins
     // the game.

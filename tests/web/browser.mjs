@@ -4,6 +4,7 @@
 //   node browser.mjs <page url> <tournament> <match> <chess match> [screenshot path prefix]
 //   → "SEEN <score> | <clock A>"     the match is on the tournament page
 //   → "CHESS <score> | <tags>"       so is the chess match, as chess (tags joined by " / ")
+//   → "ELCHESS <tags>"               its tags in Greek (the reader switches, and back)
 //   ← "GO"                           the test has pressed and scored through the API
 //   → "SCORE <score>"                the page shows the new score
 //   → "CLOCK <clock A>"              … and A's clock where the press stopped it
@@ -49,6 +50,11 @@ try {
   await chess.waitFor();
   const chessTags = await chess.locator(".tag").allTextContents();
   say(`CHESS ${await chess.locator(".score").textContent()} | ${chessTags.join(" / ")}`);
+  await page.selectOption("#lang", "el");
+  await until(async () => (await chess.locator(".tag").first().textContent()).startsWith("παρτίδα"), "Greek");
+  say(`ELCHESS ${(await chess.locator(".tag").allTextContents()).join(" / ")}`);
+  await page.selectOption("#lang", "en");
+  await until(async () => (await chess.locator(".tag").first().textContent()).startsWith("game"), "English again");
 
   if ((await lines.next()).value !== "GO") throw new Error("expected GO");
   await until(async () => (await score.textContent()) !== before.score, "the new score");

@@ -235,9 +235,14 @@ async fn a_spectator_finds_reads_and_projects_in_greek_and_english() {
         "HOME en | club open / Πανελλήνιο Πρωτάθλημα Τάβλι 2026 | Αθήνα · Nov 21 – 23, 2026 | code gbf · round 1 · 7 matches"
     );
     assert_eq!(next().await, "AXE home 0");
+    // Left off the home list, an archived tournament opened by its id has its name.
+    assert_eq!(
+        next().await,
+        "ARCHIVED old open | old open | old open · round 0"
+    );
     assert_eq!(next().await, "SEARCH 2 matches for “anna”: | c1 m1");
     let states = [
-        "STATE m1 playing | to 5 / cube 2 · Anna / Ben: one penalty point / Anna: one warning / Anna to move 6-4",
+        "STATE m1 playing | to 5 / cube 2 · Anna / one penalty point to Ben / Anna: one warning / Anna to move 6-4",
         "STATE m2 waiting for the players | to 5 / cube 1 in the middle",
         "STATE m3 Eva checked in | to 5 / cube 1 in the middle",
         "STATE m4 ready: both checked in | to 5 / cube 1 in the middle",
@@ -253,6 +258,8 @@ async fn a_spectator_finds_reads_and_projects_in_greek_and_english() {
         format!("LONG {LONG_NAME} true"),
         "the surname is not cut"
     );
+    // Ben received the point (MatchState.penalty_points): in his favour, not a red flag.
+    assert_eq!(next().await, "AWARD tag award | rgb(31, 74, 44)");
     assert_eq!(next().await, "AXE tournament 0");
 
     // Every PauseReason a running clock can stop for, by the proto's number, in the
@@ -315,20 +322,49 @@ async fn a_spectator_finds_reads_and_projects_in_greek_and_english() {
         announced.starts_with("ANNOUNCED polite Anna – Ben: score 2 – 1 · Anna "),
         "{announced}"
     );
+    // Renames carry no time in the log; seen live, they show when they arrived (the
+    // server's clock, which this test holds still: the award's time).
+    for name in ["Benjamin", "Ben"] {
+        d.matches
+            .rename_player(d.with_token(v1::RenamePlayerRequest {
+                match_id: "m1".into(),
+                side: B,
+                name: name.into(),
+            }))
+            .await
+            .expect("renamed");
+    }
+    stdin.write_all(b"RENAME\n").await.unwrap();
+    let renamed = next().await;
+    let (times, award) = renamed
+        .strip_prefix("RENAMED ")
+        .and_then(|r| r.split_once(" | "))
+        .unwrap_or_else(|| panic!("{renamed}"));
+    assert!(!award.is_empty(), "{renamed}");
+    assert_eq!(times, format!("{award} {award}"), "{renamed}");
     assert_eq!(
         next().await,
         "RESULTS 1::playing, 2::waiting for the players, 3::Eva checked in, \
          4::ready: both checked in, 5:Ian:over · result provisional, \
          6:Kim:over · result confirmed, 7::between games"
     );
+    // Words whole on a phone; the table scrolls in its box, not the page.
+    assert_eq!(next().await, "WORDS none true");
     assert_eq!(next().await, "AXE results 0");
     assert_eq!(next().await, "SWITCHED el Τραπέζι");
     assert_eq!(next().await, "REMEMBERED el");
+    assert_eq!(next().await, "ELWORDS none true");
+    assert_eq!(
+        next().await,
+        "PLURALS the one roll verified in this browser | all 4 rolls verified in this browser | \
+         η μία ζαριά επαληθεύτηκε σε αυτόν τον φυλλομετρητή | \
+         και οι 4 ζαριές επαληθεύτηκαν σε αυτόν τον φυλλομετρητή"
+    );
 
     assert_eq!(
         next().await,
-        "EL el | σε εξέλιξη | στους 5 / βίδος 2 · Anna / Anna: 2 πόντοι ποινής / \
-         Ben: ένας πόντος ποινής / Anna: μία παρατήρηση / Anna παίζει 6-4"
+        "EL el | σε εξέλιξη | στους 5 / βίδος 2 · Anna / 2 πόντοι ποινής υπέρ Anna / \
+         ένας πόντος ποινής υπέρ Ben / Anna: μία παρατήρηση / Anna παίζει 6-4"
     );
     let greek: Vec<String> = (1..=9)
         .map(|n| format!("{n}={}", el.enum_value("PauseReason", n).unwrap()))
@@ -344,6 +380,20 @@ async fn a_spectator_finds_reads_and_projects_in_greek_and_english() {
         assert!(events.contains(said), "{said} in {events}");
     }
     assert!(events.contains("άρθρο 2.2 του Κανονισμού"), "{events}");
+    // Made before this page opened, the renames are "after" the record before them.
+    let renamed = next().await;
+    let times: Vec<_> = renamed
+        .strip_prefix("ELRENAMED ")
+        .unwrap_or_else(|| panic!("{renamed}"))
+        .split(" | ")
+        .collect();
+    assert_eq!(times.len(), 2, "{renamed}");
+    assert!(
+        times
+            .iter()
+            .all(|t| t.starts_with("μετά τις ") && t.len() > "μετά τις ".len()),
+        "{renamed}"
+    );
     assert_eq!(next().await, "AXE live-el 0");
 
     let wall = next().await;
@@ -366,6 +416,8 @@ async fn a_spectator_finds_reads_and_projects_in_greek_and_english() {
     .await;
     stdin.write_all(b"WALLGO\n").await.unwrap();
     assert_eq!(next().await, "WALLLIVE 2 – 0");
+    // No 404 (the icon) and no console error in any page.
+    assert_eq!(next().await, "ERRORS none");
     assert_eq!(next().await, "DONE");
     drop(stdin);
     assert!(child.wait().await.unwrap().success());
