@@ -620,7 +620,7 @@ pub enum AuditCommand {
     Export {
         /// The match id.
         match_id: String,
-        /// Write to this file instead of standard output.
+        /// Write to this file instead of standard output (`-`: standard output).
         #[arg(short, long)]
         output: Option<PathBuf>,
     },

@@ -248,20 +248,17 @@ pub fn match_table(matches: &[v1::MatchState]) -> String {
 
 /// Tournaments, one line each: id, name, and whether archived.
 pub fn tournament_table(tournaments: &[v1::Tournament]) -> String {
-    let header = [
-        words::say("cli-col-id"),
-        words::say("cli-col-name"),
-        String::new(),
-    ];
-    let rows: Vec<[String; 3]> = tournaments
+    let header = [words::say("cli-col-id"), words::say("cli-col-name")];
+    // "(archived)" right after the name, not after the padded column.
+    let rows: Vec<[String; 2]> = tournaments
         .iter()
         .map(|t| {
-            let archived = if t.archived {
-                words::say("cli-archived")
-            } else {
-                String::new()
+            let name = match (t.archived, t.name.is_empty()) {
+                (false, _) => t.name.clone(),
+                (true, true) => words::say("cli-archived"),
+                (true, false) => format!("{} {}", t.name, words::say("cli-archived")),
             };
-            [t.id.clone(), t.name.clone(), archived]
+            [t.id.clone(), name]
         })
         .collect();
     columns(&header, &rows)

@@ -54,6 +54,10 @@ fn hint(status: &Status) -> String {
     words::say(match status.code() {
         Code::Unauthenticated => "cli-hint-unauthenticated",
         Code::PermissionDenied => "cli-hint-permission-denied",
+        Code::NotFound if status.message().starts_with("no tournament") => {
+            "cli-hint-not-found-tournament"
+        }
+        Code::NotFound if status.message().starts_with("no device") => "cli-hint-not-found-device",
         Code::NotFound => "cli-hint-not-found",
         Code::Aborted => "cli-hint-aborted",
         Code::FailedPrecondition => "cli-hint-failed-precondition",
@@ -107,6 +111,25 @@ fn authed<T>(message: T, token: &Option<String>) -> Result<Request<T>, Outcome> 
         request.metadata_mut().insert("authorization", value);
     }
     Ok(request)
+}
+
+/// Sends a request aimed at one match over `channel` and, on a cluster, on to the node
+/// that writes the match when the first answers UNAVAILABLE with `baffle-owner` (the
+/// same request, the same request id: `docs/cluster.md`). A refusal is an outcome.
+async fn to_owner<M, R, F, Fut>(
+    channel: Channel,
+    request: Request<M>,
+    call: F,
+) -> Result<R, Outcome>
+where
+    M: Clone,
+    F: FnMut(Channel, Request<M>) -> Fut,
+    Fut: std::future::Future<Output = Result<tonic::Response<R>, Status>>,
+{
+    connect::following_owner(channel, request, call)
+        .await
+        .map(tonic::Response::into_inner)
+        .map_err(refused)
 }
 
 fn side(s: SideArg) -> i32 {
@@ -553,6 +576,12 @@ async fn archive(
     archived: bool,
     force: bool,
 ) -> Result<Outcome, Outcome> {
+    // Archiving an archived tournament (or bringing back a listed one) changes nothing
+    // on the server; the director is told so rather than told it was done.
+    let already = client
+        .get_tournament(v1::GetTournamentRequest { id: id.to_string() })
+        .await
+        .is_ok_and(|t| t.into_inner().archived == archived);
     let request = v1::ArchiveTournamentRequest {
         id: id.to_string(),
         archived,
@@ -565,12 +594,15 @@ async fn archive(
         .into_inner();
     Ok(if cli.json {
         Outcome::ok(to_json(&TournamentView::of(&t)))
-    } else if t.archived {
-        let args = [("id", t.id.clone().into())];
-        Outcome::ok(words::say_with("cli-tournament-archived", &args) + "\n")
     } else {
+        let said = match (t.archived, already) {
+            (true, false) => "cli-tournament-archived",
+            (true, true) => "cli-tournament-already-archived",
+            (false, false) => "cli-tournament-unarchived",
+            (false, true) => "cli-tournament-already-listed",
+        };
         let args = [("id", t.id.clone().into())];
-        Outcome::ok(words::say_with("cli-tournament-unarchived", &args) + "\n")
+        Outcome::ok(words::say_with(said, &args) + "\n")
     })
 }
 
@@ -710,11 +742,12 @@ async fn run_match(
                 side: side(*who),
                 name: name.clone(),
             };
-            let reply = MatchesClient::new(channel(cli).await?)
-                .rename_player(authed(request, token)?)
-                .await
-                .map_err(refused)?
-                .into_inner();
+            let reply = to_owner(
+                channel(cli).await?,
+                authed(request, token)?,
+                |c, r| async move { MatchesClient::new(c).rename_player(r).await },
+            )
+            .await?;
             Ok(reply_outcome(cli, reply))
         }
         MatchCommand::Export { match_id, format } => {
@@ -906,14 +939,12 @@ async fn execute(
         expected_seq: options.expect_seq,
     };
     // On a cluster, the node that writes the match takes the command (docs/cluster.md).
-    let reply = connect::following_owner(
+    let reply = to_owner(
         channel(cli).await?,
         authed(request, token)?,
         |c, r| async move { MatchesClient::new(c).execute(r).await },
     )
-    .await
-    .map_err(refused)?
-    .into_inner();
+    .await?;
     Ok(reply_outcome(cli, reply))
 }
 
@@ -1000,11 +1031,12 @@ async fn run_audit(
                 side: side(*s),
                 seed: bytes,
             };
-            let r = client
-                .submit_player_seed(authed(request, &Some(code.clone()))?)
-                .await
-                .map_err(refused)?
-                .into_inner();
+            let r = to_owner(
+                channel,
+                authed(request, &Some(code.clone()))?,
+                |c, r| async move { AuditClient::new(c).submit_player_seed(r).await },
+            )
+            .await?;
             Ok(Outcome::ok(format!(
                 "seed recorded; the log has {} events\n",
                 r.seq
@@ -1014,11 +1046,10 @@ async fn run_audit(
             let request = v1::IssuePlayerCodesRequest {
                 match_id: match_id.clone(),
             };
-            let r = client
-                .issue_player_codes(authed(request, token)?)
-                .await
-                .map_err(refused)?
-                .into_inner();
+            let r = to_owner(channel, authed(request, token)?, |c, r| async move {
+                AuditClient::new(c).issue_player_codes(r).await
+            })
+            .await?;
             Ok(if cli.json {
                 Outcome::ok(to_json(
                     &serde_json::json!({ "match_id": match_id, "a": r.code_a, "b": r.code_b }),
@@ -1053,10 +1084,12 @@ async fn run_audit(
                 side: baffle_proto::convert::side_to_wire(player) as i32,
                 commitment: commitment.to_vec(),
             };
-            client
-                .commit_player_seed(authed(request, &Some(code.clone()))?)
-                .await
-                .map_err(refused)?;
+            to_owner(
+                channel,
+                authed(request, &Some(code.clone()))?,
+                |c, r| async move { AuditClient::new(c).commit_player_seed(r).await },
+            )
+            .await?;
             Ok(Outcome::ok(format!(
                 "committed for {player}: {}\nyour seed, to reveal once both players have committed (keep it):\n{}\n",
                 ::hex::encode(commitment),
@@ -1074,11 +1107,12 @@ async fn run_audit(
                 side: baffle_proto::convert::side_to_wire(player) as i32,
                 seed: ::hex::decode(seed).map_err(|_| usage("--seed must be hex"))?,
             };
-            let r = client
-                .reveal_player_seed(authed(request, &Some(code.clone()))?)
-                .await
-                .map_err(refused)?
-                .into_inner();
+            let r = to_owner(
+                channel,
+                authed(request, &Some(code.clone()))?,
+                |c, r| async move { AuditClient::new(c).reveal_player_seed(r).await },
+            )
+            .await?;
             Ok(Outcome::ok(format!(
                 "seed revealed for {player}; the log has {} events\n",
                 r.seq
@@ -1089,6 +1123,8 @@ async fn run_audit(
                 .await
                 .map_err(refused)?;
             match output {
+                // `-o -`: standard output, as `-` means to most tools.
+                Some(path) if path.as_os_str() == "-" => Ok(Outcome::ok(text)),
                 Some(path) => {
                     write_file(path, &text)?;
                     Ok(Outcome::ok(String::new()))
@@ -1097,16 +1133,14 @@ async fn run_audit(
             }
         }
         AuditCommand::Reveal { match_id } => {
-            let r = client
-                .reveal(authed(
-                    v1::RevealRequest {
-                        match_id: match_id.clone(),
-                    },
-                    token,
-                )?)
-                .await
-                .map_err(refused)?;
-            let seed = r.into_inner().server_seed;
+            let request = v1::RevealRequest {
+                match_id: match_id.clone(),
+            };
+            let r = to_owner(channel, authed(request, token)?, |c, r| async move {
+                AuditClient::new(c).reveal(r).await
+            })
+            .await?;
+            let seed = r.server_seed;
             Ok(Outcome::ok(if cli.json {
                 to_json(&serde_json::json!({ "match_id": match_id, "server_seed": seed }))
             } else {

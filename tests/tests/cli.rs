@@ -845,3 +845,73 @@ async fn the_command_line_speaks_greek_and_json_stays_the_same() {
     }
     server.stop().await;
 }
+
+/// What the director is told says what happened: archiving an archived tournament (or
+/// bringing back a listed one) changed nothing and says so, in both languages; "(archived)"
+/// follows the name; an unknown tournament's hint names `tournament list`; a refusal's
+/// hint does not send the director to himself; `audit export -o -` is standard output.
+#[tokio::test]
+async fn what_the_director_is_told_is_what_happened() {
+    let server = TestServer::start().await;
+    let ok = |o: Outcome| {
+        assert_eq!(o.code, 0, "{}", o.err);
+        o.out
+    };
+    for (id, name) in [("t", "Spring"), ("longer", "The Long Autumn Open")] {
+        let args = [
+            "tournament",
+            "create",
+            id,
+            "--name",
+            name,
+            "--dice",
+            "physical",
+        ];
+        ok(baffle(&server, &args).await);
+    }
+    let out = ok(baffle(&server, &["tournament", "archive", "t"]).await);
+    assert!(out.contains("archived:"), "{out}");
+    let out = ok(baffle(&server, &["tournament", "archive", "t"]).await);
+    assert!(out.contains("already archived"), "{out}");
+    let out = ok(baffle(&server, &["--lang", "el", "tournament", "archive", "t"]).await);
+    assert!(out.contains("ήδη αρχειοθετημένο"), "{out}");
+    // "(archived)" right after the name.
+    let out = ok(baffle(&server, &["tournament", "list", "--all"]).await);
+    assert!(out.contains("Spring (archived)"), "{out}");
+    let out = ok(baffle(&server, &["tournament", "unarchive", "t"]).await);
+    assert!(out.contains("back in the listings"), "{out}");
+    let out = ok(baffle(&server, &["tournament", "unarchive", "t"]).await);
+    assert!(out.contains("already listed"), "{out}");
+    let out = ok(baffle(&server, &["--lang", "el", "tournament", "unarchive", "t"]).await);
+    assert!(out.contains("ήδη στους καταλόγους"), "{out}");
+    // An unknown tournament: the hint names the tournaments' listing.
+    let o = baffle(&server, &["tournament", "show", "nope"]).await;
+    assert_eq!(o.code, 4);
+    assert!(o.err.contains("baffle tournament list"), "{}", o.err);
+    assert!(!o.err.contains("match list"), "{}", o.err);
+    // A rule's refusal: the user of `baffle` is the director.
+    let args = [
+        "match",
+        "create",
+        "--tournament",
+        "t",
+        "--id",
+        "m",
+        "--table",
+        "1",
+        "--length",
+        "3",
+        "--players",
+        "Anna,Ben",
+    ];
+    ok(baffle(&server, &args).await);
+    let o = baffle(&server, &["audit", "reveal", "m"]).await;
+    assert_eq!(o.code, 4, "{}", o.err);
+    assert!(o.err.contains("FailedPrecondition"), "{}", o.err);
+    assert!(!o.err.contains("ask the director"), "{}", o.err);
+    // `-o -`: standard output, no file named "-".
+    let out = ok(baffle(&server, &["audit", "export", "m", "-o", "-"]).await);
+    assert!(out.contains("match.opened"), "{out}");
+    assert!(!std::path::Path::new("-").exists());
+    server.stop().await;
+}

@@ -67,6 +67,76 @@ async fn baffle_tries_each_server_and_follows_the_owner() {
     let o = run(&cli).await;
     assert_eq!(o.code, 0, "{}", o.err);
     assert!(o.out.contains('m'), "{}", o.out);
+
+    // Every other command aimed at one match follows the owner too: a rename, the
+    // players' seeds (in the clear, committed, revealed) and the server seed's reveal,
+    // each sent to node 2 alone.
+    let on_n2 = |args: &[&str]| {
+        let mut all = vec!["baffle", "--server", &c.n2.url, "--token", &c.n1.token];
+        all.extend_from_slice(args);
+        Cli::try_parse_from(all).unwrap()
+    };
+    let ok = |o: baffle_client::run::Outcome, what: &str| {
+        assert_eq!(o.code, 0, "{what}: {}", o.err);
+        o.out
+    };
+    ok(
+        run(&on_n2(&["match", "rename", "m", "a", "Anna Maria"])).await,
+        "match rename",
+    );
+    assert_eq!(d1.state("m").await.player_a, "Anna Maria");
+    d1.tournament("srv", defaults(0, None, v1::DiceSource::Server))
+        .await;
+    for m in ["s1", "s2"] {
+        d1.create_match("srv", m, 5, EPOCH.as_ms()).await;
+        eventually("node 2 knows the match", || {
+            let mut d2 = d2.clone();
+            async move { d2.state_opt(m).await }
+        })
+        .await;
+    }
+    let codes = |m: &'static str| {
+        let cli = on_n2(&["--json", "audit", "player-codes", m]);
+        async move {
+            let out = ok(run(&cli).await, "audit player-codes");
+            let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+            [
+                v["a"].as_str().unwrap().to_string(),
+                v["b"].as_str().unwrap().to_string(),
+            ]
+        }
+    };
+    let [a1, b1] = codes("s1").await;
+    let seed = "11".repeat(32);
+    for (side, code) in [("a", &a1), ("b", &b1)] {
+        let args = ["audit", "seed", "s1", side, &seed, "--hex", "--code", code];
+        ok(run(&on_n2(&args)).await, "audit seed");
+    }
+    let [a2, b2] = codes("s2").await;
+    for code in [&a2, &b2] {
+        let args = ["audit", "commit", "s2", "--code", code, "--seed", &seed];
+        ok(run(&on_n2(&args)).await, "audit commit");
+    }
+    let args = ["audit", "reveal-seed", "s2", "--code", &a2, "--seed", &seed];
+    ok(run(&on_n2(&args)).await, "audit reveal-seed");
+    let s2 = d1.state("s2").await;
+    assert_eq!(s2.player_seeds[0].seed, seed, "{s2:?}");
+    let args = [
+        "rule",
+        "s1",
+        "--reason",
+        "left",
+        "--article",
+        "6.7",
+        "forfeit-match",
+        "a",
+    ];
+    ok(run(&on_n2(&args)).await, "rule forfeit-match");
+    let out = ok(
+        run(&on_n2(&["audit", "reveal", "s1"])).await,
+        "audit reveal",
+    );
+    assert_eq!(out.trim().len(), 64, "{out}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

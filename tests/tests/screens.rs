@@ -368,3 +368,112 @@ async fn the_follow_view_shows_the_dice_commitment() {
     assert!(text.contains(&shown), "{text}");
     server.stop().await;
 }
+
+/// Long names (the tester's): a match between "Γιώργος Παπαδόπουλος" and "Κωνσταντίνος
+/// Αθανασόπουλος" that B won, waiting for confirmation, beside one between "Anna Jones"
+/// and "Ben Smith" in a game. At 160 columns the players' column takes the room the other
+/// columns do not need, and the names are whole; at 80 they are shortened visibly (initials,
+/// surnames, "…"), player B never dropped, and the to-do keeps its key (": c").
+#[tokio::test]
+async fn long_names_are_shortened_visibly_not_cut() {
+    use baffle_client::words::{self, Language};
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    d.tournament("open", defaults(0, None, v1::DiceSource::Physical))
+        .await;
+    for (id, table, a, b, length) in [
+        (
+            "r1-t9",
+            "9",
+            "Γιώργος Παπαδόπουλος",
+            "Κωνσταντίνος Αθανασόπουλος",
+            1,
+        ),
+        ("r1-t10", "10", "Anna Jones", "Ben Smith", 7),
+    ] {
+        d.create(v1::CreateMatchRequest {
+            tournament_id: "open".into(),
+            match_id: id.into(),
+            round: 1,
+            table: table.into(),
+            player_a: a.into(),
+            player_b: b.into(),
+            length,
+            scheduled_start_ms: EPOCH.as_ms(),
+            ..Default::default()
+        })
+        .await;
+        d.act(id, Action::CheckIn(A)).await;
+        d.act(id, Action::CheckIn(B)).await;
+        d.act(id, opening(6, 1)).await;
+    }
+    d.act("r1-t9", Action::EndGame(result(B, v1::GameKind::Single)))
+        .await;
+    server.time.advance(5_000);
+    let states = vec![d.state("r1-t9").await, d.state("r1-t10").await];
+    let now = server.time.now().as_ms();
+    words::in_locale(Language::El, || {
+        let mut board = Dashboard::new("open");
+        for s in &states {
+            board.update(s.clone());
+        }
+        let mut terminal = Terminal::new(TestBackend::new(160, 24)).unwrap();
+        terminal.draw(|f| board.draw(f, now)).unwrap();
+        let wide = screen(&terminal, &[]);
+        insta::assert_snapshot!("console_el_long_names", wide);
+        assert!(
+            wide.contains("Γιώργος Παπαδόπουλος – Κωνσταντίνος Αθανασόπουλος"),
+            "{wide}"
+        );
+        assert!(wide.contains("Anna Jones – Ben Smith"), "{wide}");
+        assert_aligned(
+            &terminal,
+            &[
+                ("ΚΑΤΑΣΤΑΣΗ", &["τέλος", "σε εξέλιξη"]),
+                ("ΣΚΟΡ", &["0-1/1", "0-0/7"]),
+            ],
+        );
+        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        terminal.draw(|f| board.draw(f, now)).unwrap();
+        let narrow = screen(&terminal, &[]);
+        insta::assert_snapshot!("console_el_long_names_80", narrow);
+        assert_aligned(&terminal, &[("ΚΑΤΑΣΤΑΣΗ", &["τέλος", "σε εξέλιξη"])]);
+        // Both players of each row, shortened visibly.
+        let row = narrow.lines().find(|l| l.contains("r1-t9")).unwrap();
+        assert!(
+            row.contains("Παπαδ") && row.contains("Αθανασ") && row.contains('…'),
+            "{row}"
+        );
+        let row = narrow.lines().find(|l| l.contains("r1-t10")).unwrap();
+        assert!(row.contains("Jones") && row.contains("Smith"), "{row}");
+        // The to-do keeps its key.
+        let todo = narrow.lines().find(|l| l.contains("νίκη")).unwrap();
+        assert!(todo.contains("επικυρώστε το αποτέλεσμα: c"), "{todo}");
+    });
+    server.stop().await;
+}
+
+/// Enter shows the selected match in full over the room: its log's head hash whole (not
+/// lost below the window's edge) and its clocks running as the row's do, not the state's
+/// snapshot.
+#[tokio::test]
+async fn the_match_in_full_shows_the_head_and_a_running_clock() {
+    let (server, states) = room().await;
+    let mut board = Dashboard::new("open");
+    for s in &states {
+        board.update(s.clone());
+    }
+    board.key(Key::Enter);
+    // Ten seconds on: B's 7 s of delay and 3 s of his reserve are gone, in the row and in
+    // the window alike.
+    let now = server.time.now().as_ms() + 10_000;
+    for columns in [80, 160] {
+        let mut terminal = Terminal::new(TestBackend::new(columns, 24)).unwrap();
+        terminal.draw(|f| board.draw(f, now)).unwrap();
+        let text = screen(&terminal, &[]);
+        assert!(text.contains(&states[0].head_hash), "{text}");
+        assert!(text.contains("B 13:57.0"), "{text}");
+        assert!(!text.contains("B 14:00.0"), "{text}");
+    }
+    server.stop().await;
+}

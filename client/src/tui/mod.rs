@@ -6,5 +6,6 @@
 
 pub mod app;
 pub mod console;
+pub mod fit;
 pub mod follow;
 pub mod lines;

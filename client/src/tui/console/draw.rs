@@ -1,7 +1,9 @@
 //! Drawing the dashboard: the room (one row per match, coloured by what needs looking
 //! at), the to-do list, the ticker, and the prompt or key hints; `?` and Enter open a
 //! window over it. Narrow terminals (under 120 columns) drop the round, device and note
-//! columns rather than cutting names and keys.
+//! columns. The players' column takes the room the other columns do not need (each as
+//! wide as its header and what it shows); names that still do not fit are shortened
+//! visibly (`tui::fit`: initials, surnames, "…"), and a to-do keeps its key.
 
 use unicode_width::UnicodeWidthStr;
 
@@ -11,9 +13,10 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
-use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row, Table, Wrap};
+use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row, Table};
 
 use super::{Dashboard, Prompt, name};
+use crate::tui::fit;
 use crate::views::statuses;
 use crate::{render, views, words};
 
@@ -123,25 +126,39 @@ fn device_cell(s: &v1::MatchState) -> Cell<'static> {
     }
 }
 
-/// The note of a wide row: the winner, or why the clock is stopped.
-fn note(s: &v1::MatchState) -> String {
+/// The note of a wide row in at most `columns`: the winner (his name shortened if need
+/// be), or why the clock is stopped.
+fn note(s: &v1::MatchState, columns: usize) -> String {
     if let Some(r) = &s.result {
         return match r.how.as_str() {
-            "draw" => words::say("console-note-drawn"),
-            "double_default" => words::say("console-note-both-lost"),
-            how => {
-                let args = [
-                    ("name", name(s, r.winner).into()),
-                    ("how", words::how(how).into()),
-                ];
+            "draw" => fit::ellipsis(&words::say("console-note-drawn"), columns),
+            "double_default" => fit::ellipsis(&words::say("console-note-both-lost"), columns),
+            how => fit::name(name(s, r.winner), columns, |n| {
+                let args = [("name", n.into()), ("how", words::how(how).into())];
                 words::say_with("console-note-winner", &args)
-            }
+            }),
         };
     }
-    s.clock
+    let reason = s
+        .clock
         .as_ref()
         .and_then(|c| words::pause_reason(c.paused))
-        .unwrap_or_default()
+        .unwrap_or_default();
+    fit::ellipsis(&reason, columns)
+}
+
+/// Both players of a row in at most `columns` ("Anna – Ben").
+fn players(s: &v1::MatchState, columns: usize) -> String {
+    fit::players(&s.player_a, &s.player_b, columns, |a, b| {
+        words::say_with("console-versus", &[("a", a.into()), ("b", b.into())])
+    })
+}
+
+/// How wide the rooms' flexible columns are: the players' and (wide) the note's.
+#[derive(Clone, Copy)]
+struct Room {
+    players: usize,
+    note: usize,
 }
 
 /// A backgammon row's turn, short: "B roll", "opening", "over" (the side by its letter:
@@ -159,7 +176,7 @@ fn turn_short(s: &v1::MatchState) -> String {
 }
 
 /// One match's row at `now_ms`.
-fn match_row(s: &v1::MatchState, now_ms: i64, wide: bool) -> Row<'static> {
+fn match_row(s: &v1::MatchState, now_ms: i64, wide: bool, room: Room) -> Row<'static> {
     let (a, b) = match &s.clock {
         Some(c) => {
             let [a, b] = faces(c, now_ms);
@@ -178,13 +195,7 @@ fn match_row(s: &v1::MatchState, now_ms: i64, wide: bool) -> Row<'static> {
     }
     cells.extend([
         Cell::from(s.match_id.clone()),
-        Cell::from(words::say_with(
-            "console-versus",
-            &[
-                ("a", s.player_a.clone().into()),
-                ("b", s.player_b.clone().into()),
-            ],
-        )),
+        Cell::from(players(s, room.players)),
         Cell::from(score(s)),
         Cell::from(words::status(status)).style(status_style(status)),
         a,
@@ -193,7 +204,7 @@ fn match_row(s: &v1::MatchState, now_ms: i64, wide: bool) -> Row<'static> {
     ]);
     if wide {
         cells.push(device_cell(s));
-        cells.push(Cell::from(note(s)));
+        cells.push(Cell::from(note(s, room.note)));
     }
     Row::new(cells)
 }
@@ -226,7 +237,9 @@ impl Dashboard {
                     } else {
                         Color::Yellow
                     };
-                    Line::styled(t.text.clone(), Style::default().fg(colour))
+                    // Shortened before its last " — ", so that its key stays on screen.
+                    let text = fit::keep_tail(&t.text, todo_area.width.saturating_sub(2).into());
+                    Line::styled(text, Style::default().fg(colour))
                 })
                 .collect()
         };
@@ -237,7 +250,12 @@ impl Dashboard {
                 .block(Block::default().borders(Borders::ALL).title(todo_title)),
             todo_area,
         );
-        let ticker: Vec<Line> = self.ticker.iter().map(|t| Line::from(t.as_str())).collect();
+        let room = ticker_area.width.saturating_sub(2).into();
+        let ticker: Vec<Line> = self
+            .ticker
+            .iter()
+            .map(|t| Line::from(fit::ellipsis(t, room)))
+            .collect();
         frame.render_widget(
             Paragraph::new(ticker).block(
                 Block::default()
@@ -246,20 +264,19 @@ impl Dashboard {
             ),
             ticker_area,
         );
-        frame.render_widget(Paragraph::new(self.bottom_line()), bottom);
+        frame.render_widget(
+            Paragraph::new(self.bottom_line(bottom.width.into())),
+            bottom,
+        );
         if self.help {
             let help = words::say("console-help");
             popup(
                 frame,
                 &format!(" {} ", words::say("console-help-title")),
-                help.lines().map(|l| Line::from(l.to_string())).collect(),
+                help.lines().map(str::to_string).collect(),
             );
         } else if let Some(s) = self.detail.as_ref().and_then(|id| self.matches.get(id)) {
-            let lines = render::match_text(s)
-                .lines()
-                .map(|l| Line::from(l.to_string()))
-                .collect();
-            popup(frame, &format!(" {} ", s.match_id), lines);
+            popup(frame, &format!(" {} ", s.match_id), detail(s, now_ms));
         }
     }
 
@@ -314,25 +331,68 @@ impl Dashboard {
             .max()
             .unwrap_or(0)
             .clamp(fit("console-col-turn", if wide { 10 } else { 7 }), 12);
-        widths.extend([
-            Constraint::Length(fit("console-col-match", id_width)),
-            Constraint::Min(12),
-            Constraint::Length(fit("console-col-score", 7)),
-            Constraint::Length(status_width),
-            Constraint::Length(fit("console-col-clock-a", clock)),
-            Constraint::Length(fit("console-col-clock-b", clock)),
-            Constraint::Length(turn_width),
-        ]);
+        let mut fixed = vec![
+            fit("console-col-match", id_width),
+            fit("console-col-score", 7),
+            status_width,
+            fit("console-col-clock-a", clock),
+            fit("console-col-clock-b", clock),
+            turn_width,
+        ];
         if wide {
             headers.extend([col("console-col-device"), col("console-col-note")]);
-            widths.extend([
-                Constraint::Length(fit("console-col-device", 3)),
-                Constraint::Min(16),
-            ]);
+            fixed.push(fit("console-col-device", 3));
+        }
+        // What is left for the players and the note (a column of space between
+        // columns, and the borders): the note as wide as it needs, if the players'
+        // names fit beside it; else the players first, the note down to its header.
+        let fixed_sum: u16 = widths
+            .iter()
+            .map(|c| match c {
+                Constraint::Length(n) => *n,
+                _ => 0,
+            })
+            .sum::<u16>()
+            + fixed.iter().sum::<u16>();
+        let columns = headers.len() as u16;
+        let left = area
+            .width
+            .saturating_sub(2 + fixed_sum + columns.saturating_sub(1)) as usize;
+        let players_need = rows
+            .iter()
+            .map(|s| fit::width(&players(s, usize::MAX)))
+            .max()
+            .unwrap_or(0)
+            .max(fit::width(&col("console-col-players")));
+        let room = if wide {
+            let header = fit::width(&col("console-col-note"));
+            let need = rows
+                .iter()
+                .map(|s| fit::width(&note(s, usize::MAX)))
+                .max()
+                .unwrap_or(0)
+                .max(header);
+            let note = left.saturating_sub(players_need).clamp(header, need);
+            Room {
+                players: left.saturating_sub(note),
+                note,
+            }
+        } else {
+            Room {
+                players: left,
+                note: 0,
+            }
+        };
+        let mut fixed = fixed.into_iter().map(Constraint::Length);
+        widths.push(fixed.next().expect("the match id's width"));
+        widths.push(Constraint::Length(room.players as u16));
+        widths.extend(fixed);
+        if wide {
+            widths.push(Constraint::Length(room.note as u16));
         }
         let header = Row::new(headers).style(bold());
         let table_rows = rows.into_iter().enumerate().map(|(i, s)| {
-            let row = match_row(s, now_ms, wide);
+            let row = match_row(s, now_ms, wide, room);
             if i == self.selected {
                 row.style(Style::default().add_modifier(Modifier::REVERSED))
             } else {
@@ -355,15 +415,22 @@ impl Dashboard {
         );
     }
 
-    fn bottom_line(&self) -> Line<'static> {
+    /// The bottom line in `columns`: a question keeps its end (y/n, what is typed) and
+    /// shortens what it asks about.
+    fn bottom_line(&self, columns: usize) -> Line<'static> {
         match (&self.prompt, &self.connection) {
             (Some(Prompt::Confirm(p)), _) => {
-                let asked =
-                    words::say_with("console-confirm", &[("action", p.label.clone().into())]);
-                Line::styled(asked, bold().fg(Color::Yellow))
+                let ask =
+                    |label: &str| words::say_with("console-confirm", &[("action", label.into())]);
+                let over = fit::width(&ask(&p.label)).saturating_sub(columns);
+                let label = fit::ellipsis(&p.label, fit::width(&p.label).saturating_sub(over));
+                Line::styled(ask(&label), bold().fg(Color::Yellow))
             }
             (Some(Prompt::Input { label, buffer, .. }), _) => {
-                Line::styled(format!("{label}: {buffer}_"), bold().fg(Color::Yellow))
+                let typed = format!(": {buffer}_");
+                let room = columns.saturating_sub(fit::width(&typed)).max(8);
+                let label = fit::ellipsis(label, room);
+                Line::styled(format!("{label}{typed}"), bold().fg(Color::Yellow))
             }
             (None, Some(problem)) => Line::styled(problem.clone(), bold().fg(Color::Red)),
             (None, None) if self.selected_match().is_some_and(|m| m.chess.is_some()) => {
@@ -374,10 +441,58 @@ impl Dashboard {
     }
 }
 
+/// A match in full at `now_ms`: `match show`'s lines, with the clocks running as the
+/// row's do (`baffle_proto::faces`).
+fn detail(s: &v1::MatchState, now_ms: i64) -> Vec<String> {
+    let mut now = s.clone();
+    if let Some(c) = now.clock.as_mut() {
+        let [a, b] = faces(c, now_ms);
+        for (side, face) in [(c.a.as_mut(), a), (c.b.as_mut(), b)] {
+            if let Some(side) = side {
+                side.main_ms = face.main_ms;
+                side.delay_ms = face.delay_ms;
+            }
+        }
+    }
+    render::match_text(&now)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// `lines` broken at spaces to `columns` (a word longer than that, such as a hash, is
+/// broken where it reaches the edge), so that the window is as tall as what it shows.
+fn wrap(lines: &[String], columns: usize) -> Vec<Line<'static>> {
+    let columns = columns.max(1);
+    let mut out = Vec::new();
+    for line in lines {
+        let mut current = String::new();
+        for (i, word) in line.split(' ').enumerate() {
+            if i > 0 {
+                let full = fit::width(&current) + 1 + fit::width(word) > columns;
+                if full && !current.trim().is_empty() {
+                    out.push(Line::from(std::mem::take(&mut current)));
+                } else {
+                    current.push(' ');
+                }
+            }
+            for c in word.chars() {
+                if fit::width(&current) + fit::width(c.encode_utf8(&mut [0; 4])) > columns {
+                    out.push(Line::from(std::mem::take(&mut current)));
+                }
+                current.push(c);
+            }
+        }
+        out.push(Line::from(current));
+    }
+    out
+}
+
 /// A window over the middle of the screen.
-fn popup(frame: &mut Frame, title: &str, lines: Vec<Line<'static>>) {
+fn popup(frame: &mut Frame, title: &str, lines: Vec<String>) {
     let area = frame.area();
     let width = area.width.saturating_sub(4).min(90);
+    let lines = wrap(&lines, width.saturating_sub(2).into());
     let height = (lines.len() as u16 + 2).min(area.height.saturating_sub(2));
     let rect = Rect {
         x: area.x + (area.width - width) / 2,
@@ -387,7 +502,7 @@ fn popup(frame: &mut Frame, title: &str, lines: Vec<Line<'static>>) {
     };
     frame.render_widget(Clear, rect);
     frame.render_widget(
-        Paragraph::new(lines).wrap(Wrap { trim: false }).block(
+        Paragraph::new(lines).block(
             Block::default()
                 .borders(Borders::ALL)
                 .title(title.to_string()),

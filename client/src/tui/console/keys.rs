@@ -93,7 +93,8 @@ impl Dashboard {
         let (label, mut buffer, kind) = match prompt {
             Prompt::Confirm(pending) => {
                 return match key {
-                    Key::Char('y') | Key::Enter => {
+                    // y, or ν (ναι) on a Greek keyboard, as the prompt says.
+                    Key::Char('y' | 'Y' | 'ν' | 'Ν') | Key::Enter => {
                         let args = [("action", pending.label.clone().into())];
                         self.tick(words::say_with("console-tick-sent", &args));
                         Some(pending)

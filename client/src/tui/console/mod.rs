@@ -72,8 +72,8 @@ pub struct Dashboard {
     pub matches: BTreeMap<String, v1::MatchState>,
     /// The selected row (of the filtered rows).
     pub selected: usize,
-    /// What happened, newest first: devices leaving and coming back, penalties, pauses,
-    /// what the director sent and what was refused.
+    /// What happened, newest first: devices leaving and coming back, penalties, warnings,
+    /// renames, pauses, changes of status, what the director sent and what was refused.
     pub ticker: VecDeque<String>,
     /// The open prompt.
     pub prompt: Option<Prompt>,
@@ -249,6 +249,36 @@ impl Dashboard {
                     ("total", now.into()),
                 ];
                 self.tick(words::say_with("console-tick-penalty", &args));
+            }
+        }
+        // A player's name corrected (`match.renamed`), and the director's warnings: the
+        // rulings a state shows only by a name and a count.
+        for (side, was, now) in [
+            ("A", &before.player_a, &s.player_a),
+            ("B", &before.player_b, &s.player_b),
+        ] {
+            if was != now {
+                let args = [
+                    ("match", id.clone().into()),
+                    ("side", side.into()),
+                    ("old", was.clone().into()),
+                    ("new", now.clone().into()),
+                ];
+                self.tick(words::say_with("console-tick-renamed", &args));
+            }
+        }
+        for (i, side) in [v1::Side::A, v1::Side::B].into_iter().enumerate() {
+            let (was, now) = (
+                before.warnings.get(i).copied().unwrap_or(0),
+                s.warnings.get(i).copied().unwrap_or(0),
+            );
+            if now > was {
+                let args = [
+                    ("match", id.clone().into()),
+                    ("name", name(s, side as i32).into()),
+                    ("total", now.into()),
+                ];
+                self.tick(words::say_with("console-tick-warning", &args));
             }
         }
         if s.dice_anomalies > before.dice_anomalies {

@@ -189,3 +189,64 @@ fn filter_help_and_the_match_in_full() {
     board.key(Key::Char('?'));
     assert!(board.help);
 }
+
+#[test]
+fn the_ticker_says_renames_and_warnings_in_both_languages() {
+    let mut board = Dashboard::new("open");
+    let mut s = state("m");
+    s.warnings = vec![0, 0];
+    board.update(s.clone());
+    s.player_b = "Ben Smith".into();
+    board.update(s.clone());
+    assert_eq!(board.ticker[0], "m: player B renamed: Ben → Ben Smith");
+    s.warnings = vec![0, 1];
+    board.update(s.clone());
+    assert_eq!(board.ticker[0], "m: warning to Ben Smith (1 in all)");
+    crate::words::in_locale(crate::words::Language::El, || {
+        let mut board = Dashboard::new("open");
+        board.update(s.clone());
+        let mut t = s.clone();
+        t.player_a = "Άννα".into();
+        t.warnings = vec![1, 1];
+        board.update(t);
+        assert_eq!(
+            board.ticker.iter().rev().cloned().collect::<Vec<_>>(),
+            [
+                "m: διόρθωση ονόματος, παίκτης A: Anna → Άννα",
+                "m: παρατήρηση σε: Άννα (1 συνολικά)",
+            ]
+        );
+    });
+}
+
+#[test]
+fn the_greek_console_asks_in_greek_and_takes_greek_keys() {
+    crate::words::in_locale(crate::words::Language::El, || {
+        let mut board = Dashboard::new("open");
+        board.update(state("m"));
+        board.key(Key::Char('r'));
+        let Some(Prompt::Confirm(p)) = &board.prompt else {
+            panic!("{:?}", board.prompt)
+        };
+        let asked =
+            crate::words::say_with("console-confirm", &[("action", p.label.clone().into())]);
+        assert!(asked.ends_with("ν/ο (ή y/n)"), "{asked}");
+        // ν (ναι) sends, as y does; ο (όχι) cancels, as n does.
+        assert!(board.key(Key::Char('ν')).is_some());
+        board.key(Key::Char('r'));
+        assert!(board.key(Key::Char('ο')).is_none());
+        assert!(board.prompt.is_none());
+        board.key(Key::Char('r'));
+        assert!(board.key(Key::Char('y')).is_some());
+        // The chess clock's example and the help are in Greek letters: Λ/Μ, ν/ο.
+        for id in [
+            "console-prompt-chess-clock",
+            "console-help",
+            "console-prompt-chess-arrive",
+        ] {
+            let said = crate::words::say(id);
+            assert!(!said.contains("W 5m") && !said.contains("y/n"), "{said}");
+        }
+        assert!(crate::words::say("console-prompt-chess-clock").contains("Λ 5m"));
+    });
+}
