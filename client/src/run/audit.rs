@@ -1,0 +1,128 @@
+//! `baffle audit …`: the fair-dice audit of a match — its commitment, the exported log,
+//! the server's seed once revealed, and offline verification of a log (exit 1 if bad).
+//!
+//! Player seeds and codes are in `seeds`; the log's checks themselves in `crate::audit`.
+
+use std::path::Path;
+
+use baffle_proto::v1;
+use baffle_proto::v1::audit_client::AuditClient;
+
+use super::connection::{authed, channel, to_owner};
+use super::outcome::{Outcome, refused, usage};
+use super::seeds;
+use crate::cli::{AuditCommand, Cli};
+use crate::views::to_json;
+use crate::{audit, exit};
+
+/// `baffle audit …`.
+pub(super) async fn run_audit(
+    cli: &Cli,
+    token: &Option<String>,
+    command: &AuditCommand,
+) -> Result<Outcome, Outcome> {
+    if let AuditCommand::Verify {
+        file,
+        head,
+        require_reveal,
+        player_seed,
+    } = command
+    {
+        return verify(file, head.as_deref(), *require_reveal, player_seed);
+    }
+    let channel = channel(cli).await?;
+    let mut client = AuditClient::new(channel.clone());
+    match command {
+        AuditCommand::Commitment { match_id } => {
+            let c = client
+                .get_commitment(v1::GetCommitmentRequest {
+                    match_id: match_id.clone(),
+                })
+                .await
+                .map_err(refused)?;
+            let commitment = c.into_inner().commitment;
+            Ok(Outcome::ok(if cli.json {
+                to_json(&serde_json::json!({ "match_id": match_id, "commitment": commitment }))
+            } else {
+                format!("{commitment}\n")
+            }))
+        }
+        AuditCommand::Seed {
+            match_id,
+            side,
+            seed,
+            hex,
+            code,
+        } => seeds::submit(channel, match_id, *side, seed, *hex, code).await,
+        AuditCommand::PlayerCodes { match_id } => {
+            seeds::player_codes(cli, channel, token, match_id).await
+        }
+        AuditCommand::Commit {
+            match_id,
+            code,
+            seed,
+        } => seeds::commit(channel, match_id, code, seed).await,
+        AuditCommand::RevealSeed {
+            match_id,
+            code,
+            seed,
+        } => seeds::reveal(channel, match_id, code, seed).await,
+        AuditCommand::Export { match_id, output } => {
+            let text = audit::export_log(channel, match_id)
+                .await
+                .map_err(refused)?;
+            match output {
+                // `-o -`: standard output, as `-` means to most tools.
+                Some(path) if path.as_os_str() == "-" => Ok(Outcome::ok(text)),
+                Some(path) => {
+                    write_file(path, &text)?;
+                    Ok(Outcome::ok(String::new()))
+                }
+                None => Ok(Outcome::ok(text)),
+            }
+        }
+        AuditCommand::Reveal { match_id } => {
+            let request = v1::RevealRequest {
+                match_id: match_id.clone(),
+            };
+            let r = to_owner(channel, authed(request, token)?, |c, r| async move {
+                AuditClient::new(c).reveal(r).await
+            })
+            .await?;
+            let seed = r.server_seed;
+            Ok(Outcome::ok(if cli.json {
+                to_json(&serde_json::json!({ "match_id": match_id, "server_seed": seed }))
+            } else {
+                format!("{seed}\n")
+            }))
+        }
+        AuditCommand::Verify { .. } => unreachable!("handled above"),
+    }
+}
+
+/// `baffle audit verify`: checks an exported log offline, with no server; the report is
+/// printed either way, and a log that fails a check is exit 1.
+fn verify(
+    file: &Path,
+    head: Option<&str>,
+    require_reveal: bool,
+    player_seed: &[String],
+) -> Result<Outcome, Outcome> {
+    let report =
+        audit::verify_file_expecting(file, head, require_reveal, player_seed).map_err(usage)?;
+    let code = if report.is_ok() {
+        exit::OK
+    } else {
+        exit::INVALID
+    };
+    Ok(Outcome {
+        code,
+        out: format!("{report}\n"),
+        err: String::new(),
+    })
+}
+
+fn write_file(path: &Path, text: &str) -> Result<(), Outcome> {
+    std::fs::write(path, text)
+        .map_err(|e| Outcome::failed(1, format!("baffle: cannot write {}: {e}\n", path.display())))
+}

@@ -1,0 +1,77 @@
+//! How a command reaches the server: the channel, the director's token on a request, and
+//! the node that writes a match on a cluster.
+//!
+//! A connection that fails says why (the chain of sources tonic hides) and what to try.
+
+use tonic::transport::Channel;
+use tonic::{Request, Status};
+
+use super::outcome::{Outcome, refused};
+use crate::cli::Cli;
+use crate::{connect, exit};
+
+/// The director token: given, or read from the data directory.
+pub fn token(cli: &Cli) -> Option<String> {
+    cli.token.clone().or_else(|| {
+        std::fs::read_to_string(cli.data_dir.join("director.token"))
+            .ok()
+            .map(|t| t.trim().to_string())
+    })
+}
+
+/// `message` as a request, bearing `token` (the director's, or a player's code) if any.
+pub(super) fn authed<T>(message: T, token: &Option<String>) -> Result<Request<T>, Outcome> {
+    let mut request = Request::new(message);
+    if let Some(t) = token {
+        let value = format!("Bearer {t}")
+            .parse()
+            .map_err(|_| Outcome::failed(exit::USAGE, "baffle: the token is not text\n".into()))?;
+        request.metadata_mut().insert("authorization", value);
+    }
+    Ok(request)
+}
+
+/// Sends a request aimed at one match over `channel` and, on a cluster, on to the node
+/// that writes the match when the first answers UNAVAILABLE with `baffle-owner` (the
+/// same request, the same request id: `docs/cluster.md`). A refusal is an outcome.
+pub(super) async fn to_owner<M, R, F, Fut>(
+    channel: Channel,
+    request: Request<M>,
+    call: F,
+) -> Result<R, Outcome>
+where
+    M: Clone,
+    F: FnMut(Channel, Request<M>) -> Fut,
+    Fut: std::future::Future<Output = Result<tonic::Response<R>, Status>>,
+{
+    connect::following_owner(channel, request, call)
+        .await
+        .map(tonic::Response::into_inner)
+        .map_err(refused)
+}
+
+/// A channel to `--server`; when none can be opened, why and what to try (exit 3).
+pub(super) async fn channel(cli: &Cli) -> Result<Channel, Outcome> {
+    connect::connect(&cli.server).await.map_err(|e| {
+        // tonic says only "transport error"; the reason is in the chain of sources (an
+        // untrusted certificate, a refused connection).
+        let mut why = e.to_string();
+        let mut source = std::error::Error::source(&e);
+        while let Some(s) = source {
+            why.push_str(&format!(": {s}"));
+            source = s.source();
+        }
+        let hint = if connect::url(&cli.server).starts_with("https://") {
+            "is it running, and is its certificate trusted? one from a private CA needs --ca-cert FILE"
+        } else {
+            "start it with `cargo run --release --bin baffled`, or pass --server URL"
+        };
+        Outcome::failed(
+            exit::CONNECTION,
+            format!(
+                "baffle: cannot reach the server at {}: {why}\n        {hint}\n",
+                cli.server
+            ),
+        )
+    })
+}
