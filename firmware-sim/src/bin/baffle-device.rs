@@ -91,6 +91,11 @@ async fn main() {
                             r.connections
                         );
                     }
+                    if !*keep {
+                        println!(
+                            "tournament {tournament} archived (baffle tournament list --all shows it)"
+                        );
+                    }
                     0
                 }
                 Err(e) => {
