@@ -184,6 +184,19 @@ impl ProcessCluster {
         }
     }
 
+    /// Stops node `i` with SIGTERM, as an operator or systemd would, and waits for it to
+    /// exit; returns whether it exited cleanly.
+    pub fn terminate(&mut self, i: usize) -> bool {
+        let Some(mut child) = self.nodes[i].child.take() else {
+            return false;
+        };
+        let sent = std::process::Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .is_ok_and(|s| s.success());
+        sent && child.wait().is_ok_and(|exit| exit.success())
+    }
+
     /// Whether node `i` is running (not killed, not exited).
     pub fn running(&mut self, i: usize) -> bool {
         self.nodes[i]

@@ -331,6 +331,119 @@ async fn a_dead_nodes_match_is_taken_over_with_its_flag_at_the_instant() {
     assert_eq!(c.n2.hub.store.len("m/m").unwrap(), len);
 }
 
+/// A match played without devices (director presses) whose writing node dies mid-turn
+/// gets the outage credited on takeover (`docs/cluster.md`, "What a node's death
+/// costs"): the running side is given how long the dead node had been silent, as the
+/// database measured it. The match's clock here is the shared manual clock, made to run
+/// with real time from the kill on, so the outage it sees is the one the database sees:
+/// the credit is at least the lease (nothing is claimed sooner), covers the outage up to
+/// the moment the takeover is written, exceeds it by at most a quarter lease (the dead
+/// node's last renewal came at most that long before its death), never exceeds
+/// `MAX_TAKEOVER_CREDIT`, moves the running side's flag by exactly that much, and the
+/// exported log verifies.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dead_nodes_match_without_devices_gets_the_outage_credited() {
+    use baffle_core::table::{Body, GameType, MAX_TAKEOVER_CREDIT};
+    use baffle_server::time::TimeSource;
+    if !pg::available() {
+        return;
+    }
+    let mut c = two_nodes("credit").await;
+    let mut d1 = director(&c.n1).await;
+    d1.tournament("open", defaults(120_000, None, v1::DiceSource::Physical))
+        .await;
+    d1.create_match("open", "m", 3, EPOCH.as_ms()).await;
+    d1.act("m", Action::CheckIn(A)).await;
+    d1.act("m", Action::CheckIn(B)).await;
+    let s = d1.act("m", opening(6, 1)).await;
+    let flag_before = s.clock.unwrap().next_flag_at_ms.unwrap();
+    let d2 = director(&c.n2).await;
+    eventually("node 2 has the match", || {
+        let mut d2 = d2.clone();
+        async move { d2.state_opt("m").await.filter(|x| x.seq == s.seq) }
+    })
+    .await;
+
+    // From here the match's clock runs with real time, as a wall clock would.
+    let time = c.n1.time.clone();
+    let (base, started) = (time.now(), Instant::now());
+    let ticker = tokio::spawn({
+        let time = time.clone();
+        async move {
+            loop {
+                let ran = i64::try_from(started.elapsed().as_millis()).unwrap_or(i64::MAX);
+                time.set(baffle_core::Timestamp(base.as_ms().saturating_add(ran)));
+                tokio::time::sleep(Duration::from_millis(2)).await;
+            }
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    // Node 1 dies mid-turn: no flag can fall in the outage.
+    let killed_at = time.now().as_ms();
+    c.n1.kill();
+    let after = eventually("node 2 takes the match over", || {
+        let mut d2 = d2.clone();
+        async move { d2.state_opt("m").await.filter(|x| x.seq > s.seq) }
+    })
+    .await;
+    ticker.abort();
+    let log = baffle_client::audit::export_log(c.n2.channel().await, "m")
+        .await
+        .unwrap();
+    let report = verify_jsonl(&log, None);
+    assert!(report.is_ok(), "{report:?}");
+    let takeover = log
+        .lines()
+        .filter_map(
+            |l| match baffle_core::audit::export::parse_line(l).unwrap() {
+                baffle_core::audit::export::Line::Record(r) => {
+                    match Body::parse(&r.body, Some(GameType::Backgammon)).unwrap() {
+                        Body::Takeover(t) => Some(t),
+                        _ => None,
+                    }
+                }
+                baffle_core::audit::export::Line::End { .. } => None,
+            },
+        )
+        .next()
+        .expect("a takeover record");
+    let credit = i64::try_from(takeover.credit_ms.expect("a credit")).unwrap();
+    let outage = takeover.at - killed_at;
+    eprintln!(
+        "outage {outage} ms on the match's clock, credit {credit} ms (lease {} ms)",
+        LEASE.as_millis()
+    );
+    let lease = i64::try_from(LEASE.as_millis()).unwrap();
+    assert_eq!(takeover.epoch, 2);
+    assert_eq!(takeover.node, "n2");
+    assert!(
+        credit >= lease,
+        "nothing is claimed before the lease ran out: {credit}"
+    );
+    assert!(credit <= MAX_TAKEOVER_CREDIT.as_ms());
+    // The player pays for no more of the outage than the moment between the claim and
+    // the takeover's record (and the ticker's step); he gains at most a quarter lease
+    // (the dead node's last renewal before it died), and the statements' time.
+    let slack = 100;
+    assert!(
+        credit >= outage - slack,
+        "charged {} ms of the outage",
+        outage - credit
+    );
+    assert!(
+        credit <= outage + lease / 4 + slack,
+        "credited {} ms more than the outage",
+        credit - outage
+    );
+    // The running side's flag moved by exactly the credit.
+    assert!(takeover.side.is_some(), "{takeover:?}");
+    assert_eq!(
+        after.clock.unwrap().next_flag_at_ms.unwrap(),
+        flag_before + credit,
+        "the flag moved by the credit"
+    );
+}
+
 /// The fence in the commit transaction: a node whose lease was taken behind its back
 /// (it still believes it holds it) writes nothing; and an expired lease is claimed with
 /// a new epoch.
@@ -376,12 +489,20 @@ async fn a_stale_node_can_never_append() {
         .await
         .unwrap();
     c.lease_new("m/z").await.unwrap();
+    c.renew_leases().await.unwrap();
     let claimed = eventually("b claims c's lease once it ran out", || {
         let b = b.clone();
         async move { Some(b.claim_leases().await.unwrap()).filter(|c| !c.is_empty()) }
     })
     .await;
-    assert!(claimed.contains(&("m/z".to_string(), 2)), "{claimed:?}");
+    assert!(
+        claimed.iter().any(|l| l.stream == "m/z" && l.epoch == 2),
+        "{claimed:?}"
+    );
+    // c's silence since its renewal is measured by the database: at least the lease
+    // that ran out.
+    let silent = claimed[0].silent_ms.expect("c's silence, measured");
+    assert!(silent >= 300, "{claimed:?}");
     assert!(b.holds("m/z") && !c.holds("m/z"));
     let lost = c.renew_leases().await.unwrap();
     assert_eq!(lost, vec!["m/z".to_string()]);
@@ -439,7 +560,7 @@ async fn a_dead_nodes_matches_are_shared_out_in_one_claim_of_each_live_node() {
     let second = c.claim_leases().await.unwrap();
     assert_eq!(second.len(), 6, "the other half: {second:?}");
     assert!(
-        first.iter().chain(&second).all(|(_, epoch)| *epoch == 2),
+        first.iter().chain(&second).all(|l| l.epoch == 2),
         "each taken over once"
     );
 }
@@ -487,6 +608,15 @@ async fn a_node_with_another_token_or_a_live_nodes_id_may_not_join() {
     };
     let twin = node("a").await.unwrap();
     let refused = twin.start_leases(vec![], token_check("t1")).await;
+    assert!(
+        matches!(&refused, Err(StoreError::Refused(why)) if why.contains("another node with the id a")),
+        "{refused:?}"
+    );
+    // Nor with a shorter lease: `a` is alive by its own lease, not the newcomer's (a
+    // stranger's namesake with 200 ms leases against 1 s ones got in and took a's matches).
+    let short = Fence::new("a".into(), "http://a-short".into(), lease / 10);
+    let short = PgStore::connect_node(&url, short).await.unwrap();
+    let refused = short.start_leases(vec![], token_check("t1")).await;
     assert!(
         matches!(&refused, Err(StoreError::Refused(why)) if why.contains("another node with the id a")),
         "{refused:?}"

@@ -371,6 +371,24 @@ impl Match {
         self.pending_length
     }
 
+    /// Gives `side` `credit` on the clock at `at` for a server outage (the table's
+    /// `table.takeover` fold, which checks the credit first): the match's time moves to
+    /// `at`, so nothing is later dated before the credit.
+    pub fn credit_takeover(
+        &mut self,
+        side: Side,
+        credit: Millis,
+        at: Timestamp,
+    ) -> Result<(), RuleError> {
+        let clock = self
+            .clock
+            .as_mut()
+            .ok_or_else(|| RuleError::state("this match is played without a clock"))?;
+        clock.adjust(side, credit, at)?;
+        self.now = self.now.max(at);
+        Ok(())
+    }
+
     /// The time of the latest event: commands dated earlier are refused.
     pub fn now(&self) -> Timestamp {
         self.now

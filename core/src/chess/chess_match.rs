@@ -212,6 +212,26 @@ impl ChessMatch {
         self.series.white_in(self.number)
     }
 
+    /// Gives `player` (not a colour) `credit` on the clock at `at` for a server outage
+    /// (the table's `table.takeover` fold, which checks the credit first): the match's
+    /// time moves to `at`, so nothing is later dated before the credit.
+    pub fn credit_takeover(
+        &mut self,
+        player: Side,
+        credit: Millis,
+        at: Timestamp,
+    ) -> Result<(), ChessError> {
+        // The clock counts by colour: its side A is White.
+        let colour = if player == self.white() {
+            Side::A
+        } else {
+            Side::B
+        };
+        self.game.credit_clock(colour, credit, at)?;
+        self.now = self.now.max(at);
+        Ok(())
+    }
+
     /// The instant of the last event.
     pub fn now(&self) -> Timestamp {
         self.now

@@ -114,6 +114,18 @@ impl Game {
         &self.clock
     }
 
+    /// Adds `credit` to the clock of `colour_side` (A: White) at `at`: a takeover's
+    /// credit for a server outage ([`super::ChessMatch::credit_takeover`]).
+    pub(super) fn credit_clock(
+        &mut self,
+        colour_side: Side,
+        credit: Millis,
+        at: Timestamp,
+    ) -> Result<(), ChessError> {
+        self.clock.adjust(colour_side, credit, at)?;
+        Ok(())
+    }
+
     /// The result, once over.
     pub fn result(&self) -> Option<GameResult> {
         self.result

@@ -111,6 +111,15 @@ pub struct TakeoverRecord {
     pub epoch: u64,
     /// The node's id (`baffled --node-id`).
     pub node: String,
+    /// Time given to `side`'s clock for the outage, in ms (a match played without
+    /// devices, `docs/cluster.md`): 1 to [`super::MAX_TAKEOVER_CREDIT`]. Written only
+    /// with a credit, so a takeover without one keeps the first logs' spelling.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub credit_ms: Option<u64>,
+    /// Whose clock was running and got `credit_ms` (in chess, the player, not the
+    /// colour). Present exactly when `credit_ms` is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<crate::side::Side>,
 }
 
 /// The director corrected a player's name (a misspelling at registration): the name
@@ -316,13 +325,46 @@ mod tests {
                 Body::Takeover(TakeoverRecord {
                     at: 5,
                     epoch: 2,
-                    node: "n2".into()
+                    node: "n2".into(),
+                    credit_ms: None,
+                    side: None,
                 })
             );
             assert_eq!(body.text(), text);
         }
         let extra = r#"{"at":5,"epoch":2,"kind":"table.takeover","node":"n2","x":1}"#;
         assert!(Body::parse(extra, Some(GameType::Chess)).is_err());
+    }
+
+    #[test]
+    fn a_takeover_credit_has_one_spelling() {
+        let text =
+            r#"{"at":5,"credit_ms":900,"epoch":2,"kind":"table.takeover","node":"n2","side":"B"}"#;
+        let body = Body::parse(text, Some(GameType::Backgammon)).unwrap();
+        assert_eq!(
+            body,
+            Body::Takeover(TakeoverRecord {
+                at: 5,
+                epoch: 2,
+                node: "n2".into(),
+                credit_ms: Some(900),
+                side: Some(crate::side::Side::B),
+            })
+        );
+        assert_eq!(body.text(), text);
+        for bad in [
+            r#"{"at":5,"credit_ms":null,"epoch":2,"kind":"table.takeover","node":"n2"}"#,
+            r#"{"at":5,"epoch":2,"kind":"table.takeover","node":"n2","side":null}"#,
+            r#"{"at":5,"epoch":2,"credit_ms":900,"kind":"table.takeover","node":"n2","side":"B"}"#,
+            r#"{"at":5,"credit_ms":-1,"epoch":2,"kind":"table.takeover","node":"n2","side":"B"}"#,
+            r#"{"at":5,"credit_ms":1.5,"epoch":2,"kind":"table.takeover","node":"n2","side":"B"}"#,
+            r#"{"at":5,"credit_ms":900,"epoch":2,"kind":"table.takeover","node":"n2","side":"C"}"#,
+        ] {
+            assert!(
+                Body::parse(bad, Some(GameType::Backgammon)).is_err(),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

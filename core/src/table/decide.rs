@@ -10,7 +10,7 @@ use crate::backgammon::{Command, DiceSource, Turn};
 use crate::chess::{Chess960, MatchCommand};
 use crate::device_time::charge_instant;
 use crate::side::Side;
-use crate::time::Timestamp;
+use crate::time::{Millis, Timestamp};
 
 /// A plan being written: the working copy and the records so far.
 struct Draft {
@@ -285,9 +285,14 @@ impl Draft {
                 }))?;
                 self.draw_due_position(now)
             }
-            Request::Takeover { node, epoch } => {
+            Request::Takeover {
+                node,
+                epoch,
+                silent_ms,
+            } => {
                 // A flag that fell while no node wrote is recorded at its instant; a tick
                 // the rules refuse (a match not started) records nothing.
+                let before = self.records.len();
                 let mut ticked = Draft {
                     table: self.table.clone(),
                     records: self.records.clone(),
@@ -295,11 +300,41 @@ impl Draft {
                 if ticked.request_at(&Request::Tick, now).is_ok() {
                     *self = ticked;
                 }
-                self.emit(Body::Takeover(TakeoverRecord {
+                // Something fell due meanwhile (a flag, a break's end): the clock did not
+                // simply run through the outage, and nothing is credited — a flag that
+                // fell stays at its instant.
+                let fell_due = self.records.len() > before;
+                let record = TakeoverRecord {
                     at: now.as_ms(),
                     epoch: *epoch,
                     node: node.clone(),
-                }))
+                    credit_ms: None,
+                    side: None,
+                };
+                let credit = silent_ms.filter(|_| !fell_due).and_then(|silent| {
+                    let (side, most) = self.table.takeover_credit_room(now)?;
+                    let silent = Millis::ms(i64::try_from(silent).unwrap_or(i64::MAX));
+                    let credit = u64::try_from(silent.min(most).as_ms()).ok()?;
+                    (credit > 0).then_some((side, credit))
+                });
+                if let Some((side, credit)) = credit {
+                    let mut credited = Draft {
+                        table: self.table.clone(),
+                        records: self.records.clone(),
+                    };
+                    let with = TakeoverRecord {
+                        credit_ms: Some(credit),
+                        side: Some(side),
+                        ..record.clone()
+                    };
+                    // A credit the fold refuses refuses nothing else: the takeover is
+                    // recorded without it.
+                    if credited.emit(Body::Takeover(with)).is_ok() {
+                        *self = credited;
+                        return Ok(());
+                    }
+                }
+                self.emit(Body::Takeover(record))
             }
             Request::Reveal => {
                 if !self.table.game.is_over() {

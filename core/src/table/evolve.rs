@@ -13,6 +13,7 @@ use crate::chess::{MatchEvent, SeriesEvent};
 use crate::dice::Roll;
 use crate::dice_check::validate_roll;
 use crate::side::Side;
+use crate::time::{Millis, Timestamp};
 
 /// What the log owes after a record: the use of a draw, or the report of a roll.
 #[derive(Clone, Debug, PartialEq)]
@@ -118,6 +119,18 @@ impl Table {
                         t.node, t.epoch, self.epoch
                     ));
                 }
+                match (t.credit_ms, t.side) {
+                    (None, None) => {}
+                    (Some(credit), Some(side)) => {
+                        self.credit_takeover(side, credit, Timestamp(t.at))?;
+                    }
+                    _ => {
+                        return Err(format!(
+                            "a takeover by {} with a credit and no side, or a side and no credit",
+                            t.node
+                        ));
+                    }
+                }
                 self.epoch = t.epoch;
             }
             Body::Renamed(r) => {
@@ -145,6 +158,44 @@ impl Table {
             }
         }
         Ok(())
+    }
+
+    /// A takeover's credit for the outage (`docs/cluster.md`): only where one may be
+    /// given ([`Table::takeover_credit_room`]), to the side whose clock runs, 1 ms to the
+    /// room's bound; the game's time moves to the takeover.
+    fn credit_takeover(&mut self, side: Side, credit: u64, at: Timestamp) -> Result<(), String> {
+        let Some((running, most)) = self.takeover_credit_room(at) else {
+            return Err(format!(
+                "a takeover credit of {credit} ms where none may be given (a match with \
+                 device inputs or over, no clock running unpaused, or no time since its \
+                 last event)"
+            ));
+        };
+        if side != running {
+            return Err(format!(
+                "a takeover credit to {side}, whose clock was not running ({running}'s was)"
+            ));
+        }
+        let amount = i64::try_from(credit)
+            .ok()
+            .map(Millis::ms)
+            .filter(|c| *c > Millis::ZERO && *c <= most)
+            .ok_or_else(|| {
+                format!(
+                    "a takeover credit of {credit} ms: 1 to {} ms may be given here (at most \
+                     {} ms, and no more than the time since the last event)",
+                    most.as_ms(),
+                    super::MAX_TAKEOVER_CREDIT.as_ms()
+                )
+            })?;
+        match &mut self.game {
+            Game::Backgammon(m) => m
+                .credit_takeover(side, amount, at)
+                .map_err(|e| e.to_string()),
+            Game::Chess(m) => m
+                .credit_takeover(side, amount, at)
+                .map_err(|e| e.to_string()),
+        }
     }
 
     /// Settles what the log owes with `body`, if it pays; true if it did. Any record

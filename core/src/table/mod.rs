@@ -77,6 +77,19 @@ use crate::time::{Millis, Timestamp};
 /// press claimed earlier than this before it arrived is charged as this much earlier.
 pub const MAX_LAG_CREDIT: Millis = Millis::secs(2);
 
+/// Most time a takeover gives the running side of a match played without devices for
+/// the outage (`table.takeover`'s `credit_ms`, `docs/cluster.md`). The credit is how
+/// long the dead node had been silent when its lease was claimed — the database's
+/// `now()` minus its last renewal, one clock — and a lease is claimed a lease after that
+/// renewal plus at most one claim tick (a quarter lease): 2.5 s with the default 2 s
+/// lease, 5 s with a lease of 4 s. Five seconds covers leases up to 4 s and their claim
+/// tick; a cluster with longer leases gets 5 s at most, the rest is the director's to
+/// rule. The credit may exceed the time the match really stood still by at most the
+/// time between the dead node's last renewal and its death (under a quarter lease: it
+/// would have renewed again), is never more than the time since the match's last
+/// recorded event, and never more than this.
+pub const MAX_TAKEOVER_CREDIT: Millis = Millis::secs(5);
+
 /// The game a table plays.
 #[derive(Clone, Debug)]
 pub enum Game {
@@ -280,6 +293,54 @@ impl Table {
     /// The last input sequence number recorded per device.
     pub fn device_seqs(&self) -> &BTreeMap<String, u64> {
         &self.device_seqs
+    }
+
+    /// Whose clock a takeover at `at` may credit for the outage, and the most it may
+    /// give: the running side of a match played without devices, over neither paused nor
+    /// frozen nor flagged, up to [`MAX_TAKEOVER_CREDIT`] and the time since the match's
+    /// last event (its clock cannot have run longer unwatched). `None`: no credit.
+    ///
+    /// "Without devices" is the table's `device_seqs` being empty: it holds every device
+    /// that ever had an input recorded in this log (applied or refused), it is folded
+    /// from the log, so the verifier sees exactly what the server saw, and a device's
+    /// input keeps its own timestamp across an outage, so a match played with devices
+    /// is made whole by them (principle 5). A device bound to the table that never
+    /// pressed leaves no trace in the log: its first press after a credited takeover is
+    /// charged no earlier than the takeover (the credit moves the game's time to `at`),
+    /// so the outage is never given twice.
+    pub(super) fn takeover_credit_room(&self, at: Timestamp) -> Option<(Side, Millis)> {
+        if !self.device_seqs.is_empty() || self.game.is_over() {
+            return None;
+        }
+        let (clock, player) = match &self.game {
+            Game::Backgammon(m) => {
+                let clock = m.clock()?;
+                (clock, clock.running()?)
+            }
+            Game::Chess(m) => {
+                let game = m.game();
+                if !game.started() || game.result().is_some() {
+                    return None;
+                }
+                let clock = game.clock();
+                // The chess clock counts by colour: its side A is White.
+                let player = match clock.running()? {
+                    Side::A => m.white(),
+                    Side::B => m.white().other(),
+                };
+                (clock, player)
+            }
+        };
+        let running = clock.running()?;
+        let since = self.game.now().max(clock.last_operation());
+        if clock.pause().is_some()
+            || clock.is_frozen()
+            || clock.view(running, at).flagged_at.is_some()
+            || at <= since
+        {
+            return None;
+        }
+        Some((player, (at - since).min(MAX_TAKEOVER_CREDIT)))
     }
 
     /// The lease epoch of the latest `table.takeover` in the log (0 if none).

@@ -56,12 +56,19 @@ pub enum Request {
     /// Reveal the server seed (after the match).
     Reveal,
     /// A server node takes the match over with its lease's `epoch` (`docs/cluster.md`):
-    /// what fell due meanwhile is recorded first, at its instants, then the takeover.
+    /// what fell due meanwhile is recorded first, at its instants, then the takeover —
+    /// with the outage credited to the running side of a match played without devices,
+    /// if nothing fell due meanwhile (at most [`super::MAX_TAKEOVER_CREDIT`]).
     Takeover {
         /// The node's id.
         node: String,
         /// The lease's epoch.
         epoch: u64,
+        /// How long the node that held the lease had been silent when it was claimed
+        /// (since its last renewal), in ms as the database measured it: one clock, never
+        /// a node's. `None` when it is not known (a lease let go, a lease created
+        /// expired, a node taking back its own): nothing is credited.
+        silent_ms: Option<u64>,
     },
     /// The director corrects `side`'s name (a misspelling): any time, even after the
     /// match; refused for an empty, too long or unchanged name.

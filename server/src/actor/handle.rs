@@ -100,11 +100,13 @@ impl MatchHandle {
         let _ = self.tx.send(Box::new(Msg::CatchUp)).await;
     }
 
-    /// Tells the actor that this node, `node`, now holds the match's lease with `epoch`.
-    pub async fn take_over(&self, node: &str, epoch: u64) {
+    /// Tells the actor that this node, `node`, now holds the match's lease with `epoch`;
+    /// its previous holder had been silent `silent_ms` (the database's measure, if known).
+    pub async fn take_over(&self, node: &str, epoch: u64, silent_ms: Option<u64>) {
         let msg = Msg::TakeOver {
             node: node.to_string(),
             epoch,
+            silent_ms,
         };
         let _ = self.tx.send(Box::new(msg)).await;
     }

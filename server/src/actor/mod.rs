@@ -121,10 +121,12 @@ enum Msg {
     },
     /// The log grew (a replica reads the new records; the owner has them).
     CatchUp,
-    /// This node holds the match's lease now, with `epoch`: take it over.
+    /// This node holds the match's lease now, with `epoch`: take it over. Its previous
+    /// holder had been silent `silent_ms` (the database's measure, if known).
     TakeOver {
         node: String,
         epoch: u64,
+        silent_ms: Option<u64>,
     },
 }
 
@@ -163,8 +165,9 @@ pub struct MatchActor<S: EventStore, T: TimeSource> {
     /// was lost). The log may then hold records this table does not: they are read
     /// before anything is decided on it ([`Self::settle`]).
     unsure: bool,
-    /// A takeover that could not be written yet: tried again every second.
-    takeover: Option<(String, u64)>,
+    /// A takeover that could not be written yet (node, epoch, the previous holder's
+    /// silence as measured at the claim): tried again every second.
+    takeover: Option<(String, u64, Option<u64>)>,
 }
 
 impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
@@ -246,8 +249,8 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                     None => return,
                 },
                 () = timer => {
-                    if let Some((node, epoch)) = self.takeover.take() {
-                        Box::pin(self.take_over(node, epoch)).await;
+                    if let Some((node, epoch, silent_ms)) = self.takeover.take() {
+                        Box::pin(self.take_over(node, epoch, silent_ms)).await;
                         continue;
                     }
                     if !self.writes() {
@@ -323,7 +326,11 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                 let _ = reply.send(Ok(ack));
             }
             Msg::CatchUp => self.catch_up(),
-            Msg::TakeOver { node, epoch } => self.take_over(node, epoch).await,
+            Msg::TakeOver {
+                node,
+                epoch,
+                silent_ms,
+            } => self.take_over(node, epoch, silent_ms).await,
             Msg::Presence { device, connected } => {
                 // Not an event of the match: nothing is logged, followers get a new state.
                 self.devices.insert(device, connected);

@@ -148,8 +148,11 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
     /// Takes the match over with the lease's `epoch`: reads the log to its end, records
     /// what fell due and the takeover, and becomes the owner. If the record cannot be
     /// written (the store failed) it is tried again a second later, while the lease
-    /// lasts; a lost lease ends the attempt.
-    pub(super) async fn take_over(&mut self, node: String, epoch: u64) {
+    /// lasts; a lost lease ends the attempt. `silent_ms`, how long the previous holder
+    /// had been silent at the claim (the database's measure), goes to the table, which
+    /// credits a match played without devices that much of the outage, within its bound;
+    /// a retry keeps the claim's measure (the time since is not credited).
+    pub(super) async fn take_over(&mut self, node: String, epoch: u64, silent_ms: Option<u64>) {
         let id = self.table.info().id.clone();
         if !self.store.holds(&stream(&id)) {
             return;
@@ -161,6 +164,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             &Request::Takeover {
                 node: node.clone(),
                 epoch,
+                silent_ms,
             },
             now,
         ) {
@@ -180,7 +184,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                 self.set_epoch(None);
                 tracing::warn!(match_id = %id, error = %e, "the takeover could not be written; trying again");
                 if self.store.holds(&stream(&id)) {
-                    self.takeover = Some((node, epoch));
+                    self.takeover = Some((node, epoch, silent_ms));
                 }
             }
         }

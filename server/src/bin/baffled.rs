@@ -78,8 +78,10 @@ async fn run(config: &Config) -> Result<(), String> {
                 .map_err(|e| format!("the PostgreSQL store does not answer: {e}"))?;
             tracing::info!(%node, %advertise, lease_ms = config.lease_ms, "the store is PostgreSQL: a node of a cluster");
             let hub = open(store, config, token).await?;
-            let _node = Node::start(hub.clone()).await?;
-            serve(hub, config, tls, shutdown).await
+            let node = Node::start(hub.clone()).await?;
+            let served = serve(hub, config, tls, shutdown).await;
+            node.leave().await;
+            served
         }
         None => {
             let store_dir = config.data_dir.join("store");

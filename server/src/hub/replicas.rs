@@ -86,8 +86,9 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
     }
 
     /// This node, `node`, claimed the lease of `stream` with `epoch`: its actor takes
-    /// the match over.
-    pub async fn take_over(&self, stream: &str, node: &str, epoch: u64) {
+    /// the match over. `silent_ms` is how long the previous holder had been silent, as
+    /// the database measured it (`None`: not known), for the outage's credit.
+    pub async fn take_over(&self, stream: &str, node: &str, epoch: u64, silent_ms: Option<u64>) {
         let Some(id) = stream.strip_prefix("m/") else {
             return;
         };
@@ -97,7 +98,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             handle = self.state.lock().await.matches.get(id).cloned();
         }
         match handle {
-            Some(handle) => handle.take_over(node, epoch).await,
+            Some(handle) => handle.take_over(node, epoch, silent_ms).await,
             // A log whose registry entry was never written (a crash between the two):
             // nothing to serve; the lease is kept and renewed, harmlessly.
             None => {

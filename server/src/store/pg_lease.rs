@@ -151,6 +151,8 @@ pub(super) const SCHEMA: &str = "
         node text PRIMARY KEY,
         advertise text NOT NULL,
         seen_at timestamptz NOT NULL);
+    -- Each node's own lease: a node is live while its last renewal is younger than it.
+    ALTER TABLE baffle_nodes ADD COLUMN IF NOT EXISTS lease_ms float8 NOT NULL DEFAULT 2000;
     CREATE TABLE IF NOT EXISTS baffle_cluster (
         name text PRIMARY KEY,
         value text NOT NULL);";
@@ -183,8 +185,10 @@ pub(super) async fn renew(pool: &Pool, fence: &Fence) -> Result<Vec<String>, Sto
     let rows = c
         .query(
             "WITH alive AS (
-                 INSERT INTO baffle_nodes (node, advertise, seen_at) VALUES ($1, $2, now())
-                 ON CONFLICT (node) DO UPDATE SET advertise = excluded.advertise, seen_at = now())
+                 INSERT INTO baffle_nodes (node, advertise, seen_at, lease_ms)
+                 VALUES ($1, $2, now(), $3)
+                 ON CONFLICT (node) DO UPDATE SET advertise = excluded.advertise,
+                     seen_at = now(), lease_ms = excluded.lease_ms)
              UPDATE baffle_leases l SET expires_at = now() + $3::float8 * interval '1 millisecond'
              FROM unnest($4::text[], $5::int8[]) AS held(stream, epoch)
              WHERE l.stream = held.stream AND l.epoch = held.epoch AND l.node = $1
@@ -234,21 +238,19 @@ pub(super) async fn join(pool: &Pool, fence: &Fence, token_check: &str) -> Resul
                 .into(),
         ));
     }
+    // Alive by the other node's own lease, not this one's: a namesake started with a
+    // shorter lease judged a live node dead and took its matches (a stranger's run).
     let seen = "SELECT advertise, seen_at::text,
-                    seen_at > now() - $2::float8 * interval '1 millisecond'
+                    seen_at > now() - lease_ms * interval '1 millisecond', lease_ms
                 FROM baffle_nodes WHERE node = $1";
-    let row = c
-        .query_opt(seen, &[&fence.node, &ms(fence.lease)])
-        .await
-        .map_err(io)?;
+    let row = c.query_opt(seen, &[&fence.node]).await.map_err(io)?;
     let Some(first) = row.filter(|r| r.get::<_, bool>(2)) else {
         return Ok(());
     };
-    tokio::time::sleep(fence.lease + fence.lease / 4).await;
-    let again = c
-        .query_opt(seen, &[&fence.node, &ms(fence.lease)])
-        .await
-        .map_err(io)?;
+    let theirs = Duration::from_secs_f64(first.get::<_, f64>(3).clamp(0.0, 3_600_000.0) / 1000.0);
+    let wait = fence.lease.max(theirs);
+    tokio::time::sleep(wait + wait / 4).await;
+    let again = c.query_opt(seen, &[&fence.node]).await.map_err(io)?;
     match again {
         Some(r) if r.get::<_, String>(1) != first.get::<_, String>(1) => {
             let advertise: String = r.get(0);
@@ -288,44 +290,72 @@ pub(super) async fn start(
     Ok(())
 }
 
+/// A lease this node claimed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Claimed {
+    /// The match stream.
+    pub stream: String,
+    /// The lease's new epoch.
+    pub epoch: u64,
+    /// How long the node that held it had been silent at the claim: the database's
+    /// `now()` minus that node's last renewal (`baffle_nodes.seen_at`), in ms — one
+    /// clock, the database's. `None` when that says nothing of an outage: a lease let go
+    /// by a node that stopped cleanly (its `seen_at` is `-infinity`; its matches are
+    /// claimed at the next tick, a quarter lease at most, and get no credit), a lease
+    /// created expired at start (no node, no row), or this node's own lease (a restart,
+    /// or a lease it let lapse: its renewals do not measure the match's silence).
+    pub silent_ms: Option<u64>,
+}
+
 /// Claims expired leases — at most this node's fair share of all leases among the live
-/// nodes, and at least one — with a new epoch each. Returns them. Rows another node is
+/// nodes, and at least one — with a new epoch each. Returns them, each with how long its
+/// previous holder had been silent ([`Claimed::silent_ms`]). Rows another node is
 /// claiming or writing under are skipped, not waited for.
 ///
-/// A node is live while its last renewal is younger than a lease. Its leases run out
+/// A node is live while its last renewal is younger than its own lease. Its leases run out
 /// exactly a lease after that renewal (one statement sets both, at one `now()`), so a
 /// dead node's leases become claimable at the instant it stops counting: the live nodes'
 /// shares then add up to all of its matches, taken over in one claim of each. (Counting
 /// it for two leases, as at first, gave each live node a share too small by a third and
 /// then one match a tick: the last of 24 waited 3.9 s with 2 s leases.)
-pub(super) async fn claim(pool: &Pool, fence: &Fence) -> Result<Vec<(String, u64)>, StoreError> {
+pub(super) async fn claim(pool: &Pool, fence: &Fence) -> Result<Vec<Claimed>, StoreError> {
     let c = pool.get().await.map_err(io)?;
     let sent = Instant::now();
     let rows = c
         .query(
             "WITH live AS (
                  SELECT greatest(count(*), 1) AS n FROM baffle_nodes
-                 WHERE seen_at > now() - $2::float8 * interval '1 millisecond' OR node = $1),
+                 WHERE seen_at > now() - lease_ms * interval '1 millisecond' OR node = $1),
              share AS (
                  SELECT greatest(1, ceil((SELECT count(*) FROM baffle_leases) / (SELECT n FROM live)::float8)
                         - (SELECT count(*) FROM baffle_leases WHERE node = $1 AND expires_at > now()))::bigint AS n),
              expired AS (
-                 SELECT stream FROM baffle_leases WHERE expires_at < now()
-                 ORDER BY expires_at, stream LIMIT (SELECT n FROM share)
-                 FOR UPDATE SKIP LOCKED)
+                 SELECT l.stream, l.node AS was FROM baffle_leases l WHERE l.expires_at < now()
+                 ORDER BY l.expires_at, l.stream LIMIT (SELECT n FROM share)
+                 FOR UPDATE OF l SKIP LOCKED),
+             silent AS (
+                 SELECT e.stream,
+                     CASE WHEN isfinite(n.seen_at) AND n.node <> $1
+                         THEN greatest(0, floor(extract(epoch FROM now() - n.seen_at) * 1000))::int8
+                     END AS ms
+                 FROM expired e LEFT JOIN baffle_nodes n ON n.node = e.was)
              UPDATE baffle_leases l SET node = $1, epoch = l.epoch + 1,
                  expires_at = now() + $2::float8 * interval '1 millisecond'
-             FROM expired WHERE l.stream = expired.stream
-             RETURNING l.stream, l.epoch",
+             FROM silent WHERE l.stream = silent.stream
+             RETURNING l.stream, l.epoch, silent.ms",
             &[&fence.node, &ms(fence.lease)],
         )
         .await
         .map_err(io)?;
     let mut claimed = Vec::with_capacity(rows.len());
     for r in rows {
-        let (stream, epoch): (String, i64) = (r.get(0), r.get(1));
+        let (stream, epoch, silent): (String, i64, Option<i64>) = (r.get(0), r.get(1), r.get(2));
         fence.hold(stream.clone(), epoch, sent);
-        claimed.push((stream, epoch as u64));
+        claimed.push(Claimed {
+            stream,
+            epoch: u64::try_from(epoch).unwrap_or_default(),
+            silent_ms: silent.and_then(|ms| u64::try_from(ms).ok()),
+        });
     }
     Ok(claimed)
 }

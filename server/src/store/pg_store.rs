@@ -221,8 +221,9 @@ impl PgStore {
             .await
     }
 
-    /// Claims expired leases, a fair share at most; returns each stream with its epoch.
-    pub async fn claim_leases(&self) -> Result<Vec<(String, u64)>, StoreError> {
+    /// Claims expired leases, a fair share at most; returns each stream with its epoch
+    /// and how long its previous holder had been silent (`pg_lease::Claimed`).
+    pub async fn claim_leases(&self) -> Result<Vec<pg_lease::Claimed>, StoreError> {
         self.on_runtime(|pool, fence| async move { pg_lease::claim(&pool, &fence).await })
             .await
     }

@@ -1,0 +1,411 @@
+//! A takeover credits the outage to a match played without devices (`docs/cluster.md`,
+//! "What a node's death costs"): the running side gets how long the dead node had been
+//! silent, at most `MAX_TAKEOVER_CREDIT` and never more than the time since the match's
+//! last event; nothing for a match with device inputs, a clock paused or stopped, a
+//! match over, or a flag that fell meanwhile (it stays at its instant). The record
+//! replays to the same clocks and verifies; an old takeover record still does.
+
+use baffle_core::audit::Record;
+use baffle_core::audit::export::to_jsonl;
+use baffle_core::audit::verify::verify_jsonl;
+use baffle_core::backgammon::{Command, DirectorAction, MatchSetup, Ruling};
+use baffle_core::chess::{ChessSettings, Color, Command as ChessCommand, Laws, MatchCommand};
+use baffle_core::clock::{PauseReason, TimeControl};
+use baffle_core::dice::ServerSeed;
+use baffle_core::table::{
+    Body, DeviceInput, DeviceOutcome, GameSetup, GameType, MAX_TAKEOVER_CREDIT, MatchInfo, Replay,
+    Request, Table, TakeoverRecord,
+};
+use baffle_core::{Millis, Side, Timestamp};
+
+struct Log {
+    table: Table,
+    records: Vec<Record>,
+}
+
+impl Log {
+    fn new(id: &str, setup: GameSetup) -> Log {
+        let info = MatchInfo {
+            id: id.into(),
+            tournament: "t".into(),
+            round: 1,
+            table: "1".into(),
+        };
+        let (table, records) = Table::create(info, setup, ServerSeed::from_bytes([7; 32])).unwrap();
+        Log { table, records }
+    }
+
+    /// A 3-point backgammon match on server dice, clocked, after the opening roll at 1 s:
+    /// the mover's clock runs.
+    fn backgammon() -> Log {
+        let setup = GameSetup::Backgammon(MatchSetup::new(["Anna", "Ben"], 3, Timestamp(0)));
+        let mut log = Log::new("bg", setup);
+        for side in Side::BOTH {
+            log.ok(Request::Backgammon(Command::CheckIn { side }), 1_000);
+        }
+        log.ok(Request::ServerOpening, 1_000);
+        log
+    }
+
+    /// A one-game rapid chess match, both players at the board at 1 s: White's clock
+    /// runs from the start (0).
+    fn chess() -> Log {
+        let settings = ChessSettings {
+            players: ["Ann".into(), "Bo".into()],
+            control: TimeControl::rapid(),
+            games: 1,
+            start: Timestamp(0),
+            default_time: Millis::mins(15),
+            laws: Laws::Fide2023,
+            supervised: true,
+            chess960: false,
+        };
+        let mut log = Log::new("ch", GameSetup::Chess(settings));
+        for color in [Color::White, Color::Black] {
+            log.ok(
+                Request::Chess {
+                    command: MatchCommand::Game(ChessCommand::Arrive(color)),
+                    ruling: None,
+                },
+                1_000,
+            );
+        }
+        log
+    }
+
+    fn ok(&mut self, request: Request, at: i64) -> Vec<Record> {
+        let plan = self
+            .table
+            .plan(&request, Timestamp(at))
+            .unwrap_or_else(|e| panic!("{request:?}: {e}"));
+        self.records.extend(plan.records.iter().cloned());
+        self.table = plan.table;
+        plan.records
+    }
+
+    /// The takeover by n2 (epoch 2) at `at`, its previous holder silent `silent_ms`;
+    /// returns its record, parsed.
+    fn take_over(&mut self, at: i64, silent_ms: Option<u64>) -> TakeoverRecord {
+        let records = self.ok(
+            Request::Takeover {
+                node: "n2".into(),
+                epoch: self.table.epoch().max(1) + 1,
+                silent_ms,
+            },
+            at,
+        );
+        let last = records.last().expect("a takeover is recorded");
+        match Body::parse(&last.body, Some(self.table.game().game_type())).unwrap() {
+            Body::Takeover(t) => t,
+            other => panic!("the last record is {other:?}"),
+        }
+    }
+
+    /// Time left on the clock of `player` at `at` (chess: by colour, A = White).
+    fn left(table: &Table, player: Side, at: i64) -> Millis {
+        match table.game() {
+            baffle_core::table::Game::Backgammon(m) => {
+                m.clock().unwrap().view(player, Timestamp(at)).main
+            }
+            baffle_core::table::Game::Chess(m) => {
+                let colour = if player == m.white() {
+                    Side::A
+                } else {
+                    Side::B
+                };
+                m.game().clock().view(colour, Timestamp(at)).main
+            }
+        }
+    }
+
+    fn running(&self) -> Side {
+        match self.table.game() {
+            baffle_core::table::Game::Backgammon(m) => m.clock().unwrap().running().unwrap(),
+            baffle_core::table::Game::Chess(m) => match m.game().clock().running().unwrap() {
+                Side::A => m.white(),
+                Side::B => m.white().other(),
+            },
+        }
+    }
+
+    /// The log replays to the same head and the same clocks, and verifies.
+    fn replays_and_verifies(&self, at: i64) {
+        let replayed = Replay::run(&self.records, None).unwrap();
+        assert_eq!(replayed.head(), self.table.head());
+        for side in Side::BOTH {
+            assert_eq!(
+                Log::left(&replayed, side, at),
+                Log::left(&self.table, side, at),
+                "{side}'s clock after the replay"
+            );
+        }
+        let report = verify_jsonl(&to_jsonl(&self.records), None);
+        assert!(report.is_ok(), "{report}");
+    }
+}
+
+#[test]
+fn a_backgammon_match_without_devices_gets_the_outage_credited_to_its_running_side() {
+    let mut log = Log::backgammon();
+    let side = log.running();
+    let before = Log::left(&log.table, side, 5_000);
+    let other = Log::left(&log.table, side.other(), 5_000);
+    let t = log.take_over(5_000, Some(2_600));
+    assert_eq!((t.credit_ms, t.side), (Some(2_600), Some(side)), "{t:?}");
+    assert_eq!(
+        Log::left(&log.table, side, 5_000),
+        before + Millis::ms(2_600)
+    );
+    assert_eq!(Log::left(&log.table, side.other(), 5_000), other);
+    // The game's time moved to the takeover: nothing is dated before the credit.
+    assert_eq!(log.table.game().now(), Timestamp(5_000));
+    log.replays_and_verifies(9_000);
+}
+
+#[test]
+fn the_credit_is_capped_at_the_constant_and_at_the_time_since_the_last_event() {
+    // A long silence: the constant.
+    let mut log = Log::backgammon();
+    let side = log.running();
+    let before = Log::left(&log.table, side, 60_000);
+    let t = log.take_over(60_000, Some(3_600_000));
+    assert_eq!(t.credit_ms, Some(MAX_TAKEOVER_CREDIT.as_ms() as u64));
+    assert_eq!(
+        Log::left(&log.table, side, 60_000),
+        before + MAX_TAKEOVER_CREDIT
+    );
+    log.replays_and_verifies(61_000);
+    // A silence longer than the clock can have run unwatched: that time.
+    let mut log = Log::backgammon();
+    let t = log.take_over(3_000, Some(4_500));
+    assert_eq!(t.credit_ms, Some(2_000), "1 s to 3 s: {t:?}");
+    log.replays_and_verifies(4_000);
+    // No time since the last event, or a silence of nothing: no credit.
+    let mut log = Log::backgammon();
+    assert_eq!(log.take_over(1_000, Some(4_500)).credit_ms, None);
+    let mut log = Log::backgammon();
+    assert_eq!(log.take_over(3_000, Some(0)).credit_ms, None);
+    let mut log = Log::backgammon();
+    assert_eq!(log.take_over(3_000, None).credit_ms, None);
+    log.replays_and_verifies(4_000);
+    // The most a u64 holds is bounded, not wrapped.
+    let mut log = Log::backgammon();
+    let t = log.take_over(10_000, Some(u64::MAX));
+    assert_eq!(t.credit_ms, Some(MAX_TAKEOVER_CREDIT.as_ms() as u64));
+}
+
+#[test]
+fn a_chess_match_without_devices_credits_the_player_whose_clock_runs() {
+    let mut log = Log::chess();
+    let white = match log.table.game() {
+        baffle_core::table::Game::Chess(m) => m.white(),
+        _ => unreachable!(),
+    };
+    assert_eq!(log.running(), white);
+    let before = Log::left(&log.table, white, 8_000);
+    let t = log.take_over(8_000, Some(2_200));
+    assert_eq!((t.credit_ms, t.side), (Some(2_200), Some(white)), "{t:?}");
+    assert_eq!(
+        Log::left(&log.table, white, 8_000),
+        before + Millis::ms(2_200)
+    );
+    // White presses later: Black runs, and a second takeover credits Black, capped.
+    log.ok(
+        Request::Chess {
+            command: MatchCommand::Game(ChessCommand::Press(Color::White)),
+            ruling: None,
+        },
+        9_000,
+    );
+    let t = log.take_over(30_000, Some(9_000));
+    assert_eq!(t.side, Some(white.other()));
+    assert_eq!(t.credit_ms, Some(MAX_TAKEOVER_CREDIT.as_ms() as u64));
+    log.replays_and_verifies(31_000);
+}
+
+#[test]
+fn a_match_with_device_inputs_gets_no_credit() {
+    let mut log = Log::backgammon();
+    let input = DeviceInput {
+        device: "clock-1".into(),
+        seq: 1,
+        device_ms: 0,
+        claimed: None,
+        receipt: Timestamp(1_500),
+        request: Err("a garbled frame".into()),
+    };
+    let DeviceOutcome::Recorded { plan, .. } = log.table.plan_device_input(&input) else {
+        panic!("recorded");
+    };
+    log.records.extend(plan.records);
+    log.table = plan.table;
+    let t = log.take_over(5_000, Some(2_600));
+    assert_eq!((t.credit_ms, t.side), (None, None));
+    log.replays_and_verifies(6_000);
+}
+
+#[test]
+fn a_paused_stopped_or_finished_clock_gets_no_credit() {
+    // Paused.
+    let mut log = Log::backgammon();
+    log.ok(
+        Request::Backgammon(Command::Pause {
+            reason: PauseReason::DirectorCalled,
+        }),
+        2_000,
+    );
+    assert_eq!(log.take_over(5_000, Some(2_600)).credit_ms, None);
+    log.replays_and_verifies(6_000);
+    // Stopped: checked in, no opening roll yet.
+    let setup = GameSetup::Backgammon(MatchSetup::new(["Anna", "Ben"], 3, Timestamp(0)));
+    let mut log = Log::new("stopped", setup);
+    for side in Side::BOTH {
+        log.ok(Request::Backgammon(Command::CheckIn { side }), 1_000);
+    }
+    assert_eq!(log.take_over(5_000, Some(2_600)).credit_ms, None);
+    log.replays_and_verifies(6_000);
+    // Over.
+    let mut log = Log::backgammon();
+    log.ok(
+        Request::Backgammon(Command::Director {
+            action: DirectorAction::ForfeitMatch { loser: Side::A },
+            ruling: Ruling::new("disqualified", "2.3"),
+        }),
+        2_000,
+    );
+    assert!(log.table.game().is_over());
+    assert_eq!(log.take_over(5_000, Some(2_600)).credit_ms, None);
+    log.replays_and_verifies(6_000);
+}
+
+#[test]
+fn a_flag_that_fell_during_the_outage_stays_at_its_instant_and_gets_no_credit() {
+    // Blitz-like: a chess game with White's clock at 3 min from 0; the node dies, and the
+    // takeover comes 10 minutes later.
+    let settings = ChessSettings {
+        players: ["Ann".into(), "Bo".into()],
+        control: TimeControl::blitz(),
+        games: 1,
+        start: Timestamp(0),
+        default_time: Millis::mins(3),
+        laws: Laws::Fide2023,
+        supervised: true,
+        chess960: false,
+    };
+    let mut log = Log::new("flag", GameSetup::Chess(settings));
+    for color in [Color::White, Color::Black] {
+        log.ok(
+            Request::Chess {
+                command: MatchCommand::Game(ChessCommand::Arrive(color)),
+                ruling: None,
+            },
+            1_000,
+        );
+    }
+    let flag_at = match log.table.game() {
+        baffle_core::table::Game::Chess(m) => m.game().clock().next_flag_at().unwrap(),
+        _ => unreachable!(),
+    };
+    let before = log.records.len();
+    let t = log.take_over(600_000, Some(4_000));
+    assert_eq!((t.credit_ms, t.side), (None, None));
+    let added: Vec<&str> = log.records[before..]
+        .iter()
+        .map(|r| r.body.as_str())
+        .collect();
+    assert!(added.len() > 1, "the flag first: {added:?}");
+    assert!(
+        added[..added.len() - 1]
+            .iter()
+            .any(|b| b.contains(&format!("\"at\":{}", flag_at.as_ms()))),
+        "the flag at its instant {flag_at:?}: {added:?}"
+    );
+    log.replays_and_verifies(600_000);
+
+    // Backgammon: the running side's time ran out in the outage (lose the match).
+    let mut log = Log::backgammon();
+    let side = log.running();
+    let flag_at = match log.table.game() {
+        baffle_core::table::Game::Backgammon(m) => m.clock().unwrap().next_flag_at().unwrap(),
+        _ => unreachable!(),
+    };
+    let left = Log::left(&log.table, side, flag_at.as_ms());
+    assert_eq!(left, Millis::ZERO);
+    let before = log.records.len();
+    let t = log.take_over(flag_at.as_ms() + 3_000, Some(4_000));
+    assert_eq!((t.credit_ms, t.side), (None, None));
+    let added: Vec<&str> = log.records[before..]
+        .iter()
+        .map(|r| r.body.as_str())
+        .collect();
+    assert!(
+        added[..added.len() - 1]
+            .iter()
+            .any(|b| b.contains("bg.time_expired")
+                && b.contains(&format!("\"flagged_at\":{}", flag_at.as_ms()))),
+        "the time ran out at its instant {flag_at:?}: {added:?}"
+    );
+    log.replays_and_verifies(flag_at.as_ms() + 4_000);
+}
+
+/// The fold checks what the server decides: a credit too large, to the wrong side, in a
+/// match with no clock running, or half written, is rejected by the verifier; a takeover
+/// record without the new fields (the first logs') still verifies byte for byte.
+#[test]
+fn the_verifier_checks_a_credit_and_old_records_still_verify() {
+    let mut log = Log::backgammon();
+    let side = log.running();
+    log.take_over(5_000, Some(2_600));
+    let jsonl = to_jsonl(&log.records);
+    assert!(verify_jsonl(&jsonl, None).is_ok());
+    let last = log.records.last().unwrap().body.clone();
+    assert!(last.contains(r#""credit_ms":2600"#), "{last}");
+    let forge = |body: &str| {
+        let mut chain = baffle_core::audit::Chain::new();
+        for r in &log.records[..log.records.len() - 1] {
+            chain.append(r.body.clone());
+        }
+        chain.append(body.to_string());
+        to_jsonl(chain.records())
+    };
+    let too_much = last.replace(r#""credit_ms":2600"#, r#""credit_ms":5001"#);
+    let more_than_ran = last.replace(r#""credit_ms":2600"#, r#""credit_ms":4001"#);
+    let wrong_side = last.replace(
+        &format!(r#""side":"{side}""#),
+        &format!(r#""side":"{}""#, side.other()),
+    );
+    let no_side = last.replace(&format!(r#","side":"{side}""#), "");
+    let zero = last.replace(r#""credit_ms":2600"#, r#""credit_ms":0"#);
+    for bad in [too_much, more_than_ran, wrong_side, no_side, zero] {
+        assert_ne!(bad, last);
+        let report = verify_jsonl(&forge(&bad), None);
+        assert!(!report.is_ok(), "{bad} verified");
+    }
+
+    // The first logs' spelling: parsed, written back the same, and verified.
+    let old = r#"{"at":5000,"epoch":2,"kind":"table.takeover","node":"n2"}"#;
+    let body = Body::parse(old, Some(GameType::Backgammon)).unwrap();
+    assert_eq!(body.text(), old);
+    let report = verify_jsonl(&forge(old), None);
+    assert!(report.is_ok(), "{report}");
+}
+
+/// Where no credit can be given (a match over, a takeover dated before its last event:
+/// another node's time line) the takeover is recorded all the same, whatever the
+/// silence, with no credit: a refused credit refuses nothing else.
+#[test]
+fn a_takeover_is_recorded_whatever_the_credit() {
+    for silent in [None, Some(0), Some(1), Some(u64::MAX)] {
+        let mut log = Log::backgammon();
+        log.ok(
+            Request::Backgammon(Command::Director {
+                action: DirectorAction::ForfeitMatch { loser: Side::B },
+                ruling: Ruling::new("disqualified", "2.3"),
+            }),
+            2_000,
+        );
+        let t = log.take_over(1_500, silent);
+        assert_eq!(t.credit_ms, None);
+        assert_eq!(log.table.epoch(), 2);
+    }
+}
