@@ -375,7 +375,7 @@ impl Firmware {
         let mut attempt = 0u64;
         loop {
             attempt += 1;
-            let ended = match tokio::time::timeout(HELLO_WAIT, self.open(attempt)).await {
+            let ended = match tokio::time::timeout(self.hello_wait(), self.open(attempt)).await {
                 Ok(Ok(mut conn)) => {
                     let ended = self.session(&mut conn, &mut requests).await;
                     conn.cut.cut();
@@ -427,6 +427,24 @@ impl Firmware {
         }
     }
 
+    /// How long the device waits for a server to answer it — the stream's head, the
+    /// hello, the sync before a replay — before it takes the connection as lost.
+    fn hello_wait(&self) -> Duration {
+        match self.rotation.len() > 1 {
+            true => CLUSTER_HELLO_WAIT,
+            false => HELLO_WAIT,
+        }
+    }
+
+    /// How long a connection may bring nothing before it is taken as lost: ten sync
+    /// periods, at least [`SILENCE_LIMIT`].
+    fn silence_limit(&self) -> Duration {
+        self.cfg
+            .sync_every
+            .saturating_mul(MISSED_SYNC_ANSWERS)
+            .max(SILENCE_LIMIT)
+    }
+
     async fn open(&self, attempt: u64) -> Result<Connection, Status> {
         let (out, to_link) = mpsc::channel(256);
         let hello = v1::Hello {
@@ -473,7 +491,7 @@ impl Firmware {
     ) -> Ended {
         // The answer to the hello is the match's state (or a refusal); a server that
         // does not answer in time is treated as a lost connection.
-        let answered = tokio::time::timeout(HELLO_WAIT, async {
+        let answered = tokio::time::timeout(self.hello_wait(), async {
             loop {
                 match conn.inbound.next().await {
                     Some(Ok(m)) => {
@@ -508,7 +526,7 @@ impl Firmware {
         // knows the device's clock first: one exchange, reported, before the replay
         // (the server may be another node than before, knowing nothing of this device).
         if !self.unacked.is_empty() {
-            match tokio::time::timeout(HELLO_WAIT, self.sync_once(conn)).await {
+            match tokio::time::timeout(self.hello_wait(), self.sync_once(conn)).await {
                 Ok(Ok(())) => {}
                 Ok(Err(ended)) => return ended,
                 Err(_) => return Ended::Lost,
@@ -531,6 +549,12 @@ impl Firmware {
             }
         };
         tokio::pin!(dropped);
+        // A server that sends nothing for ten sync periods — not even the answers to the
+        // syncs — is frozen or gone, even if its TCP still accepts (a stopped process):
+        // the connection is lost, and the next node of the list tried.
+        let silent_for = self.silence_limit();
+        let silence = tokio::time::sleep(silent_for);
+        tokio::pin!(silence);
         loop {
             let sent = tokio::select! {
                 _ = sync.tick() => {
@@ -561,11 +585,15 @@ impl Firmware {
                     }
                 },
                 m = conn.inbound.next() => match m {
-                    Some(Ok(m)) => self.receive(conn, m).await,
+                    Some(Ok(m)) => {
+                        silence.as_mut().reset(Instant::now() + silent_for);
+                        self.receive(conn, m).await
+                    }
                     Some(Err(status)) if is_final(&status) => return Ended::Refused(status),
                     Some(Err(status)) => return moved(&status),
                     _ => return Ended::Lost,
                 },
+                () = &mut silence => return Ended::Lost,
                 () = &mut dropped => return Ended::Lost,
                 () = conn.cut.happened() => return Ended::Lost,
             };
@@ -708,5 +736,27 @@ impl Firmware {
 
 const SYNC_WAIT_MS: i64 = 150;
 
-/// How long the device waits for its hello to be answered before it tries again.
+/// How long a device with one server waits for its hello to be answered before it tries
+/// again: there is nowhere else to go, and a server busy (restarting, reading a long
+/// log) may take a while.
 const HELLO_WAIT: Duration = Duration::from_secs(10);
+
+/// How long a device with several servers (`--server a,b,c`) waits for its hello to be
+/// answered before it tries the next: a live node answers in milliseconds (or refuses at
+/// once, naming the writer), while a frozen one (SIGSTOP: TCP accepts, nothing answers)
+/// never does, and the cluster has moved its matches to another node within about a
+/// lease (1–2 s).
+pub const CLUSTER_HELLO_WAIT: Duration = Duration::from_secs(2);
+
+/// How many sync answers in a row may be missing before the connection is taken as lost.
+pub const MISSED_SYNC_ANSWERS: u32 = 10;
+
+/// The shortest a connection may bring nothing from the server before it is taken as
+/// lost: [`MISSED_SYNC_ANSWERS`] answers to the syncs a device sends every 100 ms (the
+/// protocol's recommendation; a healthy server answers each within milliseconds). A
+/// device syncing less often waits ten of its sync periods. Past it the device goes to the next node of its list (or
+/// reconnects to its one server) after the backoff, syncs, and replays — so that a
+/// frozen node costs its players about this long, not the whole freeze, and the
+/// inputs made meanwhile reach the new writer within the lease, charged at their device
+/// times.
+pub const SILENCE_LIMIT: Duration = Duration::from_secs(1);

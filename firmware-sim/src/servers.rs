@@ -5,7 +5,10 @@
 //! the connection (or an input) UNAVAILABLE with that node's URL in the metadata key
 //! `baffle-owner`: the device connects there at once and replays what was not
 //! acknowledged. A connection lost without a word is retried on the next server of the
-//! list, in turn (after the usual backoff), since the node it talked to may be dead.
+//! list, in turn (after the usual backoff), since the node it talked to may be dead; so
+//! is one on which the server has said nothing for ten sync periods (1 s: a frozen node
+//! whose TCP still accepts), or whose hello is not answered within 2 s
+//! (`device::SILENCE_LIMIT`, `device::CLUSTER_HELLO_WAIT`).
 
 use std::time::Duration;
 
@@ -37,23 +40,59 @@ pub fn list(servers: &str) -> Vec<String> {
 }
 
 /// A channel to the first server of `servers` (as typed, see [`list`]) that answers,
-/// with the list going round from it (that server first).
+/// with the list going round from it (that server first). With several servers, one
+/// answers only if it connects and answers a health check (`grpc.health.v1`) within
+/// [`CLUSTER_HELLO_WAIT`](crate::device::CLUSTER_HELLO_WAIT): a frozen node (SIGSTOP:
+/// TCP accepts, nothing answers) is passed over. If none answers in time, the first that
+/// connected is taken (its devices move on by themselves).
 pub async fn first_answering(
     servers: &str,
 ) -> Result<(Channel, Vec<String>), crate::device::DeviceError> {
     let list = list(servers);
+    let several = list.len() > 1;
+    let wait = crate::device::CLUSTER_HELLO_WAIT;
     let mut failed: Option<crate::device::DeviceError> = None;
+    let mut silent = None;
     for (i, server) in list.iter().enumerate() {
-        match Endpoint::from_shared(server.clone())?.connect().await {
-            Ok(channel) => {
+        let mut endpoint = Endpoint::from_shared(server.clone())?;
+        if several {
+            endpoint = endpoint.connect_timeout(wait);
+        }
+        match endpoint.connect().await {
+            Ok(channel) if !several || answers(&channel, wait).await => {
                 let mut list = list.clone();
                 list.rotate_left(i);
                 return Ok((channel, list));
             }
+            Ok(channel) => {
+                silent.get_or_insert((channel, i));
+            }
             Err(e) => failed = Some(e.into()),
         }
     }
+    if let Some((channel, i)) = silent {
+        let mut list = list.clone();
+        list.rotate_left(i);
+        return Ok((channel, list));
+    }
     Err(failed.unwrap_or_else(|| format!("no server in {servers:?}").into()))
+}
+
+/// Whether the server behind `channel` answers a health check within `wait` (any answer
+/// from the server counts, NOT_SERVING too).
+async fn answers(channel: &Channel, wait: Duration) -> bool {
+    let mut health = tonic_health::pb::health_client::HealthClient::new(channel.clone());
+    let check = health.check(tonic_health::pb::HealthCheckRequest {
+        service: String::new(),
+    });
+    match tokio::time::timeout(wait, check).await {
+        Ok(Ok(_)) => true,
+        Ok(Err(status)) => !matches!(
+            status.code(),
+            Code::Unavailable | Code::Cancelled | Code::DeadlineExceeded | Code::Unknown
+        ),
+        Err(_) => false,
+    }
 }
 
 /// A lazy channel to `url` (it connects when used), or None if `url` is not a URL.
@@ -94,6 +133,16 @@ impl Rotation {
             false => BACKOFF_CAP,
         };
         (backoff * 2).min(cap)
+    }
+
+    /// How many servers it goes round (0: the device keeps its one channel).
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// Whether there is no list to go round.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
     }
 
     /// The next server's channel, in turn; None if there is no list.

@@ -33,7 +33,9 @@ pub(super) fn authed<T>(message: T, token: &Option<String>) -> Result<Request<T>
 
 /// Sends a request aimed at one match over `channel` and, on a cluster, on to the node
 /// that writes the match when the first answers UNAVAILABLE with `baffle-owner` (the
-/// same request, the same request id: `docs/cluster.md`). A refusal is an outcome.
+/// same request, the same request id: `docs/cluster.md`). A refusal is an outcome; no
+/// answer within the request deadline (a frozen server or owner) is exit 3, saying which
+/// node and that the command may or may not have been done.
 pub(super) async fn to_owner<M, R, F, Fut>(
     channel: Channel,
     request: Request<M>,
@@ -47,7 +49,16 @@ where
     connect::following_owner(channel, request, call)
         .await
         .map(tonic::Response::into_inner)
-        .map_err(refused)
+        .map_err(|status| match connect::no_answer(&status) {
+            Some(why) => Outcome::failed(
+                exit::CONNECTION,
+                format!(
+                    "baffle: {why}\n        the command may or may not have been done: \
+                     look (`baffle match show`) before sending it again\n"
+                ),
+            ),
+            None => refused(status),
+        })
 }
 
 /// A channel to `--server`; when none can be opened, why and what to try (exit 3).

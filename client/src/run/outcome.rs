@@ -58,6 +58,11 @@ fn hint(status: &Status) -> String {
 
 /// A refusal as an outcome: connection trouble is exit 3, anything the server refused 4.
 pub fn refused(status: Status) -> Outcome {
+    // No answer in time (a frozen or overloaded server): a connection failure, not a
+    // refusal — exit 3, in words, for every command (reads included).
+    if let Some(why) = crate::connect::no_answer(&status) {
+        return Outcome::failed(exit::CONNECTION, format!("baffle: {why}\n"));
+    }
     if status.code() == Code::Unavailable && status.message().contains("transport") {
         return Outcome::failed(
             exit::CONNECTION,
