@@ -133,7 +133,17 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             "recovered the registry: match logs are replayed in the background"
         );
         actor::recover_in_background(jobs);
+        // Bound devices are listed in their matches' states before they connect.
+        let bound: Vec<(MatchHandle, String)> = state
+            .registry
+            .devices
+            .iter()
+            .filter_map(|(id, d)| Some((state.matches.get(d.bound.as_ref()?)?.clone(), id.clone())))
+            .collect();
         drop(state);
+        for (handle, device) in bound {
+            handle.bound(&device, true).await;
+        }
         Ok(hub)
     }
 
@@ -563,9 +573,10 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         }
         let mut state = self.state.lock().await;
         loop {
-            if !state.registry.devices.contains_key(id) {
+            let Some(device) = state.registry.devices.get(id) else {
                 return Err(Error::NotFound(format!("no device {id}")));
-            }
+            };
+            let was = device.bound.clone();
             if let Some(m) = match_id.filter(|m| !state.matches.contains_key(*m)) {
                 return Err(Error::NotFound(format!("no match {m}")));
             }
@@ -577,6 +588,18 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
                 None => Entry::DeviceUnbound { id: id.to_string() },
             };
             if self.record(&mut state, entry).await? {
+                // The matches' states list their bound devices: told after the lock.
+                let handle = |m: Option<&str>| m.and_then(|m| state.matches.get(m).cloned());
+                let (old, new) = (handle(was.as_deref()), handle(match_id));
+                drop(state);
+                if was.as_deref() != match_id {
+                    if let Some(old) = old {
+                        old.bound(id, false).await;
+                    }
+                    if let Some(new) = new {
+                        new.bound(id, true).await;
+                    }
+                }
                 return Ok(());
             }
         }
@@ -589,8 +612,14 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             if !state.registry.devices.contains_key(id) {
                 return Err(Error::NotFound(format!("no device {id}")));
             }
+            let bound = state.registry.devices[id].bound.clone();
             let entry = Entry::DeviceRevoked { id: id.to_string() };
             if self.record(&mut state, entry).await? {
+                let handle = bound.and_then(|m| state.matches.get(&m).cloned());
+                drop(state);
+                if let Some(handle) = handle {
+                    handle.bound(id, false).await;
+                }
                 return Ok(());
             }
         }

@@ -137,6 +137,23 @@ async fn a_director_runs_a_match_from_the_command_line() {
     );
     let o = baffle(&server, &["device", "bind", "t7", "r1-t7"]).await;
     assert_eq!(o.out, "device t7 is bound to r1-t7\n");
+    // Listed once bound, not yet connected (it was listed only once it had connected:
+    // a director checking his tables before the round saw an empty list).
+    let listed = || async { baffle(&server, &["device", "list"]).await.out };
+    baffle_tests::cluster::eventually("the bound device is listed", || async {
+        listed()
+            .await
+            .lines()
+            .any(|l| l.split_whitespace().eq(["t7", "r1-t7", "no"]))
+            .then_some(())
+    })
+    .await;
+    ok(&baffle(&server, &["device", "unbind", "t7"]).await);
+    baffle_tests::cluster::eventually("the unbound device is no longer listed", || async {
+        (!listed().await.contains("t7")).then_some(())
+    })
+    .await;
+    ok(&baffle(&server, &["device", "bind", "t7", "r1-t7"]).await);
 
     // Audit: export, verify, tamper, verify again.
     let dir = tempfile::tempdir().unwrap();

@@ -122,6 +122,16 @@ impl MatchHandle {
             .await;
     }
 
+    /// Reports a device bound to this match (`true`: listed as not connected until it
+    /// connects) or unbound from it (`false`: no longer listed).
+    pub async fn bound(&self, device: &str, bound: bool) {
+        let msg = Msg::Bound {
+            device: device.to_string(),
+            bound,
+        };
+        let _ = self.tx.send(Box::new(msg)).await;
+    }
+
     /// The current state.
     pub async fn state(&self) -> Result<v1::MatchState, Error> {
         self.ask(|reply| Msg::State { reply }).await

@@ -115,6 +115,12 @@ enum Msg {
         device: String,
         connected: bool,
     },
+    /// A device bound to this match (listed, not connected until it connects) or
+    /// unbound from it (no longer listed).
+    Bound {
+        device: String,
+        bound: bool,
+    },
     DeviceInput {
         input: DeviceInput,
         reply: oneshot::Sender<Result<v1::Ack, Error>>,
@@ -334,17 +340,36 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             Msg::Presence { device, connected } => {
                 // Not an event of the match: nothing is logged, followers get a new state.
                 self.devices.insert(device, connected);
-                let state = self.state(self.now());
-                self.summarise(&state);
-                let _ = self.updates.send(Arc::new(v1::MatchUpdate {
-                    events: vec![],
-                    state: Some(state),
-                }));
+                self.presence_changed();
+            }
+            Msg::Bound { device, bound } => {
+                let changed = match bound {
+                    true if !self.devices.contains_key(&device) => {
+                        self.devices.insert(device, false);
+                        true
+                    }
+                    true => false,
+                    false => self.devices.remove(&device).is_some(),
+                };
+                if changed {
+                    self.presence_changed();
+                }
             }
         }
     }
 
     /// Puts `state` on the tournament feed, encoded once for all its followers (if any).
+    /// Which devices are bound and connected changed: not an event of the match, so
+    /// nothing is logged; followers and the tournament feed get the new state.
+    fn presence_changed(&self) {
+        let state = self.state(self.now());
+        self.summarise(&state);
+        let _ = self.updates.send(Arc::new(v1::MatchUpdate {
+            events: vec![],
+            state: Some(state),
+        }));
+    }
+
     fn summarise(&self, state: &v1::MatchState) {
         if self.summaries.receiver_count() > 0 {
             let _ = self.summaries.send(FeedItem::State(Summary::encode(state)));
