@@ -1,7 +1,7 @@
 //! A takeover credits the outage to a match played without devices (`docs/cluster.md`,
 //! "What a node's death costs"): the running side gets how long the dead node had been
-//! silent, at most `MAX_TAKEOVER_CREDIT` and never more than the time since the match's
-//! last event; nothing for a match with device inputs, a clock paused or stopped, a
+//! silent, at most `MAX_TAKEOVER_CREDIT` and never more than its clock charged in that
+//! time (a delay charges nothing); nothing for a match with device inputs, a clock paused or stopped, a
 //! match over, or a flag that fell meanwhile (it stays at its instant). The record
 //! replays to the same clocks and verifies; an old takeover record still does.
 
@@ -146,20 +146,42 @@ impl Log {
 
 #[test]
 fn a_backgammon_match_without_devices_gets_the_outage_credited_to_its_running_side() {
+    // The mover's 12 s delay ran out at 13 s: from then on the outage cost main time.
     let mut log = Log::backgammon();
     let side = log.running();
-    let before = Log::left(&log.table, side, 5_000);
-    let other = Log::left(&log.table, side.other(), 5_000);
-    let t = log.take_over(5_000, Some(2_600));
+    let before = Log::left(&log.table, side, 18_000);
+    let other = Log::left(&log.table, side.other(), 18_000);
+    let t = log.take_over(18_000, Some(2_600));
     assert_eq!((t.credit_ms, t.side), (Some(2_600), Some(side)), "{t:?}");
     assert_eq!(
-        Log::left(&log.table, side, 5_000),
+        Log::left(&log.table, side, 18_000),
         before + Millis::ms(2_600)
     );
-    assert_eq!(Log::left(&log.table, side.other(), 5_000), other);
+    assert_eq!(Log::left(&log.table, side.other(), 18_000), other);
     // The game's time moved to the takeover: nothing is dated before the credit.
-    assert_eq!(log.table.game().now(), Timestamp(5_000));
-    log.replays_and_verifies(9_000);
+    assert_eq!(log.table.game().now(), Timestamp(18_000));
+    log.replays_and_verifies(20_000);
+}
+
+/// An outage inside the running side's delay cost it nothing: nothing is credited (a
+/// stranger's run: a kill 1 s into the delay gave 1 s of main time never lost, 14:01.0
+/// of 14:00.0); one that straddles the delay's end gives what main time it took.
+#[test]
+fn an_outage_the_delay_absorbed_is_not_credited() {
+    let mut log = Log::backgammon();
+    let t = log.take_over(5_000, Some(2_600));
+    assert_eq!((t.credit_ms, t.side), (None, None), "{t:?}");
+    log.replays_and_verifies(6_000);
+    let mut log = Log::backgammon();
+    let side = log.running();
+    let before = Log::left(&log.table, side, 14_500);
+    let t = log.take_over(14_500, Some(3_000));
+    assert_eq!(t.credit_ms, Some(1_500), "13 s to 14.5 s: {t:?}");
+    assert_eq!(
+        Log::left(&log.table, side, 14_500),
+        before + Millis::ms(1_500)
+    );
+    log.replays_and_verifies(15_000);
 }
 
 #[test]
@@ -175,11 +197,15 @@ fn the_credit_is_capped_at_the_constant_and_at_the_time_since_the_last_event() {
         before + MAX_TAKEOVER_CREDIT
     );
     log.replays_and_verifies(61_000);
-    // A silence longer than the clock can have run unwatched: that time.
+    // A silence longer than the clock can have run unwatched: what it charged.
     let mut log = Log::backgammon();
-    let t = log.take_over(3_000, Some(4_500));
-    assert_eq!(t.credit_ms, Some(2_000), "1 s to 3 s: {t:?}");
-    log.replays_and_verifies(4_000);
+    let t = log.take_over(16_000, Some(20_000));
+    assert_eq!(
+        t.credit_ms,
+        Some(3_000),
+        "13 s (the delay's end) to 16 s: {t:?}"
+    );
+    log.replays_and_verifies(17_000);
     // No time since the last event, or a silence of nothing: no credit.
     let mut log = Log::backgammon();
     assert_eq!(log.take_over(1_000, Some(4_500)).credit_ms, None);
@@ -190,7 +216,7 @@ fn the_credit_is_capped_at_the_constant_and_at_the_time_since_the_last_event() {
     log.replays_and_verifies(4_000);
     // The most a u64 holds is bounded, not wrapped.
     let mut log = Log::backgammon();
-    let t = log.take_over(10_000, Some(u64::MAX));
+    let t = log.take_over(30_000, Some(u64::MAX));
     assert_eq!(t.credit_ms, Some(MAX_TAKEOVER_CREDIT.as_ms() as u64));
 }
 
@@ -355,7 +381,8 @@ fn a_flag_that_fell_during_the_outage_stays_at_its_instant_and_gets_no_credit() 
 fn the_verifier_checks_a_credit_and_old_records_still_verify() {
     let mut log = Log::backgammon();
     let side = log.running();
-    log.take_over(5_000, Some(2_600));
+    // At 17 s: the delay ended at 13 s, so the clock ran 4 s unwatched.
+    log.take_over(17_000, Some(2_600));
     let jsonl = to_jsonl(&log.records);
     assert!(verify_jsonl(&jsonl, None).is_ok());
     let last = log.records.last().unwrap().body.clone();

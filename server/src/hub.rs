@@ -134,16 +134,10 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         );
         actor::recover_in_background(jobs);
         // Bound devices are listed in their matches' states before they connect.
-        let bound: Vec<(MatchHandle, String)> = state
-            .registry
-            .devices
-            .iter()
-            .filter_map(|(id, d)| Some((state.matches.get(d.bound.as_ref()?)?.clone(), id.clone())))
-            .collect();
-        drop(state);
-        for (handle, device) in bound {
-            handle.bound(&device, true).await;
+        for (id, d) in &state.registry.devices {
+            note_binding(&state, id, None, d.bound.as_deref());
         }
+        drop(state);
         Ok(hub)
     }
 
@@ -588,18 +582,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
                 None => Entry::DeviceUnbound { id: id.to_string() },
             };
             if self.record(&mut state, entry).await? {
-                // The matches' states list their bound devices: told after the lock.
-                let handle = |m: Option<&str>| m.and_then(|m| state.matches.get(m).cloned());
-                let (old, new) = (handle(was.as_deref()), handle(match_id));
-                drop(state);
-                if was.as_deref() != match_id {
-                    if let Some(old) = old {
-                        old.bound(id, false).await;
-                    }
-                    if let Some(new) = new {
-                        new.bound(id, true).await;
-                    }
-                }
+                note_binding(&state, id, was.as_deref(), match_id);
                 return Ok(());
             }
         }
@@ -615,11 +598,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             let bound = state.registry.devices[id].bound.clone();
             let entry = Entry::DeviceRevoked { id: id.to_string() };
             if self.record(&mut state, entry).await? {
-                let handle = bound.and_then(|m| state.matches.get(&m).cloned());
-                drop(state);
-                if let Some(handle) = handle {
-                    handle.bound(id, false).await;
-                }
+                note_binding(&state, id, bound.as_deref(), None);
                 return Ok(());
             }
         }
@@ -637,5 +616,21 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
                 bound(&state)
             }
         }
+    }
+}
+
+/// Tells the matches' actors that `device`, bound to match `was`, is now bound to `now`
+/// (either `None`: unbound): a match's state lists the devices bound to it, connected or
+/// not. Called under the hub's lock, in the registry's order — on this node's own
+/// bindings and on those folded from other nodes.
+fn note_binding(state: &State, device: &str, was: Option<&str>, now: Option<&str>) {
+    if was == now {
+        return;
+    }
+    if let Some(old) = was.and_then(|m| state.matches.get(m)) {
+        old.bound(device, false);
+    }
+    if let Some(new) = now.and_then(|m| state.matches.get(m)) {
+        new.bound(device, true);
     }
 }

@@ -364,9 +364,14 @@ async fn a_dead_nodes_match_without_devices_gets_the_outage_credited() {
     })
     .await;
 
-    // From here the match's clock runs with real time, as a wall clock would.
+    // From here the match's clock runs with real time, as a wall clock would, the
+    // mover's 12 s delay over: an outage inside the delay costs nothing, and is not
+    // credited (core/tests/table_takeover.rs).
     let time = c.n1.time.clone();
-    let (base, started) = (time.now(), Instant::now());
+    let (base, started) = (
+        baffle_core::Timestamp(time.now().as_ms() + 13_000),
+        Instant::now(),
+    );
     let ticker = tokio::spawn({
         let time = time.clone();
         async move {
@@ -662,4 +667,63 @@ async fn a_namesake_never_renews_or_writes_anothers_lease() {
         Err(StoreError::Fenced(_))
     ));
     assert_eq!(a.len("m/x").unwrap(), 1);
+}
+
+/// A device bound or unbound on one node is listed so on the others (a stranger's run:
+/// bound on n1, it was missing from n2's and n3's listings, and after a rebind on n3
+/// two nodes listed it at two matches).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_binding_made_on_one_node_is_listed_on_the_other() {
+    use baffle_proto::v1::devices_client::DevicesClient;
+    if !pg::available() {
+        return;
+    }
+    let c = two_nodes("bindings").await;
+    let mut d1 = director(&c.n1).await;
+    d1.tournament("open", defaults(0, None, v1::DiceSource::Server))
+        .await;
+    d1.create_match("open", "m", 7, EPOCH.as_ms()).await;
+    d1.create_match("open", "k", 7, EPOCH.as_ms()).await;
+    let mut devices = DevicesClient::new(c.n1.channel().await);
+    devices
+        .register_device(c.n1.director(v1::RegisterDeviceRequest {
+            device_id: "d1".into(),
+        }))
+        .await
+        .unwrap();
+    let bind = |m: &str| {
+        c.n1.director(v1::BindDeviceRequest {
+            device_id: "d1".into(),
+            match_id: m.into(),
+        })
+    };
+    let d2 = director(&c.n2).await;
+    let listed_at = |want: Option<&'static str>| {
+        let d2 = d2.clone();
+        eventually("node 2 lists the device where it is bound", move || {
+            let mut d2 = d2.clone();
+            async move {
+                let (m, k) = (d2.state_opt("m").await?, d2.state_opt("k").await?);
+                let at = |s: &v1::MatchState| s.devices.iter().any(|d| d.device_id == "d1");
+                let now = match (at(&m), at(&k)) {
+                    (true, false) => Some("m"),
+                    (false, true) => Some("k"),
+                    (false, false) => None,
+                    (true, true) => return None,
+                };
+                (now == want).then_some(())
+            }
+        })
+    };
+    devices.bind_device(bind("m")).await.unwrap();
+    listed_at(Some("m")).await;
+    devices.bind_device(bind("k")).await.unwrap();
+    listed_at(Some("k")).await;
+    devices
+        .unbind_device(c.n1.director(v1::UnbindDeviceRequest {
+            device_id: "d1".into(),
+        }))
+        .await
+        .unwrap();
+    listed_at(None).await;
 }

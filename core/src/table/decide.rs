@@ -312,8 +312,9 @@ impl Draft {
                     side: None,
                 };
                 let credit = silent_ms.filter(|_| !fell_due).and_then(|silent| {
-                    let (side, most) = self.table.takeover_credit_room(now)?;
                     let silent = Millis::ms(i64::try_from(silent).unwrap_or(i64::MAX));
+                    // What the clock charged while no node wrote: from the outage's start.
+                    let (side, most) = self.table.takeover_credit_room(now, Some(now - silent))?;
                     let credit = u64::try_from(silent.min(most).as_ms()).ok()?;
                     (credit > 0).then_some((side, credit))
                 });

@@ -164,7 +164,7 @@ impl Table {
     /// given ([`Table::takeover_credit_room`]), to the side whose clock runs, 1 ms to the
     /// room's bound; the game's time moves to the takeover.
     fn credit_takeover(&mut self, side: Side, credit: u64, at: Timestamp) -> Result<(), String> {
-        let Some((running, most)) = self.takeover_credit_room(at) else {
+        let Some((running, most)) = self.takeover_credit_room(at, None) else {
             return Err(format!(
                 "a takeover credit of {credit} ms where none may be given (a match with \
                  device inputs or over, no clock running unpaused, or no time since its \

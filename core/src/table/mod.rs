@@ -297,8 +297,11 @@ impl Table {
 
     /// Whose clock a takeover at `at` may credit for the outage, and the most it may
     /// give: the running side of a match played without devices, over neither paused nor
-    /// frozen nor flagged, up to [`MAX_TAKEOVER_CREDIT`] and the time since the match's
-    /// last event (its clock cannot have run longer unwatched). `None`: no credit.
+    /// frozen nor flagged, up to [`MAX_TAKEOVER_CREDIT`] and the time its clock actually
+    /// charged between `from` (at the earliest the match's last event; that event when
+    /// `None`) and `at` — a delay that absorbed the outage charged nothing, so gives
+    /// nothing (a stranger's run: a kill inside the 12 s delay credited 1 s of main
+    /// time the player never lost, 14:01.0 of 14:00.0). `None`: no credit.
     ///
     /// "Without devices" is the table's `device_seqs` being empty: it holds every device
     /// that ever had an input recorded in this log (applied or refused), it is folded
@@ -308,7 +311,11 @@ impl Table {
     /// pressed leaves no trace in the log: its first press after a credited takeover is
     /// charged no earlier than the takeover (the credit moves the game's time to `at`),
     /// so the outage is never given twice.
-    pub(super) fn takeover_credit_room(&self, at: Timestamp) -> Option<(Side, Millis)> {
+    pub(super) fn takeover_credit_room(
+        &self,
+        at: Timestamp,
+        from: Option<Timestamp>,
+    ) -> Option<(Side, Millis)> {
         if !self.device_seqs.is_empty() || self.game.is_over() {
             return None;
         }
@@ -335,12 +342,17 @@ impl Table {
         let since = self.game.now().max(clock.last_operation());
         if clock.pause().is_some()
             || clock.is_frozen()
+            || clock.next_flag_at().is_none()
             || clock.view(running, at).flagged_at.is_some()
             || at <= since
         {
             return None;
         }
-        Some((player, (at - since).min(MAX_TAKEOVER_CREDIT)))
+        let from = from.map_or(since, |f| f.max(since)).min(at);
+        // What the clock took from the running side over the window: all its time left
+        // (main and overtime to come), delay aside.
+        let charged = clock.view(running, from).total - clock.view(running, at).total;
+        (charged > Millis::ZERO).then(|| (player, charged.min(MAX_TAKEOVER_CREDIT)))
     }
 
     /// The lease epoch of the latest `table.takeover` in the log (0 if none).

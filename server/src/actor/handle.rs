@@ -123,13 +123,17 @@ impl MatchHandle {
     }
 
     /// Reports a device bound to this match (`true`: listed as not connected until it
-    /// connects) or unbound from it (`false`: no longer listed).
-    pub async fn bound(&self, device: &str, bound: bool) {
+    /// connects) or unbound from it (`false`: no longer listed). Without waiting: the
+    /// hub tells its actors under its lock, so that they hear of bindings in the
+    /// registry's order; a full mailbox (256 messages waiting) drops it, with a warning.
+    pub fn bound(&self, device: &str, bound: bool) {
         let msg = Msg::Bound {
             device: device.to_string(),
             bound,
         };
-        let _ = self.tx.send(Box::new(msg)).await;
+        if self.tx.try_send(Box::new(msg)).is_err() {
+            tracing::warn!(match_id = %self.info.id, %device, bound, "a device's binding could not be passed to its match (mailbox full or closed)");
+        }
     }
 
     /// The current state.

@@ -30,10 +30,24 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         for line in lines {
             let entry: Entry = serde_json::from_slice(&line)
                 .map_err(|e| Error::Internal(format!("a registry entry does not parse: {e}")))?;
+            // A device bound, unbound or revoked by another node: its matches are told.
+            let binding = match &entry {
+                Entry::DeviceBound { id, match_id } => Some((id.clone(), Some(match_id.clone()))),
+                Entry::DeviceUnbound { id } | Entry::DeviceRevoked { id } => {
+                    Some((id.clone(), None))
+                }
+                _ => None,
+            };
+            let was = binding
+                .as_ref()
+                .and_then(|(id, _)| state.registry.devices.get(id).and_then(|d| d.bound.clone()));
             let new_match = state
                 .registry
                 .apply(entry)
                 .map_err(|e| Error::Internal(format!("a registry entry does not fold: {e}")))?;
+            if let Some((device, now)) = &binding {
+                super::note_binding(state, device, was.as_deref(), now.as_deref());
+            }
             if let Some((info, seed)) = new_match
                 && !state.matches.contains_key(&info.id)
             {
