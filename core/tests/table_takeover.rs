@@ -50,17 +50,22 @@ impl Log {
     /// A one-game rapid chess match, both players at the board at 1 s: White's clock
     /// runs from the start (0).
     fn chess() -> Log {
+        Log::chess_with("ch", TimeControl::rapid(), Millis::mins(15))
+    }
+
+    /// A one-game chess match `id` under `control`, both players at the board at 1 s.
+    fn chess_with(id: &str, control: TimeControl, default_time: Millis) -> Log {
         let settings = ChessSettings {
             players: ["Ann".into(), "Bo".into()],
-            control: TimeControl::rapid(),
+            control,
             games: 1,
             start: Timestamp(0),
-            default_time: Millis::mins(15),
+            default_time,
             laws: Laws::Fide2023,
             supervised: true,
             chess960: false,
         };
-        let mut log = Log::new("ch", GameSetup::Chess(settings));
+        let mut log = Log::new(id, GameSetup::Chess(settings));
         for color in [Color::White, Color::Black] {
             log.ok(
                 Request::Chess {
@@ -308,26 +313,7 @@ fn a_paused_stopped_or_finished_clock_gets_no_credit() {
 fn a_flag_that_fell_during_the_outage_stays_at_its_instant_and_gets_no_credit() {
     // Blitz-like: a chess game with White's clock at 3 min from 0; the node dies, and the
     // takeover comes 10 minutes later.
-    let settings = ChessSettings {
-        players: ["Ann".into(), "Bo".into()],
-        control: TimeControl::blitz(),
-        games: 1,
-        start: Timestamp(0),
-        default_time: Millis::mins(3),
-        laws: Laws::Fide2023,
-        supervised: true,
-        chess960: false,
-    };
-    let mut log = Log::new("flag", GameSetup::Chess(settings));
-    for color in [Color::White, Color::Black] {
-        log.ok(
-            Request::Chess {
-                command: MatchCommand::Game(ChessCommand::Arrive(color)),
-                ruling: None,
-            },
-            1_000,
-        );
-    }
+    let mut log = Log::chess_with("flag", TimeControl::blitz(), Millis::mins(3));
     let flag_at = match log.table.game() {
         baffle_core::table::Game::Chess(m) => m.game().clock().next_flag_at().unwrap(),
         _ => unreachable!(),

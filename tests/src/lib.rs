@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod binaries;
+pub mod cli;
 pub mod cluster;
 pub mod pg;
 pub mod process_cluster;

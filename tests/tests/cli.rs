@@ -4,19 +4,9 @@
 use baffle_client::cli::Cli;
 use baffle_client::run::{Outcome, run};
 use baffle_tests::TestServer;
+use baffle_tests::cli::baffle;
 use clap::Parser;
 
-async fn baffle(server: &TestServer, args: &[&str]) -> Outcome {
-    let mut all = vec![
-        "baffle",
-        "--server",
-        &server.addr_url,
-        "--token",
-        &server.token,
-    ];
-    all.extend_from_slice(args);
-    run(&Cli::try_parse_from(all).expect("valid arguments")).await
-}
 
 async fn spectator(server: &TestServer, args: &[&str]) -> Outcome {
     let dir = tempfile::tempdir().unwrap(); // no token file here

@@ -2,28 +2,16 @@
 //! follower and kept in the match's verifiable log; a tournament archived out of the
 //! listings, its matches still there to play, follow and verify.
 
-use baffle_client::cli::Cli;
-use baffle_client::run::{Outcome, run};
+use baffle_client::run::Outcome;
 use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 use baffle_proto::v1::matches_client::MatchesClient;
 use baffle_tests::api::{A, B, Director, defaults};
+use baffle_tests::cli::baffle;
 use baffle_tests::{EPOCH, TestServer};
-use clap::Parser;
 use tokio_stream::StreamExt;
 use tonic::Code;
 
-async fn baffle(server: &TestServer, args: &[&str]) -> Outcome {
-    let mut all = vec![
-        "baffle",
-        "--server",
-        &server.addr_url,
-        "--token",
-        &server.token,
-    ];
-    all.extend_from_slice(args);
-    run(&Cli::try_parse_from(all).expect("valid arguments")).await
-}
 
 #[tokio::test]
 async fn a_misspelled_player_is_renamed_for_every_follower_and_in_the_log() {
