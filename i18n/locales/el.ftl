@@ -233,6 +233,11 @@ dice-verified = { $count ->
    *[other] και οι { $count } ζαριές επαληθεύτηκαν σε αυτόν τον φυλλομετρητή
   }
 dice-not-verified = ΔΕΝ ΕΠΑΛΗΘΕΥΤΗΚΑΝ: { $why }
+dice-why-end = η γραμμή τέλους δεν ταιριάζει με το αρχείο
+dice-why-chain = εγγραφή { $seq }: η αλυσίδα έχει σπάσει
+dice-why-cut = το αρχείο είναι κομμένο
+dice-why-commitment = ο σπόρος που αποκαλύφθηκε δεν ταιριάζει με τη δέσμευση
+dice-why-draw = εγγραφή { $seq }: το { $claimed } δεν είναι αυτό που δίνει ο σπόρος ({ $expected })
 seed-none = { $name }: χωρίς σπόρο
 seed-none-required = { $name }: χωρίς σπόρο ακόμη (απαιτείται)
 seed-committed = { $name }: σπόρος δεσμεύτηκε { $short }…

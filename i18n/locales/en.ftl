@@ -233,6 +233,11 @@ dice-verified = { $count ->
    *[other] all { $count } rolls verified in this browser
   }
 dice-not-verified = NOT VERIFIED: { $why }
+dice-why-end = the end line does not match the log
+dice-why-chain = record { $seq }: the chain is broken
+dice-why-cut = the log is cut short
+dice-why-commitment = the revealed seed does not match the commitment
+dice-why-draw = record { $seq }: { $claimed } is not what the seed gives ({ $expected })
 seed-none = { $name }: no seed
 seed-none-required = { $name }: no seed yet (required)
 seed-committed = { $name }: seed committed { $short }…

@@ -290,3 +290,36 @@ fn the_page_json_carries_the_proto_enum_tables() {
     assert!(!messages.keys().any(|id| id.starts_with("console-")));
     assert!(!messages.keys().any(|id| id.starts_with("match-status-")));
 }
+
+/// Every message id the phone page asks for (`t("…")` in `server/web/*.js`) is in the
+/// page's catalogue in every language: a missing one would show the page its id.
+#[test]
+fn every_id_the_page_uses_is_in_every_pages_catalogue() {
+    let web = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../server/web");
+    let mut used = BTreeSet::new();
+    for entry in std::fs::read_dir(&web).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "js") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (at, _) in text.match_indices("t(\"") {
+            // `t(` itself, not the end of another name (`set(`, `at(`).
+            let before = text[..at].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.') {
+                continue;
+            }
+            let rest = &text[at + 3..];
+            let id = &rest[..rest.find('"').unwrap()];
+            used.insert(id.to_string());
+        }
+    }
+    // The scan found the calls (a scanner that finds nothing would pass anything).
+    assert!(used.len() > 60, "only {} ids found: {used:?}", used.len());
+    assert!(used.contains("dice-why-commitment"), "{used:?}");
+    for locale in Locale::ALL {
+        let page = ids(locale);
+        let missing: Vec<&String> = used.iter().filter(|id| !page.contains(*id)).collect();
+        assert!(missing.is_empty(), "{}: {missing:?}", locale.tag());
+    }
+}

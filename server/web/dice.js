@@ -85,14 +85,14 @@ async function verifyExport(text) {
     if (!line.trim()) continue;
     const r = JSON.parse(line);
     if (r.end) {
-      if (r.end.records !== seq || r.end.head !== toHex(prev)) return { ok: false, message: "the end line does not match the log" };
+      if (r.end.records !== seq || r.end.head !== toHex(prev)) return { ok: false, message: t("dice-why-end") };
       ended = true;
       break;
     }
     const body = utf8Encode.encode(r.body);
     const hash = await sha256(concat(label, beBytes(r.seq, 8), prev, beBytes(body.length, 8), body));
     if (r.seq !== seq || r.prev !== toHex(prev) || r.hash !== toHex(hash)) {
-      return { ok: false, message: `record ${r.seq}: the chain is broken` };
+      return { ok: false, message: t("dice-why-chain", { seq: r.seq }) };
     }
     prev = hash;
     seq += 1;
@@ -107,15 +107,15 @@ async function verifyExport(text) {
     else if (b.kind === "dice.chess960") draws.push({ seq: r.seq, claimed: String(b.sp), draw: (c) => String(c.uniform(960)) });
     else if (b.kind === "dice.reveal") serverSeed = fromHex(b.server_seed, "the server seed");
   }
-  if (!ended) return { ok: false, message: "the log is cut short" };
-  if (!serverSeed) return { ok: null, message: "the dice are checked once the seed is revealed, after the match" };
-  if (toHex(await sha256(serverSeed)) !== commitment) return { ok: false, message: "the revealed seed does not match the commitment" };
+  if (!ended) return { ok: false, message: t("dice-why-cut") };
+  if (!serverSeed) return { ok: null, message: t("dice-after-match") };
+  if (toHex(await sha256(serverSeed)) !== commitment) return { ok: false, message: t("dice-why-commitment") };
   const key = await sha256(concat(lp(utf8Encode.encode("baffle-dice-v1")), lp(utf8Encode.encode(matchId)),
     lp(serverSeed), lp(seeds.A), lp(seeds.B)));
   const stream = new ChaCha20(key);
   for (const d of draws) {
     const expected = d.draw(stream);
-    if (expected !== d.claimed) return { ok: false, message: `record ${d.seq}: ${d.claimed} is not what the seed gives (${expected})` };
+    if (expected !== d.claimed) return { ok: false, message: t("dice-why-draw", { seq: d.seq, claimed: d.claimed, expected }) };
   }
   return { ok: true, draws: draws.length };
 }
