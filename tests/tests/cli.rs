@@ -7,7 +7,6 @@ use baffle_tests::TestServer;
 use baffle_tests::cli::baffle;
 use clap::Parser;
 
-
 async fn spectator(server: &TestServer, args: &[&str]) -> Outcome {
     let dir = tempfile::tempdir().unwrap(); // no token file here
     let mut all = vec![

@@ -12,7 +12,6 @@ use baffle_tests::{EPOCH, TestServer};
 use tokio_stream::StreamExt;
 use tonic::Code;
 
-
 #[tokio::test]
 async fn a_misspelled_player_is_renamed_for_every_follower_and_in_the_log() {
     let server = TestServer::start().await;
