@@ -331,8 +331,8 @@ console-do-score = διόρθωση του σκορ σε { $a } { $sa } – { $s
 console-do-arrive = προσέλευση στη σκακιέρα: { $color }
 console-do-adjust = διόρθωση ρολογιού: { $name }, κατά { $by }
 console-do-points = { $points ->
-    [one] ένας πόντος ποινής σε: { $name }
-   *[other] { $points } πόντοι ποινής σε: { $name }
+    [one] ένας πόντος ποινής υπέρ { $name }
+   *[other] { $points } πόντοι ποινής υπέρ { $name }
   }
 console-do-check-in = δήλωση παρουσίας: { $name }
 console-do-warn = παρατήρηση σε: { $name }
@@ -353,7 +353,7 @@ console-todo-anomalies-many = { $said } ({ $count } προειδοποιήσει
 console-anomaly = { $match }: ύποπτα ζάρια, { $name }: { $what }
 console-anomaly-nobody = { $match }: ύποπτα ζάρια: { $what }
 console-tick-flag = { $match }: έπεσε η σημαία: { $name }
-console-tick-penalty = { $match }: πόντος ποινής σε: { $name } ({ $total } συνολικά)
+console-tick-penalty = { $match }: πόντος ποινής υπέρ { $name } ({ $total } συνολικά)
 console-tick-device-on = { $match }: η συσκευή { $device } συνδέθηκε
 console-tick-device-off = { $match }: η συσκευή { $device } αποσυνδέθηκε
 console-tick-paused = { $match }: παύση ρολογιού ({ $reason })
@@ -390,7 +390,7 @@ cli-hint-resource-exhausted = πιο αργά, και ξαναδοκιμάστε
 cli-hint-already-exists = διαλέξτε άλλον κωδικό
 cli-hint-other = ξαναδοκιμάστε· αν επιμένει, δείτε το αρχείο καταγραφής του διακομιστή
 cli-hint-not-found-tournament = ελέγξτε τον κωδικό με `baffle tournament list --all`
-cli-hint-not-found-device = ελέγξτε τον κωδικό με `baffle device list` ή καταχωρίστε τη με `baffle device register ΚΩΔΙΚΟΣ`
+cli-hint-not-found-device = καταχωρίστε τη με `baffle device register ΚΩΔΙΚΟΣ` (το `baffle device list` δείχνει όσες είναι δεμένες σε ματς)
 cli-hint-match-id-taken = οι κωδικοί ματς είναι κοινοί για όλα τα τουρνουά: διαλέξτε έναν με --id, π.χ. --id { $example }
 cli-hint-match-id-default-taken = οι κωδικοί ματς είναι κοινοί για όλα τα τουρνουά και ο προεπιλεγμένος r<round>-t<table> είναι πιασμένος: διαλέξτε έναν με --id, π.χ. --id { $example }
 cli-winner-nobody = κανείς (6.7)

@@ -245,8 +245,14 @@ function eventList(s, events) {
   return list;
 }
 
+// Whether the server draws anything for this match: its dice, or a Chess960 position. A
+// plain chess match draws nothing, so it shows no commitment and no players' seeds.
+function drawsFromSeed(s) {
+  return s.dice_source === "server" && !(s.chess && !s.chess.chess960);
+}
+
 function diceLine(s) {
-  if (s.dice_source !== "server" || !s.commitment) return "";
+  if (!drawsFromSeed(s) || !s.commitment) return "";
   const [id, args] = verdicts.get(s.match_id) || ["dice-after-match", {}];
   return el("p", { class: "verify" }, t("dice-line", { commitment: s.commitment.slice(0, 16), head: s.head_hash.slice(0, 12), verdict: t(id, args) }));
 }
@@ -269,7 +275,7 @@ function live(s, events, redraw = () => {}) {
       onFlip: () => { boardViewer = boardViewer === "a" ? "b" : "a"; redraw(); },
       onExport: (format) => downloadMatch(s.match_id, format),
     }) : "", eventList(s, events), diceLine(s),
-    s.dice_source === "server" ? seedPanel(s, events, redraw) : "");
+    drawsFromSeed(s) ? seedPanel(s, events, redraw) : "");
 }
 
 // What a screen reader is told of a match when it changes: the score, whose clock runs

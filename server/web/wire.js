@@ -121,7 +121,7 @@ const ChessState = {
   12: ["results", { 1: ["game", "uint"], 2: ["white", "enum"], 3: ["result", ChessResult] }, "repeated"],
   13: ["half_points_a", "uint"], 14: ["half_points_b", "uint"],
   15: ["position", { 1: ["sp", "uint"], 2: ["back_rank", "string"], 90: ["black_back_rank", "string"] }],
-  17: ["moves", "uint", "repeated"], 90: ["laws_name", "string"], 91: ["quickplay_postponed", "bool"],
+  16: ["chess960", "bool"], 17: ["moves", "uint", "repeated"], 90: ["laws_name", "string"], 91: ["quickplay_postponed", "bool"],
 };
 const MatchResult = { 1: ["winner", "enum"], 2: ["how", "string"], 3: ["confirmed", "bool"], 4: ["how_kind", "enum"] };
 const MatchState = {

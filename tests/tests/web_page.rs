@@ -418,6 +418,20 @@ async fn a_player_adds_his_seed_from_the_page() {
     d.tournament("club", defaults(0, None, v1::DiceSource::Server))
         .await;
     d.create_match("club", "m", 3, EPOCH.as_ms()).await;
+    // A plain chess match of the same tournament: the server draws nothing for it.
+    d.create_chess(
+        "club",
+        "c",
+        "2",
+        EPOCH.as_ms(),
+        v1::ChessMatchSettings {
+            control: Some((&baffle_core::clock::TimeControl::rapid()).into()),
+            games: 1,
+            default_time_ms: 600_000,
+            ..Default::default()
+        },
+    )
+    .await;
     let mut audit = v1::audit_client::AuditClient::new(server.channel().await);
     let codes = audit
         .issue_player_codes(server.director(v1::IssuePlayerCodesRequest {
@@ -428,7 +442,7 @@ async fn a_player_adds_his_seed_from_the_page() {
         .into_inner();
     let mut child = tokio::process::Command::new("node")
         .arg(&script)
-        .args([server.url().as_str(), "m", codes.code_a.as_str()])
+        .args([server.url().as_str(), "m", codes.code_a.as_str(), "c"])
         .env("CHROMIUM", &chromium)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -465,6 +479,9 @@ async fn a_player_adds_his_seed_from_the_page() {
     stdin.write_all(b"GO\n").await.unwrap();
     let revealed = next().await;
     assert!(revealed.contains("Anna: seed revealed"), "{revealed}");
+    // No dice commitment nor players' seeds on a match that draws nothing (a stranger
+    // saw "dice committed" and "Ann: no seed" on a plain rapid match).
+    assert_eq!(next().await, "CHESS verify 0 seeds 0");
     drop(stdin);
     assert!(child.wait().await.unwrap().success());
     // Ben reveals too, and the dice are drawn with both seeds in the key.

@@ -2,15 +2,18 @@
 // tests/tests/web_page.rs: the page makes the seed, commits to it with the player's code,
 // and reveals it by itself once both players have committed.
 //
-//   node seeds.mjs <page url> <match> <player code>
+//   node seeds.mjs <page url> <match> <player code> <plain chess match>
 //   → "COMMITTED <the page's seed line>"
 //   ← "GO"                                 the other player has committed (through the API)
 //   → "REVEALED <the page's seed line>"
+//   → "CHESS verify <n> seeds <n>"         a plain chess match of the same server-dice
+//                                           tournament: how many dice lines and seed
+//                                           panels its live view shows (it draws nothing)
 
 import { launch } from "./chromium.mjs";
 import { createInterface } from "node:readline";
 
-const [url, match, code] = process.argv.slice(2);
+const [url, match, code, chessMatch] = process.argv.slice(2);
 const input = createInterface({ input: process.stdin });
 const lines = input[Symbol.asyncIterator]();
 const say = (line) => process.stdout.write(line + "\n");
@@ -30,6 +33,10 @@ try {
   if ((await lines.next()).value !== "GO") throw new Error("expected GO");
   await page.locator(".live .seeds p").filter({ hasText: "seed revealed" }).waitFor();
   say(`REVEALED ${await seeds.textContent()}`);
+  await page.goto(`${url}/#/m/${encodeURIComponent(chessMatch)}`);
+  await page.locator(`.live[data-match="${chessMatch}"] .events`).waitFor();
+  const count = (what) => page.locator(`.live[data-match="${chessMatch}"] ${what}`).count();
+  say(`CHESS verify ${await count(".verify")} seeds ${await count(".seeds")}`);
 } finally {
   await browser.close();
   input.close();
