@@ -307,6 +307,7 @@ console-confirm = { $action }; ν/ο (ή y/n)
 console-prompt-filter = μόνο τα ματς που περιέχουν
 console-prompt-chess-clock = ρύθμιση ρολογιού, με σταματημένα ρολόγια: χρώμα (Λ ή Μ) και χρόνος, π.χ. Λ 5m
 console-prompt-chess-arrive = προσέλευση στη σκακιέρα: Λ (Λευκά) ή Μ (Μαύρα)
+console-pause-title = παύση: πατήστε τον αριθμό του λόγου
 console-prompt-pause = παύση, πατήστε τον αριθμό του λόγου: { $choices }
 console-prompt-score = διόρθωση του σκορ: πόντοι { $a }, ένα κενό, πόντοι { $b }, π.χ. 3 2
 console-ask-adjust = διόρθωση ρολογιού: { $a } (A) ή { $b } (B), π.χ. A -30s

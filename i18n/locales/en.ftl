@@ -307,6 +307,7 @@ console-confirm = { $action }? y/n
 console-prompt-filter = show matches containing
 console-prompt-chess-clock = set a clock, clocks stopped: colour and time, e.g. W 5m
 console-prompt-chess-arrive = at the board: W or B
+console-pause-title = pause: press the reason's number
 console-prompt-pause = pause, press the reason's number: { $choices }
 console-prompt-score = correct the score: { $a }'s points, a space, { $b }'s, e.g. 3 2
 console-ask-adjust = adjust the clock of { $a } (A) or { $b } (B), e.g. A -30s

@@ -477,3 +477,34 @@ async fn the_match_in_full_shows_the_head_and_a_running_clock() {
     }
     server.stop().await;
 }
+
+/// `p` lists every pause reason, numbered, above the prompt: nine reasons did not fit the
+/// prompt's one line, and the console never showed the last ones (a stranger's run: "…
+/// 5 επανάληψη αντικανονικής κίνησης, 6…" at 160 columns).
+#[tokio::test]
+async fn the_pause_prompt_lists_every_reason() {
+    use baffle_client::words::{self, Language};
+    let (server, states) = room().await;
+    let now = server.time.now().as_ms();
+    words::in_locale(Language::El, || {
+        let mut board = Dashboard::new("open");
+        for s in &states {
+            board.update(s.clone());
+        }
+        board.key(Key::Down);
+        board.key(Key::Char('p'));
+        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        terminal.draw(|f| board.draw(f, now)).unwrap();
+        let shown = screen(&terminal, &[]);
+        // Every reason but the director's own stop (the console's `s` key).
+        let reasons = baffle_core::clock::PauseReason::ALL.len() - 1;
+        for n in 1..=reasons {
+            assert!(
+                shown.lines().any(|l| l.contains(&format!("│{n} "))),
+                "reason {n} is not listed:\n{shown}"
+            );
+        }
+        insta::assert_snapshot!("console_el_pause", shown);
+    });
+    server.stop().await;
+}

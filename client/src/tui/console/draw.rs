@@ -277,6 +277,14 @@ impl Dashboard {
             );
         } else if let Some(s) = self.detail.as_ref().and_then(|id| self.matches.get(id)) {
             popup(frame, &format!(" {} ", s.match_id), detail(s, now_ms));
+        } else if let Some(Prompt::Input {
+            kind: super::keys::InputKind::PauseReason,
+            ..
+        }) = &self.prompt
+        {
+            // Nine reasons do not fit the prompt's one line: listed above it, one a line.
+            let title = format!(" {} ", words::say("console-pause-title"));
+            popup(frame, &title, super::keys::pause_choices());
         }
     }
 

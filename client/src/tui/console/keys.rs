@@ -235,12 +235,7 @@ impl Dashboard {
                 }
             }
             Key::Char('p') if selected => {
-                let choices: Vec<String> = pause_reasons()
-                    .iter()
-                    .enumerate()
-                    .map(|(i, r)| format!("{} {}", i + 1, pause_words(*r)))
-                    .collect();
-                let args = [("choices", choices.join(", ").into())];
+                let args = [("choices", pause_choices().join(", ").into())];
                 self.ask(
                     words::say_with("console-prompt-pause", &args),
                     InputKind::PauseReason,
@@ -429,6 +424,15 @@ fn colour_words(color: v1::Color) -> (&'static str, baffle_i18n::Value) {
         words::say("color-white")
     };
     ("color", said.into())
+}
+
+/// The pause reasons as the director picks them: "1 dispute", "2 …", in words.
+pub(super) fn pause_choices() -> Vec<String> {
+    pause_reasons()
+        .iter()
+        .enumerate()
+        .map(|(i, r)| format!("{} {}", i + 1, pause_words(*r)))
+        .collect()
 }
 
 /// A pause reason in words (the catalogue's, by its proto number).
