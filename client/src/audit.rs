@@ -52,8 +52,14 @@ pub fn verify_file_expecting(
         .iter()
         .map(|given| player_seed(given))
         .collect::<Result<_, _>>()?;
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    // `-` is standard input, as `audit export -o -` writes standard output: an export
+    // can be piped straight into the verifier.
+    let text = if path.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin())
+    } else {
+        std::fs::read_to_string(path)
+    }
+    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let expect = Expect {
         head,
         reveal,

@@ -632,7 +632,7 @@ pub enum AuditCommand {
         after_help = "Examples:\n  baffle audit verify r1-t7.jsonl\n  baffle audit verify r1-t7.jsonl --require-reveal --head 9c1f…\n  baffle audit verify r1-t7.jsonl --player-seed a=0badc0de"
     )]
     Verify {
-        /// The JSON Lines export.
+        /// The JSON Lines export (`-`: standard input).
         file: PathBuf,
         /// A head hash a follower witnessed: the log must pass through it.
         #[arg(long)]

@@ -919,5 +919,33 @@ async fn what_the_director_is_told_is_what_happened() {
     let out = ok(baffle(&server, &["audit", "export", "m", "-o", "-"]).await);
     assert!(out.contains("match.opened"), "{out}");
     assert!(!std::path::Path::new("-").exists());
+    // … and `audit verify -` reads standard input: the export piped into the verifier
+    // (the real program, whose standard input this is).
+    let bin = baffle_tests::binaries::built(&["baffle"]);
+    let verify = |text: String| {
+        let mut child = std::process::Command::new(bin.join("baffle"))
+            .args(["audit", "verify", "-"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let good = verify(out.clone());
+    assert!(
+        good.status.success(),
+        "{}",
+        String::from_utf8_lossy(&good.stderr)
+    );
+    let tampered = verify(out.replacen("match.opened", "match.opened ", 1));
+    assert!(!tampered.status.success(), "a tampered export verified");
     server.stop().await;
 }
