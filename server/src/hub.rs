@@ -267,17 +267,16 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         &self.director_token
     }
 
-    /// Stores `entry` in the registry's stream, then folds it in: true. False if another
-    /// node of a cluster wrote the registry first: the new entries are folded in, and the
-    /// caller checks its change again and retries.
+    /// Stores `entry` in the registry's stream, then folds it in: true. False if the
+    /// stream holds entries the fold does not: they are folded in, and the caller checks
+    /// its change again and retries (every caller loops on it).
     ///
-    /// What the stream holds beyond the fold is folded in first. A request whose client
-    /// hung up is dropped by the server at its next await, which can be the one between
-    /// the append and the fold: its entry is stored and was not folded (a demo
-    /// interrupted while it bound a device left the registry one entry behind, and the
-    /// next entry — the demo's archive — met a conflict on a single node).
+    /// Two things leave the fold behind the stream: another node of a cluster writing the
+    /// registry, and a request whose client hung up, dropped by the server at its next
+    /// await — which can be the one between the append and the fold (a demo interrupted
+    /// while it bound a device left the registry one entry behind on a single node, and
+    /// the archive that followed, alone then in not retrying, was answered done unwritten).
     async fn record(&self, state: &mut State, entry: Entry) -> Result<bool, Error> {
-        self.catch_up_registry_in(state)?;
         let line = serde_json::to_vec(&entry).expect("registry entries serialize");
         match self
             .store
