@@ -31,7 +31,7 @@ pub async fn export_log(channel: Channel, match_id: &str) -> Result<String, toni
 
 /// Reads and verifies the export at `path`; `head` is a head hash a follower witnessed.
 pub fn verify_file(path: &Path, head: Option<&str>) -> Result<Report, String> {
-    verify_file_expecting(path, head, false, &[])
+    verify_file_expecting(path, head, false, &[], &[])
 }
 
 /// Reads and verifies the export at `path`, with what the verifier asks of it: a
@@ -41,6 +41,7 @@ pub fn verify_file_expecting(
     head: Option<&str>,
     reveal: bool,
     player_seeds: &[String],
+    player_commits: &[String],
 ) -> Result<Report, String> {
     let head = head
         .map(|h| {
@@ -50,7 +51,11 @@ pub fn verify_file_expecting(
         .transpose()?;
     let player_seeds = player_seeds
         .iter()
-        .map(|given| player_seed(given))
+        .map(|given| side_and_hex("--player-seed", given))
+        .collect::<Result<_, _>>()?;
+    let player_commits = player_commits
+        .iter()
+        .map(|given| side_and_hex("--player-commit", given))
         .collect::<Result<_, _>>()?;
     // `-` is standard input, as `audit export -o -` writes standard output: an export
     // can be piped straight into the verifier.
@@ -64,13 +69,14 @@ pub fn verify_file_expecting(
         head,
         reveal,
         player_seeds,
+        player_commits,
     };
     Ok(verify_expecting(&text, &expect))
 }
 
-/// `a=0badc0de` or `B=…`: a side and a seed in hex.
-fn player_seed(given: &str) -> Result<(Side, Vec<u8>), String> {
-    let usage = || format!("--player-seed takes SIDE=HEX (a=0badc0de), not {given:?}");
+/// `a=0badc0de` or `B=…`: a side and bytes in hex (a seed or a commitment), for `flag`.
+fn side_and_hex(flag: &str, given: &str) -> Result<(Side, Vec<u8>), String> {
+    let usage = || format!("{flag} takes SIDE=HEX (a=0badc0de), not {given:?}");
     let (side, seed) = given.split_once('=').ok_or_else(usage)?;
     let side = match side.trim() {
         "a" | "A" => Side::A,

@@ -592,20 +592,22 @@ pub enum AuditCommand {
     #[command(after_help = "Example:\n  baffle audit player-codes r1-t7")]
     PlayerCodes { match_id: String },
     /// Commit to your seed (as a player, with your code), before any seed is revealed.
-    /// Without --seed a random one is made and printed: keep it to reveal it.
+    /// A random seed (32 bytes) and salt are made and printed with the command that
+    /// reveals them: keep it.
     #[command(after_help = "Example:\n  baffle audit commit r1-t7 --code player.r1-t7.a.…")]
     Commit {
         match_id: String,
         /// Your player code.
         #[arg(long)]
         code: String,
-        /// Your seed, hex (1 to 64 bytes); made at random if left out.
+        /// Your own seed instead of a random one: hex, 16 to 64 bytes (a typed word is
+        /// refused: it is too easy to guess).
         #[arg(long)]
         seed: Option<String>,
     },
     /// Reveal your committed seed (as a player), once both players have committed.
     #[command(
-        after_help = "Example:\n  baffle audit reveal-seed r1-t7 --code player.r1-t7.a.… --seed 5f0c…"
+        after_help = "Example:\n  baffle audit reveal-seed r1-t7 --code player.r1-t7.a.… --seed 5f0c… --salt 93ab…"
     )]
     RevealSeed {
         match_id: String,
@@ -615,6 +617,10 @@ pub enum AuditCommand {
         /// The seed you committed to, hex.
         #[arg(long)]
         seed: String,
+        /// The salt `baffle audit commit` printed with it, hex (left out only for a match
+        /// of dice construction 1).
+        #[arg(long)]
+        salt: Option<String>,
     },
     /// Fetch a match's log from the server as JSON Lines (no token needed).
     Export {
@@ -643,6 +649,10 @@ pub enum AuditCommand {
         /// A player's own seed, SIDE=HEX: the log's seed for that side must be it.
         #[arg(long, value_name = "SIDE=HEX")]
         player_seed: Vec<String>,
+        /// A player's own commitment, SIDE=HEX (as `baffle audit commit` printed it):
+        /// the log's commitment for that side must be it, so a twin log fails.
+        #[arg(long, value_name = "SIDE=HEX")]
+        player_commit: Vec<String>,
     },
 }
 

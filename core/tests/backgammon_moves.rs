@@ -219,3 +219,65 @@ fn with_moves_off_nothing_changes_and_a_move_is_refused() {
         MovesSetting::Off
     );
 }
+
+/// Whether `side`, on roll, has no legal move for any of the 21 rolls.
+fn closed_out(t: &Table, side: Side) -> bool {
+    let seen = t.m.board().unwrap().seen_by(side);
+    (1..=6u8).all(|a| {
+        (a..=6u8).all(|b| {
+            let plays = legal_plays(&seen, [a, b]).unwrap();
+            plays.len() == 1 && plays[0].steps.is_empty()
+        })
+    })
+}
+
+/// A press-back without a roll is only for a player who cannot move whatever he rolls
+/// (4.2 (i)); with moves recorded the board says whether he can. Random games are
+/// played; at every turn the player on roll tries to press back: refused while any roll
+/// moves him, accepted once he is closed out (issue 29, attack 1: a player pressed back
+/// to give his opponent the next draw). Seeds 1 to 56 see no closed-out player (4,500
+/// press-backs refused on the way); the game of seed 57 closes one out, so the test
+/// starts from seed 50 to stay quick in a debug build.
+#[test]
+fn rule_4_2_i_a_press_back_is_refused_unless_the_player_is_closed_out() {
+    let mut refused = 0;
+    for seed in 50..400u64 {
+        let mut t = recorded(1);
+        let mut dice = Dice(seed);
+        t.at(1_000).opening([1, 2]);
+        while let Some(game) = t.m.game() {
+            match game.turn {
+                Turn::Opening => t.wait(1_000).opening([dice.die(), dice.die()]).len(),
+                Turn::OnRoll { side, .. } if closed_out(&t, side) => {
+                    let events = t.wait(1_000).ok(Command::PressBack { side });
+                    assert!(matches!(events[0].change, Change::PressedBack { .. }));
+                    assert!(refused > 0);
+                    return;
+                }
+                Turn::OnRoll { side, .. } => {
+                    let e = t.err(Command::PressBack { side });
+                    assert_eq!(e.article, "4.2 (i)", "{e}");
+                    assert!(e.to_string().contains("can move with"), "{e}");
+                    refused += 1;
+                    t.wait(1_000).roll(side, [dice.die(), dice.die()]).len()
+                }
+                Turn::Moving { side, dice: roll } => {
+                    let seen = t.m.board().unwrap().seen_by(side);
+                    let plays = legal_plays(&seen, roll).unwrap();
+                    if plays[0].steps.is_empty() {
+                        t.wait(1_000).press(side);
+                        continue;
+                    }
+                    let play = plays[usize::from(dice.die()) % plays.len()].to_string();
+                    t.wait(1_000).ok(mv(side, &play));
+                    if t.m.game().is_some() {
+                        t.wait(1_000).press(side);
+                    }
+                    0
+                }
+                Turn::DoubleOffered { .. } => unreachable!("nobody doubles here"),
+            };
+        }
+    }
+    panic!("no closed-out player in 400 random games ({refused} press-backs refused)");
+}

@@ -179,7 +179,7 @@ fn a_roll_queued_out_of_turn_does_not_verify() {
 
 mod commit_reveal {
     use super::*;
-    use baffle_core::dice::{DiceStream, dice_key, player_commitment};
+    use baffle_core::dice::{DiceStream, Position, dice_key_v2, player_commitment_v2};
 
     fn fresh() -> Log {
         Log::seated("cr", ServerSeed::from_bytes([0x42; 32]))
@@ -192,13 +192,15 @@ mod commit_reveal {
             .message
     }
 
-    const SEED_A: &[u8] = b"anna's entropy";
-    const SEED_B: &[u8] = b"ben's entropy";
+    const SEED_A: &[u8] = b"anna's entropy, thirty-two bytes";
+    const SEED_B: &[u8] = b"ben's entropy: thirty-two bytes!";
+    const SALT: [u8; 32] = [0x5a; 32];
 
     fn commit(side: Side, seed: &[u8]) -> Request {
+        let server = ServerSeed::from_bytes([0x42; 32]).commitment();
         Request::CommitSeed {
             side,
-            commitment: player_commitment("cr", side, seed),
+            commitment: player_commitment_v2(&server, "cr", side, &SALT, seed),
         }
     }
 
@@ -206,6 +208,7 @@ mod commit_reveal {
         Request::RevealSeed {
             side,
             seed: seed.to_vec(),
+            salt: Some(SALT.to_vec()),
         }
     }
 
@@ -221,15 +224,21 @@ mod commit_reveal {
         // No dice until both have revealed.
         assert!(refused(&log, Request::ServerOpening).contains("reveals his"));
         // A seed that is not the committed one is refused.
-        assert!(refused(&log, reveal(Side::A, b"another")).contains("does not match"));
+        assert!(
+            refused(
+                &log,
+                reveal(Side::A, b"another seed of sixteen bytes or more")
+            )
+            .contains("does not match")
+        );
         log.ok(reveal(Side::A, SEED_A));
         assert!(refused(&log, Request::ServerOpening).contains("player B reveals"));
         assert!(refused(&log, commit(Side::A, SEED_A)).contains("only until the first roll"));
         log.ok(reveal(Side::B, SEED_B));
         let opening = log.ok(Request::ServerOpening);
         // The opening is the stream of the key with both seeds in it.
-        let key = dice_key("cr", &log.seed, SEED_A, SEED_B);
-        let expected = DiceStream::new(key).opening();
+        let key = dice_key_v2("cr", &log.seed, SEED_A, SEED_B);
+        let expected = DiceStream::at(key, Position::Opening { game: 1 }).opening();
         assert!(
             opening[0]
                 .body
@@ -238,7 +247,10 @@ mod commit_reveal {
             opening[0].body
         );
         // Seeds close with the first draw.
-        assert!(refused(&log, commit(Side::A, b"late")).contains("only until the first roll"));
+        assert!(
+            refused(&log, commit(Side::A, b"late, but long enough to count"))
+                .contains("only until the first roll")
+        );
         // Both the server's replay and a verifier accept the log.
         Replay::run(&log.records, Some(log.seed.clone())).unwrap();
         let report = verify_jsonl(&to_jsonl(&log.records), None);
@@ -250,9 +262,10 @@ mod commit_reveal {
     fn a_commitment_cannot_be_copied_from_the_other_player() {
         let mut log = fresh();
         log.ok(commit(Side::A, SEED_A));
+        let server = ServerSeed::from_bytes([0x42; 32]).commitment();
         log.ok(Request::CommitSeed {
             side: Side::B,
-            commitment: player_commitment("cr", Side::A, SEED_A),
+            commitment: player_commitment_v2(&server, "cr", Side::A, &SALT, SEED_A),
         });
         log.ok(reveal(Side::A, SEED_A));
         assert!(refused(&log, reveal(Side::B, SEED_A)).contains("does not match"));
@@ -281,14 +294,15 @@ mod commit_reveal {
         }
         let mut forged = chain.clone();
         forged.append(format!(
-            r#"{{"kind":"dice.player_reveal","side":"A","seed":"{}"}}"#,
-            hex::encode(b"chosen later")
+            r#"{{"kind":"dice.player_reveal","side":"A","seed":"{}","salt":"{}"}}"#,
+            hex::encode(b"chosen later, after B's commit"),
+            hex::encode(SALT)
         ));
         let p = verify_jsonl(&to_jsonl(forged.records()), None)
             .problem
             .expect("rejected");
         assert!(p.reason.contains("does not match"), "{}", p.reason);
-        chain.append(r#"{"kind":"dice.opening","throws":[[3,1]]}"#.into());
+        chain.append(r#"{"kind":"dice.opening","throws":[[3,1]],"game":1}"#.into());
         let p = verify_jsonl(&to_jsonl(chain.records()), None)
             .problem
             .expect("rejected");
@@ -300,7 +314,7 @@ mod required_seeds {
     use super::*;
     use baffle_core::chess::{ChessSettings, Color, Command as ChessCommand, Laws, MatchCommand};
     use baffle_core::clock::TimeControl;
-    use baffle_core::dice::{SeedPolicy, player_commitment};
+    use baffle_core::dice::{SeedPolicy, player_commitment_v2};
 
     fn table(id: &str, setup: GameSetup) -> (Table, Vec<Record>) {
         let info = MatchInfo {
@@ -321,9 +335,10 @@ mod required_seeds {
     }
 
     fn seeds(id: &str, table: &mut Table, log: &mut Vec<Record>) -> Vec<Record> {
-        let seed = |side: Side| format!("{side}'s seed").into_bytes();
+        let seed = |side: Side| format!("{side}'s seed, sixteen bytes at least").into_bytes();
+        let server = ServerSeed::from_bytes([0x17; 32]).commitment();
         for side in Side::BOTH {
-            let commitment = player_commitment(id, side, &seed(side));
+            let commitment = player_commitment_v2(&server, id, side, &[1; 32], &seed(side));
             run(table, log, Request::CommitSeed { side, commitment });
         }
         let mut last = Vec::new();
@@ -334,6 +349,7 @@ mod required_seeds {
                 Request::RevealSeed {
                     side,
                     seed: seed(side),
+                    salt: Some(vec![1; 32]),
                 },
             );
         }
@@ -362,7 +378,7 @@ mod required_seeds {
         for r in &log {
             chain.append(r.body.clone());
         }
-        chain.append(r#"{"kind":"dice.opening","throws":[[3,1]]}"#.into());
+        chain.append(r#"{"kind":"dice.opening","throws":[[3,1]],"game":1}"#.into());
         let p = verify_jsonl(&to_jsonl(chain.records()), None)
             .problem
             .expect("rejected");
@@ -436,9 +452,9 @@ fn nothing_is_timed_before_the_scheduled_start() {
         "{message}"
     );
     assert!(!message.contains("backwards"), "{message}");
-    let seed = Request::PlayerSeed {
+    let seed = Request::CommitSeed {
         side: Side::A,
-        seed: vec![7; 8],
+        commitment: [7; 32],
     };
     assert!(table.plan(&seed, before).is_ok());
     assert!(table.plan(&Request::ServerOpening, start).is_ok());

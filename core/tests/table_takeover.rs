@@ -99,11 +99,17 @@ impl Log {
             },
             at,
         );
-        let last = records.last().expect("a takeover is recorded");
-        match Body::parse(&last.body, Some(self.table.game().game_type())).unwrap() {
-            Body::Takeover(t) => t,
-            other => panic!("the last record is {other:?}"),
-        }
+        // The takeover is the last record but for the seed's reveal, which follows in
+        // the same append when the match ended meanwhile (a flag that fell).
+        let game = Some(self.table.game().game_type());
+        records
+            .iter()
+            .rev()
+            .find_map(|r| match Body::parse(&r.body, game).unwrap() {
+                Body::Takeover(t) => Some(t),
+                _ => None,
+            })
+            .expect("a takeover is recorded")
     }
 
     /// Time left on the clock of `player` at `at` (chess: by colour, A = White).

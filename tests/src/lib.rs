@@ -11,6 +11,7 @@ pub mod pg;
 pub mod process_cluster;
 pub mod room;
 pub mod seeded;
+pub mod seeds;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};

@@ -7,6 +7,7 @@ use baffle_proto::v1::command::Action;
 use baffle_proto::v1::matches_client::MatchesClient;
 use baffle_server::time::TimeSource;
 use baffle_tests::api::{A, B, Director, defaults};
+use baffle_tests::seeds::{self, Secret};
 use baffle_tests::{EPOCH, TestServer, with_token};
 use tonic::Code;
 
@@ -97,16 +98,11 @@ async fn attack_4_a_roll_asked_for_early_is_not_drawn_before_the_press() {
     server.stop().await;
 }
 
-fn commit_request(side: i32, seed: &[u8]) -> v1::CommitPlayerSeedRequest {
-    let core_side = if side == A {
+fn core_side(side: i32) -> baffle_core::Side {
+    if side == A {
         baffle_core::Side::A
     } else {
         baffle_core::Side::B
-    };
-    v1::CommitPlayerSeedRequest {
-        match_id: "seeds".into(),
-        side,
-        commitment: baffle_core::dice::player_commitment("seeds", core_side, seed).to_vec(),
     }
 }
 
@@ -133,7 +129,14 @@ async fn attack_2_only_a_player_gives_his_seed_committed_before_any_is_revealed(
         .await
         .unwrap()
         .into_inner();
-    let (seed_a, seed_b) = (b"anna's own".as_slice(), b"ben's own".as_slice());
+    let (seed_a, seed_b) = (
+        Secret::named(b"anna's own", 0xa1),
+        Secret::named(b"ben's own", 0xb1),
+    );
+    let server_commitment = seeds::server_commitment(server.channel().await, "seeds").await;
+    let commit_request = |side: i32, secret: &Secret| {
+        seeds::commit_request(&server_commitment, "seeds", core_side(side), secret)
+    };
     // Not the director, not the table's device, not the other player.
     for (token, code) in [
         (&server.token, Code::PermissionDenied),
@@ -141,7 +144,7 @@ async fn attack_2_only_a_player_gives_his_seed_committed_before_any_is_revealed(
         (&codes.code_a, Code::PermissionDenied),
     ] {
         let e = audit
-            .commit_player_seed(with_token(commit_request(B, seed_b), token))
+            .commit_player_seed(with_token(commit_request(B, &seed_b), token))
             .await
             .unwrap_err();
         assert_eq!(e.code(), code, "{}", e.message());
@@ -151,6 +154,7 @@ async fn attack_2_only_a_player_gives_his_seed_committed_before_any_is_revealed(
                     match_id: "seeds".into(),
                     side: B,
                     seed: b"ground by the operator".to_vec(),
+                    salt: None,
                 },
                 token,
             ))
@@ -159,27 +163,24 @@ async fn attack_2_only_a_player_gives_his_seed_committed_before_any_is_revealed(
         assert_eq!(e.code(), code);
     }
     let e = audit
-        .commit_player_seed(commit_request(B, seed_b))
+        .commit_player_seed(commit_request(B, &seed_b))
         .await
         .unwrap_err();
     assert_eq!(e.code(), Code::Unauthenticated);
     // Both commit; a reveal before the other's commitment was refused in core.
     audit
-        .commit_player_seed(with_token(commit_request(A, seed_a), &codes.code_a))
+        .commit_player_seed(with_token(commit_request(A, &seed_a), &codes.code_a))
         .await
         .unwrap();
-    let reveal = |side: i32, seed: &[u8]| v1::SubmitPlayerSeedRequest {
-        match_id: "seeds".into(),
-        side,
-        seed: seed.to_vec(),
-    };
+    let reveal =
+        |side: i32, secret: &Secret| seeds::reveal_request("seeds", core_side(side), secret);
     let early = audit
-        .reveal_player_seed(with_token(reveal(A, seed_a), &codes.code_a))
+        .reveal_player_seed(with_token(reveal(A, &seed_a), &codes.code_a))
         .await
         .unwrap_err();
     assert_eq!(early.code(), Code::FailedPrecondition);
     audit
-        .commit_player_seed(with_token(commit_request(B, seed_b), &codes.code_b))
+        .commit_player_seed(with_token(commit_request(B, &seed_b), &codes.code_b))
         .await
         .unwrap();
     d.act("seeds", Action::CheckIn(A)).await;
@@ -189,7 +190,7 @@ async fn attack_2_only_a_player_gives_his_seed_committed_before_any_is_revealed(
         .refused("seeds", opening.clone(), Code::FailedPrecondition)
         .await;
     assert!(waiting.contains("reveals his"), "{waiting}");
-    for (side, seed, code) in [(A, seed_a, &codes.code_a), (B, seed_b, &codes.code_b)] {
+    for (side, seed, code) in [(A, &seed_a, &codes.code_a), (B, &seed_b, &codes.code_b)] {
         audit
             .reveal_player_seed(with_token(reveal(side, seed), code))
             .await
@@ -202,8 +203,8 @@ async fn attack_2_only_a_player_gives_his_seed_committed_before_any_is_revealed(
         .unwrap();
     let expect = baffle_core::audit::verify::Expect {
         player_seeds: vec![
-            (baffle_core::Side::A, seed_a.to_vec()),
-            (baffle_core::Side::B, seed_b.to_vec()),
+            (baffle_core::Side::A, seed_a.seed.clone()),
+            (baffle_core::Side::B, seed_b.seed.clone()),
         ],
         ..Default::default()
     };
@@ -296,25 +297,17 @@ async fn attack_5_a_chess960_position_waits_for_the_players_seeds() {
         (A, baffle_core::Side::A, &codes.code_a),
         (B, baffle_core::Side::B, &codes.code_b),
     ];
-    let seed = |side: baffle_core::Side| format!("{side}'s seed").into_bytes();
-    for (wire, side, code) in players {
-        let commitment = baffle_core::dice::player_commitment("c960", side, &seed(side));
-        let request = v1::CommitPlayerSeedRequest {
-            match_id: "c960".into(),
-            side: wire,
-            commitment: commitment.to_vec(),
-        };
+    let secret = |side: baffle_core::Side| Secret::named(format!("{side}'s seed").as_bytes(), 7);
+    let server_commitment = seeds::server_commitment(server.channel().await, "c960").await;
+    for (_, side, code) in players {
+        let request = seeds::commit_request(&server_commitment, "c960", side, &secret(side));
         audit
             .commit_player_seed(with_token(request, code))
             .await
             .unwrap();
     }
-    for (wire, side, code) in players {
-        let request = v1::SubmitPlayerSeedRequest {
-            match_id: "c960".into(),
-            side: wire,
-            seed: seed(side),
-        };
+    for (_, side, code) in players {
+        let request = seeds::reveal_request("c960", side, &secret(side));
         audit
             .reveal_player_seed(with_token(request, code))
             .await

@@ -134,31 +134,56 @@ async fn server_dice_are_committed_recorded_and_recomputable_after_the_reveal() 
         .await
         .unwrap()
         .into_inner();
-    // Each player gives his own seed, with his own code.
-    let seed = |side, seed: &[u8]| {
-        let code = if side == A {
+    // Each player commits to his own seed, with his own code; both reveal.
+    let server_commitment =
+        baffle_tests::seeds::server_commitment(server.channel().await, "m").await;
+    let code = |side| {
+        if side == A {
             &codes.code_a
         } else {
             &codes.code_b
-        };
-        baffle_tests::with_token(
-            v1::SubmitPlayerSeedRequest {
-                match_id: "m".into(),
-                side,
-                seed: seed.to_vec(),
-            },
-            code,
-        )
+        }
     };
-    audit
-        .submit_player_seed(seed(A, b"anna's words"))
-        .await
-        .unwrap();
+    let core_side = |side| {
+        if side == A {
+            baffle_core::Side::A
+        } else {
+            baffle_core::Side::B
+        }
+    };
+    let secret = |side| baffle_tests::seeds::Secret::named(format!("{side}'s words").as_bytes(), 9);
+    for side in [A, B] {
+        let request = baffle_tests::seeds::commit_request(
+            &server_commitment,
+            "m",
+            core_side(side),
+            &secret(side),
+        );
+        audit
+            .commit_player_seed(baffle_tests::with_token(request, code(side)))
+            .await
+            .unwrap();
+    }
+    for side in [A, B] {
+        let request = baffle_tests::seeds::reveal_request("m", core_side(side), &secret(side));
+        audit
+            .reveal_player_seed(baffle_tests::with_token(request, code(side)))
+            .await
+            .unwrap();
+    }
     d.act("m", Action::CheckIn(A)).await;
     d.act("m", Action::CheckIn(B)).await;
     let s = d.act("m", baffle_tests::api::server_opening()).await;
     let late = audit
-        .submit_player_seed(seed(B, b"too late"))
+        .commit_player_seed(baffle_tests::with_token(
+            baffle_tests::seeds::commit_request(
+                &server_commitment,
+                "m",
+                baffle_core::Side::B,
+                &secret(B),
+            ),
+            &codes.code_b,
+        ))
         .await
         .unwrap_err();
     assert_eq!(late.code(), tonic::Code::FailedPrecondition);

@@ -312,26 +312,55 @@ async fn every_rpc_answers_bad_input_with_the_status_the_rule_gives() {
         .await
         .unwrap()
         .into_inner();
-    let seed = |bytes: usize| v1::SubmitPlayerSeedRequest {
+    let seed = |bytes: usize, salt: Option<usize>| v1::SubmitPlayerSeedRequest {
         match_id: "m".into(),
         side: A,
         seed: vec![7; bytes],
+        salt: salt.map(|n| vec![5; n]),
     };
-    let r = a.submit_player_seed(seed(32)).await;
+    let r = a.submit_player_seed(seed(32, None)).await;
     row(
         "SubmitPlayerSeed without a code",
         Code::Unauthenticated,
         code(r),
     );
-    for (what, bytes) in [
-        ("SubmitPlayerSeed, 0 bytes", 0),
-        ("SubmitPlayerSeed, 65 bytes", 65),
+    let r = a
+        .submit_player_seed(with_token(seed(32, None), &codes.code_a))
+        .await;
+    row(
+        "SubmitPlayerSeed, a seed in the clear (construction 2)",
+        Code::FailedPrecondition,
+        code(r),
+    );
+    for (what, bytes, salt) in [
+        ("RevealPlayerSeed, 15-byte seed", 15, Some(32)),
+        ("RevealPlayerSeed, 65-byte seed", 65, Some(32)),
+        ("RevealPlayerSeed, no salt", 32, None),
+        ("RevealPlayerSeed, 31-byte salt", 32, Some(31)),
     ] {
         let r = a
-            .submit_player_seed(with_token(seed(bytes), &codes.code_a))
+            .reveal_player_seed(with_token(seed(bytes, salt), &codes.code_a))
             .await;
         row(what, Code::InvalidArgument, code(r));
     }
+    let extend = v1::ExtendRevealDeadlineRequest {
+        match_id: "m".into(),
+        seconds: 60,
+        reason: "the player's phone died".into(),
+        article: "2.3".into(),
+    };
+    let r = a.extend_reveal_deadline(extend.clone()).await;
+    row(
+        "ExtendRevealDeadline without the token",
+        Code::Unauthenticated,
+        code(r),
+    );
+    let r = a.extend_reveal_deadline(with_token(extend, &token)).await;
+    row(
+        "ExtendRevealDeadline with no reveal pending",
+        Code::FailedPrecondition,
+        code(r),
+    );
     let commit = v1::CommitPlayerSeedRequest {
         match_id: "m".into(),
         side: A,
@@ -346,7 +375,7 @@ async fn every_rpc_answers_bad_input_with_the_status_the_rule_gives() {
         code(r),
     );
     let r = a
-        .reveal_player_seed(with_token(seed(32), &codes.code_a))
+        .reveal_player_seed(with_token(seed(32, Some(32)), &codes.code_a))
         .await;
     row(
         "RevealPlayerSeed before a commitment",

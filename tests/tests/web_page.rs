@@ -463,15 +463,17 @@ async fn a_player_adds_his_seed_from_the_page() {
     let committed = next().await;
     assert!(committed.contains("Anna: seed committed"), "{committed}");
     // Ben commits through the API; the page then reveals Anna's seed by itself.
-    let ben = b"ben's seed".to_vec();
-    let commitment = baffle_core::dice::player_commitment("m", baffle_core::Side::B, &ben);
+    let server_commitment =
+        baffle_tests::seeds::server_commitment(server.channel().await, "m").await;
+    let ben = baffle_tests::seeds::Secret::named(b"ben's seed", 0xbe);
     audit
         .commit_player_seed(baffle_tests::with_token(
-            v1::CommitPlayerSeedRequest {
-                match_id: "m".into(),
-                side: B,
-                commitment: commitment.to_vec(),
-            },
+            baffle_tests::seeds::commit_request(
+                &server_commitment,
+                "m",
+                baffle_core::Side::B,
+                &ben,
+            ),
             &codes.code_b,
         ))
         .await
@@ -487,11 +489,7 @@ async fn a_player_adds_his_seed_from_the_page() {
     // Ben reveals too, and the dice are drawn with both seeds in the key.
     audit
         .reveal_player_seed(baffle_tests::with_token(
-            v1::SubmitPlayerSeedRequest {
-                match_id: "m".into(),
-                side: B,
-                seed: ben,
-            },
+            baffle_tests::seeds::reveal_request("m", baffle_core::Side::B, &ben),
             &codes.code_b,
         ))
         .await

@@ -26,9 +26,16 @@ pub(super) async fn run_audit(
         head,
         require_reveal,
         player_seed,
+        player_commit,
     } = command
     {
-        return verify(file, head.as_deref(), *require_reveal, player_seed);
+        return verify(
+            file,
+            head.as_deref(),
+            *require_reveal,
+            player_seed,
+            player_commit,
+        );
     }
     let channel = channel(cli).await?;
     let mut client = AuditClient::new(channel.clone());
@@ -66,7 +73,8 @@ pub(super) async fn run_audit(
             match_id,
             code,
             seed,
-        } => seeds::reveal(channel, match_id, code, seed).await,
+            salt,
+        } => seeds::reveal(channel, match_id, code, seed, salt).await,
         AuditCommand::Export { match_id, output } => {
             let text = audit::export_log(channel, match_id)
                 .await
@@ -107,9 +115,11 @@ fn verify(
     head: Option<&str>,
     require_reveal: bool,
     player_seed: &[String],
+    player_commit: &[String],
 ) -> Result<Outcome, Outcome> {
     let report =
-        audit::verify_file_expecting(file, head, require_reveal, player_seed).map_err(usage)?;
+        audit::verify_file_expecting(file, head, require_reveal, player_seed, player_commit)
+            .map_err(usage)?;
     let code = if report.is_ok() {
         exit::OK
     } else {

@@ -32,6 +32,7 @@ pub(super) async fn submit(
         match_id: match_id.to_string(),
         side: side(s),
         seed: bytes,
+        salt: None,
     };
     let r = to_owner(
         channel,
@@ -71,8 +72,9 @@ pub(super) async fn player_codes(
     })
 }
 
-/// `baffle audit commit`: commits to a player's seed (given, or drawn from the OS) and
-/// prints the seed for the player to keep and reveal later.
+/// `baffle audit commit`: commits to a player's seed (drawn from the OS, or given) and
+/// prints what the player keeps: the command that reveals it, and the check of his
+/// commitment after the match.
 pub(super) async fn commit(
     channel: Channel,
     match_id: &str,
@@ -81,15 +83,48 @@ pub(super) async fn commit(
 ) -> Result<Outcome, Outcome> {
     let player = code_side(code, match_id)?;
     let seed = match seed {
-        Some(hex_seed) => ::hex::decode(hex_seed).map_err(|_| usage("--seed must be hex"))?,
-        None => {
-            let mut bytes = vec![0u8; 32];
-            getrandom::fill(&mut bytes)
-                .map_err(|e| usage(format!("no random seed from the OS: {e}")))?;
-            bytes
+        Some(hex_seed) => ::hex::decode(hex_seed).map_err(|_| {
+            usage("--seed must be hex (16 to 64 bytes): leave it out for a random seed")
+        })?,
+        None => random_bytes(32)?,
+    };
+    let published = AuditClient::new(channel.clone())
+        .get_commitment(v1::GetCommitmentRequest {
+            match_id: match_id.to_string(),
+        })
+        .await
+        .map_err(super::outcome::refused)?
+        .into_inner();
+    let server: [u8; 32] = ::hex::decode(&published.commitment)
+        .ok()
+        .and_then(|b| b.try_into().ok())
+        .ok_or_else(|| usage("the server's commitment is not 32 bytes of hex"))?;
+    let construction = published.dice_construction;
+    let (commitment, salt) = match construction {
+        1 => (
+            baffle_core::dice::player_commitment(match_id, player, &seed),
+            None,
+        ),
+        _ => {
+            let least = baffle_core::dice::MIN_PLAYER_SEED_V2;
+            if seed.len() < least || seed.len() > baffle_core::dice::MAX_PLAYER_SEED {
+                return Err(usage(format!(
+                    "--seed has {} bytes: a seed has {least} to {} (leave it out for a random one)",
+                    seed.len(),
+                    baffle_core::dice::MAX_PLAYER_SEED
+                )));
+            }
+            let salt = random_bytes(baffle_core::dice::SALT_LEN)?;
+            let commitment = baffle_core::dice::player_commitment_v2(
+                &baffle_core::dice::Commitment(server),
+                match_id,
+                player,
+                &salt,
+                &seed,
+            );
+            (commitment, Some(salt))
         }
     };
-    let commitment = baffle_core::dice::player_commitment(match_id, player, &seed);
     let request = v1::CommitPlayerSeedRequest {
         match_id: match_id.to_string(),
         side: baffle_proto::convert::side_to_wire(player) as i32,
@@ -101,25 +136,45 @@ pub(super) async fn commit(
         |c, r| async move { AuditClient::new(c).commit_player_seed(r).await },
     )
     .await?;
+    let (seed, commitment) = (::hex::encode(&seed), ::hex::encode(commitment));
+    let salt_flag = salt.map_or(String::new(), |s| format!(" --salt {}", ::hex::encode(s)));
+    let letter = player.to_string().to_lowercase();
     Ok(Outcome::ok(format!(
-        "committed for {player}: {}\nyour seed, to reveal once both players have committed (keep it):\n{}\n",
-        ::hex::encode(commitment),
-        ::hex::encode(&seed)
+        "committed for {player}: {commitment}\n\
+         keep these lines. Once both players have committed, reveal your seed with:\n  \
+         baffle audit reveal-seed {match_id} --code {code} --seed {seed}{salt_flag}\n\
+         After the match, check that your seed went into the dice, in this log and no other:\n  \
+         baffle audit verify {match_id}.jsonl --require-reveal --player-seed {letter}={seed} \
+         --player-commit {letter}={commitment}\n"
     )))
 }
 
-/// `baffle audit reveal-seed`: reveals the seed a player committed to.
+/// `n` bytes from the operating system's RNG.
+fn random_bytes(n: usize) -> Result<Vec<u8>, Outcome> {
+    let mut bytes = vec![0u8; n];
+    getrandom::fill(&mut bytes).map_err(|e| usage(format!("no random bytes from the OS: {e}")))?;
+    Ok(bytes)
+}
+
+/// `baffle audit reveal-seed`: reveals the seed a player committed to, with its salt.
 pub(super) async fn reveal(
     channel: Channel,
     match_id: &str,
     code: &str,
     seed: &str,
+    salt: &Option<String>,
 ) -> Result<Outcome, Outcome> {
     let player = code_side(code, match_id)?;
+    let salt = salt
+        .as_deref()
+        .map(::hex::decode)
+        .transpose()
+        .map_err(|_| usage("--salt must be hex"))?;
     let request = v1::SubmitPlayerSeedRequest {
         match_id: match_id.to_string(),
         side: baffle_proto::convert::side_to_wire(player) as i32,
         seed: ::hex::decode(seed).map_err(|_| usage("--seed must be hex"))?,
+        salt,
     };
     let r = to_owner(
         channel,

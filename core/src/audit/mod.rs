@@ -173,6 +173,9 @@ pub enum Entry {
         match_id: String,
         /// SHA-256 of the server seed, hex.
         commitment: String,
+        /// The dice construction (`docs/dice.md`): 2, or absent for the first logs' (v1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        dice: Option<u8>,
     },
     /// A player's seed, hex; only before the first server draw.
     #[serde(rename = "dice.player_seed")]
@@ -197,6 +200,23 @@ pub enum Entry {
         side: Side,
         /// The seed's bytes, hex.
         seed: String,
+        /// The commitment's salt, hex (v2 logs; absent in v1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        salt: Option<String>,
+    },
+    /// Both players committed: their reveals are due by `by` (ms on the server's time
+    /// line). Recorded with the second commitment (the tournament's reveal window), and
+    /// again when the director extends it, with his reason and article.
+    #[serde(rename = "dice.reveal_due")]
+    RevealDue {
+        /// The deadline, ms.
+        by: i64,
+        /// The director's reason for an extension (absent for the first deadline).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+        /// The article he applied (with `reason`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        article: Option<String>,
     },
     /// Two server dice for `side`.
     #[serde(rename = "dice.roll")]
@@ -205,6 +225,12 @@ pub enum Entry {
         side: Side,
         /// The dice.
         dice: [u8; 2],
+        /// The game, from 1 (v2: the roll's position; absent in v1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        game: Option<u16>,
+        /// Which of `side`'s rolls in the game, from 1 (v2; absent in v1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        roll: Option<u32>,
     },
     /// A roll asked for by `side` before the opponent pressed (4.1 (v)(a): it stands):
     /// nothing is drawn until the opponent's turn ends, so nobody sees the dice early.
@@ -218,6 +244,9 @@ pub enum Entry {
     Opening {
         /// Every throw, the last one deciding.
         throws: Vec<[u8; 2]>,
+        /// The game it opens, from 1 (v2: its position; absent in v1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        game: Option<u16>,
     },
     /// A server-drawn Chess960 position number.
     #[serde(rename = "dice.chess960")]
@@ -244,11 +273,12 @@ pub enum Entry {
 
 impl Entry {
     /// The `kind` of each entry.
-    pub const KINDS: [&'static str; 10] = [
+    pub const KINDS: [&'static str; 11] = [
         "match.opened",
         "dice.player_seed",
         "dice.player_commit",
         "dice.player_reveal",
+        "dice.reveal_due",
         "dice.roll",
         "dice.roll_queued",
         "dice.opening",

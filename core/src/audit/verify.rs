@@ -89,6 +89,10 @@ pub struct Expect {
     /// Seeds players know they gave: the log's seed for each side must be the one given
     /// (a player checks his own went in).
     pub player_seeds: Vec<(Side, Vec<u8>)>,
+    /// Commitments players know they made: the log's commitment for each side must be
+    /// the one given. In construction 2 a commitment binds the server's commitment, so a
+    /// twin log opened with another server seed cannot hold it.
+    pub player_commits: Vec<(Side, Vec<u8>)>,
 }
 
 /// Verifies an export. `witnessed_head`, if given, is a head hash a follower saw: the
@@ -206,6 +210,20 @@ fn check(text: &str, expect: &Expect, report: &mut Report) -> Result<(), Problem
                 lines,
                 None,
                 format!("the seed recorded for {side} is {recorded}, not the one given"),
+            ));
+        }
+    }
+    for (side, commitment) in &expect.player_commits {
+        let recorded = table.dice().player_commitment(*side);
+        if recorded.as_ref().map(|c| c.as_slice()) != Some(commitment.as_slice()) {
+            let recorded = recorded.map_or("none".to_string(), hex::encode);
+            return Err(problem(
+                lines,
+                None,
+                format!(
+                    "the commitment recorded for {side} is {recorded}, not the one given: \
+                     this is not the log the player committed in"
+                ),
             ));
         }
     }

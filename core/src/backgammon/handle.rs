@@ -384,6 +384,7 @@ impl Match {
     ) -> Result<(), RuleError> {
         match self.current()?.turn {
             Turn::OnRoll { side: s, .. } if s == side => {
+                self.check_closed_out(side)?;
                 self.emit(out, now, Change::PressedBack { side })
             }
             turn => Err(not_your_turn(side, turn)),

@@ -145,6 +145,33 @@ impl Match {
         ))
     }
 
+    /// A press-back without a roll (4.2 (i)) is for a player who cannot move whatever he
+    /// rolls. With moves recorded the board says whether he can: if any of the 21 rolls
+    /// has a legal move, he rolls like anyone else. Without the board the press-back is
+    /// the player's claim, recorded as such and shown to the director; with dice bound
+    /// to their position (`docs/dice.md`) it takes no dice from anyone either way.
+    pub(super) fn check_closed_out(&self, side: Side) -> Result<(), RuleError> {
+        let Some(state) = self.board.as_ref() else {
+            return Ok(());
+        };
+        let seen = state.seen_by(side);
+        for first in 1..=6u8 {
+            for second in first..=6u8 {
+                let plays = board::legal_plays(&seen, [first, second])?;
+                if !(plays.len() == 1 && plays[0].steps.is_empty()) {
+                    return Err(RuleError::rule(
+                        "4.2 (i)",
+                        format!(
+                            "player {side} can move with {first}-{second}: only a player who \
+                             cannot move whatever he rolls presses back without rolling"
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// With moves recorded the board decides results: a declared result is the board's
     /// alone (it comes by itself), and a concession may ask no more than the position
     /// allows (4.5).

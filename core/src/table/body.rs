@@ -56,7 +56,19 @@ pub struct SetupRecord {
     /// logs).
     #[serde(default, skip_serializing_if = "SeedPolicy::is_optional")]
     pub seeds: SeedPolicy,
+    /// How long the players have to reveal their seeds once both committed, in ms
+    /// (`dice.reveal_due`); left out for [`DEFAULT_REVEAL_WINDOW`], as in the first logs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reveal_window_ms: Option<u64>,
 }
+
+/// How long the players have to reveal their seeds once both committed, unless the
+/// tournament says otherwise: five minutes, time enough for a phone to reconnect and
+/// little enough that a staller is seen by the director before the round is over.
+pub const DEFAULT_REVEAL_WINDOW: crate::time::Millis = crate::time::Millis::secs(300);
+
+/// The longest reveal window a match takes: a day.
+pub const MAX_REVEAL_WINDOW: crate::time::Millis = crate::time::Millis::secs(86_400);
 
 /// A device's input as received: recorded before the events it caused, or alone when
 /// it was refused, so a replay applies it exactly once.

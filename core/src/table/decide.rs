@@ -9,6 +9,7 @@ use crate::audit::{Entry, Record, record_hash};
 use crate::backgammon::{Command, DiceSource, Turn};
 use crate::chess::{Chess960, MatchCommand};
 use crate::device_time::charge_instant;
+use crate::dice::{DiceError, DiceVersion, Position};
 use crate::side::Side;
 use crate::time::{Millis, Timestamp};
 
@@ -136,9 +137,14 @@ impl Draft {
 
     fn server_opening(&mut self, now: Timestamp) -> Result<(), Refusal> {
         self.server_dice()?;
-        let opening = self.table.dice.next_opening().map_err(Refusal::rule)?;
+        let (opening, at) = self.table.dice.next_opening().map_err(Refusal::rule)?;
+        let game = match at {
+            Some(Position::Opening { game }) => Some(game),
+            _ => None,
+        };
         self.emit(Body::Dice(Entry::Opening {
             throws: opening.throws.clone(),
+            game,
         }))?;
         for throw in opening.throws {
             let command = Command::OpeningThrow {
@@ -163,8 +169,17 @@ impl Draft {
         if early {
             return self.emit(Body::Dice(Entry::RollQueued { side }));
         }
-        let dice = self.table.dice.next_roll().map_err(Refusal::rule)?;
-        self.emit(Body::Dice(Entry::Roll { side, dice }))?;
+        let (dice, at) = self.table.dice.next_roll(side).map_err(Refusal::rule)?;
+        let (game, roll) = match at {
+            Some(Position::Roll { game, roll, .. }) => (Some(game), Some(roll)),
+            _ => (None, None),
+        };
+        self.emit(Body::Dice(Entry::Roll {
+            side,
+            dice,
+            game,
+            roll,
+        }))?;
         let command = Command::Roll {
             side,
             dice,
@@ -263,7 +278,10 @@ impl Draft {
             // The dice check each seed as its record is folded in (`evolve`); a length no
             // match takes is refused first, as a value (INVALID_ARGUMENT).
             Request::PlayerSeed { side, seed } => {
-                super::dice::check_seed_length(seed)
+                if self.table.dice.version() != DiceVersion::V1 {
+                    return Err(Refusal::rule(DiceError::ClearSeed.to_string()));
+                }
+                super::dice::check_seed_length(DiceVersion::V1, seed)
                     .map_err(|e| Refusal::invalid(e.to_string()))?;
                 self.emit(Body::Dice(Entry::PlayerSeed {
                     side: *side,
@@ -274,16 +292,45 @@ impl Draft {
                 self.emit(Body::Dice(Entry::PlayerCommit {
                     side: *side,
                     commitment: hex::encode(commitment),
-                }))
+                }))?;
+                self.reveal_deadline(now)
             }
-            Request::RevealSeed { side, seed } => {
-                super::dice::check_seed_length(seed)
+            Request::RevealSeed { side, seed, salt } => {
+                // A value no match takes is refused as a value (INVALID_ARGUMENT).
+                self.table
+                    .dice
+                    .expected_commitment(*side, seed, salt.as_deref())
                     .map_err(|e| Refusal::invalid(e.to_string()))?;
                 self.emit(Body::Dice(Entry::PlayerReveal {
                     side: *side,
                     seed: hex::encode(seed),
+                    salt: salt.as_ref().map(hex::encode),
                 }))?;
                 self.draw_due_position(now)
+            }
+            Request::ExtendReveal { window, ruling } => {
+                if *window <= Millis::ZERO || *window > super::MAX_REVEAL_WINDOW {
+                    return Err(Refusal::invalid(format!(
+                        "an extension of the reveal deadline is 1 s to {} s",
+                        super::MAX_REVEAL_WINDOW.as_ms() / 1000
+                    )));
+                }
+                let by = now + *window;
+                if self.table.dice.reveal_due().is_none() {
+                    return Err(Refusal::rule(
+                        "no player's reveal is pending: there is no deadline to extend",
+                    ));
+                }
+                if ruling.reason.trim().is_empty() || ruling.article.trim().is_empty() {
+                    return Err(Refusal::invalid(
+                        "ruling: an extension of the reveal deadline needs a reason and an article",
+                    ));
+                }
+                self.emit(Body::Dice(Entry::RevealDue {
+                    by: by.as_ms(),
+                    reason: Some(ruling.reason.clone()),
+                    article: Some(ruling.article.clone()),
+                }))
             }
             Request::Takeover {
                 node,
@@ -372,6 +419,44 @@ impl Draft {
     }
 }
 
+impl Draft {
+    /// With the second commitment the reveals fall due: `dice.reveal_due`, the
+    /// tournament's window from now (v2 logs; a v1 log waits without a deadline).
+    fn reveal_deadline(&mut self, now: Timestamp) -> Result<(), Refusal> {
+        let dice = &self.table.dice;
+        if dice.version() == DiceVersion::V1
+            || dice.pending_reveal().is_none()
+            || dice.reveal_due().is_some()
+        {
+            return Ok(());
+        }
+        let by = now + dice.reveal_window();
+        self.emit(Body::Dice(Entry::RevealDue {
+            by: by.as_ms(),
+            reason: None,
+            article: None,
+        }))
+    }
+
+    /// Once a match's result is final the server reveals its seed by itself, in the same
+    /// append: nobody has to ask (backgammon: the director's confirmation, 4.6; chess: the
+    /// match decided). Only where the table holds the seed (the server's view).
+    fn reveal_when_final(&mut self) -> Result<(), Refusal> {
+        let fin = match &self.table.game {
+            Game::Backgammon(m) => m.result().is_some_and(|r| r.confirmed),
+            Game::Chess(m) => m.is_over(),
+        };
+        let dice = &self.table.dice;
+        if !fin || dice.revealed() {
+            return Ok(());
+        }
+        let Some(seed) = dice.server_seed().map(|s| hex::encode(s.as_bytes())) else {
+            return Ok(());
+        };
+        self.emit(Body::Dice(Entry::Reveal { server_seed: seed }))
+    }
+}
+
 impl Table {
     /// The records `request` adds at `now` and the table after them, or the rule that
     /// refuses it. Nothing changes here: the caller keeps the plan's table once its
@@ -379,6 +464,7 @@ impl Table {
     pub fn plan(&self, request: &Request, now: Timestamp) -> Result<Plan, Refusal> {
         let mut draft = Draft::new(self);
         draft.request(request, now)?;
+        draft.reveal_when_final()?;
         Ok(draft.done())
     }
 
@@ -417,6 +503,7 @@ impl Table {
             draft
                 .emit(record("applied".into()))
                 .and_then(|()| draft.request(&request, charge.at))
+                .and_then(|()| draft.reveal_when_final())
                 .map(|()| draft.done())
                 .map_err(|e| e.message)
         });

@@ -9,9 +9,12 @@
 
 use crate::audit::lower_hex;
 use crate::dice::{
-    Commitment, DiceError, DiceStream, MAX_PLAYER_SEED, OpeningRoll, Roll, ServerSeed, dice_key,
+    Commitment, DiceError, DiceStream, DiceVersion, MAX_PLAYER_SEED, MIN_PLAYER_SEED_V2,
+    OpeningRoll, Position, Roll, SALT_LEN, ServerSeed, dice_key, dice_key_v2, player_commitment,
+    player_commitment_v2,
 };
 use crate::side::Side;
+use crate::time::{Millis, Timestamp};
 
 /// One server draw as recorded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,10 +42,14 @@ pub fn strict_hex(s: &str, what: &str) -> Result<Vec<u8>, String> {
     lower_hex(s).ok_or_else(|| format!("{what} is not lower-case hex"))
 }
 
-/// A player seed is 1 to [`MAX_PLAYER_SEED`] bytes.
-pub(super) fn check_seed_length(seed: &[u8]) -> Result<(), DiceError> {
-    if seed.is_empty() || seed.len() > MAX_PLAYER_SEED {
-        return Err(DiceError::SeedLength(seed.len()));
+/// A player seed is 1 (v1) or [`MIN_PLAYER_SEED_V2`] (v2) to [`MAX_PLAYER_SEED`] bytes.
+pub(super) fn check_seed_length(version: DiceVersion, seed: &[u8]) -> Result<(), DiceError> {
+    let least = match version {
+        DiceVersion::V1 => 1,
+        DiceVersion::V2 => MIN_PLAYER_SEED_V2,
+    };
+    if seed.len() < least || seed.len() > MAX_PLAYER_SEED {
+        return Err(DiceError::SeedLength(least, seed.len()));
     }
     Ok(())
 }
@@ -51,6 +58,7 @@ pub(super) fn check_seed_length(seed: &[u8]) -> Result<(), DiceError> {
 #[derive(Clone, Debug)]
 pub struct TableDice {
     match_id: String,
+    version: DiceVersion,
     commitment: Commitment,
     player_seeds: [Vec<u8>; 2],
     /// Each player's commitment to his seed, and whether he revealed it.
@@ -58,12 +66,20 @@ pub struct TableDice {
     revealed_seeds: [bool; 2],
     /// No draw until both players revealed their seeds (the tournament's policy).
     seeds_required: bool,
+    /// When the players' reveals are due (`dice.reveal_due`), once both committed.
+    reveal_due: Option<Timestamp>,
+    /// How long they have from the second commitment.
+    reveal_window: Millis,
     /// Known to the server from the start; to a verifier from the reveal.
     server: Option<ServerSeed>,
-    /// The stream, once the first draw was made with the seed known.
+    /// v1: the match's one stream, once the first draw was made with the seed known.
     stream: Option<DiceStream>,
-    /// Draws recorded while the seed was not known, waiting for the reveal.
-    sealed: Vec<(u64, Draw)>,
+    /// Draws recorded while the seed was not known, waiting for the reveal, each with
+    /// its position (v2).
+    sealed: Vec<(u64, Option<Position>, Draw)>,
+    /// v2: the openings drawn so far (the game in progress), and each side's rolls in it.
+    games: u16,
+    rolls: [u32; 2],
     draws: usize,
     verified: usize,
     revealed: bool,
@@ -71,28 +87,38 @@ pub struct TableDice {
 
 impl TableDice {
     /// The server's view: the seed is known.
-    pub fn with_seed(match_id: &str, seed: ServerSeed) -> TableDice {
-        let mut dice = TableDice::sealed(match_id, seed.commitment());
+    pub fn with_seed(match_id: &str, version: DiceVersion, seed: ServerSeed) -> TableDice {
+        let mut dice = TableDice::sealed(match_id, version, seed.commitment());
         dice.server = Some(seed);
         dice
     }
 
     /// A verifier's view: only the commitment is known until the reveal.
-    pub fn sealed(match_id: &str, commitment: Commitment) -> TableDice {
+    pub fn sealed(match_id: &str, version: DiceVersion, commitment: Commitment) -> TableDice {
         TableDice {
             match_id: match_id.to_string(),
+            version,
             commitment,
             player_seeds: Default::default(),
             commitments: [None; 2],
             revealed_seeds: [false; 2],
             seeds_required: false,
+            reveal_due: None,
+            reveal_window: super::body::DEFAULT_REVEAL_WINDOW,
             server: None,
             stream: None,
             sealed: Vec::new(),
+            games: 0,
+            rolls: [0; 2],
             draws: 0,
             verified: 0,
             revealed: false,
         }
+    }
+
+    /// Which construction the match's dice follow.
+    pub fn version(&self) -> DiceVersion {
+        self.version
     }
 
     /// The commitment published before any draw.
@@ -125,16 +151,24 @@ impl TableDice {
         self.server.as_ref()
     }
 
-    /// Adds `side`'s seed in the clear: 1 to [`MAX_PLAYER_SEED`] bytes, once, before the
-    /// first draw (the first logs' way; players now commit and reveal).
-    pub fn add_player_seed(&mut self, side: Side, seed: &[u8]) -> Result<(), DiceError> {
+    fn seeds_open(&self) -> Result<(), DiceError> {
         if self.draws > 0 || self.revealed {
             return Err(DiceError::SeedsClosed);
         }
+        Ok(())
+    }
+
+    /// Adds `side`'s seed in the clear: 1 to [`MAX_PLAYER_SEED`] bytes, once, before the
+    /// first draw — v1 logs only: a v2 log takes commitments alone.
+    pub fn add_player_seed(&mut self, side: Side, seed: &[u8]) -> Result<(), DiceError> {
+        if self.version != DiceVersion::V1 {
+            return Err(DiceError::ClearSeed);
+        }
+        self.seeds_open()?;
         if self.commitments.iter().any(Option::is_some) {
             return Err(DiceError::MixedSeeds);
         }
-        check_seed_length(seed)?;
+        check_seed_length(self.version, seed)?;
         if !self.player_seeds[side.index()].is_empty() {
             return Err(DiceError::SeedAlreadyAdded(side));
         }
@@ -142,14 +176,14 @@ impl TableDice {
         Ok(())
     }
 
-    /// `side`'s commitment to a seed (`dice::player_commitment`): once, before the first
-    /// draw and before any reveal.
+    /// `side`'s commitment to a seed: once, before the first draw and before any reveal.
     pub fn commit_player_seed(
         &mut self,
         side: Side,
         commitment: [u8; 32],
     ) -> Result<(), DiceError> {
-        if self.draws > 0 || self.revealed || self.revealed_seeds.iter().any(|r| *r) {
+        self.seeds_open()?;
+        if self.revealed_seeds.iter().any(|r| *r) {
             return Err(DiceError::SeedsClosed);
         }
         if self.player_seeds.iter().any(|s| !s.is_empty()) {
@@ -162,20 +196,46 @@ impl TableDice {
         Ok(())
     }
 
-    /// `side` reveals his seed: only once both players committed, before the first draw,
-    /// and only the seed his commitment names. It then goes into the dice key.
-    pub fn reveal_player_seed(&mut self, side: Side, seed: &[u8]) -> Result<(), DiceError> {
-        if self.draws > 0 || self.revealed {
-            return Err(DiceError::SeedsClosed);
+    /// What `side`'s commitment to `seed` is: v1 hashes the match, side and seed; v2 also
+    /// the server's commitment and the salt ([`SALT_LEN`] bytes, v2 only).
+    pub fn expected_commitment(
+        &self,
+        side: Side,
+        seed: &[u8],
+        salt: Option<&[u8]>,
+    ) -> Result<[u8; 32], DiceError> {
+        check_seed_length(self.version, seed)?;
+        match (self.version, salt) {
+            (DiceVersion::V1, None) => Ok(player_commitment(&self.match_id, side, seed)),
+            (DiceVersion::V1, Some(salt)) => Err(DiceError::SaltLength(salt.len())),
+            (DiceVersion::V2, Some(salt)) if salt.len() == SALT_LEN => Ok(player_commitment_v2(
+                &self.commitment,
+                &self.match_id,
+                side,
+                salt,
+                seed,
+            )),
+            (DiceVersion::V2, salt) => Err(DiceError::SaltLength(salt.map_or(0, <[u8]>::len))),
         }
+    }
+
+    /// `side` reveals his seed (and, in v2, his salt): only once both players committed,
+    /// before the first draw, and only the seed his commitment names. It then goes into
+    /// the dice key.
+    pub fn reveal_player_seed(
+        &mut self,
+        side: Side,
+        seed: &[u8],
+        salt: Option<&[u8]>,
+    ) -> Result<(), DiceError> {
+        self.seeds_open()?;
         if self.commitments.iter().any(Option::is_none) {
             return Err(DiceError::NotCommitted(side));
         }
         if self.revealed_seeds[side.index()] {
             return Err(DiceError::SeedAlreadyAdded(side));
         }
-        check_seed_length(seed)?;
-        let expected = crate::dice::player_commitment(&self.match_id, side, seed);
+        let expected = self.expected_commitment(side, seed, salt)?;
         if self.commitments[side.index()] != Some(expected) {
             return Err(DiceError::RevealMismatch(side));
         }
@@ -187,6 +247,41 @@ impl TableDice {
     /// Whether both players' seeds are needed before the first draw.
     pub fn require_seeds(&mut self, required: bool) {
         self.seeds_required = required;
+    }
+
+    /// How long the players have to reveal once both committed (the set-up's
+    /// `reveal_window_ms`).
+    pub fn set_reveal_window(&mut self, window: Millis) {
+        self.reveal_window = window;
+    }
+
+    /// How long the players have to reveal once both committed.
+    pub fn reveal_window(&self) -> Millis {
+        self.reveal_window
+    }
+
+    /// The reveals are due by `by` (`dice.reveal_due`): only while a reveal is pending,
+    /// and a new deadline only later than the one in force.
+    pub fn set_reveal_due(&mut self, by: Timestamp) -> Result<(), String> {
+        if self.pending_reveal().is_none() {
+            return Err("a reveal deadline with no reveal pending".into());
+        }
+        if let Some(due) = self.reveal_due
+            && by <= due
+        {
+            return Err(format!(
+                "the reveals were due by {} ms: a new deadline is later, not {} ms",
+                due.as_ms(),
+                by.as_ms()
+            ));
+        }
+        self.reveal_due = Some(by);
+        Ok(())
+    }
+
+    /// When the pending reveals are due; `None` when none is pending.
+    pub fn reveal_due(&self) -> Option<Timestamp> {
+        self.reveal_due.filter(|_| self.pending_reveal().is_some())
     }
 
     /// Whether a draw may be made now as far as the players' seeds go: not while a
@@ -207,7 +302,7 @@ impl TableDice {
     /// A player who committed and has not revealed, once both committed: the dice wait
     /// for him. (A lone commitment is void: nothing can be revealed against it.)
     pub fn pending_reveal(&self) -> Option<Side> {
-        if self.commitments.iter().any(Option::is_none) {
+        if self.commitments.iter().any(Option::is_none) || self.draws > 0 {
             return None;
         }
         Side::BOTH
@@ -225,58 +320,144 @@ impl TableDice {
         self.commitments[side.index()]
     }
 
-    fn new_stream(&self, seed: &ServerSeed) -> DiceStream {
-        DiceStream::new(dice_key(
-            &self.match_id,
-            seed,
-            &self.player_seeds[0],
-            &self.player_seeds[1],
-        ))
+    /// Whether `side` revealed his committed seed.
+    pub fn seed_revealed(&self, side: Side) -> bool {
+        self.revealed_seeds[side.index()]
     }
 
-    /// The stream as it stands, on a copy: what the next draw will be. Only where the
-    /// seed is known and not yet revealed.
-    fn peek(&self) -> Result<DiceStream, DiceError> {
+    fn key(&self, seed: &ServerSeed) -> [u8; 32] {
+        let [a, b] = &self.player_seeds;
+        match self.version {
+            DiceVersion::V1 => dice_key(&self.match_id, seed, a, b),
+            DiceVersion::V2 => dice_key_v2(&self.match_id, seed, a, b),
+        }
+    }
+
+    /// Where the next draw of `like`'s kind belongs (v2); `None` in v1, where draws
+    /// follow one another.
+    fn next_position(&self, like: &Draw, side: Option<Side>) -> Result<Option<Position>, String> {
+        if self.version == DiceVersion::V1 {
+            return Ok(None);
+        }
+        Ok(Some(match (like, side) {
+            (Draw::Opening(_), _) => Position::Opening {
+                game: self
+                    .games
+                    .checked_add(1)
+                    .ok_or("too many games in one match")?,
+            },
+            (Draw::Roll(_), Some(side)) if self.games > 0 => Position::Roll {
+                game: self.games,
+                side,
+                roll: self.rolls[side.index()]
+                    .checked_add(1)
+                    .ok_or("too many rolls in one game")?,
+            },
+            (Draw::Roll(_), Some(_)) => return Err("a roll before its game's opening".into()),
+            (Draw::Roll(_), None) => return Err("a roll for nobody".into()),
+            (Draw::Chess960(_), _) => Position::Chess960,
+        }))
+    }
+
+    /// What the draw of `like`'s kind for `side` will be, without taking it: the server
+    /// records it, and the record takes it. Only where the seed is known and not yet
+    /// revealed. With it, where it belongs (v2).
+    fn peek(&self, like: Draw, side: Option<Side>) -> Result<(Draw, Option<Position>), DiceError> {
         if self.revealed {
             return Err(DiceError::Revealed);
         }
         self.ready()?;
         let seed = self.server.as_ref().ok_or(DiceError::Revealed)?;
-        Ok(self.stream.clone().unwrap_or_else(|| self.new_stream(seed)))
+        let position = self
+            .next_position(&like, side)
+            .map_err(DiceError::Unplaced)?;
+        let mut stream = match position {
+            Some(at) => DiceStream::at(self.key(seed), at),
+            None => self
+                .stream
+                .clone()
+                .unwrap_or_else(|| DiceStream::new(self.key(seed))),
+        };
+        Ok((next_draw(&mut stream, &like), position))
     }
 
-    /// The next roll, without taking it: the server records it, and the record takes it.
-    pub fn next_roll(&self) -> Result<Roll, DiceError> {
-        Ok(self.peek()?.roll())
+    /// `side`'s next roll, without taking it, and its position (v2).
+    pub fn next_roll(&self, side: Side) -> Result<(Roll, Option<Position>), DiceError> {
+        match self.peek(Draw::Roll([0; 2]), Some(side))? {
+            (Draw::Roll(dice), at) => Ok((dice, at)),
+            _ => unreachable!("a roll is drawn like a roll"),
+        }
     }
 
-    /// The next opening roll, without taking it.
-    pub fn next_opening(&self) -> Result<OpeningRoll, DiceError> {
-        Ok(self.peek()?.opening())
+    /// The next opening roll, without taking it, and its position (v2).
+    pub fn next_opening(&self) -> Result<(OpeningRoll, Option<Position>), DiceError> {
+        match self.peek(Draw::Opening(Vec::new()), None)? {
+            (Draw::Opening(throws), at) => Ok((OpeningRoll { throws }, at)),
+            _ => unreachable!("an opening is drawn like an opening"),
+        }
     }
 
-    /// The next Chess960 position number, without taking it.
+    /// The Chess960 position number, without taking it.
     pub fn next_chess960(&self) -> Result<u16, DiceError> {
-        Ok(self.peek()?.chess960())
+        match self.peek(Draw::Chess960(0), None)? {
+            (Draw::Chess960(sp), _) => Ok(sp),
+            _ => unreachable!("a position is drawn like a position"),
+        }
     }
 
-    /// A recorded draw (record `seq`): checked against the stream now if the seed is
-    /// known, else kept for the reveal.
-    pub fn record(&mut self, seq: u64, draw: Draw) -> Result<(), String> {
+    /// A recorded draw (record `seq`) for `side` (a roll's), where its record says it
+    /// belongs (`named`: v2's `game` and `roll`; `None` in v1): the place must be the
+    /// draw's own, and the draw is checked against its stream now if the seed is known,
+    /// else kept for the reveal.
+    pub fn record(
+        &mut self,
+        seq: u64,
+        draw: Draw,
+        side: Option<Side>,
+        named: Option<Position>,
+    ) -> Result<(), String> {
         if self.revealed {
             return Err("a server draw after the seed was revealed".into());
         }
         self.ready().map_err(|e| e.to_string())?;
+        let position = self.next_position(&draw, side)?;
+        let expected_name = position.filter(|p| *p != Position::Chess960);
+        if named != expected_name {
+            return Err(match expected_name {
+                None => "a position named in a draw of construction v1".into(),
+                Some(p) => format!(
+                    "the draw names {}, but it is {}: a draw's place is the game and the side's \
+                     count of rolls in it",
+                    describe_position(named),
+                    describe_position(Some(p))
+                ),
+            });
+        }
+        match &draw {
+            Draw::Opening(_) => {
+                self.games += 1;
+                self.rolls = [0; 2];
+            }
+            Draw::Roll(_) => {
+                if let Some(side) = side {
+                    self.rolls[side.index()] += 1;
+                }
+            }
+            Draw::Chess960(_) => {}
+        }
         self.draws += 1;
         let Some(seed) = self.server.clone() else {
-            self.sealed.push((seq, draw));
+            self.sealed.push((seq, position, draw));
             return Ok(());
         };
-        if self.stream.is_none() {
-            self.stream = Some(self.new_stream(&seed));
-        }
-        let stream = self.stream.as_mut().expect("just made");
-        let expected = next_draw(stream, &draw);
+        let expected = match position {
+            Some(at) => next_draw(&mut DiceStream::at(self.key(&seed), at), &draw),
+            None => {
+                let key = self.key(&seed);
+                let stream = self.stream.get_or_insert_with(|| DiceStream::new(key));
+                next_draw(stream, &draw)
+            }
+        };
         if expected != draw {
             return Err(format!(
                 "the draw {} is not what the seed gives ({})",
@@ -312,9 +493,13 @@ impl TableDice {
                 "the revealed seed is not the match's seed",
             ));
         }
-        let mut stream = self.new_stream(&seed);
-        for (seq, draw) in std::mem::take(&mut self.sealed) {
-            let expected = next_draw(&mut stream, &draw);
+        let key = self.key(&seed);
+        let mut stream = DiceStream::new(key);
+        for (seq, position, draw) in std::mem::take(&mut self.sealed) {
+            let expected = match position {
+                Some(at) => next_draw(&mut DiceStream::at(key, at), &draw),
+                None => next_draw(&mut stream, &draw),
+            };
             if expected != draw {
                 return Err(RevealError {
                     draw_seq: Some(seq),
@@ -330,6 +515,17 @@ impl TableDice {
         self.server = Some(seed);
         self.revealed = true;
         Ok(())
+    }
+}
+
+fn describe_position(p: Option<Position>) -> String {
+    match p {
+        None => "no place".into(),
+        Some(Position::Opening { game }) => format!("the opening of game {game}"),
+        Some(Position::Roll { game, side, roll }) => {
+            format!("{side}'s roll {roll} of game {game}")
+        }
+        Some(Position::Chess960) => "the Chess960 position".into(),
     }
 }
 
@@ -366,58 +562,69 @@ mod tests {
 
     #[test]
     fn seeds_are_1_to_64_bytes_once_each_and_close_at_the_first_draw() {
-        let mut d = TableDice::with_seed("m", ServerSeed::from_bytes([2; 32]));
+        let mut d = TableDice::with_seed("m", DiceVersion::V1, ServerSeed::from_bytes([2; 32]));
         assert_eq!(
             d.add_player_seed(Side::A, b""),
-            Err(DiceError::SeedLength(0))
+            Err(DiceError::SeedLength(1, 0))
         );
         assert_eq!(
             d.add_player_seed(Side::A, &[0; 65]),
-            Err(DiceError::SeedLength(65))
+            Err(DiceError::SeedLength(1, 65))
         );
         d.add_player_seed(Side::A, b"x").unwrap();
         assert_eq!(
             d.add_player_seed(Side::A, b"y"),
             Err(DiceError::SeedAlreadyAdded(Side::A))
         );
-        let roll = d.next_roll().unwrap();
-        d.record(2, Draw::Roll(roll)).unwrap();
+        let roll = d.next_roll(Side::A).unwrap().0;
+        d.record(2, Draw::Roll(roll), Some(Side::A), None).unwrap();
         assert_eq!(
             d.add_player_seed(Side::B, b"z"),
             Err(DiceError::SeedsClosed)
         );
         assert_eq!(d.player_seed(Side::B), b"");
         d.reveal(&hex::encode([2; 32])).unwrap();
-        assert_eq!(d.next_roll(), Err(DiceError::Revealed));
+        assert_eq!(d.next_roll(Side::A).map(|r| r.0), Err(DiceError::Revealed));
     }
 
     #[test]
     fn a_sealed_view_recomputes_at_the_reveal_what_the_server_checked_at_once() {
         let seed = ServerSeed::from_bytes([0xab; 32]);
-        let mut server = TableDice::with_seed("m", seed.clone());
-        let mut verifier = TableDice::sealed("m", seed.commitment());
+        let mut server = TableDice::with_seed("m", DiceVersion::V1, seed.clone());
+        let mut verifier = TableDice::sealed("m", DiceVersion::V1, seed.commitment());
         for dice in [&mut server, &mut verifier] {
             dice.add_player_seed(Side::A, b"abc").unwrap();
         }
-        let roll = server.next_roll().unwrap();
-        server.record(2, Draw::Roll(roll)).unwrap();
-        verifier.record(2, Draw::Roll(roll)).unwrap();
+        let roll = server.next_roll(Side::A).unwrap().0;
+        server
+            .record(2, Draw::Roll(roll), Some(Side::A), None)
+            .unwrap();
+        verifier
+            .record(2, Draw::Roll(roll), Some(Side::A), None)
+            .unwrap();
         assert_eq!((server.verified(), verifier.verified()), (1, 0));
         let other = if roll == [1, 1] { [2, 2] } else { [1, 1] };
-        assert!(server.clone().record(3, Draw::Roll(other)).is_err());
+        assert!(
+            server
+                .clone()
+                .record(3, Draw::Roll(other), Some(Side::A), None)
+                .is_err()
+        );
         let mut forged = verifier.clone();
-        forged.record(3, Draw::Roll(other)).unwrap();
+        forged
+            .record(3, Draw::Roll(other), Some(Side::A), None)
+            .unwrap();
         let hex = hex::encode(seed.as_bytes());
         verifier.reveal(&hex).unwrap();
         assert_eq!(verifier.verified(), 1);
         // The next honest roll could be `other` by chance; the forged one is checked
         // against whatever it really is.
-        let honest_next = server.next_roll().unwrap();
+        let honest_next = server.next_roll(Side::A).unwrap().0;
         if honest_next != other {
             assert_eq!(forged.reveal(&hex).unwrap_err().draw_seq, Some(3));
         }
         assert!(
-            TableDice::sealed("m", seed.commitment())
+            TableDice::sealed("m", DiceVersion::V1, seed.commitment())
                 .reveal(&hex.to_uppercase())
                 .is_err()
         );
@@ -425,6 +632,10 @@ mod tests {
             verifier.add_player_seed(Side::B, b"x"),
             Err(DiceError::SeedsClosed)
         );
-        assert!(verifier.record(9, Draw::Roll([1, 2])).is_err());
+        assert!(
+            verifier
+                .record(9, Draw::Roll([1, 2]), Some(Side::A), None)
+                .is_err()
+        );
     }
 }

@@ -10,7 +10,7 @@ use super::{Game, Table};
 use crate::audit::Entry;
 use crate::backgammon::{Change, DiceSource, Event, Turn};
 use crate::chess::{MatchEvent, SeriesEvent};
-use crate::dice::Roll;
+use crate::dice::{Position, Roll};
 use crate::dice_check::validate_roll;
 use crate::side::Side;
 use crate::time::{Millis, Timestamp};
@@ -311,11 +311,34 @@ impl Table {
                     .commit_player_seed(*side, bytes)
                     .map_err(|e| e.to_string())?;
             }
-            Entry::PlayerReveal { side, seed } => {
+            Entry::PlayerReveal { side, seed, salt } => {
                 let bytes = strict_hex(seed, "the seed")?;
+                let salt = salt
+                    .as_deref()
+                    .map(|s| strict_hex(s, "the salt"))
+                    .transpose()?;
                 self.dice
-                    .reveal_player_seed(*side, &bytes)
+                    .reveal_player_seed(*side, &bytes, salt.as_deref())
                     .map_err(|e| e.to_string())?;
+            }
+            Entry::RevealDue {
+                by,
+                reason,
+                article,
+            } => {
+                let extension = self.dice.reveal_due().is_some();
+                let ruled = [reason, article]
+                    .iter()
+                    .all(|f| f.as_deref().is_some_and(|t| !t.trim().is_empty()));
+                let unruled = reason.is_none() && article.is_none();
+                if (extension && !ruled) || (!extension && !unruled) {
+                    return Err(
+                        "the first reveal deadline comes with the second commitment, and only \
+                         the director extends it, with a reason and an article"
+                            .into(),
+                    );
+                }
+                self.dice.set_reveal_due(Timestamp(*by))?;
             }
             Entry::RollQueued { side } => {
                 if !server_dice {
@@ -330,7 +353,12 @@ impl Table {
                 }
                 self.queued_roll = Some(*side);
             }
-            Entry::Roll { side, dice } => {
+            Entry::Roll {
+                side,
+                dice,
+                game,
+                roll,
+            } => {
                 if !server_dice {
                     return not_here("a server roll");
                 }
@@ -341,18 +369,29 @@ impl Table {
                 }
                 self.queued_roll = None;
                 validate_roll(*dice).map_err(|e| format!("a server roll: {e}"))?;
-                self.dice.record(seq, Draw::Roll(*dice))?;
+                let named = game.zip(*roll).map(|(game, roll)| Position::Roll {
+                    game,
+                    side: *side,
+                    roll,
+                });
+                if named.is_none() && (game.is_some() || roll.is_some()) {
+                    return Err("a roll names its game and roll number together".into());
+                }
+                self.dice
+                    .record(seq, Draw::Roll(*dice), Some(*side), named)?;
                 self.owed = Some(Owed::Roll {
                     side: *side,
                     dice: *dice,
                 });
             }
-            Entry::Opening { throws } => {
+            Entry::Opening { throws, game } => {
                 if !server_dice {
                     return not_here("a server opening roll");
                 }
                 opening_throws(throws)?;
-                self.dice.record(seq, Draw::Opening(throws.clone()))?;
+                let named = game.map(|game| Position::Opening { game });
+                self.dice
+                    .record(seq, Draw::Opening(throws.clone()), None, named)?;
                 self.owed = Some(Owed::Opening(throws.iter().copied().collect()));
             }
             Entry::Chess960 { sp } => {
@@ -363,7 +402,7 @@ impl Table {
                 if *sp >= 960 {
                     return Err(format!("Chess960 positions are 0 to 959, not {sp}"));
                 }
-                self.dice.record(seq, Draw::Chess960(*sp))?;
+                self.dice.record(seq, Draw::Chess960(*sp), None, None)?;
                 self.owed = Some(Owed::Position(*sp));
             }
             // Checked against the roll it reports, and watched, as it paid for it.

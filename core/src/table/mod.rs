@@ -55,8 +55,9 @@ mod replay;
 mod request;
 
 pub use body::{
-    AnomalyRecord, Body, ChessRuling, DeviceInputRecord, GameSetup, GameType, MAX_PLAYER_NAME,
-    MatchInfo, RenameRecord, SeedPolicy, SetupRecord, TakeoverRecord, check_player_name,
+    AnomalyRecord, Body, ChessRuling, DEFAULT_REVEAL_WINDOW, DeviceInputRecord, GameSetup,
+    GameType, MAX_PLAYER_NAME, MAX_REVEAL_WINDOW, MatchInfo, RenameRecord, SeedPolicy, SetupRecord,
+    TakeoverRecord, check_player_name,
 };
 pub use dice::TableDice;
 pub use replay::{Replay, ReplayError, setup_of};
@@ -67,7 +68,7 @@ use std::collections::BTreeMap;
 use crate::audit::{Hash, Record};
 use crate::backgammon::{DiceSource, Match, Turn};
 use crate::chess::ChessMatch;
-use crate::dice::ServerSeed;
+use crate::dice::{DiceVersion, ServerSeed};
 use crate::dice_check::DiceMonitor;
 use crate::engine::Engine;
 use crate::side::Side;
@@ -212,6 +213,19 @@ pub struct Table {
     head: Hash,
 }
 
+/// How a new match's table is opened: what its tournament sets.
+#[derive(Clone, Debug, Default)]
+pub struct TableOptions {
+    /// Whether the players' seeds are required before the first draw.
+    pub seeds: SeedPolicy,
+    /// How long the players have to reveal their seeds once both committed
+    /// ([`DEFAULT_REVEAL_WINDOW`] when `None`; at most [`MAX_REVEAL_WINDOW`]).
+    pub reveal_window: Option<Millis>,
+    /// The dice construction: v2 for every new match; v1 only to write the first logs'
+    /// kind again in tests.
+    pub dice: DiceVersion,
+}
+
 /// What a request adds: the records, chained to the log, and the table after them.
 #[derive(Clone, Debug)]
 pub struct Plan {
@@ -239,11 +253,26 @@ impl Table {
         seeds: SeedPolicy,
         seed: ServerSeed,
     ) -> Result<(Table, Vec<Record>), Refusal> {
+        let options = TableOptions {
+            seeds,
+            ..TableOptions::default()
+        };
+        Table::create_with_options(info, setup, options, seed)
+    }
+
+    /// [`Table::create`] with every option a tournament sets.
+    pub fn create_with_options(
+        info: MatchInfo,
+        setup: GameSetup,
+        options: TableOptions,
+        seed: ServerSeed,
+    ) -> Result<(Table, Vec<Record>), Refusal> {
         Game::new(&setup)?;
         let mut replay = Replay::new(Some(seed.clone()));
         let opened = crate::audit::Entry::MatchOpened {
             match_id: info.id.clone(),
             commitment: seed.commitment().to_string(),
+            dice: options.dice.number(),
         }
         .body();
         let first = Record::next(None, opened);
@@ -252,7 +281,11 @@ impl Table {
             Body::Setup(SetupRecord {
                 info,
                 game: setup,
-                seeds,
+                seeds: options.seeds,
+                reveal_window_ms: options
+                    .reveal_window
+                    .filter(|w| *w != DEFAULT_REVEAL_WINDOW)
+                    .map(|w| u64::try_from(w.as_ms()).unwrap_or(0)),
             })
             .text(),
         );

@@ -2,11 +2,11 @@
 //! server's recovery (seed known) and of the offline verifier (seed sealed until the
 //! reveal).
 
-use super::body::{Body, GameSetup, SetupRecord};
+use super::body::{Body, GameSetup, MAX_REVEAL_WINDOW, SetupRecord};
 use super::dice::{TableDice, strict_hex};
 use super::{Game, Table};
 use crate::audit::{Entry, Hash, Record, record_hash};
-use crate::dice::{Commitment, ServerSeed};
+use crate::dice::{Commitment, DiceVersion, ServerSeed};
 use crate::dice_check::DiceMonitor;
 
 /// Why a log does not replay, and at which record.
@@ -32,6 +32,7 @@ enum Stage {
     Opened {
         match_id: String,
         commitment: Commitment,
+        version: DiceVersion,
         head: Hash,
     },
     Table(Box<Table>),
@@ -161,8 +162,10 @@ impl Replay {
                 Body::Dice(Entry::MatchOpened {
                     match_id,
                     commitment,
+                    dice,
                 }),
             ) => {
+                let version = DiceVersion::from_number(dice)?;
                 let bytes: [u8; 32] = strict_hex(&commitment, "the commitment")?
                     .try_into()
                     .map_err(|_| "the commitment is not 32 bytes")?;
@@ -175,6 +178,7 @@ impl Replay {
                 Ok(Stage::Opened {
                     match_id,
                     commitment,
+                    version,
                     head: record.hash,
                 })
             }
@@ -186,11 +190,17 @@ impl Replay {
                 Stage::Opened {
                     match_id,
                     commitment,
+                    version,
                     ..
                 },
                 Body::Setup(setup),
             ) => {
-                let SetupRecord { info, game, seeds } = setup;
+                let SetupRecord {
+                    info,
+                    game,
+                    seeds,
+                    reveal_window_ms,
+                } = setup;
                 if info.id != match_id {
                     return Err(format!(
                         "the set-up is for match {:?}, the log for {match_id:?}",
@@ -199,10 +209,22 @@ impl Replay {
                 }
                 let game = Game::new(&game).map_err(|e| e.message)?;
                 let mut dice = match &self.seed {
-                    Some(seed) => TableDice::with_seed(&match_id, seed.clone()),
-                    None => TableDice::sealed(&match_id, commitment),
+                    Some(seed) => TableDice::with_seed(&match_id, version, seed.clone()),
+                    None => TableDice::sealed(&match_id, version, commitment),
                 };
                 dice.require_seeds(seeds == super::SeedPolicy::Required);
+                if let Some(ms) = reveal_window_ms {
+                    let ms = i64::try_from(ms)
+                        .ok()
+                        .filter(|ms| (1..=MAX_REVEAL_WINDOW.as_ms()).contains(ms))
+                        .ok_or_else(|| {
+                            format!(
+                                "a reveal window is 1 ms to {} s, not {ms} ms",
+                                MAX_REVEAL_WINDOW.as_ms() / 1000
+                            )
+                        })?;
+                    dice.set_reveal_window(crate::time::Millis::ms(ms));
+                }
                 Ok(Stage::Table(Box::new(Table {
                     info,
                     game,

@@ -50,8 +50,18 @@ pub enum Request {
     RevealSeed {
         /// Whose.
         side: Side,
-        /// 1 to 64 bytes.
+        /// 16 to 64 bytes (1 to 64 in a v1 log).
         seed: Vec<u8>,
+        /// The commitment's salt, 32 bytes (v2; `None` in a v1 log).
+        salt: Option<Vec<u8>>,
+    },
+    /// The director gives the players `window` from now to reveal their seeds (a ruling:
+    /// the reveal deadline had passed, or is about to).
+    ExtendReveal {
+        /// From now: the new deadline must be later than the one in force.
+        window: crate::time::Millis,
+        /// His reason and the article he applies.
+        ruling: ChessRuling,
     },
     /// Reveal the server seed (after the match).
     Reveal,

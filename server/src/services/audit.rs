@@ -88,6 +88,7 @@ impl<S: EventStore + Clone, T: TimeSource> Audit for AuditService<S, T> {
             .await?;
         Ok(Response::new(v1::GetCommitmentResponse {
             commitment: state.commitment,
+            dice_construction: state.dice_construction,
         }))
     }
 
@@ -138,8 +139,34 @@ impl<S: EventStore + Clone, T: TimeSource> Audit for AuditService<S, T> {
         let caller = self.hub.caller(r.metadata()).await?;
         let r = r.into_inner();
         let side = self.player(&caller, &r.match_id, r.side)?;
-        let request = TableRequest::RevealSeed { side, seed: r.seed };
+        let request = TableRequest::RevealSeed {
+            side,
+            seed: r.seed,
+            salt: r.salt,
+        };
         self.seed(&r.match_id, side, request).await
+    }
+
+    async fn extend_reveal_deadline(
+        &self,
+        r: Request<v1::ExtendRevealDeadlineRequest>,
+    ) -> Result<Response<v1::SubmitPlayerSeedResponse>, Status> {
+        self.hub.director(r.metadata()).await?;
+        let r = r.into_inner();
+        let request = TableRequest::ExtendReveal {
+            window: baffle_core::Millis::secs(i64::from(r.seconds)),
+            ruling: baffle_core::table::ChessRuling {
+                reason: r.reason,
+                article: r.article,
+            },
+        };
+        let handle = self.hub.match_handle(&r.match_id).await?;
+        let reply = handle
+            .execute(request, None, None, actor::Admission::Always)
+            .await?;
+        Ok(Response::new(v1::SubmitPlayerSeedResponse {
+            seq: reply.state.map_or(0, |s| s.seq),
+        }))
     }
 
     type ExportLogStream = Stream<v1::ExportLine>;

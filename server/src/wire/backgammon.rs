@@ -315,6 +315,9 @@ pub(super) fn match_state(m: &Match, cx: &StateContext<'_>) -> v1::MatchState {
         chess: None,
         player_seeds: player_seeds(cx),
         player_seeds_required: cx.dice.seeds_required(),
+        dice_construction: super::dice_construction(cx.dice),
+        reveal_due_ms: cx.dice.reveal_due().map_or(0, Timestamp::as_ms),
+        dice_revealed: cx.dice.revealed(),
         pending_length: m.pending_length(),
         awaiting_decision: m.awaiting_decision(),
         next_due_kind: next_due.map_or(v1::DueKind::Unspecified, |(_, due)| match due {

@@ -315,6 +315,12 @@ pub fn match_state(m: &ChessMatch, cx: &StateContext<'_>) -> v1::MatchState {
         chess: Some(chess),
         player_seeds: super::player_seeds(cx),
         player_seeds_required: cx.dice.seeds_required(),
+        dice_construction: super::dice_construction(cx.dice),
+        reveal_due_ms: cx
+            .dice
+            .reveal_due()
+            .map_or(0, baffle_core::Timestamp::as_ms),
+        dice_revealed: cx.dice.revealed(),
         board: None,
         ..Default::default()
     }

@@ -228,6 +228,14 @@ pub(crate) fn player_seeds(cx: &StateContext<'_>) -> Vec<v1::PlayerSeed> {
         .to_vec()
 }
 
+/// The number of the dice construction a match's log follows (`docs/dice.md`).
+pub(crate) fn dice_construction(dice: &baffle_core::table::TableDice) -> u32 {
+    match dice.version() {
+        baffle_core::dice::DiceVersion::V1 => 1,
+        baffle_core::dice::DiceVersion::V2 => 2,
+    }
+}
+
 /// Which rules a game is played under, as decoding a command needs them.
 pub fn rules(game: &Game) -> Rules {
     match game {

@@ -37,7 +37,14 @@ use sha2::{Digest, Sha256};
 
 use crate::side::Side;
 
-/// The version label hashed into every dice key. A new construction gets a new label.
+mod position;
+
+pub use position::{
+    DICE_KEY_LABEL_V2, DiceVersion, MIN_PLAYER_SEED_V2, PLAYER_COMMITMENT_LABEL_V2, Position,
+    SALT_LEN, dice_key_v2, player_commitment_v2,
+};
+
+/// The version label hashed into every v1 dice key. A new construction gets a new label.
 pub const DICE_KEY_LABEL: &[u8] = b"baffle-dice-v1";
 
 /// The longest player seed accepted, in bytes.
@@ -87,23 +94,28 @@ impl fmt::Debug for Commitment {
 }
 
 /// Appends `bytes` with a 4-byte big-endian length prefix.
-fn length_prefixed(hasher: &mut Sha256, bytes: &[u8]) {
+pub(crate) fn length_prefixed(hasher: &mut Sha256, bytes: &[u8]) {
     let len = u32::try_from(bytes.len()).expect("inputs are far below 4 GiB");
     hasher.update(len.to_be_bytes());
     hasher.update(bytes);
 }
 
-/// The dice key: SHA-256 over the length-prefixed label, match id, server seed and the
-/// two player seeds (empty when a player added none).
+/// The v1 dice key: SHA-256 over the length-prefixed label, match id, server seed and
+/// the two player seeds (empty when a player added none).
 pub fn dice_key(match_id: &str, server: &ServerSeed, seed_a: &[u8], seed_b: &[u8]) -> [u8; 32] {
+    key_with_label(DICE_KEY_LABEL, match_id, server, seed_a, seed_b)
+}
+
+/// The key of either construction: they differ only in the label.
+fn key_with_label(
+    label: &[u8],
+    match_id: &str,
+    server: &ServerSeed,
+    seed_a: &[u8],
+    seed_b: &[u8],
+) -> [u8; 32] {
     let mut h = Sha256::new();
-    for part in [
-        DICE_KEY_LABEL,
-        match_id.as_bytes(),
-        &server.0,
-        seed_a,
-        seed_b,
-    ] {
+    for part in [label, match_id.as_bytes(), &server.0, seed_a, seed_b] {
         length_prefixed(&mut h, part);
     }
     h.finalize().into()
@@ -189,6 +201,15 @@ impl DiceStream {
             rng: ChaCha20Rng::from_seed(key),
             words: 0,
         }
+    }
+
+    /// Moves to the ChaCha20 stream with this 64-bit nonce, at its start (v2 positions).
+    /// `rand_chacha` keeps the nonce as one little-endian 64-bit number, so the bytes are
+    /// read that way: the keystream is RFC 8439's with the nonce `00 00 00 00 ‖ nonce`.
+    fn set_nonce(&mut self, nonce: [u8; 8]) {
+        self.rng.set_stream(u64::from_le_bytes(nonce));
+        self.rng.set_word_pos(0);
+        self.words = 0;
     }
 
     /// The next raw 32-bit output.
@@ -294,8 +315,17 @@ pub enum DiceError {
     SeedsClosed,
     /// The player already added a seed.
     SeedAlreadyAdded(Side),
-    /// The seed is empty or longer than [`MAX_PLAYER_SEED`].
-    SeedLength(usize),
+    /// The seed is shorter than the construction's least (1 byte in v1,
+    /// [`MIN_PLAYER_SEED_V2`] in v2) or longer than [`MAX_PLAYER_SEED`]: the least, and
+    /// the length given.
+    SeedLength(usize, usize),
+    /// A v2 draw has no place (a roll before its game's opening, or a count past its
+    /// bound).
+    Unplaced(String),
+    /// A v2 salt is not [`SALT_LEN`] bytes.
+    SaltLength(usize),
+    /// A seed given in the clear, where only commitments are taken (v2 logs).
+    ClearSeed,
     /// The server seed was revealed: its dice are public now.
     Revealed,
     /// Both players committed to a seed, and this one has not revealed his yet: no draw
@@ -321,9 +351,21 @@ impl fmt::Display for DiceError {
                 )
             }
             DiceError::SeedAlreadyAdded(side) => write!(f, "player {side} already added a seed"),
-            DiceError::SeedLength(n) => {
-                write!(f, "a player seed has 1 to {MAX_PLAYER_SEED} bytes, not {n}")
+            DiceError::SeedLength(least, n) => write!(
+                f,
+                "a player seed has {least} to {MAX_PLAYER_SEED} bytes, not {n} \
+                 (a typed word is too easy to guess: let the client make 32 random bytes)"
+            ),
+            DiceError::Unplaced(why) => write!(f, "no draw: {why}"),
+            DiceError::SaltLength(n) => {
+                write!(f, "a player's salt has {SALT_LEN} bytes, not {n}")
             }
+            DiceError::ClearSeed => write!(
+                f,
+                "a seed given in the clear could be chosen knowing the other player's: \
+                 players commit to a seed and reveal it once both have committed \
+                 (baffle audit commit, then baffle audit reveal-seed)"
+            ),
             DiceError::Revealed => write!(
                 f,
                 "the server seed was revealed, so its dice are public: no more server dice for this match"
