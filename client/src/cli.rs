@@ -228,6 +228,10 @@ pub enum TournamentCommand {
         /// first roll: `baffle audit player-codes` gives them their codes.
         #[arg(long)]
         require_player_seeds: bool,
+        /// How long the players have to reveal their seeds once both have committed
+        /// (e.g. 5m, 90s; default 5m): past it the director rules.
+        #[arg(long, value_name = "DURATION")]
+        reveal_window: Option<String>,
     },
     /// List tournaments (archived ones with --all).
     List {
@@ -573,9 +577,9 @@ pub enum DeviceCommand {
 pub enum AuditCommand {
     /// The dice commitment of a match.
     Commitment { match_id: String },
-    /// A player's seed in the clear, before the first roll (text, or --hex). Prefer
-    /// `commit` and `reveal-seed`: with a seed in the clear the second player to give one
-    /// knows the first's.
+    /// A player's seed in the clear, before the first roll (text, or --hex): only for a
+    /// match of dice construction 1; every match opened now refuses it, since the second
+    /// player to give one would know the first's. Use `commit` and `reveal-seed`.
     Seed {
         match_id: String,
         side: SideArg,

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use baffle_core::Timestamp;
 use baffle_core::backgammon::TournamentDefaults;
 use baffle_core::chess::ChessSettings;
-use baffle_core::table::{GameSetup, MatchInfo, Refusal, Request, Table};
+use baffle_core::table::{GameSetup, MatchInfo, Refusal, Request, Table, TableOptions};
 use tokio::sync::{Mutex, broadcast};
 
 use crate::actor::{self, MatchActor, MatchHandle};
@@ -457,8 +457,13 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             .seal
             .seal(&info.id, seed.as_bytes())
             .map_err(|e| Error::Internal(format!("the OS RNG failed: {e}")))?;
+        let options = TableOptions {
+            seeds: d.player_seeds,
+            reveal_window: d.reveal_window,
+            ..TableOptions::default()
+        };
         let (table, mut records) =
-            Table::create_with(info.clone(), setup, d.player_seeds, seed.clone())?;
+            Table::create_with_options(info.clone(), setup, options, seed.clone())?;
         // A match scheduled now or in the past owes what fell due already (lateness points,
         // 2.2; a chess game's start, 6.6): its first records hold them, so the creation's
         // reply shows them.

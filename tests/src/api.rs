@@ -304,5 +304,6 @@ pub fn defaults(
         dice: dice as i32,
         breaks_in_match_time: false,
         player_seeds: v1::PlayerSeedPolicy::Optional as i32,
+        reveal_window_seconds: None,
     }
 }

@@ -315,28 +315,36 @@ async fn players_commit_and_reveal_their_seeds_from_the_command_line() {
     )
     .await;
     assert_eq!(refused.code, 2, "{}", refused.err);
-    let mut seeds = Vec::new();
+    // Each commits with a random seed and salt, and keeps the two commands it prints:
+    // the reveal, and the check of his own seed and commitment after the match.
+    let mut kept = Vec::new();
     for code in [&code_a, &code_b] {
         let o = spectator(&server, &["audit", "commit", "r1-t3", "--code", code]).await;
         ok(&o);
-        seeds.push(o.out.lines().last().unwrap().to_string());
+        let command = |prefix: &str| -> Vec<String> {
+            let line = o.out.lines().find(|l| l.trim_start().starts_with(prefix));
+            let line = line.unwrap_or_else(|| panic!("no {prefix:?} in {}", o.out));
+            line.split_whitespace()
+                .skip(1)
+                .map(str::to_string)
+                .collect()
+        };
+        kept.push((
+            command("baffle audit reveal-seed"),
+            command("baffle audit verify"),
+        ));
     }
-    for (code, seed) in [(&code_a, &seeds[0]), (&code_b, &seeds[1])] {
-        let o = spectator(
-            &server,
-            &[
-                "audit",
-                "reveal-seed",
-                "r1-t3",
-                "--code",
-                code,
-                "--seed",
-                seed,
-            ],
-        )
-        .await;
-        ok(&o);
+    for (reveal, _) in &kept {
+        let args: Vec<&str> = reveal.iter().map(String::as_str).collect();
+        ok(&spectator(&server, &args).await);
     }
+    let seeds: Vec<String> = kept
+        .iter()
+        .map(|(reveal, _)| {
+            let at = reveal.iter().position(|a| a == "--seed").unwrap();
+            reveal[at + 1].clone()
+        })
+        .collect();
     for side in ["a", "b"] {
         ok(&baffle(&server, &["play", "r1-t3", "check-in", side]).await);
     }
@@ -347,6 +355,21 @@ async fn players_commit_and_reveal_their_seeds_from_the_command_line() {
     ok(&spectator(&server, &["audit", "export", "r1-t3", "-o", file]).await);
     let mine = format!("a={}", seeds[0]);
     ok(&spectator(&server, &["audit", "verify", file, "--player-seed", &mine]).await);
+    // The check `audit commit` printed, run on the export (it names the log
+    // MATCH.jsonl; the reveal is not in yet, so --require-reveal is left for later).
+    let check: Vec<&str> = kept[0]
+        .1
+        .iter()
+        .map(|a| {
+            if a.ends_with(".jsonl") {
+                file
+            } else {
+                a.as_str()
+            }
+        })
+        .filter(|a| *a != "--require-reveal")
+        .collect();
+    ok(&spectator(&server, &check).await);
     let not_mine = format!("b={}", seeds[0]);
     let o = spectator(
         &server,

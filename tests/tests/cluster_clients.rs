@@ -69,7 +69,7 @@ async fn baffle_tries_each_server_and_follows_the_owner() {
     assert!(o.out.contains('m'), "{}", o.out);
 
     // Every other command aimed at one match follows the owner too: a rename, the
-    // players' seeds (in the clear, committed, revealed) and the server seed's reveal,
+    // players' seeds (in the clear — refused —, committed, revealed) and the server seed's reveal,
     // each sent to node 2 alone.
     let on_n2 = |args: &[&str]| {
         let mut all = vec!["baffle", "--server", &c.n2.url, "--token", &c.n1.token];
@@ -106,18 +106,31 @@ async fn baffle_tries_each_server_and_follows_the_owner() {
             ]
         }
     };
-    let [a1, b1] = codes("s1").await;
+    let [a1, _] = codes("s1").await;
     let seed = "11".repeat(32);
-    for (side, code) in [("a", &a1), ("b", &b1)] {
-        let args = ["audit", "seed", "s1", side, &seed, "--hex", "--code", code];
-        ok(run(&on_n2(&args)).await, "audit seed");
-    }
+    // A seed in the clear is refused on the owner, with its reason.
+    let args = ["audit", "seed", "s1", "a", &seed, "--hex", "--code", &a1];
+    let o = run(&on_n2(&args)).await;
+    assert_ne!(o.code, 0);
+    assert!(o.err.contains("commit to a seed"), "{}", o.err);
     let [a2, b2] = codes("s2").await;
+    let mut reveal_a = Vec::new();
     for code in [&a2, &b2] {
         let args = ["audit", "commit", "s2", "--code", code, "--seed", &seed];
-        ok(run(&on_n2(&args)).await, "audit commit");
+        let out = ok(run(&on_n2(&args)).await, "audit commit");
+        if code == &a2 {
+            let line = out
+                .lines()
+                .find(|l| l.trim_start().starts_with("baffle audit reveal-seed"))
+                .unwrap();
+            reveal_a = line
+                .split_whitespace()
+                .skip(1)
+                .map(str::to_string)
+                .collect();
+        }
     }
-    let args = ["audit", "reveal-seed", "s2", "--code", &a2, "--seed", &seed];
+    let args: Vec<&str> = reveal_a.iter().map(String::as_str).collect();
     ok(run(&on_n2(&args)).await, "audit reveal-seed");
     let s2 = d1.state("s2").await;
     assert_eq!(s2.player_seeds[0].seed, seed, "{s2:?}");

@@ -33,8 +33,9 @@ pub(super) async fn run_tournament(
             dice,
             breaks_in_match_time,
             require_player_seeds,
+            reveal_window,
         } => {
-            let defaults = tournament_defaults(
+            let mut defaults = tournament_defaults(
                 per_point,
                 delay,
                 timeout,
@@ -43,6 +44,10 @@ pub(super) async fn run_tournament(
                 *breaks_in_match_time,
                 *require_player_seeds,
             )?;
+            defaults.reveal_window_seconds = reveal_window
+                .as_deref()
+                .map(|w| ms(w).map(|m| u32::try_from(m / 1000).unwrap_or(u32::MAX)))
+                .transpose()?;
             let tournament = v1::Tournament {
                 id: id.clone(),
                 name: name.clone(),
@@ -187,5 +192,6 @@ fn tournament_defaults(
         } else {
             v1::PlayerSeedPolicy::Optional
         } as i32,
+        reveal_window_seconds: None,
     })
 }

@@ -41,6 +41,10 @@ pub struct TournamentDefaults {
     /// have no such field: optional).
     #[serde(default)]
     pub player_seeds: crate::dice::SeedPolicy,
+    /// How long the players have to reveal their seeds once both committed
+    /// (`crate::table::DEFAULT_REVEAL_WINDOW` when `None`, as in older registries).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reveal_window: Option<Millis>,
 }
 
 impl Default for TournamentDefaults {
@@ -53,6 +57,7 @@ impl Default for TournamentDefaults {
             dice: DiceSource::Server,
             breaks_in_match_time: false,
             player_seeds: crate::dice::SeedPolicy::Optional,
+            reveal_window: None,
         }
     }
 }
@@ -70,6 +75,18 @@ impl TournamentDefaults {
     /// not negative, a time-out policy with sane values.
     pub fn validate(&self) -> Result<(), RuleError> {
         self.clock().validate()?;
+        if let Some(window) = self.reveal_window
+            && (window < Millis::secs(1) || window > crate::table::MAX_REVEAL_WINDOW)
+        {
+            return Err(RuleError::invalid(
+                "2.3",
+                format!(
+                    "a reveal window is 1 s to {} s, not {} ms",
+                    crate::table::MAX_REVEAL_WINDOW.as_ms() / 1000,
+                    window.as_ms()
+                ),
+            ));
+        }
         self.timeout.validate()
     }
 

@@ -66,6 +66,9 @@ pub fn defaults_from_wire(d: v1::TournamentDefaults) -> Result<TournamentDefault
         clocks,
         dice,
         breaks_in_match_time: d.breaks_in_match_time,
+        reveal_window: d
+            .reveal_window_seconds
+            .map(|s| baffle_core::Millis::secs(i64::from(s))),
     };
     defaults.validate().map_err(|e| {
         let mut status = super::rule_error(e);
@@ -114,6 +117,9 @@ pub fn tournament_to_wire(id: &str, t: &crate::registry::Tournament) -> v1::Tour
                 SeedPolicy::Optional => v1::PlayerSeedPolicy::Optional,
                 SeedPolicy::Required => v1::PlayerSeedPolicy::Required,
             } as i32,
+            reveal_window_seconds: d
+                .reveal_window
+                .map(|w| u32::try_from(w.as_ms() / 1000).unwrap_or(u32::MAX)),
         }),
     }
 }
