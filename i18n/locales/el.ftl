@@ -179,6 +179,8 @@ event-match-undecided = νίκη και των δύο ταυτόχρονα: απ
 event-match-resumed = το ματς συνεχίζεται
 event-seed-committed = { $name } δέσμευσε σπόρο
 event-seed-revealed = { $name } αποκάλυψε τον σπόρο
+event-reveal-due = οι σπόροι αποκαλύπτονται έως τις { $time }
+event-reveal-extended = απόφαση, { $rule }: η αποκάλυψη των σπόρων παρατείνεται έως τις { $time }
 event-dice-revealed = ο σπόρος των ζαριών αποκαλύφθηκε
 event-renamed = διόρθωση ονόματος: { $was } → { $name }
 # Η ώρα μιας εγγραφής χωρίς δική της ώρα στο αρχείο, μετά από μία που την έχει.

@@ -180,6 +180,8 @@ event-match-resumed = the match goes on
 event-seed-committed = { $name } committed a seed
 event-seed-revealed = { $name } revealed a seed
 event-dice-revealed = the dice seed was revealed
+event-reveal-due = the seeds are to be revealed by { $time }
+event-reveal-extended = ruling, { $rule }: the seeds' reveal extended to { $time }
 event-renamed = name corrected: { $was } → { $name }
 # The time of a record the log keeps no time for, seen after one that has it.
 event-after = after { $time }

@@ -10,6 +10,8 @@
 //   → "DUE <the page's deadline line>"     who has not revealed, and by when
 //   ← "LATE"                               the server's time is past the deadline
 //   → "OVERDUE <the page's deadline line>"
+//   ← "EXTENDED"                           the director gave more time (a ruling)
+//   → "EXTENDED <deadline line> | <newest event> | <the first deadline's event>"
 //   → "CHESS verify <n> seeds <n>"         a plain chess match of the same server-dice
 //                                           tournament: how many dice lines and seed
 //                                           panels its live view shows (it draws nothing)
@@ -45,6 +47,11 @@ try {
   if ((await lines.next()).value !== "LATE") throw new Error("expected LATE");
   await due.filter({ hasText: "overdue" }).waitFor();
   say(`OVERDUE ${await due.textContent()}`);
+  if ((await lines.next()).value !== "EXTENDED") throw new Error("expected EXTENDED");
+  await due.filter({ hasNotText: "overdue" }).waitFor();
+  const events = page.locator(".live .events li");
+  const first = events.filter({ hasText: "to be revealed by" });
+  say(`EXTENDED ${await due.textContent()} | ${await events.first().textContent()} | ${await first.textContent()}`);
   await page.goto(`${url}/#/m/${encodeURIComponent(chessMatch)}`);
   await page.locator(`.live[data-match="${chessMatch}"] .events`).waitFor();
   const count = (what) => page.locator(`.live[data-match="${chessMatch}"] ${what}`).count();

@@ -470,6 +470,38 @@ async fn a_player_adds_his_seed_from_the_page() {
         next().await,
         "OVERDUE not revealed yet: Ben · overdue: the director rules"
     );
+    // The director rules: ten more minutes. The page says so, and the reveal is due again.
+    audit
+        .extend_reveal_deadline(server.director(v1::ExtendRevealDeadlineRequest {
+            match_id: "m".into(),
+            seconds: 600,
+            reason: "Ben's phone went flat".into(),
+            article: "2.3".into(),
+        }))
+        .await
+        .unwrap();
+    stdin.write_all(b"EXTENDED\n").await.unwrap();
+    let extended = next().await;
+    let [due, event, first]: [&str; 3] = extended
+        .split(" | ")
+        .collect::<Vec<_>>()
+        .try_into()
+        .unwrap();
+    assert!(
+        first.contains("the seeds are to be revealed by "),
+        "{extended}"
+    );
+    assert!(
+        due.starts_with("EXTENDED not revealed yet: Ben · due "),
+        "{extended}"
+    );
+    let when = &due["EXTENDED not revealed yet: Ben · due ".len()..];
+    assert!(
+        event.ends_with(&format!(
+            "ruling, art. 2.3 of the regulations: the seeds' reveal extended to {when}"
+        )),
+        "{extended}"
+    );
     // No dice commitment nor players' seeds on a match that draws nothing (a stranger
     // saw "dice committed" and "Ann: no seed" on a plain rapid match).
     assert_eq!(next().await, "CHESS verify 0 seeds 0");
