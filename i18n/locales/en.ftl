@@ -180,6 +180,8 @@ event-match-resumed = the match goes on
 event-seed-committed = { $name } committed a seed
 event-seed-revealed = { $name } revealed a seed
 event-dice-revealed = the dice seed was revealed
+event-reveal-due = the seeds are to be revealed by { $time }
+event-reveal-extended = ruling, { $rule }: the seeds' reveal extended to { $time }
 event-renamed = name corrected: { $was } → { $name }
 # The time of a record the log keeps no time for, seen after one that has it.
 event-after = after { $time }
@@ -238,6 +240,10 @@ dice-why-chain = record { $seq }: the chain is broken
 dice-why-cut = the log is cut short
 dice-why-commitment = the revealed seed does not match the commitment
 dice-why-draw = record { $seq }: { $claimed } is not what the seed gives ({ $expected })
+dice-why-construction = the log names dice construction { $construction }, which this page does not know
+dice-why-place = record { $seq }: the draw is not at its place (its game and roll are not this page's count)
+dice-why-player-seed = record { $seq }: the revealed seed and salt do not match the player's commitment
+dice-why-clear-seed = record { $seq }: a seed in the clear, which construction 2 refuses
 seed-none = { $name }: no seed
 seed-none-required = { $name }: no seed yet (required)
 seed-committed = { $name }: seed committed { $short }…
@@ -246,6 +252,8 @@ seed-code = your player code
 seed-add = add my seed
 seed-added = seed committed for { $side }
 seed-failed = no seed: { $error }
+seed-reveal-due = not revealed yet: { $names } · due { $time }
+seed-reveal-overdue = not revealed yet: { $names } · overdue: the director rules
 
 ## The console and the command line (`baffle`): short words for table cells and lines
 

@@ -10,7 +10,7 @@ import { boardPanel } from "./board.js";
 import { decode, encode, call, unary, MatchState, MatchUpdate, Tournament, ListTournamentsResponse,
   ListMatchesResponse, ExportMatchResponse, SIDE_A, SIDE_B } from "./wire.js";
 import { t, enumWords, eventWords, useLanguage, chosenLanguage, language, time, refusal, days } from "./words.js";
-import { verdicts, checkDice, revealIfDue, seedPanel } from "./dice.js";
+import { verdicts, followDice, seedPanel, tickDue } from "./dice.js";
 import { el, setStatus, announce } from "./ui.js";
 
 const WHITE = 1, WAITING = 1, BETWEEN_GAMES = 3, OVER = 4;
@@ -177,6 +177,7 @@ function tick(states) {
     const delay = box.querySelector(".delay");
     if (delay) delay.textContent = face.running && face.delay > 0 ? `+${(face.delay / 1000).toFixed(1)}` : "";
   }
+  tickDue(now);
 }
 
 // Each player's row shows his own clock: in chess, White's is side a of the clock.
@@ -275,7 +276,7 @@ function live(s, events, redraw = () => {}) {
       onFlip: () => { boardViewer = boardViewer === "a" ? "b" : "a"; redraw(); },
       onExport: (format) => downloadMatch(s.match_id, format),
     }) : "", eventList(s, events), diceLine(s),
-    drawsFromSeed(s) ? seedPanel(s, events, redraw) : "");
+    drawsFromSeed(s) ? seedPanel(s, events, redraw, serverNow()) : "");
 }
 
 // What a screen reader is told of a match when it changes: the score, whose clock runs
@@ -482,13 +483,7 @@ function showMatch(id) {
         const key = `${s.score_a}/${s.score_b}/${s.clock && s.clock.running}/${s.clock && s.clock.paused}/${!!s.result}`;
         if (said && said !== key) announce(spoken(s));
         said = key;
-        revealIfDue(id, events, redraw);
-        // Once the match is over (and again at the reveal), check its dice here.
-        const revealed = u.events.some((e) => e.kind === "dice.reveal");
-        if (s.result && s.dice_source === "server" && (revealed || !verdicts.has(id))) {
-          verdicts.set(id, ["dice-checking", {}]);
-          checkDice(id, redraw);
-        }
+        followDice(s, events, u.events, redraw);
       }
       setStatus(t("status-live"), false);
     }

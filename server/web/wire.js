@@ -137,6 +137,7 @@ const MatchState = {
   34: ["chess", ChessState],
   35: ["player_seeds", { 1: ["commitment", "string"], 2: ["seed", "string"] }, "repeated"],
   36: ["player_seeds_required", "bool"], 80: ["warnings", "uint", "repeated"],
+  81: ["dice_construction", "uint"], 82: ["reveal_due_ms", "int64"], 83: ["dice_revealed", "bool"],
 };
 MatchState[60] = ["board", {
   1: ["checkers_a", "uint", "repeated"], 2: ["checkers_b", "uint", "repeated"],
@@ -150,10 +151,19 @@ const MatchUpdate = { 1: ["events", Event, "repeated"], 2: ["state", MatchState]
 const Tournament = { 1: ["id", "string"], 2: ["name", "string"], 80: ["venue", "string"],
   81: ["first_day", "string"], 82: ["last_day", "string"] };
 const ExportLine = { 1: ["line", "string"] };
+const GetCommitmentResponse = { 1: ["commitment", "string"], 2: ["dice_construction", "uint"] };
 const ListTournamentsResponse = { 1: ["tournaments", Tournament, "repeated"] };
 const ListMatchesResponse = { 1: ["matches", MatchState, "repeated"] };
 
 const SIDE_A = 1, SIDE_B = 2;
+
+// A player's seed requests (Audit.CommitPlayerSeed, Audit.RevealPlayerSeed): the match,
+// the side, and the commitment or the seed (32 bytes each here). The reveal's salt is
+// field 4, `optional bytes`: sent whenever there is one (construction 2), left out
+// entirely for construction 1, where the server refuses a salt.
+const commitRequest = (match, side, commitment) => encode([[1, match], [2, side], [3, commitment]]);
+const revealRequest = (match, side, seed, salt) =>
+  encode([[1, match], [2, side], [3, seed], ...(salt ? [[4, salt]] : [])]);
 
 // ---------------------------------------------------------------- gRPC-Web
 
@@ -225,4 +235,5 @@ async function unary(path, request, schema) {
 
 
 export { utf8, utf8Encode, decode, encode, call, unary, GrpcError, MatchState, MatchUpdate, Tournament,
-  ListTournamentsResponse, ListMatchesResponse, ExportLine, ExportMatchResponse, SIDE_A, SIDE_B };
+  ListTournamentsResponse, ListMatchesResponse, ExportLine, ExportMatchResponse, GetCommitmentResponse,
+  commitRequest, revealRequest, SIDE_A, SIDE_B };

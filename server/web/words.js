@@ -160,6 +160,9 @@ export function eventWords(e, s) {
     case "dice.player_commit": return t("event-seed-committed", { name: name(b.side) });
     case "dice.player_reveal": return t("event-seed-revealed", { name: name(b.side) });
     case "dice.reveal": return t("event-dice-revealed");
+    // The deadline for the players' reveals; with a reason, the director's extension.
+    case "dice.reveal_due": return b.reason ? t("event-reveal-extended", { rule: rule(b.article || ""), time: time(b.by) })
+      : t("event-reveal-due", { time: time(b.by) });
     case "match.renamed": return t("event-renamed", { was: b.was, name: b.name });
     case "chess.arrived": return t("event-chess-arrived", { color: color(b.color) });
     case "chess.started": return t("event-chess-started");
