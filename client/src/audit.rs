@@ -150,7 +150,7 @@ mod tests {
         let seeded = fixture("server-seeded.jsonl");
         let ok = |seeds: &[&str]| {
             let seeds: Vec<String> = seeds.iter().map(|s| s.to_string()).collect();
-            verify_file_expecting(&seeded, None, true, &seeds).unwrap()
+            verify_file_expecting(&seeded, None, true, &seeds, &[]).unwrap()
         };
         assert!(ok(&["a=010203", "B=09090909090909090909090909090909"]).is_ok());
         let wrong = ok(&["a=010204"]).problem.unwrap();
@@ -161,13 +161,13 @@ mod tests {
         // A log with no reveal is sound, but not complete.
         let unrevealed = fixture("physical-loaded.jsonl");
         assert!(verify_file(&unrevealed, None).unwrap().is_ok());
-        let p = verify_file_expecting(&unrevealed, None, true, &[])
+        let p = verify_file_expecting(&unrevealed, None, true, &[], &[])
             .unwrap()
             .problem
             .unwrap();
         assert!(p.reason.contains("not revealed"), "{p:?}");
         assert!(
-            verify_file_expecting(&seeded, None, false, &["c=00".into()])
+            verify_file_expecting(&seeded, None, false, &["c=00".into()], &[])
                 .unwrap_err()
                 .contains("SIDE=HEX")
         );

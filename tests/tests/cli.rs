@@ -315,13 +315,23 @@ async fn players_commit_and_reveal_their_seeds_from_the_command_line() {
     )
     .await;
     assert_eq!(refused.code, 2, "{}", refused.err);
+    // What each player keeps: the reveal command `audit commit` printed for him, with
+    // his seed and salt.
     let mut seeds = Vec::new();
+    let mut salts = Vec::new();
     for code in [&code_a, &code_b] {
         let o = spectator(&server, &["audit", "commit", "r1-t3", "--code", code]).await;
         ok(&o);
-        seeds.push(o.out.lines().last().unwrap().to_string());
+        let reveal = o.out.lines().find(|l| l.contains("reveal-seed")).unwrap();
+        let words: Vec<&str> = reveal.split_whitespace().collect();
+        let after = |flag: &str| {
+            let at = words.iter().position(|w| *w == flag).unwrap();
+            words[at + 1].to_string()
+        };
+        seeds.push(after("--seed"));
+        salts.push(after("--salt"));
     }
-    for (code, seed) in [(&code_a, &seeds[0]), (&code_b, &seeds[1])] {
+    for (i, code) in [&code_a, &code_b].into_iter().enumerate() {
         let o = spectator(
             &server,
             &[
@@ -331,7 +341,9 @@ async fn players_commit_and_reveal_their_seeds_from_the_command_line() {
                 "--code",
                 code,
                 "--seed",
-                seed,
+                &seeds[i],
+                "--salt",
+                &salts[i],
             ],
         )
         .await;
