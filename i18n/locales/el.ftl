@@ -351,6 +351,10 @@ console-todo-appeals = { $at }: { $count ->
   }
 console-todo-anomalies = { $said } — d για απόρριψη
 console-todo-anomalies-many = { $said } ({ $count } προειδοποιήσεις) — d για απόρριψη
+console-todo-reveal-pending = { $at }: αναμένεται ο σπόρος: { $name }, προθεσμία { $due } — κανένα ζάρι ως τότε
+console-todo-reveal-overdue = { $at }: { $name }: δεν αποκάλυψε τον σπόρο του, προθεσμία { $due } — παράταση (baffle rule { $match } … extend-reveal ΛΕΠΤΑ) ή ήττα με κατακύρωση: f
+console-todo-press-back = { $at }: { $name }: πάτησε χωρίς ζαριά, δηλώνει ότι είναι κλειστός (4.2 (i)) — ελέγξτε το ταμπλό· d για απόρριψη
+console-tick-press-back = { $match }: { $name }: πάτησε χωρίς ζαριά, δηλώνει ότι είναι κλειστός (4.2 (i)): ελέγξτε το ταμπλό
 console-anomaly = { $match }: ύποπτα ζάρια, { $name }: { $what }
 console-anomaly-nobody = { $match }: ύποπτα ζάρια: { $what }
 console-tick-flag = { $match }: έπεσε η σημαία: { $name }
@@ -413,6 +417,17 @@ cli-dice-anomalies = ζάρια  { $count ->
 cli-device-connected = συσκευή { $device } συνδεδεμένη
 cli-device-not-connected = συσκευή { $device } αποσυνδεδεμένη
 cli-log = αρχείο { $count } εγγραφές, κεφαλή { $head }
+cli-reveal-pending = ζάρια  αναμένεται ο σπόρος: { $name } (προθεσμία { $due }): κανένα ζάρι ως τότε
+cli-reveal-overdue = ζάρια  { $name }: δεν αποκάλυψε τον σπόρο του, προθεσμία { $due } — παράταση: baffle rule { $match } --reason … --article … extend-reveal ΛΕΠΤΑ, ή ήττα με κατακύρωση (2.3): baffle rule { $match } --reason … --article 2.3 forfeit-match { $side }
+cli-dice-verified = ζάρια  επαληθεύτηκαν: { $count ->
+    [one] η μία κλήρωση του διακομιστή υπολογίστηκε ξανά
+   *[other] και οι { $count } κληρώσεις του διακομιστή υπολογίστηκαν ξανά
+  } από τον σπόρο που αποκαλύφθηκε
+cli-dice-not-verified = ζάρια  ΔΕΝ ΕΠΑΛΗΘΕΥΤΗΚΑΝ: { $why }
+cli-dice-revealed = ζάρια  ο σπόρος αποκαλύφθηκε: το baffle audit export { $match } | baffle audit verify - υπολογίζει ξανά κάθε κλήρωση
+cli-reveal-extended = οι σπόροι οφείλονται πλέον έως { $due } (το αρχείο έχει { $count } εγγραφές)
+cli-event-reveal-due = οι σπόροι των παικτών οφείλονται έως { $due }
+cli-event-reveal-extended = ο Διευθυντής Αγώνων παρέτεινε την προθεσμία των σπόρων έως { $due } ({ $rule })
 cli-col-id = ΚΩΔΙΚΟΣ
 cli-col-name = ΟΝΟΜΑ
 cli-archived = (αρχειοθετημένο)
@@ -440,4 +455,11 @@ follow-seed-revealed = { $name }: αποκαλύφθηκε
 follow-seed-committed = { $name }: δεσμεύτηκε { $short }…
 follow-seed-to-give = { $name }: αναμένεται
 follow-seeds = σπόροι: { $list }
+follow-dice-waiting = αναμένεται ο σπόρος: { $name } (προθεσμία { $due })
+follow-dice-checking = ο σπόρος αποκαλύφθηκε: έλεγχος των ζαριών…
+follow-dice-verified = τα ζάρια επαληθεύτηκαν: { $count ->
+    [one] η μία κλήρωση υπολογίστηκε
+   *[other] και οι { $count } κληρώσεις υπολογίστηκαν
+  } ξανά εδώ
+follow-dice-not-verified = ζάρια: ΔΕΝ ΕΠΑΛΗΘΕΥΤΗΚΑΝ: { $why }
 follow-footer = γεγονός { $seq }  κεφαλή { $head }   q: έξοδος

@@ -351,6 +351,10 @@ console-todo-appeals = { $at }: { $count ->
   }
 console-todo-anomalies = { $said } — d to dismiss
 console-todo-anomalies-many = { $said } ({ $count } warnings) — d to dismiss
+console-todo-reveal-pending = { $at }: waiting for { $name }'s seed, due { $due } — no die is drawn until then
+console-todo-reveal-overdue = { $at }: { $name } has not revealed his seed: due { $due } — extend (baffle rule { $match } … extend-reveal MINUTES), or rule a forfeit: f
+console-todo-press-back = { $at }: { $name } pressed back, claiming he is closed out (4.2 (i)) — check the board; d to dismiss
+console-tick-press-back = { $match }: { $name } pressed back, claiming he is closed out (4.2 (i)): check the board
 console-anomaly = { $match }: { $name }'s dice look wrong: { $what }
 console-anomaly-nobody = { $match }: the dice look wrong: { $what }
 console-tick-flag = { $match }: { $name }'s flag fell
@@ -413,6 +417,17 @@ cli-dice-anomalies = dice   { $count ->
 cli-device-connected = device { $device } connected
 cli-device-not-connected = device { $device } not connected
 cli-log = log    { $count } events, head { $head }
+cli-reveal-pending = dice   waiting for { $name }'s seed (due { $due }): no die is drawn until it is revealed
+cli-reveal-overdue = dice   { $name } has not revealed his seed: due { $due } — extend: baffle rule { $match } --reason … --article … extend-reveal MINUTES, or rule a forfeit (2.3): baffle rule { $match } --reason … --article 2.3 forfeit-match { $side }
+cli-dice-verified = dice   verified: { $count ->
+    [one] the one server draw recomputed
+   *[other] all { $count } server draws recomputed
+  } from the revealed seed
+cli-dice-not-verified = dice   NOT VERIFIED: { $why }
+cli-dice-revealed = dice   seed revealed: baffle audit export { $match } | baffle audit verify - recomputes every draw
+cli-reveal-extended = the reveals are now due by { $due } (the log has { $count } events)
+cli-event-reveal-due = the players' seeds are due by { $due }
+cli-event-reveal-extended = the director extended the seeds' deadline to { $due } ({ $rule })
 cli-col-id = ID
 cli-col-name = NAME
 cli-archived = (archived)
@@ -440,4 +455,11 @@ follow-seed-revealed = { $name } revealed
 follow-seed-committed = { $name } committed { $short }…
 follow-seed-to-give = { $name } to give one
 follow-seeds = seeds: { $list }
+follow-dice-waiting = waiting for { $name }'s seed (due { $due })
+follow-dice-checking = seed revealed: checking the dice…
+follow-dice-verified = dice verified: { $count ->
+    [one] the one server draw
+   *[other] all { $count } server draws
+  } recomputed here
+follow-dice-not-verified = dice NOT VERIFIED: { $why }
 follow-footer = event { $seq }  head { $head }   q: quit

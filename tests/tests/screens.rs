@@ -247,6 +247,7 @@ async fn the_follow_view_is_a_scoreboard_for_the_room() {
     );
     let lost = follow::Status {
         connection: Some("connection lost — reconnecting".into()),
+        ..Default::default()
     };
     terminal
         .draw(|f| follow::draw(f, &states[1], now, &lost))

@@ -229,8 +229,10 @@ impl Dashboard {
             }
             Key::Esc => self.filter.clear(),
             Key::Char('d') => {
+                // Dismisses the selected match's dice anomalies and press-back claims.
                 if let Some(s) = self.selected_match() {
                     let (id, n) = (s.match_id.clone(), s.dice_anomalies);
+                    self.claims.remove(&id);
                     self.anomalies_seen.insert(id, n);
                 }
             }
@@ -373,11 +375,21 @@ impl Dashboard {
                 Action::Warn(side),
                 ruling("warned at the console", "2.3"),
             )),
-            InputKind::Forfeit => Ok(pending(
-                words::say_with("console-do-forfeit", &[("name", who.into())]),
-                Action::ForfeitMatch(side),
-                ruling("forfeited at the console", "2.2"),
-            )),
+            InputKind::Forfeit => {
+                // A player whose seed the match waits for forfeits for not revealing it
+                // (2.3: docs/dice.md, "A deadline for every reveal"); otherwise 2.2.
+                let stalled = crate::reveal::pending(s).iter().any(|p| p.side == side);
+                let grounds = if stalled {
+                    ruling("did not reveal his seed: forfeited at the console", "2.3")
+                } else {
+                    ruling("forfeited at the console", "2.2")
+                };
+                Ok(pending(
+                    words::say_with("console-do-forfeit", &[("name", who.into())]),
+                    Action::ForfeitMatch(side),
+                    grounds,
+                ))
+            }
             _ => unreachable!("handled above"),
         }
     }
