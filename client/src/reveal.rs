@@ -76,9 +76,15 @@ pub enum DiceCheck {
         /// How many server draws (rolls, opening rolls, a Chess960 position).
         draws: usize,
     },
-    /// The log does not verify, or could not be read.
+    /// The log does not verify.
     Failed {
         /// Why, in the verifier's words.
+        why: String,
+    },
+    /// The log could not be read (the server unreachable, a stream cut): nothing was
+    /// checked, so nothing is said of the dice.
+    Unreadable {
+        /// Why.
         why: String,
     },
 }
@@ -90,8 +96,8 @@ pub async fn check(channel: Channel, match_id: &str, head: &str) -> DiceCheck {
     let text = match crate::audit::export_log(channel, match_id).await {
         Ok(text) => text,
         Err(status) => {
-            return DiceCheck::Failed {
-                why: format!("the log could not be read: {}", status.message()),
+            return DiceCheck::Unreadable {
+                why: status.message().to_string(),
             };
         }
     };
@@ -136,6 +142,9 @@ pub fn lines(s: &v1::MatchState, now_ms: Option<i64>, check: Option<&DiceCheck>)
             }
             Some(DiceCheck::Failed { why }) => {
                 words::say_with("cli-dice-not-verified", &[("why", why.clone().into())])
+            }
+            Some(DiceCheck::Unreadable { why }) => {
+                words::say_with("cli-dice-unreadable", &[("why", why.clone().into())])
             }
             None => words::say_with("cli-dice-revealed", &[("match", s.match_id.clone().into())]),
         });
@@ -226,6 +235,14 @@ mod tests {
         assert_eq!(
             verified,
             ["dice   verified: all 12 server draws recomputed from the revealed seed"]
+        );
+        // A log that could not be read is not a failed verification.
+        let unread = DiceCheck::Unreadable {
+            why: "server unreachable".into(),
+        };
+        assert_eq!(
+            lines(&s, None, Some(&unread)),
+            ["dice   not checked: the log could not be read (server unreachable)"]
         );
     }
 }

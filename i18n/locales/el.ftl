@@ -424,6 +424,7 @@ cli-dice-verified = ζάρια  επαληθεύτηκαν: { $count ->
    *[other] και οι { $count } κληρώσεις του διακομιστή υπολογίστηκαν ξανά
   } από τον σπόρο που αποκαλύφθηκε
 cli-dice-not-verified = ζάρια  ΔΕΝ ΕΠΑΛΗΘΕΥΤΗΚΑΝ: { $why }
+cli-dice-unreadable = ζάρια  δεν ελέγχθηκαν: το αρχείο δεν διαβάστηκε ({ $why })
 cli-dice-revealed = ζάρια  ο σπόρος αποκαλύφθηκε: το baffle audit export { $match } | baffle audit verify - υπολογίζει ξανά κάθε κλήρωση
 cli-reveal-extended = οι σπόροι οφείλονται πλέον έως { $due } (το αρχείο έχει { $count } εγγραφές)
 cli-event-reveal-due = οι σπόροι των παικτών οφείλονται έως { $due }
@@ -462,4 +463,5 @@ follow-dice-verified = τα ζάρια επαληθεύτηκαν: { $count ->
    *[other] και οι { $count } κληρώσεις υπολογίστηκαν
   } ξανά εδώ
 follow-dice-not-verified = ζάρια: ΔΕΝ ΕΠΑΛΗΘΕΥΤΗΚΑΝ: { $why }
+follow-dice-unreadable = ζάρια: δεν ελέγχθηκαν: το αρχείο δεν διαβάστηκε ({ $why })
 follow-footer = γεγονός { $seq }  κεφαλή { $head }   q: έξοδος

@@ -424,6 +424,7 @@ cli-dice-verified = dice   verified: { $count ->
    *[other] all { $count } server draws recomputed
   } from the revealed seed
 cli-dice-not-verified = dice   NOT VERIFIED: { $why }
+cli-dice-unreadable = dice   not checked: the log could not be read ({ $why })
 cli-dice-revealed = dice   seed revealed: baffle audit export { $match } | baffle audit verify - recomputes every draw
 cli-reveal-extended = the reveals are now due by { $due } (the log has { $count } events)
 cli-event-reveal-due = the players' seeds are due by { $due }
@@ -462,4 +463,5 @@ follow-dice-verified = dice verified: { $count ->
    *[other] all { $count } server draws
   } recomputed here
 follow-dice-not-verified = dice NOT VERIFIED: { $why }
+follow-dice-unreadable = dice not checked: the log could not be read ({ $why })
 follow-footer = event { $seq }  head { $head }   q: quit

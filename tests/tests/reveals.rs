@@ -362,6 +362,10 @@ async fn follow_says_verified_once_the_result_is_confirmed() {
         before.contains("seed revealed: checking the dice…") && !before.contains("verified"),
         "{before}"
     );
+    // A server out of reach says nothing about the dice: not checked, not "NOT VERIFIED".
+    let nowhere = tonic::transport::Endpoint::from_static("http://127.0.0.1:1").connect_lazy();
+    let unread = check(nowhere, "r1-t7", &s.head_hash).await;
+    assert!(matches!(unread, DiceCheck::Unreadable { .. }), "{unread:?}");
     let checked = check(server.channel().await, "r1-t7", &s.head_hash).await;
     let DiceCheck::Verified { draws } = checked else {
         panic!("{checked:?}")

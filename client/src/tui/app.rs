@@ -83,6 +83,25 @@ pub async fn records(server: &str, match_id: &str, from_seq: u64, to_seq: u64) -
     events
 }
 
+/// A revealed match's dice recomputed, the log read again (five tries, 2 s apart) while
+/// it cannot be read: a server out of reach for a moment says nothing about the dice.
+async fn checked_with_retries(server: &str, match_id: &str, head: &str) -> DiceCheck {
+    let mut tries = 0;
+    loop {
+        let check = match connect::connect(server).await {
+            Ok(channel) => reveal::check(channel, match_id, head).await,
+            Err(e) => DiceCheck::Unreadable {
+                why: format!("server unreachable ({e})"),
+            },
+        };
+        tries += 1;
+        if !matches!(check, DiceCheck::Unreadable { .. }) || tries == 5 {
+            return check;
+        }
+        tokio::time::sleep(Duration::from_secs(2)).await;
+    }
+}
+
 /// Fetches what the dashboard asked for, on a task of its own; the answer comes back on
 /// `tx`.
 fn fetch(server: &str, wanted: Wanted, tx: &mpsc::Sender<Fetched>) {
@@ -98,12 +117,7 @@ fn fetch(server: &str, wanted: Wanted, tx: &mpsc::Sender<Fetched>) {
                 Fetched::Events(match_id, events)
             }
             Wanted::DiceCheck { match_id, head } => {
-                let check = match connect::connect(&server).await {
-                    Ok(channel) => reveal::check(channel, &match_id, &head).await,
-                    Err(e) => DiceCheck::Failed {
-                        why: format!("server unreachable ({e})"),
-                    },
-                };
+                let check = checked_with_retries(&server, &match_id, &head).await;
                 Fetched::Check(match_id, check)
             }
         };

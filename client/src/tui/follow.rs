@@ -44,6 +44,9 @@ pub fn dice_verdict(s: &v1::MatchState, shown: Option<&DiceShown>) -> Option<Str
         Some(DiceShown::Checked(DiceCheck::Failed { why })) => {
             words::say_with("follow-dice-not-verified", &[("why", why.clone().into())])
         }
+        Some(DiceShown::Checked(DiceCheck::Unreadable { why })) => {
+            words::say_with("follow-dice-unreadable", &[("why", why.clone().into())])
+        }
         Some(DiceShown::Checking) | None => words::say("follow-dice-checking"),
     })
 }

@@ -93,7 +93,7 @@ pub async fn follow(
 async fn dice_line(server: &str, s: &v1::MatchState) -> String {
     let check = match crate::connect::connect(server).await {
         Ok(channel) => reveal::check(channel, &s.match_id, &s.head_hash).await,
-        Err(e) => reveal::DiceCheck::Failed {
+        Err(e) => reveal::DiceCheck::Unreadable {
             why: format!("server unreachable ({e})"),
         },
     };
