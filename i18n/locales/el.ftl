@@ -298,8 +298,9 @@ console-help =
     a       διόρθωση ρολογιού, π.χ. A -30s (σκάκι: ρύθμιση ρολογιού, Λ 5m)
     s       διόρθωση του σκορ, π.χ. 3 2
     f       ήττα παίκτη με κατακύρωση
+    e       παράταση της προθεσμίας για τον σπόρο ενός παίκτη
     c       επικύρωση του αποτελέσματος
-    d       απόρριψη των ανωμαλιών ζαριών του επιλεγμένου ματς
+    d       απόρριψη ανωμαλιών ζαριών και δηλώσεων κλεισίματος του ματς
     q       έξοδος          (κάθε ενέργεια ζητά ν/ο πριν σταλεί)
 console-hint = Enter ματς  / φίλτρο  p παύση  r συνέχεια  c επικύρωση  ? πλήκτρα  q έξοδος
 console-hint-chess = Enter ματς  / φίλτρο  p διακοπή  r επανεκκίνηση  a ρολόι  ? πλήκτρα  q έξοδος
@@ -322,6 +323,7 @@ console-bad-colour = «{ $text }»: δεν είναι χρώμα: Λ ή Μ
 console-bad-score = «{ $text }»: δύο αριθμοί, πρώτα οι πόντοι του A και μετά του B, π.χ. 3 2
 console-bad-reason = «{ $text }»: ένας αριθμός από 1 έως { $count }
 console-bad-points = «{ $text }»: δεν είναι αριθμός πόντων
+console-bad-minutes = «{ $text }»: δεν είναι αριθμός λεπτών
 console-in-match = { $action } στο { $match }
 console-do-stop = διακοπή των ρολογιών (6.12)
 console-do-restart = επανεκκίνηση των ρολογιών (6.12)
@@ -338,6 +340,9 @@ console-do-points = { $points ->
 console-do-check-in = δήλωση παρουσίας: { $name }
 console-do-warn = παρατήρηση σε: { $name }
 console-do-forfeit = ήττα με κατακύρωση: { $name }
+console-do-extend = οι σπόροι οφείλονται σε { $minutes } λεπτά
+console-ask-extend = παράταση για τον σπόρο: { $name }: λεπτά από τώρα, π.χ. 10
+console-no-reveal = { $match }: δεν αναμένεται σπόρος, δεν υπάρχει προθεσμία για παράταση
 console-do-set-clock = ρύθμιση ρολογιού: { $color } στα { $time }
 console-at-table = { $match } (τραπέζι { $table })
 console-todo-confirm = { $at }: νίκη: { $name } ({ $how }) — επικυρώστε το αποτέλεσμα: c
@@ -352,7 +357,7 @@ console-todo-appeals = { $at }: { $count ->
 console-todo-anomalies = { $said } — d για απόρριψη
 console-todo-anomalies-many = { $said } ({ $count } προειδοποιήσεις) — d για απόρριψη
 console-todo-reveal-pending = { $at }: αναμένεται ο σπόρος: { $name }, προθεσμία { $due } — κανένα ζάρι ως τότε
-console-todo-reveal-overdue = { $at }: { $name }: δεν αποκάλυψε τον σπόρο του, προθεσμία { $due } — παράταση (baffle rule { $match } … extend-reveal ΛΕΠΤΑ) ή ήττα με κατακύρωση: f
+console-todo-reveal-overdue = { $at }: { $name }: δεν αποκάλυψε τον σπόρο του, προθεσμία { $due } — παράταση: e, ή ήττα με κατακύρωση: f
 console-todo-press-back = { $at }: { $name }: πάτησε χωρίς ζαριά, δηλώνει ότι είναι κλειστός (4.2 (i)) — ελέγξτε το ταμπλό· d για απόρριψη
 console-tick-press-back = { $match }: { $name }: πάτησε χωρίς ζαριά, δηλώνει ότι είναι κλειστός (4.2 (i)): ελέγξτε το ταμπλό
 console-anomaly = { $match }: ύποπτα ζάρια, { $name }: { $what }

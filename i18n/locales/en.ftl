@@ -298,8 +298,9 @@ console-help =
     a       adjust a clock, e.g. A -30s (chess: set a clock, W 5m)
     s       correct the score, e.g. 3 2
     f       the match forfeited by a player
+    e       more time for a player's seed (the reveal deadline)
     c       confirm the result
-    d       dismiss the selected match's dice anomalies
+    d       dismiss the selected match's dice anomalies and press-back claims
     q       quit            (every action asks y/n before it is sent)
 console-hint = ↑↓ select  Enter open  / filter  p pause  r resume  c confirm  ? keys  q quit
 console-hint-chess = ↑↓ select  Enter open  / filter  p stop  r restart  a set clock  ? keys  q quit
@@ -322,6 +323,7 @@ console-bad-colour = “{ $text }” is not a colour: W or B
 console-bad-score = “{ $text }”: two numbers, A's points then B's, e.g. 3 2
 console-bad-reason = “{ $text }”: a number from 1 to { $count }
 console-bad-points = “{ $text }” is not a number of points
+console-bad-minutes = “{ $text }” is not a number of minutes
 console-in-match = { $action } in { $match }
 console-do-stop = stop the clocks (6.12)
 console-do-restart = restart the clocks (6.12)
@@ -338,6 +340,9 @@ console-do-points = { $points ->
 console-do-check-in = check in { $name }
 console-do-warn = warn { $name }
 console-do-forfeit = { $name } forfeits the match
+console-do-extend = the seeds due in { $minutes } minutes
+console-ask-extend = more time for the seed of { $name }: minutes from now, e.g. 10
+console-no-reveal = { $match }: no seed is awaited, there is no deadline to extend
 console-do-set-clock = set { $color }'s clock to { $time }
 console-at-table = { $match } (table { $table })
 console-todo-confirm = { $at }: { $name } won ({ $how }) — confirm the result: c
@@ -352,7 +357,7 @@ console-todo-appeals = { $at }: { $count ->
 console-todo-anomalies = { $said } — d to dismiss
 console-todo-anomalies-many = { $said } ({ $count } warnings) — d to dismiss
 console-todo-reveal-pending = { $at }: waiting for { $name }'s seed, due { $due } — no die is drawn until then
-console-todo-reveal-overdue = { $at }: { $name } has not revealed his seed: due { $due } — extend (baffle rule { $match } … extend-reveal MINUTES), or rule a forfeit: f
+console-todo-reveal-overdue = { $at }: { $name } has not revealed his seed: due { $due } — extend: e, or rule a forfeit: f
 console-todo-press-back = { $at }: { $name } pressed back, claiming he is closed out (4.2 (i)) — check the board; d to dismiss
 console-tick-press-back = { $match }: { $name } pressed back, claiming he is closed out (4.2 (i)): check the board
 console-anomaly = { $match }: { $name }'s dice look wrong: { $what }

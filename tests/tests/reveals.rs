@@ -8,7 +8,7 @@
 
 use baffle_client::cli::Cli;
 use baffle_client::run::Outcome;
-use baffle_client::tui::console::Dashboard;
+use baffle_client::tui::console::{Dashboard, Key};
 use baffle_client::tui::follow;
 use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
@@ -232,7 +232,7 @@ async fn the_console_alerts_on_an_overdue_reveal() {
     let overdue = text_of(&terminal);
     assert!(
         overdue.contains(
-            "r1-t7 (table 7): Ben has not revealed his seed: due 00:05 UTC — extend (baffle rule r1-t7 … extend-reveal MINUTES), or rule a forfeit: f"
+            "r1-t7 (table 7): Ben has not revealed his seed: due 00:05 UTC — extend: e, or rule a forfeit: f"
         ),
         "{overdue}"
     );
@@ -245,18 +245,18 @@ async fn the_console_alerts_on_an_overdue_reveal() {
         );
     });
 
-    let extend = [
-        "rule",
-        "r1-t7",
-        "--reason",
-        "his phone died",
-        "--article",
-        "2.3",
-        "extend-reveal",
-        "10",
-    ];
-    let o = baffle(&server, &extend).await;
-    assert_eq!(o.code, 0, "{}{}", o.out, o.err);
+    // The director extends from the console: `e`, ten minutes, y — sent as the console
+    // sends it.
+    board.key(Key::Char('e'));
+    for c in "10".chars() {
+        board.key(Key::Char(c));
+    }
+    board.key(Key::Enter);
+    let pending = board.key(Key::Char('y')).expect("confirmed");
+    let token = Some(server.token.clone());
+    baffle_client::tui::app::send(&server.url(), &token, pending)
+        .await
+        .expect("the extension is taken");
     board.update(d.state("r1-t7").await);
     terminal.draw(|f| board.draw(f, now)).unwrap();
     let extended = text_of(&terminal);

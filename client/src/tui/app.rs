@@ -6,13 +6,14 @@
 use std::time::Duration;
 
 use baffle_proto::v1;
+use baffle_proto::v1::audit_client::AuditClient;
 use baffle_proto::v1::matches_client::MatchesClient;
 use baffle_proto::v1::tournaments_client::TournamentsClient;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind};
 use tokio::sync::mpsc;
 use tonic::Request;
 
-use super::console::{Dashboard, Key, Wanted};
+use super::console::{Dashboard, Key, Order, Wanted};
 use super::follow;
 use crate::connect;
 use crate::reveal::{self, DiceCheck};
@@ -409,21 +410,9 @@ pub async fn console(
     result
 }
 
-async fn send(
-    server: &str,
-    token: &Option<String>,
-    pending: super::console::Pending,
-) -> Result<(), String> {
-    let channel = connect::connect(server).await.map_err(|e| e.to_string())?;
-    let mut request = Request::new(v1::ExecuteRequest {
-        match_id: pending.match_id,
-        command: Some(v1::Command {
-            action: Some(pending.action),
-        }),
-        ruling: pending.ruling,
-        request_id: String::new(),
-        expected_seq: None,
-    });
+/// `message` bearing the director's token, if any.
+fn authorised<T>(message: T, token: &Option<String>) -> Result<Request<T>, String> {
+    let mut request = Request::new(message);
     if let Some(t) = token {
         request.metadata_mut().insert(
             "authorization",
@@ -432,6 +421,51 @@ async fn send(
                 .map_err(|_| "the token is not text")?,
         );
     }
+    Ok(request)
+}
+
+/// Sends a command the director confirmed at the console: a match command with
+/// `Execute`, more time for the seeds with `ExtendRevealDeadline`; on a cluster to the
+/// node that writes the match. A refusal is its message.
+pub async fn send(
+    server: &str,
+    token: &Option<String>,
+    pending: super::console::Pending,
+) -> Result<(), String> {
+    let channel = connect::connect(server).await.map_err(|e| e.to_string())?;
+    let action = match pending.order {
+        Order::Execute(action) => action,
+        Order::ExtendReveal { minutes } => {
+            let ruling = pending.ruling.unwrap_or_default();
+            let request = authorised(
+                v1::ExtendRevealDeadlineRequest {
+                    match_id: pending.match_id,
+                    seconds: minutes.saturating_mul(60),
+                    reason: ruling.reason,
+                    article: ruling.article,
+                },
+                token,
+            )?;
+            return connect::following_owner(channel, request, |c, r| async move {
+                AuditClient::new(c).extend_reveal_deadline(r).await
+            })
+            .await
+            .map(|_| ())
+            .map_err(|s| s.message().to_string());
+        }
+    };
+    let request = authorised(
+        v1::ExecuteRequest {
+            match_id: pending.match_id,
+            command: Some(v1::Command {
+                action: Some(action),
+            }),
+            ruling: pending.ruling,
+            request_id: String::new(),
+            expected_seq: None,
+        },
+        token,
+    )?;
     // On a cluster, the node that writes the match takes it (docs/cluster.md).
     connect::following_owner(channel, request, |c, r| async move {
         MatchesClient::new(c).execute(r).await

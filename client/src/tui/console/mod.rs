@@ -28,13 +28,26 @@ use crate::{views, words};
 /// Lines of the ticker kept (the screen shows the newest that fit).
 const TICKER: usize = 50;
 
+/// What a confirmed command asks the server for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Order {
+    /// A match command (`Matches.Execute`).
+    Execute(Action),
+    /// More time for the players' reveals: due this many minutes from now
+    /// (`Audit.ExtendRevealDeadline`, with the ruling).
+    ExtendReveal {
+        /// Minutes from now.
+        minutes: u32,
+    },
+}
+
 /// A command the director confirmed, to send to the server.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pending {
     /// The match.
     pub match_id: String,
-    /// The action.
-    pub action: Action,
+    /// What it asks the server for.
+    pub order: Order,
     /// The ruling, for director actions.
     pub ruling: Option<v1::Ruling>,
     /// What it is, for the confirmation and the ticker line after it.

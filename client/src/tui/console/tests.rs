@@ -52,8 +52,8 @@ fn pausing_asks_for_a_permitted_reason_then_a_confirmation() {
     board.key(Key::Char('4')); // game over, break, director called, dice picked up early, …
     let pending = board.key(Key::Char('y')).unwrap();
     assert_eq!(
-        pending.action,
-        Action::Pause(v1::PauseReason::DicePickedUpEarly as i32)
+        pending.order,
+        Order::Execute(Action::Pause(v1::PauseReason::DicePickedUpEarly as i32))
     );
     assert!(pending.label.contains("dice picked up early"));
     board.key(Key::Char('p'));
@@ -75,12 +75,12 @@ fn a_chess_row_gets_the_arbiters_keys() {
     board.key(Key::Char('p'));
     let pending = board.key(Key::Char('y')).unwrap();
     assert_eq!(
-        pending.action,
-        Action::Chess(v1::ChessCommand {
+        pending.order,
+        Order::Execute(Action::Chess(v1::ChessCommand {
             action: Some(v1::chess_command::Action::Pause(
                 v1::PauseReason::DirectorStopped as i32
             )),
-        })
+        }))
     );
     board.key(Key::Char('a'));
     for c in "B 4m30s".chars() {
@@ -89,13 +89,13 @@ fn a_chess_row_gets_the_arbiters_keys() {
     board.key(Key::Enter);
     let pending = board.key(Key::Char('y')).unwrap();
     assert_eq!(
-        pending.action,
-        Action::Chess(v1::ChessCommand {
+        pending.order,
+        Order::Execute(Action::Chess(v1::ChessCommand {
             action: Some(v1::chess_command::Action::SetTime(v1::ChessTime {
                 color: v1::Color::Black as i32,
                 ms: 270_000,
             })),
-        })
+        }))
     );
     assert_eq!(pending.ruling.unwrap().article, "6.10");
     assert_eq!(board.key(Key::Char('x')), None);
@@ -153,14 +153,23 @@ fn check_in_warning_forfeit_and_score_from_the_console() {
         board.key(Key::Enter);
         board.key(Key::Char('y')).expect("confirmed")
     };
-    assert_eq!(send("a", 'i').action, Action::CheckIn(v1::Side::A as i32));
-    assert_eq!(send("B", 'w').action, Action::Warn(v1::Side::B as i32));
     assert_eq!(
-        send("b", 'f').action,
-        Action::ForfeitMatch(v1::Side::B as i32)
+        send("a", 'i').order,
+        Order::Execute(Action::CheckIn(v1::Side::A as i32))
+    );
+    assert_eq!(
+        send("B", 'w').order,
+        Order::Execute(Action::Warn(v1::Side::B as i32))
+    );
+    assert_eq!(
+        send("b", 'f').order,
+        Order::Execute(Action::ForfeitMatch(v1::Side::B as i32))
     );
     let score = send("3 2", 's');
-    assert_eq!(score.action, Action::CorrectScore(v1::Score { a: 3, b: 2 }));
+    assert_eq!(
+        score.order,
+        Order::Execute(Action::CorrectScore(v1::Score { a: 3, b: 2 }))
+    );
     assert_eq!(score.ruling.unwrap().article, "4.7");
 }
 
@@ -311,6 +320,18 @@ fn a_press_back_in_a_match_without_moves_is_a_claim_until_dismissed() {
 }
 
 #[test]
+fn more_time_for_a_seed_only_where_one_is_awaited() {
+    let mut board = Dashboard::new("open");
+    board.update(state("m"));
+    board.key(Key::Char('e'));
+    assert_eq!(board.prompt, None);
+    assert_eq!(
+        board.ticker[0],
+        "m: no seed is awaited, there is no deadline to extend"
+    );
+}
+
+#[test]
 fn an_overdue_reveal_is_urgent_on_the_servers_clock() {
     let mut board = Dashboard::new("open");
     let mut s = state("m");
@@ -349,11 +370,38 @@ fn an_overdue_reveal_is_urgent_on_the_servers_clock() {
         "{after:?}"
     );
     assert!(after[0].text.ends_with("or rule a forfeit: f"), "{after:?}");
+    // `e`: how many minutes, naming whose seed, then y/n.
+    board.key(Key::Char('e'));
+    let Some(Prompt::Input { label, .. }) = &board.prompt else {
+        panic!("{:?}", board.prompt)
+    };
+    assert!(label.contains("more time for the seed of Ben"), "{label}");
+    for c in "1O".chars() {
+        board.key(Key::Char(c));
+    }
+    assert_eq!(board.key(Key::Enter), None);
+    assert_eq!(board.ticker[0], "“1O” is not a number of minutes");
+    board.key(Key::Char('e'));
+    for c in "10".chars() {
+        board.key(Key::Char(c));
+    }
+    board.key(Key::Enter);
+    let extend = board.key(Key::Char('y')).expect("confirmed");
+    assert_eq!(extend.order, Order::ExtendReveal { minutes: 10 });
+    assert_eq!(extend.ruling.clone().unwrap().article, "2.3");
+    assert!(
+        extend.label.contains("the seeds due in 10 minutes"),
+        "{}",
+        extend.label
+    );
     // `f` on Ben: the forfeit for not revealing, with its article.
     board.key(Key::Char('f'));
     board.key(Key::Char('B'));
     board.key(Key::Enter);
     let forfeit = board.key(Key::Char('y')).expect("confirmed");
-    assert_eq!(forfeit.action, Action::ForfeitMatch(v1::Side::B as i32));
+    assert_eq!(
+        forfeit.order,
+        Order::Execute(Action::ForfeitMatch(v1::Side::B as i32))
+    );
     assert_eq!(forfeit.ruling.unwrap().article, "2.3");
 }
