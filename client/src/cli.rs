@@ -550,6 +550,15 @@ pub enum RuleAction {
     },
     /// The winner of a match both players won at the same instant (2.2).
     DecideMatch { winner: SideArg },
+    /// More time for the players to reveal their committed seeds: the reveals are due
+    /// MINUTES from now (1 to 1440). No die is drawn while a reveal is pending; past its
+    /// deadline the director extends it, or rules the match forfeited by the player who
+    /// does not reveal (forfeit-match, 2.3). Recorded as `dice.reveal_due` with the
+    /// reason and article.
+    ExtendReveal {
+        /// Minutes from now.
+        minutes: u32,
+    },
 }
 
 /// `baffle device …`

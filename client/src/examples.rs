@@ -55,7 +55,7 @@ const EXAMPLES: &[(&str, &str)] = &[
     ),
     (
         "rule",
-        "baffle rule r1-t7 --reason \"6 minutes late\" --article 2.2 award A 1\n  baffle rule r1-t7 --reason \"clock replaced\" --article 3.7 set-time b 5:00\n  baffle rule r1-t7 --reason \"result checked\" --article 4.6 confirm",
+        "baffle rule r1-t7 --reason \"6 minutes late\" --article 2.2 award A 1\n  baffle rule r1-t7 --reason \"clock replaced\" --article 3.7 set-time b 5:00\n  baffle rule r1-t7 --reason \"result checked\" --article 4.6 confirm\n  baffle rule r1-t7 --reason \"his phone died\" --article 2.3 extend-reveal 10",
     ),
     (
         "chess",

@@ -9,6 +9,7 @@
 //! - [`audit`]: offline verification of exported match logs.
 //! - [`chess`]: chess match settings and actions on the command line.
 //! - [`cli`]: the command line; [`run`] executes it; [`render`] prints tables or JSON.
+//! - [`reveal`]: the players' seeds a match waits for, and its dice checked once revealed.
 //! - [`duration`]: durations as directors write them (12s, 2m, -30s).
 //! - [`views`]: what `--json` prints, one serde type per resource.
 //! - [`words`]: every word said to a person, with stable ids (for the shared catalogue).
@@ -23,6 +24,7 @@ pub mod duration;
 pub mod examples;
 pub mod presets;
 pub mod render;
+pub mod reveal;
 pub mod run;
 pub mod tui;
 pub mod views;

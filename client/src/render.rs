@@ -38,6 +38,13 @@ pub fn clock_side(c: &v1::SideClock) -> String {
 
 /// Several lines describing a match.
 pub fn match_text(s: &v1::MatchState) -> String {
+    match_text_checked(s, None)
+}
+
+/// [`match_text`], with what recomputing its revealed dice here found, if that was
+/// done. A reveal past its deadline is judged on the server's clock: the state's
+/// `sent_at_ms`, when it carries one.
+pub fn match_text_checked(s: &v1::MatchState, check: Option<&crate::reveal::DiceCheck>) -> String {
     let head = [
         ("match", s.match_id.clone().into()),
         ("tournament", s.tournament_id.clone().into()),
@@ -114,6 +121,11 @@ pub fn match_text(s: &v1::MatchState) -> String {
             ("last", s.last_anomaly.clone().into()),
         ];
         out.push_str(&(words::say_with("cli-dice-anomalies", &args) + "\n"));
+    }
+    let server_now = Some(s.sent_at_ms).filter(|ms| *ms > 0);
+    for line in crate::reveal::lines(s, server_now, check) {
+        out.push_str(&line);
+        out.push('\n');
     }
     for d in &s.devices {
         let id = if d.connected {

@@ -180,6 +180,12 @@ pub struct MatchView {
     pub awaiting_decision: bool,
     pub dice_anomalies: u32,
     pub last_anomaly: String,
+    /// While a player's committed seed is awaited: when the reveals are due (ms on the
+    /// server's clock).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reveal_due_ms: Option<i64>,
+    /// Whether the server's seed is revealed (every draw can be recomputed).
+    pub dice_revealed: bool,
     pub devices: Vec<DeviceView>,
     pub appeals: usize,
     pub chess: Option<Value>,
@@ -334,6 +340,8 @@ impl MatchView {
             awaiting_decision: s.awaiting_decision,
             dice_anomalies: s.dice_anomalies,
             last_anomaly: s.last_anomaly.clone(),
+            reveal_due_ms: Some(s.reveal_due_ms).filter(|ms| *ms > 0),
+            dice_revealed: s.dice_revealed,
             devices: s
                 .devices
                 .iter()

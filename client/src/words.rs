@@ -167,6 +167,13 @@ pub fn how(how: &str) -> String {
         .unwrap_or_else(|| how.replace('_', " "))
 }
 
+/// An instant (ms since the epoch, as the server's times are) as the time of day in
+/// UTC: "14:32 UTC".
+pub fn time_of_day(ms: i64) -> String {
+    let minutes = ms.div_euclid(60_000).rem_euclid(24 * 60);
+    format!("{:02}:{:02} UTC", minutes / 60, minutes % 60)
+}
+
 /// Where a match is: "r1-t7 (table 7)".
 pub fn at_table(match_id: &str, table: &str) -> String {
     say_with(
@@ -327,11 +334,9 @@ pub fn event(kind: &str, body: &Json, names: [&str; 2]) -> String {
         }
         "bg.break_started" => {
             let until = body.get("until").and_then(Json::as_i64).unwrap_or(0);
-            let minutes = until.div_euclid(60_000).rem_euclid(24 * 60);
-            let hhmm = format!("{:02}:{:02} UTC", minutes / 60, minutes % 60);
             say_with(
                 "event-break-started",
-                &[name("side"), ("until", hhmm.into())],
+                &[name("side"), ("until", time_of_day(until).into())],
             )
         }
         "bg.break_ended" => say("event-break-ended"),
@@ -442,6 +447,19 @@ pub fn event(kind: &str, body: &Json, names: [&str; 2]) -> String {
         "dice.player_commit" => say_with("event-seed-committed", &[name("side")]),
         "dice.player_reveal" => say_with("event-seed-revealed", &[name("side")]),
         "dice.reveal" => say("event-dice-revealed"),
+        "dice.reveal_due" => {
+            let due = time_of_day(body.get("by").and_then(Json::as_i64).unwrap_or(0));
+            match body.get("article").map(text) {
+                Some(article) => {
+                    let rule = catalogue().rule("backgammon", &article);
+                    say_with(
+                        "cli-event-reveal-extended",
+                        &[("due", due.into()), ("rule", rule.into())],
+                    )
+                }
+                None => say_with("cli-event-reveal-due", &[("due", due.into())]),
+            }
+        }
         "match.renamed" => say_with(
             "event-renamed",
             &[("was", field("was")), ("name", field("name"))],

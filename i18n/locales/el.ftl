@@ -306,8 +306,9 @@ console-help =
     a       διόρθωση ρολογιού, π.χ. A -30s (σκάκι: ρύθμιση ρολογιού, Λ 5m)
     s       διόρθωση του σκορ, π.χ. 3 2
     f       ήττα παίκτη με κατακύρωση
+    e       παράταση της προθεσμίας για τον σπόρο ενός παίκτη
     c       επικύρωση του αποτελέσματος
-    d       απόρριψη των ανωμαλιών ζαριών του επιλεγμένου ματς
+    d       απόρριψη ανωμαλιών ζαριών και δηλώσεων κλεισίματος του ματς
     q       έξοδος          (κάθε ενέργεια ζητά ν/ο πριν σταλεί)
 console-hint = Enter ματς  / φίλτρο  p παύση  r συνέχεια  c επικύρωση  ? πλήκτρα  q έξοδος
 console-hint-chess = Enter ματς  / φίλτρο  p διακοπή  r επανεκκίνηση  a ρολόι  ? πλήκτρα  q έξοδος
@@ -330,6 +331,7 @@ console-bad-colour = «{ $text }»: δεν είναι χρώμα: Λ ή Μ
 console-bad-score = «{ $text }»: δύο αριθμοί, πρώτα οι πόντοι του A και μετά του B, π.χ. 3 2
 console-bad-reason = «{ $text }»: ένας αριθμός από 1 έως { $count }
 console-bad-points = «{ $text }»: δεν είναι αριθμός πόντων
+console-bad-minutes = «{ $text }»: δεν είναι αριθμός λεπτών
 console-in-match = { $action } στο { $match }
 console-do-stop = διακοπή των ρολογιών (6.12)
 console-do-restart = επανεκκίνηση των ρολογιών (6.12)
@@ -346,6 +348,9 @@ console-do-points = { $points ->
 console-do-check-in = δήλωση παρουσίας: { $name }
 console-do-warn = παρατήρηση σε: { $name }
 console-do-forfeit = ήττα με κατακύρωση: { $name }
+console-do-extend = οι σπόροι οφείλονται σε { $minutes } λεπτά
+console-ask-extend = παράταση για τον σπόρο: { $name }: λεπτά από τώρα, π.χ. 10
+console-no-reveal = { $match }: δεν αναμένεται σπόρος, δεν υπάρχει προθεσμία για παράταση
 console-do-set-clock = ρύθμιση ρολογιού: { $color } στα { $time }
 console-at-table = { $match } (τραπέζι { $table })
 console-todo-confirm = { $at }: νίκη: { $name } ({ $how }) — επικυρώστε το αποτέλεσμα: c
@@ -359,6 +364,10 @@ console-todo-appeals = { $at }: { $count ->
   }
 console-todo-anomalies = { $said } — d για απόρριψη
 console-todo-anomalies-many = { $said } ({ $count } προειδοποιήσεις) — d για απόρριψη
+console-todo-reveal-pending = { $at }: αναμένεται ο σπόρος: { $name }, προθεσμία { $due } — κανένα ζάρι ως τότε
+console-todo-reveal-overdue = { $at }: { $name }: δεν αποκάλυψε τον σπόρο του, προθεσμία { $due } — παράταση: e, ή ήττα με κατακύρωση: f
+console-todo-press-back = { $at }: { $name }: πάτησε χωρίς ζαριά, δηλώνει ότι είναι κλειστός (4.2 (i)) — ελέγξτε το ταμπλό· d για απόρριψη
+console-tick-press-back = { $match }: { $name }: πάτησε χωρίς ζαριά, δηλώνει ότι είναι κλειστός (4.2 (i)): ελέγξτε το ταμπλό
 console-anomaly = { $match }: ύποπτα ζάρια, { $name }: { $what }
 console-anomaly-nobody = { $match }: ύποπτα ζάρια: { $what }
 console-tick-flag = { $match }: έπεσε η σημαία: { $name }
@@ -421,6 +430,18 @@ cli-dice-anomalies = ζάρια  { $count ->
 cli-device-connected = συσκευή { $device } συνδεδεμένη
 cli-device-not-connected = συσκευή { $device } αποσυνδεδεμένη
 cli-log = αρχείο { $count } εγγραφές, κεφαλή { $head }
+cli-reveal-pending = ζάρια  αναμένεται ο σπόρος: { $name } (προθεσμία { $due }): κανένα ζάρι ως τότε
+cli-reveal-overdue = ζάρια  { $name }: δεν αποκάλυψε τον σπόρο του, προθεσμία { $due } — παράταση: baffle rule { $match } --reason … --article … extend-reveal ΛΕΠΤΑ, ή ήττα με κατακύρωση (2.3): baffle rule { $match } --reason … --article 2.3 forfeit-match { $side }
+cli-dice-verified = ζάρια  επαληθεύτηκαν: { $count ->
+    [one] η μία κλήρωση του διακομιστή υπολογίστηκε ξανά
+   *[other] και οι { $count } κληρώσεις του διακομιστή υπολογίστηκαν ξανά
+  } από τον σπόρο που αποκαλύφθηκε
+cli-dice-not-verified = ζάρια  ΔΕΝ ΕΠΑΛΗΘΕΥΤΗΚΑΝ: { $why }
+cli-dice-unreadable = ζάρια  δεν ελέγχθηκαν: το αρχείο δεν διαβάστηκε ({ $why })
+cli-dice-revealed = ζάρια  ο σπόρος αποκαλύφθηκε: το baffle audit export { $match } | baffle audit verify - υπολογίζει ξανά κάθε κλήρωση
+cli-reveal-extended = οι σπόροι οφείλονται πλέον έως { $due } (το αρχείο έχει { $count } εγγραφές)
+cli-event-reveal-due = οι σπόροι των παικτών οφείλονται έως { $due }
+cli-event-reveal-extended = ο Διευθυντής Αγώνων παρέτεινε την προθεσμία των σπόρων έως { $due } ({ $rule })
 cli-col-id = ΚΩΔΙΚΟΣ
 cli-col-name = ΟΝΟΜΑ
 cli-archived = (αρχειοθετημένο)
@@ -448,4 +469,12 @@ follow-seed-revealed = { $name }: αποκαλύφθηκε
 follow-seed-committed = { $name }: δεσμεύτηκε { $short }…
 follow-seed-to-give = { $name }: αναμένεται
 follow-seeds = σπόροι: { $list }
+follow-dice-waiting = αναμένεται ο σπόρος: { $name } (προθεσμία { $due })
+follow-dice-checking = ο σπόρος αποκαλύφθηκε: έλεγχος των ζαριών…
+follow-dice-verified = τα ζάρια επαληθεύτηκαν: { $count ->
+    [one] η μία κλήρωση υπολογίστηκε
+   *[other] και οι { $count } κληρώσεις υπολογίστηκαν
+  } ξανά εδώ
+follow-dice-not-verified = ζάρια: ΔΕΝ ΕΠΑΛΗΘΕΥΤΗΚΑΝ: { $why }
+follow-dice-unreadable = ζάρια: δεν ελέγχθηκαν: το αρχείο δεν διαβάστηκε ({ $why })
 follow-footer = γεγονός { $seq }  κεφαλή { $head }   q: έξοδος

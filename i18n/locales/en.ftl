@@ -306,8 +306,9 @@ console-help =
     a       adjust a clock, e.g. A -30s (chess: set a clock, W 5m)
     s       correct the score, e.g. 3 2
     f       the match forfeited by a player
+    e       more time for a player's seed (the reveal deadline)
     c       confirm the result
-    d       dismiss the selected match's dice anomalies
+    d       dismiss the selected match's dice anomalies and press-back claims
     q       quit            (every action asks y/n before it is sent)
 console-hint = ↑↓ select  Enter open  / filter  p pause  r resume  c confirm  ? keys  q quit
 console-hint-chess = ↑↓ select  Enter open  / filter  p stop  r restart  a set clock  ? keys  q quit
@@ -330,6 +331,7 @@ console-bad-colour = “{ $text }” is not a colour: W or B
 console-bad-score = “{ $text }”: two numbers, A's points then B's, e.g. 3 2
 console-bad-reason = “{ $text }”: a number from 1 to { $count }
 console-bad-points = “{ $text }” is not a number of points
+console-bad-minutes = “{ $text }” is not a number of minutes
 console-in-match = { $action } in { $match }
 console-do-stop = stop the clocks (6.12)
 console-do-restart = restart the clocks (6.12)
@@ -346,6 +348,9 @@ console-do-points = { $points ->
 console-do-check-in = check in { $name }
 console-do-warn = warn { $name }
 console-do-forfeit = { $name } forfeits the match
+console-do-extend = the seeds due in { $minutes } minutes
+console-ask-extend = more time for the seed of { $name }: minutes from now, e.g. 10
+console-no-reveal = { $match }: no seed is awaited, there is no deadline to extend
 console-do-set-clock = set { $color }'s clock to { $time }
 console-at-table = { $match } (table { $table })
 console-todo-confirm = { $at }: { $name } won ({ $how }) — confirm the result: c
@@ -359,6 +364,10 @@ console-todo-appeals = { $at }: { $count ->
   }
 console-todo-anomalies = { $said } — d to dismiss
 console-todo-anomalies-many = { $said } ({ $count } warnings) — d to dismiss
+console-todo-reveal-pending = { $at }: waiting for { $name }'s seed, due { $due } — no die is drawn until then
+console-todo-reveal-overdue = { $at }: { $name } has not revealed his seed: due { $due } — extend: e, or rule a forfeit: f
+console-todo-press-back = { $at }: { $name } pressed back, claiming he is closed out (4.2 (i)) — check the board; d to dismiss
+console-tick-press-back = { $match }: { $name } pressed back, claiming he is closed out (4.2 (i)): check the board
 console-anomaly = { $match }: { $name }'s dice look wrong: { $what }
 console-anomaly-nobody = { $match }: the dice look wrong: { $what }
 console-tick-flag = { $match }: { $name }'s flag fell
@@ -421,6 +430,18 @@ cli-dice-anomalies = dice   { $count ->
 cli-device-connected = device { $device } connected
 cli-device-not-connected = device { $device } not connected
 cli-log = log    { $count } events, head { $head }
+cli-reveal-pending = dice   waiting for { $name }'s seed (due { $due }): no die is drawn until it is revealed
+cli-reveal-overdue = dice   { $name } has not revealed his seed: due { $due } — extend: baffle rule { $match } --reason … --article … extend-reveal MINUTES, or rule a forfeit (2.3): baffle rule { $match } --reason … --article 2.3 forfeit-match { $side }
+cli-dice-verified = dice   verified: { $count ->
+    [one] the one server draw recomputed
+   *[other] all { $count } server draws recomputed
+  } from the revealed seed
+cli-dice-not-verified = dice   NOT VERIFIED: { $why }
+cli-dice-unreadable = dice   not checked: the log could not be read ({ $why })
+cli-dice-revealed = dice   seed revealed: baffle audit export { $match } | baffle audit verify - recomputes every draw
+cli-reveal-extended = the reveals are now due by { $due } (the log has { $count } events)
+cli-event-reveal-due = the players' seeds are due by { $due }
+cli-event-reveal-extended = the director extended the seeds' deadline to { $due } ({ $rule })
 cli-col-id = ID
 cli-col-name = NAME
 cli-archived = (archived)
@@ -448,4 +469,12 @@ follow-seed-revealed = { $name } revealed
 follow-seed-committed = { $name } committed { $short }…
 follow-seed-to-give = { $name } to give one
 follow-seeds = seeds: { $list }
+follow-dice-waiting = waiting for { $name }'s seed (due { $due })
+follow-dice-checking = seed revealed: checking the dice…
+follow-dice-verified = dice verified: { $count ->
+    [one] the one server draw
+   *[other] all { $count } server draws
+  } recomputed here
+follow-dice-not-verified = dice NOT VERIFIED: { $why }
+follow-dice-unreadable = dice not checked: the log could not be read ({ $why })
 follow-footer = event { $seq }  head { $head }   q: quit

@@ -73,3 +73,35 @@ pub fn reveal_request(match_id: &str, side: Side, secret: &Secret) -> v1::Submit
         salt: Some(secret.salt.to_vec()),
     }
 }
+
+/// Both players of `match_id` commit to a seed (codes issued by the director) and only A
+/// reveals his: the match waits for B's, due a reveal window after the second
+/// commitment. Returns B's secret, for a test in which he reveals late.
+pub async fn only_a_reveals(server: &crate::TestServer, match_id: &str) -> Secret {
+    let mut audit = AuditClient::new(server.channel().await);
+    let codes = audit
+        .issue_player_codes(server.director(v1::IssuePlayerCodesRequest {
+            match_id: match_id.into(),
+        }))
+        .await
+        .expect("codes issued")
+        .into_inner();
+    let published = server_commitment(server.channel().await, match_id).await;
+    let (anna, ben) = (Secret::named(b"anna", 0x5a), Secret::named(b"ben", 0x5b));
+    for (side, secret, code) in [
+        (Side::A, &anna, &codes.code_a),
+        (Side::B, &ben, &codes.code_b),
+    ] {
+        let request = commit_request(&published, match_id, side, secret);
+        audit
+            .commit_player_seed(crate::with_token(request, code))
+            .await
+            .expect("commitment taken");
+    }
+    let request = reveal_request(match_id, Side::A, &anna);
+    audit
+        .reveal_player_seed(crate::with_token(request, &codes.code_a))
+        .await
+        .expect("A's reveal taken");
+    ben
+}

@@ -273,7 +273,8 @@ async fn attack_2_the_last_revealer_has_a_deadline_and_no_veto() {
     // B stays silent: the director rules the match forfeited; confirmed, the seed is
     // revealed by itself and the log verifies, B's commitment unrevealed in it.
     t.server.time.advance(121_000);
-    t.d.act("m", Action::ForfeitMatch(B)).await;
+    let s = t.d.act("m", Action::ForfeitMatch(B)).await;
+    assert_eq!(s.reveal_due_ms, 0, "a decided match awaits no reveal");
     let s = t.d.act("m", Action::ConfirmResult(v1::Empty {})).await;
     assert!(s.dice_revealed);
     let text = log(&t.server, "m").await;

@@ -338,7 +338,7 @@ async fn a_log_that_does_not_check_out_takes_only_its_match_offline() {
     board
         .offline
         .insert("bad".into(), listing.offline[0].clone());
-    let todos = board.todos();
+    let todos = board.todos(0);
     assert!(todos[0].text.contains("OFFLINE"), "{:?}", todos[0].text);
     server.stop().await;
 }

@@ -3,7 +3,7 @@
 //! `tests/snapshots/`. `INSTA_UPDATE=always cargo test -p baffle-tests --test screens`
 //! rewrites them after a deliberate change of layout.
 
-use baffle_client::tui::console::{Dashboard, Key, Prompt};
+use baffle_client::tui::console::{Dashboard, Key, Order, Prompt};
 use baffle_client::tui::follow;
 use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
@@ -122,8 +122,8 @@ async fn the_dashboard_shows_every_match_with_ticking_clocks_and_alerts() {
     insta::assert_snapshot!("console_confirm", screen(&terminal, &[]));
     let pending = board.key(Key::Char('y')).expect("confirmed");
     assert_eq!(
-        (pending.match_id.as_str(), pending.action.clone()),
-        ("r1-t8", Action::ConfirmResult(v1::Empty {}))
+        (pending.match_id.as_str(), pending.order.clone()),
+        ("r1-t8", Order::Execute(Action::ConfirmResult(v1::Empty {})))
     );
     // Adjusting a clock takes text, then a confirmation; a bad value is an alert, not a command.
     board.key(Key::Up);
@@ -144,11 +144,11 @@ async fn the_dashboard_shows_every_match_with_ticking_clocks_and_alerts() {
     board.key(Key::Enter);
     let pending = board.key(Key::Char('y')).expect("confirmed");
     assert_eq!(
-        pending.action,
-        Action::AdjustTime(v1::TimeChange {
+        pending.order,
+        Order::Execute(Action::AdjustTime(v1::TimeChange {
             side: B,
             ms: -30_000
-        })
+        }))
     );
     assert_eq!(pending.ruling.unwrap().article, "4.3 (v)");
     server.stop().await;
@@ -247,6 +247,7 @@ async fn the_follow_view_is_a_scoreboard_for_the_room() {
     );
     let lost = follow::Status {
         connection: Some("connection lost — reconnecting".into()),
+        ..Default::default()
     };
     terminal
         .draw(|f| follow::draw(f, &states[1], now, &lost))

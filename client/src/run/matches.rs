@@ -14,7 +14,7 @@ use super::outcome::{Outcome, refused, usage};
 use super::wire::{ms, side};
 use crate::cli::{Cli, MatchCommand, PhaseArg, SideArg};
 use crate::views::{EventView, MatchView, to_json};
-use crate::{exit, render, words};
+use crate::{exit, render, reveal, words};
 
 /// `baffle match …`.
 pub(super) async fn run_match(
@@ -80,7 +80,14 @@ pub(super) async fn run_match(
                 .await
                 .map_err(refused)?
                 .into_inner();
-            Ok(list_outcome(cli, list))
+            let reveals = if cli.json {
+                String::new()
+            } else {
+                pending_reveals(&mut client, &list.matches).await?
+            };
+            let mut outcome = list_outcome(cli, list);
+            outcome.out.push_str(&reveals);
+            Ok(outcome)
         }
         MatchCommand::Show { match_id } => {
             let s = client
@@ -90,7 +97,12 @@ pub(super) async fn run_match(
                 .await
                 .map_err(refused)?
                 .into_inner();
-            Ok(match_outcome(cli, &s))
+            if cli.json || !s.dice_revealed {
+                return Ok(match_outcome(cli, &s));
+            }
+            // A revealed match's dice are recomputed here before they are called verified.
+            let check = reveal::check(channel(cli).await?, match_id, &s.head_hash).await;
+            Ok(Outcome::ok(render::match_text_checked(&s, Some(&check))))
         }
         MatchCommand::Rename {
             match_id,
@@ -208,6 +220,28 @@ async fn create_match(
         })?
         .into_inner();
     Ok(match_outcome(cli, &s))
+}
+
+/// The reveals the listed matches wait for, a line each after the table: each such match
+/// read again (`GetMatch`) for the server's clock, which judges a deadline passed.
+async fn pending_reveals(
+    client: &mut TournamentsClient<Channel>,
+    matches: &[v1::MatchState],
+) -> Result<String, Outcome> {
+    let mut text = String::new();
+    for listed in matches.iter().filter(|s| !reveal::pending(s).is_empty()) {
+        let s = client
+            .get_match(v1::GetMatchRequest {
+                match_id: listed.match_id.clone(),
+            })
+            .await
+            .map_err(refused)?
+            .into_inner();
+        for line in reveal::lines(&s, Some(s.sent_at_ms), None) {
+            text.push_str(&format!("{}  {line}\n", s.match_id));
+        }
+    }
+    Ok(text)
 }
 
 /// A list of matches as the command's output: JSON with --json, else a table.

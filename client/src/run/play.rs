@@ -30,6 +30,10 @@ pub(super) async fn run_rule(
     token: &Option<String>,
     r: &RuleArgs,
 ) -> Result<Outcome, Outcome> {
+    // The reveal deadline is the dice's, not the game's: Audit, not Execute.
+    if let RuleAction::ExtendReveal { minutes } = r.action {
+        return super::seeds::extend_reveal(cli, token, r, minutes).await;
+    }
     let action = rule_action(&r.action)?;
     let ruling = v1::Ruling {
         reason: r.reason.clone(),
@@ -158,6 +162,7 @@ fn rule_action(action: &RuleAction) -> Result<Action, Outcome> {
             votes_for: *votes_for,
         }),
         RuleAction::DecideMatch { winner } => Action::DecideMatch(side(*winner)),
+        RuleAction::ExtendReveal { .. } => unreachable!("sent with Audit.ExtendRevealDeadline"),
         RuleAction::CorrectCube { value, owner } => Action::CorrectCube(v1::CubeLevel {
             value: *value,
             owner: owner.map_or(0, side),

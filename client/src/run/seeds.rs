@@ -2,17 +2,21 @@
 //! seed — committed to before play and revealed after, or submitted outright.
 //!
 //! A player code names its match and side (`player.MATCH.a|b.SECRET`) and is the request's
-//! credential; a code for another match is a usage error before anything is sent.
+//! credential; a code for another match is a usage error before anything is sent. The
+//! director's one ruling on seeds is here too: more time to reveal them.
 
 use baffle_proto::v1;
 use baffle_proto::v1::audit_client::AuditClient;
 use tonic::transport::Channel;
 
-use super::connection::{authed, to_owner};
-use super::outcome::{Outcome, usage};
+use baffle_proto::v1::tournaments_client::TournamentsClient;
+
+use super::connection::{authed, channel, to_owner};
+use super::outcome::{Outcome, refused, usage};
 use super::wire::side;
-use crate::cli::{Cli, SideArg};
-use crate::views::to_json;
+use crate::cli::{Cli, RuleArgs, SideArg};
+use crate::views::{MatchView, to_json};
+use crate::{render, words};
 
 /// `baffle audit seed`: a player's seed, given outright (as text, or hex with `--hex`).
 pub(super) async fn submit(
@@ -200,4 +204,48 @@ fn code_side(code: &str, match_id: &str) -> Result<baffle_core::Side, Outcome> {
             "--code is not a player code (player.MATCH.a|b.SECRET)",
         )),
     }
+}
+
+/// `baffle rule MATCH --reason … --article … extend-reveal MINUTES`: the players' reveals
+/// are due MINUTES from now (`Audit.ExtendRevealDeadline`, recorded as `dice.reveal_due`
+/// with the ruling). The server checks the ruling and the bounds, and refuses an
+/// extension when no reveal is pending; the match is printed as it stands after it.
+pub(super) async fn extend_reveal(
+    cli: &Cli,
+    token: &Option<String>,
+    rule: &RuleArgs,
+    minutes: u32,
+) -> Result<Outcome, Outcome> {
+    let request = v1::ExtendRevealDeadlineRequest {
+        match_id: rule.match_id.clone(),
+        seconds: minutes.saturating_mul(60),
+        reason: rule.reason.clone(),
+        article: rule.article.clone(),
+    };
+    let channel = channel(cli).await?;
+    let r = to_owner(
+        channel.clone(),
+        authed(request, token)?,
+        |c, r| async move { AuditClient::new(c).extend_reveal_deadline(r).await },
+    )
+    .await?;
+    let state = TournamentsClient::new(channel)
+        .get_match(v1::GetMatchRequest {
+            match_id: rule.match_id.clone(),
+        })
+        .await
+        .map_err(refused)?
+        .into_inner();
+    if cli.json {
+        return Ok(Outcome::ok(to_json(&MatchView::of(&state))));
+    }
+    let args = [
+        ("due", words::time_of_day(state.reveal_due_ms).into()),
+        ("count", r.seq.into()),
+    ];
+    Ok(Outcome::ok(format!(
+        "{}\n{}",
+        words::say_with("cli-reveal-extended", &args),
+        render::match_text(&state)
+    )))
 }

@@ -6,15 +6,17 @@
 use std::time::Duration;
 
 use baffle_proto::v1;
+use baffle_proto::v1::audit_client::AuditClient;
 use baffle_proto::v1::matches_client::MatchesClient;
 use baffle_proto::v1::tournaments_client::TournamentsClient;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind};
 use tokio::sync::mpsc;
 use tonic::Request;
 
-use super::console::{Dashboard, Key};
+use super::console::{Dashboard, Key, Order, Wanted};
 use super::follow;
 use crate::connect;
+use crate::reveal::{self, DiceCheck};
 
 /// What the server side sends the screen.
 #[derive(Debug)]
@@ -36,6 +38,92 @@ fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// The server's clock less this machine's, from a state's `sent_at_ms` (the streams set
+/// it); `None` for a state without one. Clocks tick and deadlines pass on the server's
+/// time, whatever this machine's clock says.
+fn server_offset(s: &v1::MatchState) -> Option<i64> {
+    (s.sent_at_ms > 0).then(|| s.sent_at_ms - now_ms())
+}
+
+/// What a fetch for the dashboard brought back.
+#[derive(Debug)]
+enum Fetched {
+    /// A match's records.
+    Events(String, Vec<v1::Event>),
+    /// What recomputing a match's dice found.
+    Check(String, DiceCheck),
+}
+
+/// The records of `match_id` from `from_seq` up to `to_seq` (a short Watch, ended once
+/// they arrived, or after 10 s with what came): what the dashboard reads for
+/// [`Wanted::Events`].
+pub async fn records(server: &str, match_id: &str, from_seq: u64, to_seq: u64) -> Vec<v1::Event> {
+    let mut events = Vec::new();
+    let read = async {
+        let channel = connect::connect(server).await.ok()?;
+        let request = v1::WatchRequest {
+            match_id: match_id.to_string(),
+            from_seq,
+        };
+        let mut stream = MatchesClient::new(channel)
+            .watch(request)
+            .await
+            .ok()?
+            .into_inner();
+        while let Ok(Some(update)) = stream.message().await {
+            events.extend(update.events.into_iter().filter(|e| e.seq < to_seq));
+            if events.last().is_some_and(|e| e.seq + 1 >= to_seq) {
+                break;
+            }
+        }
+        Some(())
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(10), read).await;
+    events
+}
+
+/// A revealed match's dice recomputed, the log read again (five tries, 2 s apart) while
+/// it cannot be read: a server out of reach for a moment says nothing about the dice.
+async fn checked_with_retries(server: &str, match_id: &str, head: &str) -> DiceCheck {
+    let mut tries = 0;
+    loop {
+        let check = match connect::connect(server).await {
+            Ok(channel) => reveal::check(channel, match_id, head).await,
+            Err(e) => DiceCheck::Unreadable {
+                why: format!("server unreachable ({e})"),
+            },
+        };
+        tries += 1;
+        if !matches!(check, DiceCheck::Unreadable { .. }) || tries == 5 {
+            return check;
+        }
+        tokio::time::sleep(Duration::from_secs(2)).await;
+    }
+}
+
+/// Fetches what the dashboard asked for, on a task of its own; the answer comes back on
+/// `tx`.
+fn fetch(server: &str, wanted: Wanted, tx: &mpsc::Sender<Fetched>) {
+    let (server, tx) = (server.to_string(), tx.clone());
+    tokio::spawn(async move {
+        let fetched = match wanted {
+            Wanted::Events {
+                match_id,
+                from_seq,
+                to_seq,
+            } => {
+                let events = records(&server, &match_id, from_seq, to_seq).await;
+                Fetched::Events(match_id, events)
+            }
+            Wanted::DiceCheck { match_id, head } => {
+                let check = checked_with_retries(&server, &match_id, &head).await;
+                Fetched::Check(match_id, check)
+            }
+        };
+        let _ = tx.send(fetched).await;
+    });
 }
 
 /// Keys from the terminal, read on a blocking thread.
@@ -144,16 +232,25 @@ fn feed_of_match(server: String, match_id: String, with_events: bool) -> mpsc::R
 
 /// Follows one match until `q`.
 pub async fn follow(server: String, match_id: String) -> std::io::Result<()> {
-    let mut feed = match_feed(server, match_id);
+    let mut feed = match_feed(server.clone(), match_id);
     let mut terminal = ratatui::init();
     let mut keys = keys();
     let mut state: Option<v1::MatchState> = None;
     let mut status = follow::Status::default();
+    let (checked_tx, mut checked) = mpsc::channel(4);
+    let mut offset = 0;
     let mut tick = tokio::time::interval(Duration::from_millis(100));
     let result = loop {
         tokio::select! {
             Some(f) = feed.recv() => match f {
                 Feed::State(s) => {
+                    offset = server_offset(&s).unwrap_or(offset);
+                    // A revealed seed: the dice are recomputed here, once.
+                    if s.dice_revealed && reveal::uses_server_dice(&s) && status.dice.is_none() {
+                        status.dice = Some(follow::DiceShown::Checking);
+                        let head = s.head_hash.clone();
+                        fetch(&server, Wanted::DiceCheck { match_id: s.match_id.clone(), head }, &checked_tx);
+                    }
                     state = Some(*s);
                     status.connection = None;
                 }
@@ -163,10 +260,11 @@ pub async fn follow(server: String, match_id: String) -> std::io::Result<()> {
                 Feed::Gone(why) => break Err(std::io::Error::new(std::io::ErrorKind::NotFound, why)),
             },
             Some(k) = keys.recv() => if matches!(k, KeyCode::Char('q') | KeyCode::Esc) { break Ok(()) },
+            Some(Fetched::Check(_, check)) = checked.recv() => status.dice = Some(follow::DiceShown::Checked(check)),
             _ = tick.tick() => {}
         }
         let drawn = terminal.draw(|frame| match &state {
-            Some(s) => follow::draw(frame, s, now_ms(), &status),
+            Some(s) => follow::draw(frame, s, now_ms() + offset, &status),
             None => frame.render_widget(
                 ratatui::widgets::Paragraph::new(
                     status
@@ -259,13 +357,17 @@ pub async fn console(
     let mut terminal = ratatui::init();
     let mut keys = keys();
     let mut board = Dashboard::new(&tournament);
+    let (fetched_tx, mut fetched) = mpsc::channel(64);
     let mut tick = tokio::time::interval(Duration::from_millis(100));
     let result = loop {
         tokio::select! {
             Some(f) = feed.recv() => match f {
                 Feed::State(s) => {
                     board.connection = None;
-                    board.update(*s);
+                    board.heard_from_server(s.sent_at_ms, now_ms());
+                    for wanted in board.update(*s) {
+                        fetch(&server, wanted, &fetched_tx);
+                    }
                 }
                 Feed::Events(_) => {}
                 Feed::Problem(p) => board.connection = Some(p),
@@ -293,9 +395,14 @@ pub async fn console(
                     }
                 }
             }
+            Some(f) = fetched.recv() => match f {
+                Fetched::Events(id, events) => board.events(&id, &events),
+                Fetched::Check(id, check) => board.dice_checked(&id, check),
+            },
             _ = tick.tick() => {}
         }
-        if let Err(e) = terminal.draw(|frame| board.draw(frame, now_ms())) {
+        let server_now = board.server_now(now_ms());
+        if let Err(e) = terminal.draw(|frame| board.draw(frame, server_now)) {
             break Err(e);
         }
     };
@@ -303,21 +410,9 @@ pub async fn console(
     result
 }
 
-async fn send(
-    server: &str,
-    token: &Option<String>,
-    pending: super::console::Pending,
-) -> Result<(), String> {
-    let channel = connect::connect(server).await.map_err(|e| e.to_string())?;
-    let mut request = Request::new(v1::ExecuteRequest {
-        match_id: pending.match_id,
-        command: Some(v1::Command {
-            action: Some(pending.action),
-        }),
-        ruling: pending.ruling,
-        request_id: String::new(),
-        expected_seq: None,
-    });
+/// `message` bearing the director's token, if any.
+fn authorised<T>(message: T, token: &Option<String>) -> Result<Request<T>, String> {
+    let mut request = Request::new(message);
     if let Some(t) = token {
         request.metadata_mut().insert(
             "authorization",
@@ -326,6 +421,51 @@ async fn send(
                 .map_err(|_| "the token is not text")?,
         );
     }
+    Ok(request)
+}
+
+/// Sends a command the director confirmed at the console: a match command with
+/// `Execute`, more time for the seeds with `ExtendRevealDeadline`; on a cluster to the
+/// node that writes the match. A refusal is its message.
+pub async fn send(
+    server: &str,
+    token: &Option<String>,
+    pending: super::console::Pending,
+) -> Result<(), String> {
+    let channel = connect::connect(server).await.map_err(|e| e.to_string())?;
+    let action = match pending.order {
+        Order::Execute(action) => action,
+        Order::ExtendReveal { minutes } => {
+            let ruling = pending.ruling.unwrap_or_default();
+            let request = authorised(
+                v1::ExtendRevealDeadlineRequest {
+                    match_id: pending.match_id,
+                    seconds: minutes.saturating_mul(60),
+                    reason: ruling.reason,
+                    article: ruling.article,
+                },
+                token,
+            )?;
+            return connect::following_owner(channel, request, |c, r| async move {
+                AuditClient::new(c).extend_reveal_deadline(r).await
+            })
+            .await
+            .map(|_| ())
+            .map_err(|s| s.message().to_string());
+        }
+    };
+    let request = authorised(
+        v1::ExecuteRequest {
+            match_id: pending.match_id,
+            command: Some(v1::Command {
+                action: Some(action),
+            }),
+            ruling: pending.ruling,
+            request_id: String::new(),
+            expected_seq: None,
+        },
+        token,
+    )?;
     // On a cluster, the node that writes the match takes it (docs/cluster.md).
     connect::following_owner(channel, request, |c, r| async move {
         MatchesClient::new(c).execute(r).await

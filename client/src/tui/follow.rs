@@ -8,6 +8,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
+use crate::reveal::{self, DiceCheck};
 use crate::{render, words};
 use baffle_proto::chess_text;
 use baffle_proto::faces::{faces, mmss};
@@ -17,6 +18,37 @@ use baffle_proto::faces::{faces, mmss};
 pub struct Status {
     /// A connection problem, shown at the bottom.
     pub connection: Option<String>,
+    /// The dice of a match whose seed is revealed, as recomputed here.
+    pub dice: Option<DiceShown>,
+}
+
+/// Where recomputing a revealed match's dice stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DiceShown {
+    /// The log is being fetched and verified.
+    Checking,
+    /// What the check found.
+    Checked(DiceCheck),
+}
+
+/// The dice line of a revealed match (`None` before the reveal): verified once the log
+/// was checked here, never on the reveal's word alone.
+pub fn dice_verdict(s: &v1::MatchState, shown: Option<&DiceShown>) -> Option<String> {
+    if !s.dice_revealed || !reveal::uses_server_dice(s) {
+        return None;
+    }
+    Some(match shown {
+        Some(DiceShown::Checked(DiceCheck::Verified { draws })) => {
+            words::say_with("follow-dice-verified", &[("count", (*draws as u32).into())])
+        }
+        Some(DiceShown::Checked(DiceCheck::Failed { why })) => {
+            words::say_with("follow-dice-not-verified", &[("why", why.clone().into())])
+        }
+        Some(DiceShown::Checked(DiceCheck::Unreadable { why })) => {
+            words::say_with("follow-dice-unreadable", &[("why", why.clone().into())])
+        }
+        Some(DiceShown::Checking) | None => words::say("follow-dice-checking"),
+    })
 }
 
 fn pause_reason(clock: &v1::ClockState) -> Option<String> {
@@ -34,7 +66,7 @@ pub fn draw(frame: &mut Frame, s: &v1::MatchState, now_ms: i64, status: &Status)
     .areas(frame.area());
     draw_heading(frame, s, top);
     draw_clocks(frame, s, now_ms, clocks);
-    let lines = info_lines(s);
+    let lines = info_lines(s, status);
     frame.render_widget(
         Paragraph::new(lines)
             .alignment(Alignment::Center)
@@ -150,8 +182,9 @@ fn draw_clocks(frame: &mut Frame, s: &v1::MatchState, now_ms: i64, clocks: ratat
     }
 }
 
-/// The game in words: the turn, a pause, the result, or waiting for the players.
-fn info_lines(s: &v1::MatchState) -> Vec<Line<'static>> {
+/// The game in words: the turn, a pause, the result, or waiting for the players; and
+/// the dice: the commitment, the players' seeds, a seed awaited, the check once revealed.
+fn info_lines(s: &v1::MatchState, status: &Status) -> Vec<Line<'static>> {
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let chess = s.chess.as_ref();
     let mut lines = Vec::new();
@@ -215,6 +248,19 @@ fn info_lines(s: &v1::MatchState) -> Vec<Line<'static>> {
     }
     if let Some(seeds) = seeds_line(s) {
         lines.push(Line::from(seeds));
+    }
+    for p in reveal::pending(s) {
+        let args = [
+            ("name", p.name.clone().into()),
+            ("due", words::time_of_day(p.due_ms).into()),
+        ];
+        lines.push(Line::styled(
+            words::say_with("follow-dice-waiting", &args),
+            bold,
+        ));
+    }
+    if let Some(verdict) = dice_verdict(s, status.dice.as_ref()) {
+        lines.push(Line::styled(verdict, bold));
     }
     lines
 }

@@ -3,16 +3,18 @@
 //! need a terminal, and panicked without one). `follow` prints each event in words and
 //! the match's state after it, or with `--json` one JSON object per update (NDJSON:
 //! `{"events": […], "state": {…}}`, the same views as `--json` elsewhere); it ends when
-//! the match's result is confirmed. `console` prints a line per match state until the
-//! feed ends.
+//! the match's result is confirmed — in words, once the server's seed is revealed, after
+//! a line saying whether its dice were recomputed here and matched. `console` prints a
+//! line per match state until the feed ends.
 
 use std::io::Write;
 
 use baffle_proto::v1;
 
 use super::app::{Feed, match_updates, tournament_feed};
+use super::follow::{DiceShown, dice_verdict};
 use crate::views::{EventView, MatchView, OfflineView, to_line};
-use crate::{exit, render, views, words};
+use crate::{exit, render, reveal, views, words};
 
 /// A one-line summary of a match: "r1-t7  table 7  ready  Anna 0 – 0 Ben (to 7)".
 pub fn summary(s: &v1::MatchState) -> String {
@@ -50,8 +52,9 @@ pub async fn follow(
     out: &mut (dyn Write + Send),
     err: &mut (dyn Write + Send),
 ) -> std::io::Result<i32> {
-    let mut feed = match_updates(server, match_id);
+    let mut feed = match_updates(server.clone(), match_id);
     let mut events: Vec<v1::Event> = Vec::new();
+    let mut checked = false;
     while let Some(f) = feed.recv().await {
         match f {
             Feed::Events(e) => events.extend(e),
@@ -65,6 +68,10 @@ pub async fn follow(
                 } else {
                     write(out, &render::events_text(&events, names))?;
                     write(out, &format!("{}\n", summary(&s)))?;
+                    if !checked && s.dice_revealed && reveal::uses_server_dice(&s) {
+                        checked = true;
+                        write(out, &format!("{}\n", dice_line(&server, &s).await))?;
+                    }
                 }
                 events.clear();
                 if s.result.as_ref().is_some_and(|r| r.confirmed) {
@@ -80,6 +87,18 @@ pub async fn follow(
         }
     }
     Ok(exit::OK)
+}
+
+/// The dice of a revealed match, recomputed here from its log: verified, or why not.
+async fn dice_line(server: &str, s: &v1::MatchState) -> String {
+    let check = match crate::connect::connect(server).await {
+        Ok(channel) => reveal::check(channel, &s.match_id, &s.head_hash).await,
+        Err(e) => reveal::DiceCheck::Unreadable {
+            why: format!("server unreachable ({e})"),
+        },
+    };
+    let shown = DiceShown::Checked(check);
+    dice_verdict(s, Some(&shown)).unwrap_or_default()
 }
 
 /// Watches `tournament`, a line per match state to `out`, until the feed ends. Returns the

@@ -168,3 +168,26 @@ fn a_future_keeps_its_language_across_polls() {
     assert_eq!(b, a);
     assert_eq!(say("console-no-match"), "no match selected");
 }
+
+#[test]
+fn the_reveal_deadline_and_its_extension_are_said_with_their_time_and_rule() {
+    let names = ["Anna", "Ben"];
+    let first = json!({"kind": "dice.reveal_due", "by": 5 * 60_000});
+    assert_eq!(
+        event("dice.reveal_due", &first, names),
+        "the players' seeds are due by 00:05 UTC"
+    );
+    let extended = json!({"kind": "dice.reveal_due", "by": 14 * 3_600_000 + 47 * 60_000,
+        "reason": "his phone died", "article": "2.3"});
+    assert_eq!(
+        event("dice.reveal_due", &extended, names),
+        "the director extended the seeds' deadline to 14:47 UTC (art. 2.3 of the regulations)"
+    );
+    in_locale(Locale::El, || {
+        let said = event("dice.reveal_due", &extended, names);
+        assert!(
+            said.contains("παρέτεινε") && said.contains("14:47 UTC"),
+            "{said}"
+        );
+    });
+}

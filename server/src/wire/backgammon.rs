@@ -316,7 +316,12 @@ pub(super) fn match_state(m: &Match, cx: &StateContext<'_>) -> v1::MatchState {
         player_seeds: player_seeds(cx),
         player_seeds_required: cx.dice.seeds_required(),
         dice_construction: super::dice_construction(cx.dice),
-        reveal_due_ms: cx.dice.reveal_due().map_or(0, Timestamp::as_ms),
+        // A match decided (a staller forfeited) awaits no reveal any more.
+        reveal_due_ms: cx
+            .dice
+            .reveal_due()
+            .filter(|_| m.result().is_none())
+            .map_or(0, Timestamp::as_ms),
         dice_revealed: cx.dice.revealed(),
         pending_length: m.pending_length(),
         awaiting_decision: m.awaiting_decision(),

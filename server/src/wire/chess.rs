@@ -319,6 +319,7 @@ pub fn match_state(m: &ChessMatch, cx: &StateContext<'_>) -> v1::MatchState {
         reveal_due_ms: cx
             .dice
             .reveal_due()
+            .filter(|_| !m.is_over())
             .map_or(0, baffle_core::Timestamp::as_ms),
         dice_revealed: cx.dice.revealed(),
         board: None,

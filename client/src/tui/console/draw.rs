@@ -16,6 +16,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row, Table};
 
 use super::{Dashboard, Prompt, name};
+use crate::reveal::DiceCheck;
 use crate::tui::fit;
 use crate::views::statuses;
 use crate::{render, views, words};
@@ -212,7 +213,7 @@ fn match_row(s: &v1::MatchState, now_ms: i64, wide: bool, room: Room) -> Row<'st
 impl Dashboard {
     /// Draws the dashboard at `now_ms`.
     pub fn draw(&self, frame: &mut Frame, now_ms: i64) {
-        let todos = self.todos();
+        let todos = self.todos(now_ms);
         let todo_height = todos.len().clamp(1, TODO_LINES) as u16 + 2;
         let [table_area, todo_area, ticker_area, bottom] = Layout::vertical([
             Constraint::Min(4),
@@ -276,7 +277,12 @@ impl Dashboard {
                 help.lines().map(str::to_string).collect(),
             );
         } else if let Some(s) = self.detail.as_ref().and_then(|id| self.matches.get(id)) {
-            popup(frame, &format!(" {} ", s.match_id), detail(s, now_ms));
+            let check = self.dice_checks.get(&s.match_id).and_then(Option::as_ref);
+            popup(
+                frame,
+                &format!(" {} ", s.match_id),
+                detail(s, now_ms, check),
+            );
         } else if let Some(Prompt::Input {
             kind: super::keys::InputKind::PauseReason,
             ..
@@ -450,9 +456,11 @@ impl Dashboard {
 }
 
 /// A match in full at `now_ms`: `match show`'s lines, with the clocks running as the
-/// row's do (`baffle_proto::faces`).
-fn detail(s: &v1::MatchState, now_ms: i64) -> Vec<String> {
+/// row's do (`baffle_proto::faces`), a reveal's deadline judged at `now_ms` and what the
+/// check of its revealed dice found.
+fn detail(s: &v1::MatchState, now_ms: i64, check: Option<&DiceCheck>) -> Vec<String> {
     let mut now = s.clone();
+    now.sent_at_ms = now_ms;
     if let Some(c) = now.clock.as_mut() {
         let [a, b] = faces(c, now_ms);
         for (side, face) in [(c.a.as_mut(), a), (c.b.as_mut(), b)] {
@@ -462,7 +470,7 @@ fn detail(s: &v1::MatchState, now_ms: i64) -> Vec<String> {
             }
         }
     }
-    render::match_text(&now)
+    render::match_text_checked(&now, check)
         .lines()
         .map(str::to_string)
         .collect()

@@ -5,7 +5,7 @@
 use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 
-use super::{Dashboard, Pending, Prompt, name};
+use super::{Dashboard, Order, Pending, Prompt, name};
 use crate::words;
 
 /// Actions that take text.
@@ -27,6 +27,8 @@ pub enum InputKind {
     Forfeit,
     /// "3 2": the score corrected (4.7).
     CorrectScore,
+    /// "10": the players' seeds due that many minutes from now.
+    ExtendReveal,
     /// Text the rows must contain.
     Filter,
 }
@@ -152,7 +154,7 @@ impl Dashboard {
         Some(Prompt::Confirm(Pending {
             label: in_match(label, &match_id),
             match_id,
-            action,
+            order: Order::Execute(action),
             ruling,
         }))
     }
@@ -229,8 +231,10 @@ impl Dashboard {
             }
             Key::Esc => self.filter.clear(),
             Key::Char('d') => {
+                // Dismisses the selected match's dice anomalies and press-back claims.
                 if let Some(s) = self.selected_match() {
                     let (id, n) = (s.match_id.clone(), s.dice_anomalies);
+                    self.claims.remove(&id);
                     self.anomalies_seen.insert(id, n);
                 }
             }
@@ -257,6 +261,7 @@ impl Dashboard {
             Key::Char('i') => self.ask_side("console-ask-check-in", InputKind::CheckIn),
             Key::Char('w') => self.ask_side("console-ask-warn", InputKind::Warn),
             Key::Char('f') => self.ask_side("console-ask-forfeit", InputKind::Forfeit),
+            Key::Char('e') if selected => self.ask_extension(),
             Key::Char('s') if selected => {
                 let s = self.selected_match().expect("selected");
                 let args = [
@@ -270,6 +275,25 @@ impl Dashboard {
         }
     }
 
+    /// More time for the seeds the selected match waits for: asks how many minutes,
+    /// naming whose seed; with none awaited, says so.
+    fn ask_extension(&mut self) {
+        let s = self.selected_match().expect("selected");
+        let awaited: Vec<String> = crate::reveal::pending(s)
+            .into_iter()
+            .map(|p| p.name)
+            .collect();
+        if awaited.is_empty() {
+            let args = [("match", s.match_id.clone().into())];
+            let said = words::say_with("console-no-reveal", &args);
+            self.tick(said);
+            return;
+        }
+        let args = [("name", awaited.join(", ").into())];
+        let label = words::say_with("console-ask-extend", &args);
+        self.ask(label, InputKind::ExtendReveal);
+    }
+
     fn parse_input(&self, kind: InputKind, text: &str) -> Result<Pending, String> {
         let s = self
             .selected_match()
@@ -278,7 +302,7 @@ impl Dashboard {
         let pending = |label: String, action, ruling| Pending {
             label: in_match(&label, &match_id),
             match_id: match_id.clone(),
-            action,
+            order: Order::Execute(action),
             ruling,
         };
         match kind {
@@ -326,6 +350,19 @@ impl Dashboard {
                 ));
             }
             InputKind::SetChessClock => return self.chess_clock(text, pending),
+            InputKind::ExtendReveal => {
+                let minutes: u32 = text
+                    .trim()
+                    .parse()
+                    .map_err(|_| bad("console-bad-minutes", text.trim()))?;
+                let args = [("minutes", minutes.into())];
+                return Ok(Pending {
+                    label: in_match(&words::say_with("console-do-extend", &args), &match_id),
+                    match_id: match_id.clone(),
+                    order: Order::ExtendReveal { minutes },
+                    ruling: ruling("more time to reveal, given at the console", "2.3"),
+                });
+            }
             InputKind::CheckIn if s.chess.is_some() => {
                 let color = colour(text.trim())?;
                 return Ok(pending(
@@ -373,11 +410,21 @@ impl Dashboard {
                 Action::Warn(side),
                 ruling("warned at the console", "2.3"),
             )),
-            InputKind::Forfeit => Ok(pending(
-                words::say_with("console-do-forfeit", &[("name", who.into())]),
-                Action::ForfeitMatch(side),
-                ruling("forfeited at the console", "2.2"),
-            )),
+            InputKind::Forfeit => {
+                // A player whose seed the match waits for forfeits for not revealing it
+                // (2.3: docs/dice.md, "A deadline for every reveal"); otherwise 2.2.
+                let stalled = crate::reveal::pending(s).iter().any(|p| p.side == side);
+                let grounds = if stalled {
+                    ruling("did not reveal his seed: forfeited at the console", "2.3")
+                } else {
+                    ruling("forfeited at the console", "2.2")
+                };
+                Ok(pending(
+                    words::say_with("console-do-forfeit", &[("name", who.into())]),
+                    Action::ForfeitMatch(side),
+                    grounds,
+                ))
+            }
             _ => unreachable!("handled above"),
         }
     }

@@ -2,12 +2,15 @@
 //! tournament from its creation, sorted by round and table, with its status in words,
 //! clocks ticking locally, the winner and whether its table's device is online; a
 //! persistent to-do list (results to confirm, flags, dice anomalies, undecided matches,
-//! appeals) that stays until the thing is done, apart from a ticker of what happened;
-//! and keys for the director's common moves, each behind a confirmation (`?` lists them).
+//! appeals, seeds awaited and overdue, press-back claims) that stays until the thing is
+//! done, apart from a ticker of what happened; and keys for the director's common moves,
+//! each behind a confirmation (`?` lists them).
 //!
 //! The state here is pure (updates and keys in, drawing out): `keys.rs` turns keys into
-//! commands, `draw.rs` draws, `app.rs` connects it to the server and the terminal.
+//! commands, `draw.rs` draws, `dice.rs` says what the seeds and dice need, `app.rs`
+//! connects it to the server and the terminal (and fetches what `dice.rs` asks for).
 
+mod dice;
 mod draw;
 mod keys;
 
@@ -16,20 +19,35 @@ use std::collections::{BTreeMap, VecDeque};
 use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 
+pub use dice::{Claim, Wanted};
 pub use keys::{InputKind, Key};
 
+use crate::reveal::DiceCheck;
 use crate::{views, words};
 
 /// Lines of the ticker kept (the screen shows the newest that fit).
 const TICKER: usize = 50;
+
+/// What a confirmed command asks the server for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Order {
+    /// A match command (`Matches.Execute`).
+    Execute(Action),
+    /// More time for the players' reveals: due this many minutes from now
+    /// (`Audit.ExtendRevealDeadline`, with the ruling).
+    ExtendReveal {
+        /// Minutes from now.
+        minutes: u32,
+    },
+}
 
 /// A command the director confirmed, to send to the server.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pending {
     /// The match.
     pub match_id: String,
-    /// The action.
-    pub action: Action,
+    /// What it asks the server for.
+    pub order: Order,
     /// The ruling, for director actions.
     pub ruling: Option<v1::Ruling>,
     /// What it is, for the confirmation and the ticker line after it.
@@ -89,6 +107,14 @@ pub struct Dashboard {
     pub anomalies_seen: BTreeMap<String, u32>,
     /// Matches offline (their log is lost), by id.
     pub offline: BTreeMap<String, v1::OfflineMatch>,
+    /// Press-backs claimed in matches without recorded moves, per match, until the
+    /// director dismisses them (`d`).
+    pub claims: BTreeMap<String, Vec<Claim>>,
+    /// What recomputing each revealed match's dice found (`None` while it runs).
+    pub dice_checks: BTreeMap<String, Option<DiceCheck>>,
+    /// The server's clock less this machine's, from the last state that carried its
+    /// `sent_at_ms` ([`Dashboard::heard_from_server`]).
+    pub server_offset_ms: i64,
 }
 
 fn name(s: &v1::MatchState, side: i32) -> &str {
@@ -111,6 +137,20 @@ impl Dashboard {
             tournament: tournament.to_string(),
             ..Dashboard::default()
         }
+    }
+
+    /// Notes the server's clock: a state sent at `sent_at_ms` (the server's) arrived when
+    /// this machine's clock read `local_ms`. A state without `sent_at_ms` says nothing.
+    pub fn heard_from_server(&mut self, sent_at_ms: i64, local_ms: i64) {
+        if sent_at_ms > 0 {
+            self.server_offset_ms = sent_at_ms - local_ms;
+        }
+    }
+
+    /// The server's clock when this machine's reads `local_ms`: what the dashboard is
+    /// drawn at, so clocks tick and deadlines pass on the server's time.
+    pub fn server_now(&self, local_ms: i64) -> i64 {
+        local_ms + self.server_offset_ms
     }
 
     /// Adds a line to the ticker.
@@ -143,10 +183,11 @@ impl Dashboard {
         rows
     }
 
-    /// What the director has to do now, most urgent first. Each item lasts as long as
-    /// its cause: a result until confirmed, a decision until made, anomalies until
-    /// dismissed.
-    pub fn todos(&self) -> Vec<Todo> {
+    /// What the director has to do at `now_ms` (the server's clock), most urgent first.
+    /// Each item lasts as long as its cause: a result until confirmed, a decision until
+    /// made, a seed until revealed (an alert once its deadline passed), anomalies and
+    /// press-back claims until dismissed.
+    pub fn todos(&self, now_ms: i64) -> Vec<Todo> {
         let mut todos: Vec<Todo> = self
             .offline
             .values()
@@ -211,19 +252,24 @@ impl Dashboard {
                     words::todo_anomalies(&at, names, s.dice_anomalies, &s.last_anomaly),
                 );
             }
+            todos.extend(self.dice_todos(s, now_ms));
         }
         todos.sort_by_key(|t| t.urgency);
         todos
     }
 
-    /// Takes a new state of a match and puts what changed on the ticker.
-    pub fn update(&mut self, s: v1::MatchState) {
+    /// Takes a new state of a match and puts what changed on the ticker; returns what
+    /// the dashboard needs fetched to say the rest (records that may hold a press-back,
+    /// a revealed seed's dice to check).
+    pub fn update(&mut self, s: v1::MatchState) -> Vec<Wanted> {
         let before = self.matches.get(&s.match_id).cloned();
         let id = s.match_id.clone();
         if let Some(before) = &before {
             self.changes(before, &s);
         }
+        let wanted = self.wanted(before.as_ref(), &s);
         self.matches.insert(id, s);
+        wanted
     }
 
     /// The ticker lines for what changed between `before` and `s`.

@@ -31,13 +31,13 @@ fn alerts_for_dice_anomalies_and_devices_that_drop() {
         "m: Anna's dice look wrong: faces are unevenly spread"
     );
     // The anomaly stays on the to-do list until dismissed; the device comes back.
-    assert!(board.todos()[0].text.contains("Anna's dice look wrong"));
+    assert!(board.todos(0)[0].text.contains("Anna's dice look wrong"));
     let mut s = board.matches["m"].clone();
     s.devices[0].connected = true;
     board.update(s);
     assert_eq!(board.ticker[0], "m: device t7 connected");
     board.key(Key::Char('d'));
-    assert!(board.todos().is_empty(), "{:?}", board.todos());
+    assert!(board.todos(0).is_empty(), "{:?}", board.todos(0));
 }
 
 #[test]
@@ -52,8 +52,8 @@ fn pausing_asks_for_a_permitted_reason_then_a_confirmation() {
     board.key(Key::Char('4')); // game over, break, director called, dice picked up early, …
     let pending = board.key(Key::Char('y')).unwrap();
     assert_eq!(
-        pending.action,
-        Action::Pause(v1::PauseReason::DicePickedUpEarly as i32)
+        pending.order,
+        Order::Execute(Action::Pause(v1::PauseReason::DicePickedUpEarly as i32))
     );
     assert!(pending.label.contains("dice picked up early"));
     board.key(Key::Char('p'));
@@ -75,12 +75,12 @@ fn a_chess_row_gets_the_arbiters_keys() {
     board.key(Key::Char('p'));
     let pending = board.key(Key::Char('y')).unwrap();
     assert_eq!(
-        pending.action,
-        Action::Chess(v1::ChessCommand {
+        pending.order,
+        Order::Execute(Action::Chess(v1::ChessCommand {
             action: Some(v1::chess_command::Action::Pause(
                 v1::PauseReason::DirectorStopped as i32
             )),
-        })
+        }))
     );
     board.key(Key::Char('a'));
     for c in "B 4m30s".chars() {
@@ -89,13 +89,13 @@ fn a_chess_row_gets_the_arbiters_keys() {
     board.key(Key::Enter);
     let pending = board.key(Key::Char('y')).unwrap();
     assert_eq!(
-        pending.action,
-        Action::Chess(v1::ChessCommand {
+        pending.order,
+        Order::Execute(Action::Chess(v1::ChessCommand {
             action: Some(v1::chess_command::Action::SetTime(v1::ChessTime {
                 color: v1::Color::Black as i32,
                 ms: 270_000,
             })),
-        })
+        }))
     );
     assert_eq!(pending.ruling.unwrap().article, "6.10");
     assert_eq!(board.key(Key::Char('x')), None);
@@ -120,7 +120,7 @@ fn results_to_confirm_stay_until_confirmed_and_prompts_name_the_players() {
         ..Default::default()
     });
     board.update(s.clone());
-    let todos = board.todos();
+    let todos = board.todos(0);
     assert_eq!(todos.len(), 1);
     assert!(
         todos[0].text.contains("Ben won (on points) — confirm"),
@@ -130,10 +130,10 @@ fn results_to_confirm_stay_until_confirmed_and_prompts_name_the_players() {
     for i in 0..20 {
         board.tick(format!("noise {i}"));
     }
-    assert_eq!(board.todos().len(), 1);
+    assert_eq!(board.todos(0).len(), 1);
     s.result.as_mut().unwrap().confirmed = true;
     board.update(s);
-    assert!(board.todos().is_empty());
+    assert!(board.todos(0).is_empty());
     board.key(Key::Char('x'));
     let Some(Prompt::Input { label, .. }) = &board.prompt else {
         panic!("a prompt")
@@ -153,14 +153,23 @@ fn check_in_warning_forfeit_and_score_from_the_console() {
         board.key(Key::Enter);
         board.key(Key::Char('y')).expect("confirmed")
     };
-    assert_eq!(send("a", 'i').action, Action::CheckIn(v1::Side::A as i32));
-    assert_eq!(send("B", 'w').action, Action::Warn(v1::Side::B as i32));
     assert_eq!(
-        send("b", 'f').action,
-        Action::ForfeitMatch(v1::Side::B as i32)
+        send("a", 'i').order,
+        Order::Execute(Action::CheckIn(v1::Side::A as i32))
+    );
+    assert_eq!(
+        send("B", 'w').order,
+        Order::Execute(Action::Warn(v1::Side::B as i32))
+    );
+    assert_eq!(
+        send("b", 'f').order,
+        Order::Execute(Action::ForfeitMatch(v1::Side::B as i32))
     );
     let score = send("3 2", 's');
-    assert_eq!(score.action, Action::CorrectScore(v1::Score { a: 3, b: 2 }));
+    assert_eq!(
+        score.order,
+        Order::Execute(Action::CorrectScore(v1::Score { a: 3, b: 2 }))
+    );
     assert_eq!(score.ruling.unwrap().article, "4.7");
 }
 
@@ -249,4 +258,150 @@ fn the_greek_console_asks_in_greek_and_takes_greek_keys() {
         }
         assert!(crate::words::say("console-prompt-chess-clock").contains("Λ 5m"));
     });
+}
+
+#[test]
+fn a_press_back_in_a_match_without_moves_is_a_claim_until_dismissed() {
+    let mut board = Dashboard::new("open");
+    let mut s = state("m");
+    s.table = "7".into();
+    s.game_number = 1;
+    s.seq = 10;
+    s.turn = v1::TurnPhase::OnRoll as i32;
+    s.turn_side = v1::Side::B as i32;
+    board.update(s.clone());
+    // B lost the turn without being seen to move: the records are asked for.
+    let mut after = s.clone();
+    after.seq = 11;
+    after.turn_side = v1::Side::A as i32;
+    let wanted = board.update(after.clone());
+    assert_eq!(
+        wanted,
+        [Wanted::Events {
+            match_id: "m".into(),
+            from_seq: 10,
+            to_seq: 11
+        }]
+    );
+    let pressed_back = v1::Event {
+        seq: 10,
+        kind: "bg.pressed_back".into(),
+        body: r#"{"kind":"bg.pressed_back","at":1,"side":"B"}"#.into(),
+        hash: String::new(),
+    };
+    board.events("m", std::slice::from_ref(&pressed_back));
+    let said = "m: Ben pressed back, claiming he is closed out (4.2 (i)): check the board";
+    assert_eq!(board.ticker[0], said);
+    let todos = board.todos(0);
+    assert!(
+        todos[0]
+            .text
+            .contains("Ben pressed back, claiming he is closed out (4.2 (i))")
+            && todos[0].text.ends_with("d to dismiss"),
+        "{todos:?}"
+    );
+    // The same record again (a second fetch) is one claim; `d` dismisses it.
+    board.events("m", &[pressed_back]);
+    assert_eq!(board.todos(0).len(), 1);
+    board.key(Key::Char('d'));
+    assert!(board.todos(0).is_empty());
+    // A roll is not a claim: nothing asked; a match that records moves has none to check.
+    let mut rolled = after.clone();
+    rolled.seq = 12;
+    rolled.turn = v1::TurnPhase::Moving as i32;
+    assert!(board.update(rolled).is_empty());
+    let mut recorded = state("r");
+    recorded.board = Some(v1::Board::default());
+    recorded.turn = v1::TurnPhase::OnRoll as i32;
+    board.update(recorded.clone());
+    recorded.seq = 1;
+    recorded.turn_side = v1::Side::B as i32;
+    assert!(board.update(recorded).is_empty());
+}
+
+#[test]
+fn more_time_for_a_seed_only_where_one_is_awaited() {
+    let mut board = Dashboard::new("open");
+    board.update(state("m"));
+    board.key(Key::Char('e'));
+    assert_eq!(board.prompt, None);
+    assert_eq!(
+        board.ticker[0],
+        "m: no seed is awaited, there is no deadline to extend"
+    );
+}
+
+#[test]
+fn an_overdue_reveal_is_urgent_on_the_servers_clock() {
+    let mut board = Dashboard::new("open");
+    let mut s = state("m");
+    s.table = "7".into();
+    s.reveal_due_ms = 14 * 3_600_000 + 32 * 60_000;
+    s.player_seeds = vec![
+        v1::PlayerSeed {
+            commitment: "aa".into(),
+            seed: "01".into(),
+        },
+        v1::PlayerSeed {
+            commitment: "bb".into(),
+            seed: String::new(),
+        },
+    ];
+    board.update(s.clone());
+    let before = board.todos(s.reveal_due_ms - 1);
+    assert_eq!(before[0].urgency, 1);
+    assert_eq!(
+        before[0].text,
+        "m (table 7): waiting for Ben's seed, due 14:32 UTC — no die is drawn until then"
+    );
+    // This machine's clock is a day behind the server's: the deadline is the server's.
+    let day = 24 * 3_600_000;
+    board.heard_from_server(s.reveal_due_ms - 60_000, s.reveal_due_ms - 60_000 - day);
+    assert_eq!(
+        board.todos(board.server_now(s.reveal_due_ms - day - 1))[0].urgency,
+        1
+    );
+    let after = board.todos(board.server_now(s.reveal_due_ms - day));
+    assert_eq!(after[0].urgency, 0);
+    assert!(
+        after[0]
+            .text
+            .starts_with("m (table 7): Ben has not revealed his seed: due 14:32 UTC — extend"),
+        "{after:?}"
+    );
+    assert!(after[0].text.ends_with("or rule a forfeit: f"), "{after:?}");
+    // `e`: how many minutes, naming whose seed, then y/n.
+    board.key(Key::Char('e'));
+    let Some(Prompt::Input { label, .. }) = &board.prompt else {
+        panic!("{:?}", board.prompt)
+    };
+    assert!(label.contains("more time for the seed of Ben"), "{label}");
+    for c in "1O".chars() {
+        board.key(Key::Char(c));
+    }
+    assert_eq!(board.key(Key::Enter), None);
+    assert_eq!(board.ticker[0], "“1O” is not a number of minutes");
+    board.key(Key::Char('e'));
+    for c in "10".chars() {
+        board.key(Key::Char(c));
+    }
+    board.key(Key::Enter);
+    let extend = board.key(Key::Char('y')).expect("confirmed");
+    assert_eq!(extend.order, Order::ExtendReveal { minutes: 10 });
+    assert_eq!(extend.ruling.clone().unwrap().article, "2.3");
+    assert!(
+        extend.label.contains("the seeds due in 10 minutes"),
+        "{}",
+        extend.label
+    );
+    // `f` on Ben: the forfeit for not revealing, with its article.
+    board.key(Key::Char('f'));
+    board.key(Key::Char('B'));
+    board.key(Key::Enter);
+    let forfeit = board.key(Key::Char('y')).expect("confirmed");
+    assert_eq!(
+        forfeit.order,
+        Order::Execute(Action::ForfeitMatch(v1::Side::B as i32))
+    );
+    assert_eq!(forfeit.ruling.unwrap().article, "2.3");
 }
