@@ -271,14 +271,21 @@ mod commit_reveal {
         assert!(refused(&log, reveal(Side::B, SEED_A)).contains("does not match"));
     }
 
-    /// A lone commitment holds nothing back: with no second commitment nothing can be
-    /// revealed, and the dice are drawn without player seeds.
+    /// A lone commitment holds the dice until the other player has committed and both
+    /// have revealed (a stranger's run: in construction 2 as first built, A's commitment
+    /// was dropped when B never committed, so B — told the server's dice by the operator
+    /// — chose between those dice and unknown ones by committing or not). A's seed is in
+    /// the key of every die.
     #[test]
-    fn a_lone_commitment_is_void() {
+    fn a_lone_commitment_holds_the_dice_until_both_seeds_are_in() {
         let mut log = fresh();
         log.ok(commit(Side::A, SEED_A));
+        assert!(refused(&log, Request::ServerOpening).contains("until player B commits"));
+        log.ok(commit(Side::B, SEED_B));
+        log.ok(reveal(Side::A, SEED_A));
+        log.ok(reveal(Side::B, SEED_B));
         log.ok(Request::ServerOpening);
-        assert_eq!(log.table.dice().player_seed(Side::A), b"");
+        assert_eq!(log.table.dice().player_seed(Side::A), SEED_A);
     }
 
     /// A log that reveals a seed its commitment does not name, or draws while a reveal is

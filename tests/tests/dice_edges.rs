@@ -290,6 +290,40 @@ async fn attack_2_the_last_revealer_has_a_deadline_and_no_veto() {
     t.server.stop().await;
 }
 
+/// A stranger's run of issue 29's fix: where the players' seeds are optional (the
+/// default), A committed, B never did, and the opening was drawn with neither seed — A's
+/// commitment silently dropped, so B, told the server's dice by the operator, chose them
+/// by not committing. Now one player's commitment holds the dice until the other has
+/// committed and both have revealed, with a deadline the director sees.
+#[tokio::test]
+async fn a_lone_commitment_is_never_dropped() {
+    let mut t = Seeded::start(false).await;
+    let (anna, ben) = (Secret::named(b"anna", 1), Secret::named(b"ben", 2));
+    t.d.act("m", Action::CheckIn(A)).await;
+    t.d.act("m", Action::CheckIn(B)).await;
+    t.commit(Side::A, &anna).await.unwrap();
+    let opening = baffle_tests::api::server_opening();
+    let waiting =
+        t.d.refused("m", opening.clone(), Code::FailedPrecondition)
+            .await;
+    assert!(waiting.contains("until player B commits"), "{waiting}");
+    assert!(
+        t.d.state("m").await.reveal_due_ms > 0,
+        "the director sees the wait"
+    );
+    t.commit(Side::B, &ben).await.unwrap();
+    t.reveal(Side::A, &anna).await.unwrap();
+    t.reveal(Side::B, &ben).await.unwrap();
+    t.d.act("m", opening).await;
+    let s = t.d.state("m").await;
+    assert_eq!(
+        s.player_seeds[0].seed,
+        hex::encode(&anna.seed),
+        "A's seed is in the key"
+    );
+    t.server.stop().await;
+}
+
 /// Attack 3 of issue 29: in a tournament requiring the players' seeds, A's seed given in
 /// the clear was accepted, and from then on every commitment was refused and the opening
 /// with it, for good. Now a seed in the clear is refused with the reason, and the match

@@ -331,6 +331,9 @@ pub enum DiceError {
     /// Both players committed to a seed, and this one has not revealed his yet: no draw
     /// until he does.
     RevealPending(Side),
+    /// The other player committed to a seed and this one has not (construction 2): no
+    /// draw until he has committed and both have revealed.
+    CommitPending(Side),
     /// A reveal before both players committed, or from a player who did not commit.
     NotCommitted(Side),
     /// The revealed seed does not hash to the player's commitment.
@@ -373,6 +376,11 @@ impl fmt::Display for DiceError {
             DiceError::RevealPending(side) => write!(
                 f,
                 "both players committed to a seed: no dice until player {side} reveals his"
+            ),
+            DiceError::CommitPending(side) => write!(
+                f,
+                "a player committed to a seed: no dice until player {side} commits to his \
+                 and both reveal (both seeds go into the dice), or the director rules"
             ),
             DiceError::NotCommitted(side) => write!(
                 f,

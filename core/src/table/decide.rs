@@ -420,8 +420,9 @@ impl Draft {
 }
 
 impl Draft {
-    /// With the second commitment the reveals fall due: `dice.reveal_due`, the
-    /// tournament's window from now (v2 logs; a v1 log waits without a deadline).
+    /// With the first commitment the seeds fall due: `dice.reveal_due`, the tournament's
+    /// window from now or from the match's scheduled start, whichever is later — a
+    /// player may commit long before his match (v2 logs; a v1 log waits without one).
     fn reveal_deadline(&mut self, now: Timestamp) -> Result<(), Refusal> {
         let dice = &self.table.dice;
         if dice.version() == DiceVersion::V1
@@ -430,7 +431,7 @@ impl Draft {
         {
             return Ok(());
         }
-        let by = now + dice.reveal_window();
+        let by = now.max(self.table.game.scheduled_start()) + dice.reveal_window();
         self.emit(Body::Dice(Entry::RevealDue {
             by: by.as_ms(),
             reason: None,

@@ -288,6 +288,9 @@ impl TableDice {
     /// committed seed is unrevealed, nor, where seeds are required, before both are in.
     pub fn ready(&self) -> Result<(), DiceError> {
         if let Some(side) = self.pending_reveal() {
+            if self.commitments[side.index()].is_none() {
+                return Err(DiceError::CommitPending(side));
+            }
             return Err(DiceError::RevealPending(side));
         }
         let missing = Side::BOTH
@@ -299,15 +302,29 @@ impl TableDice {
         Ok(())
     }
 
-    /// A player who committed and has not revealed, once both committed: the dice wait
-    /// for him. (A lone commitment is void: nothing can be revealed against it.)
+    /// The player the dice wait for before the first draw: one who committed and has
+    /// not revealed, once both committed — or, in construction 2, as soon as either
+    /// committed, the other, who has yet to commit and reveal: a commitment holds the
+    /// dice until both seeds are in, so one player's seed is never dropped while the other
+    /// (told the server's dice by the operator) keeps the option to add his or not. In
+    /// construction 1 a lone commitment was void.
     pub fn pending_reveal(&self) -> Option<Side> {
-        if self.commitments.iter().any(Option::is_none) || self.draws > 0 {
+        let committed = self.commitments.iter().filter(|c| c.is_some()).count();
+        let waits = match self.version {
+            DiceVersion::V1 => committed == 2,
+            DiceVersion::V2 => committed > 0,
+        };
+        if !waits || self.draws > 0 {
             return None;
         }
-        Side::BOTH
+        let uncommitted = Side::BOTH
             .into_iter()
-            .find(|s| !self.revealed_seeds[s.index()])
+            .find(|s| self.commitments[s.index()].is_none());
+        uncommitted.or_else(|| {
+            Side::BOTH
+                .into_iter()
+                .find(|s| !self.revealed_seeds[s.index()])
+        })
     }
 
     /// Whether the tournament requires both players' seeds before the first draw.

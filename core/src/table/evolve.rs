@@ -333,7 +333,7 @@ impl Table {
                 let unruled = reason.is_none() && article.is_none();
                 if (extension && !ruled) || (!extension && !unruled) {
                     return Err(
-                        "the first reveal deadline comes with the second commitment, and only \
+                        "the first reveal deadline comes with the first commitment, and only \
                          the director extends it, with a reason and an article"
                             .into(),
                     );
