@@ -64,6 +64,7 @@ pub fn verify_file_expecting(
         head,
         reveal,
         player_seeds,
+        signed_heads: Vec::new(),
     };
     Ok(verify_expecting(&text, &expect))
 }

@@ -45,6 +45,7 @@
 //! ```
 
 pub mod export;
+pub mod signed_head;
 pub mod verify;
 
 use std::fmt;
@@ -173,6 +174,11 @@ pub enum Entry {
         match_id: String,
         /// SHA-256 of the server seed, hex.
         commitment: String,
+        /// The Ed25519 public key (64 lower-case hex digits) that signs this match's
+        /// heads ([`signed_head`]); absent in logs written before heads were signed, so
+        /// that they keep their one spelling.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        signer: Option<String>,
     },
     /// A player's seed, hex; only before the first server draw.
     #[serde(rename = "dice.player_seed")]

@@ -208,6 +208,8 @@ pub struct Table {
     queued_roll: Option<Side>,
     /// The epoch of the latest takeover by a server node (0: none yet).
     epoch: u64,
+    /// The key that signs the match's heads, from `match.opened` (none in older logs).
+    signer: Option<String>,
     len: u64,
     head: Hash,
 }
@@ -239,11 +241,25 @@ impl Table {
         seeds: SeedPolicy,
         seed: ServerSeed,
     ) -> Result<(Table, Vec<Record>), Refusal> {
+        Table::create_signed(info, setup, seeds, seed, None)
+    }
+
+    /// [`Table::create_with`], naming in `match.opened` the Ed25519 public key (64
+    /// lower-case hex digits) that signs the match's heads
+    /// (`crate::audit::signed_head`); `None` writes the record as logs did before.
+    pub fn create_signed(
+        info: MatchInfo,
+        setup: GameSetup,
+        seeds: SeedPolicy,
+        seed: ServerSeed,
+        signer: Option<String>,
+    ) -> Result<(Table, Vec<Record>), Refusal> {
         Game::new(&setup)?;
         let mut replay = Replay::new(Some(seed.clone()));
         let opened = crate::audit::Entry::MatchOpened {
             match_id: info.id.clone(),
             commitment: seed.commitment().to_string(),
+            signer,
         }
         .body();
         let first = Record::next(None, opened);
@@ -273,6 +289,12 @@ impl Table {
     /// The game.
     pub fn game(&self) -> &Game {
         &self.game
+    }
+
+    /// The Ed25519 public key that signs the match's heads, as `match.opened` names it
+    /// (64 lower-case hex digits); `None` for a log written before heads were signed.
+    pub fn signer(&self) -> Option<&str> {
+        self.signer.as_deref()
     }
 
     /// The dice.

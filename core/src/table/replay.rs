@@ -32,6 +32,7 @@ enum Stage {
     Opened {
         match_id: String,
         commitment: Commitment,
+        signer: Option<String>,
         head: Hash,
     },
     Table(Box<Table>),
@@ -161,11 +162,17 @@ impl Replay {
                 Body::Dice(Entry::MatchOpened {
                     match_id,
                     commitment,
+                    signer,
                 }),
             ) => {
                 let bytes: [u8; 32] = strict_hex(&commitment, "the commitment")?
                     .try_into()
                     .map_err(|_| "the commitment is not 32 bytes")?;
+                if let Some(key) = &signer
+                    && strict_hex(key, "the signer")?.len() != 32
+                {
+                    return Err("the signer is not 32 bytes (an Ed25519 public key)".into());
+                }
                 let commitment = Commitment(bytes);
                 if let Some(seed) = &self.seed
                     && seed.commitment() != commitment
@@ -175,6 +182,7 @@ impl Replay {
                 Ok(Stage::Opened {
                     match_id,
                     commitment,
+                    signer,
                     head: record.hash,
                 })
             }
@@ -186,6 +194,7 @@ impl Replay {
                 Stage::Opened {
                     match_id,
                     commitment,
+                    signer,
                     ..
                 },
                 Body::Setup(setup),
@@ -213,6 +222,7 @@ impl Replay {
                     owed: None,
                     queued_roll: None,
                     epoch: 0,
+                    signer,
                     len: 2,
                     head: record.hash,
                 })))
