@@ -20,7 +20,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::hub::Hub;
-use crate::store::{Change, PgStore, StoreError};
+use crate::seal::SealKeys;
+use crate::signing::HeadSigner;
+use crate::store::{Change, JoinChecks, PgStore, StoreError};
 use crate::time::TimeSource;
 
 /// The default lease: a dead node's matches are served again within about this plus a
@@ -50,9 +52,8 @@ impl Node {
             .iter()
             .map(|h| crate::actor::stream(&h.info.id))
             .collect();
-        let token_check = crate::seal::SealKey::from_director_token(hub.director_token());
         hub.store
-            .start_leases(streams, token_check.check_value())
+            .start_leases(streams, join_checks(hub.seal_keys(), hub.signer())?)
             .await
             .map_err(|e| match e {
                 StoreError::Refused(why) => format!("this node may not join the cluster: {why}"),
@@ -97,6 +98,19 @@ impl Drop for Node {
     fn drop(&mut self) {
         self.stop();
     }
+}
+
+/// What this node must share with the cluster: its token's, seal key's and signing
+/// key's check values. A node has a seal key from its start (`keys`).
+pub fn join_checks(seal: &SealKeys, signer: &HeadSigner) -> Result<JoinChecks, String> {
+    let key_file = seal
+        .key_file()
+        .ok_or("this node has no seal key: it cannot seal the server seeds of new matches")?;
+    Ok(JoinChecks {
+        token: seal.token().check_value(),
+        seal: key_file.check_value(),
+        signer: signer.public_hex().to_string(),
+    })
 }
 
 async fn follow_changes<T: TimeSource>(

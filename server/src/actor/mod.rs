@@ -35,6 +35,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use crate::error::Error;
 use crate::feed::{FeedItem, Summary};
+use crate::signing::HeadSigner;
 use crate::store::{EventStore, Receipt, StoreError};
 use crate::time::TimeSource;
 use crate::wire::{self, StateContext};
@@ -174,6 +175,12 @@ pub struct MatchActor<S: EventStore, T: TimeSource> {
     /// A takeover that could not be written yet (node, epoch, the previous holder's
     /// silence as measured at the claim): tried again every second.
     takeover: Option<(String, u64, Option<u64>)>,
+    /// Signs the heads this actor sends out.
+    signer: Arc<HeadSigner>,
+    /// The latest head signed: a state asked for again at the same head (a new
+    /// follower, `GetMatch`) is not signed again. Behind a lock only so that the actor
+    /// stays `Sync` across its awaits; nothing else ever takes it.
+    signed: std::sync::Mutex<Option<v1::SignedHead>>,
 }
 
 impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
@@ -184,6 +191,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         store: S,
         time: T,
         summaries: broadcast::Sender<FeedItem>,
+        signer: Arc<HeadSigner>,
     ) -> MatchHandle {
         let (tx, rx) = mpsc::channel(256);
         let epoch = store.held_epoch(&stream(&table.info().id));
@@ -195,7 +203,8 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             failed: Default::default(),
             owner: owner.clone(),
         };
-        tokio::spawn(MatchActor::new(table, store, time, summaries, (owner, epoch)).run(rx));
+        let actor = MatchActor::new(table, store, time, (summaries, signer), (owner, epoch));
+        tokio::spawn(actor.run(rx));
         handle
     }
 
@@ -203,7 +212,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         table: Table,
         store: S,
         time: T,
-        summaries: broadcast::Sender<FeedItem>,
+        (summaries, signer): (broadcast::Sender<FeedItem>, Arc<HeadSigner>),
         (owner, epoch): (Arc<AtomicBool>, Option<u64>),
     ) -> MatchActor<S, T> {
         MatchActor {
@@ -221,6 +230,8 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             replies: VecDeque::new(),
             windows: BTreeMap::new(),
             reloaded: false,
+            signer,
+            signed: std::sync::Mutex::new(None),
         }
     }
 
@@ -285,6 +296,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
 
     /// The wire state of `table` (this match's, or a plan's) at `now`.
     fn state_of(&self, table: &Table, now: Timestamp) -> v1::MatchState {
+        let signed_head = Some(self.signed_head(table));
         let cx = StateContext {
             info: table.info(),
             commitment: &self.commitment,
@@ -294,8 +306,27 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             anomalies: table.anomalies(),
             devices: &self.devices,
             dice: table.dice(),
+            signed_head,
         };
         wire::match_state(table.game(), &cx)
+    }
+
+    /// `table`'s head signed: once per head, however many states show it.
+    fn signed_head(&self, table: &Table) -> v1::SignedHead {
+        let head = table.head();
+        let mut signed = self
+            .signed
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(s) = signed.as_ref()
+            && s.length == table.len()
+            && s.head == head.to_string()
+        {
+            return s.clone();
+        }
+        let fresh = self.signer.sign(&table.info().id, table.len(), &head);
+        *signed = Some(fresh.clone());
+        fresh
     }
 
     async fn handle(&mut self, msg: Msg) {
