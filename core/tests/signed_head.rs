@@ -209,6 +209,11 @@ mod logs {
         let head = sign(&key, "m1", 2, records[1].hash);
         let report = verify_expecting(&text, &expect(vec![on_chain.clone(), head.clone()]));
         assert!(report.is_ok(), "{report}");
+        assert!(
+            report
+                .to_string()
+                .contains("through all 2 heads the server signed")
+        );
 
         // A head of another history, signed by the same key.
         let elsewhere = sign(&key, "m1", 2, Hash([5; 32]));

@@ -12,6 +12,10 @@
 //!   (the registry folded, a replica told to read); each gap (the listening connection
 //!   (re)connected) makes the whole node read again.
 //!
+//! Before it takes part, a node shows that it holds the cluster's director token, seal key
+//! and signing key ([`join_checks`]): one that does not is refused at start, since it
+//! could neither open its matches' seeds nor sign their heads as their logs say.
+//!
 //! A node shutting down (SIGTERM) lets its leases go, so the others take its matches over
 //! at their next tick. Times of leases are the database's. The node stops writing at its own deadline (the
 //! renewal's send time + ¾ of the lease), before any other node may claim.

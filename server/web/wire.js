@@ -137,6 +137,8 @@ const MatchState = {
   34: ["chess", ChessState],
   35: ["player_seeds", { 1: ["commitment", "string"], 2: ["seed", "string"] }, "repeated"],
   36: ["player_seeds_required", "bool"], 80: ["warnings", "uint", "repeated"],
+  81: ["signed_head", { 1: ["match_id", "string"], 2: ["length", "uint"], 3: ["head", "string"],
+    4: ["signature", "string"], 5: ["signer", "string"] }],
 };
 MatchState[60] = ["board", {
   1: ["checkers_a", "uint", "repeated"], 2: ["checkers_b", "uint", "repeated"],

@@ -2,18 +2,21 @@
 //! seeds at rest sealed with a key the director does not hold, and heads signed so that a
 //! follower can show anyone what the server showed him.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use baffle_core::audit::signed_head::SignedHead;
+use baffle_client::run::Outcome;
+use baffle_core::audit::signed_head::{SignedHead, read_witness};
 use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 use baffle_proto::v1::matches_client::MatchesClient;
+use baffle_proto::v1::server_client::ServerClient;
 use baffle_proto::v1::tournaments_client::TournamentsClient;
 use baffle_server::registry::{Entry, Registry, StoredSeed};
 use baffle_server::seal::{SealKey, SealKeys};
 use baffle_server::store::{EventStore, SledStore};
 use baffle_server::time::ManualTime;
 use baffle_tests::api::{A, B, Director, defaults};
+use baffle_tests::cli::baffle;
 use baffle_tests::{EPOCH, TestServer};
 use sha2::{Digest, Sha256};
 
@@ -236,6 +239,256 @@ async fn write_old_match(store_dir: &Path, token: &str) {
         .append(baffle_server::registry::STREAM, 0, entries)
         .await
         .unwrap();
+}
+
+/// Runs `baffle audit witness m --out FILE` against `server` until the returned sender
+/// is used (Ctrl-C); the task gives back its exit status and what it printed.
+fn start_witness(
+    server: &TestServer,
+    file: &Path,
+) -> (
+    tokio::sync::oneshot::Sender<()>,
+    tokio::task::JoinHandle<(i32, String)>,
+) {
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let (url, file) = (server.url(), file.to_path_buf());
+    let task = tokio::spawn(async move {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let stop = async {
+            let _ = stopped.await;
+        };
+        let code =
+            baffle_client::witness::witness(url, "m".into(), &file, stop, &mut out, &mut err)
+                .await
+                .unwrap();
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out),
+            String::from_utf8_lossy(&err)
+        );
+        (code, said)
+    });
+    (stop, task)
+}
+
+/// Waits until the witness file holds a head at `length` (the witness writes as the
+/// server sends; nothing here moves a clock).
+async fn witnessed(file: &Path, length: u64) -> Vec<SignedHead> {
+    for _ in 0..1_000 {
+        if let Ok(text) = std::fs::read_to_string(file)
+            && let Ok(heads) = read_witness(&text)
+            && heads.iter().any(|h| h.length == length)
+        {
+            return heads;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    panic!("the witness kept no head at length {length}");
+}
+
+/// A match played on `server` to the same point each time, witnessed into `file`.
+async fn witnessed_match(server: &TestServer, file: &Path) -> (Vec<SignedHead>, String) {
+    let d = match_created(server).await;
+    let (stop, task) = start_witness(server, file);
+    let mut d = match_played_on(d).await;
+    let seq = d.state("m").await.seq;
+    let heads = witnessed(file, seq).await;
+    stop.send(()).unwrap();
+    let (code, said) = task.await.unwrap();
+    assert_eq!(code, 0, "{said}");
+    assert!(said.contains("stopped"), "{said}");
+    (heads, export(server).await)
+}
+
+async fn export(server: &TestServer) -> String {
+    baffle_client::audit::export_log(server.channel().await, "m")
+        .await
+        .unwrap()
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// `baffle audit verify LOG --witness W …`, as anyone runs it (it needs no server).
+async fn verify(server: &TestServer, log: &Path, witnesses: &[&Path]) -> Outcome {
+    let mut args = vec!["audit", "verify", log.to_str().unwrap()];
+    for w in witnesses {
+        args.extend(["--witness", w.to_str().unwrap()]);
+    }
+    baffle(server, &args).await
+}
+
+/// Attack 5: an operator ran a twin `baffled` with the same ids and another server seed;
+/// both logs verified, and a follower who had kept a head could not prove to anyone that
+/// the server showed two histories. Now every head is signed: a witness's heads reject
+/// the twin's log, and with the signing key copied to the twin, two signed heads are a
+/// proof anyone checks.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn attack_5_a_twin_log_is_caught_by_a_witness() {
+    let files = tempfile::tempdir().unwrap();
+    let real = TestServer::start().await;
+    let witness = files.path().join("real.heads");
+    let (heads, real_log) = witnessed_match(&real, &witness).await;
+    let key = the_key_is_published(&real, &heads, &real_log).await;
+    let real_file = write(files.path(), "real.jsonl", &real_log);
+    let o = verify(&real, &real_file, &[&witness]).await;
+    assert_eq!(o.code, 0, "{}{}", o.out, o.err);
+    assert!(o.out.contains("heads the server signed"), "{}", o.out);
+
+    let own_key = a_twin_with_its_own_key_is_rejected(&real, files.path(), &witness).await;
+    let (copied, proof) = a_twin_with_the_key_copied_is_caught(&real, files.path(), &key).await;
+    the_proof_checks_and_a_forgery_does_not(&real, files.path(), &proof, &real_file).await;
+
+    // A log written before heads were signed still verifies, without --witness.
+    let old = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../core/tests/fixtures/logs-before-table/server-seeded.jsonl");
+    let o = verify(&real, &old, &[]).await;
+    assert_eq!(o.code, 0, "{}{}", o.out, o.err);
+    for server in [real, own_key, copied] {
+        server.stop().await;
+    }
+}
+
+/// Every head the witness kept is signed by one key, which the server publishes and the
+/// log's first record names. Returns the key.
+async fn the_key_is_published(server: &TestServer, heads: &[SignedHead], log: &str) -> String {
+    let key = heads[0].signer_hex();
+    assert!(
+        heads
+            .iter()
+            .all(|h| h.signer_hex() == key && h.check().is_ok())
+    );
+    let info = ServerClient::new(server.channel().await)
+        .get_server_info(v1::GetServerInfoRequest {})
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        (info.name.as_str(), info.signing_key.as_str()),
+        ("baffled", key.as_str())
+    );
+    assert!(log.contains(&format!(r#"\"signer\":\"{key}\""#)), "{log}");
+    key
+}
+
+/// A twin with a key of its own: its log names another signer than the witness's heads.
+async fn a_twin_with_its_own_key_is_rejected(
+    real: &TestServer,
+    files: &Path,
+    witness: &Path,
+) -> TestServer {
+    let own_key = TestServer::start().await;
+    match_played(&own_key).await;
+    let twin = write(files, "own.jsonl", &export(&own_key).await);
+    let o = verify(real, &twin, &[witness]).await;
+    assert_eq!(o.code, 1, "{}{}", o.out, o.err);
+    assert!(
+        o.out.contains("not the one that server showed"),
+        "{}",
+        o.out
+    );
+    own_key
+}
+
+/// A twin with the real server's signing key copied: its log verifies on its own, but
+/// not through the heads the real server's witness kept; the witness itself, followed on
+/// with the twin, says the server signed two histories; and the two witnesses' heads
+/// together are a proof, which the verifier prints. Returns the twin and the proof.
+async fn a_twin_with_the_key_copied_is_caught(
+    real: &TestServer,
+    files: &Path,
+    key: &str,
+) -> (TestServer, String) {
+    let witness = files.join("real.heads");
+    let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
+    let signing_key = real.dir.path().join("signing.key");
+    std::fs::copy(signing_key, dir.path().join("signing.key")).unwrap();
+    let copied = TestServer::start_in(dir, ManualTime::new(EPOCH)).await;
+    let twin_witness = files.join("twin.heads");
+    let (twin_heads, twin_log) = witnessed_match(&copied, &twin_witness).await;
+    assert_eq!(twin_heads[0].signer_hex(), key, "the same key");
+    let length = twin_heads.iter().map(|h| h.length).max().unwrap();
+    the_witness_sees_two_histories(&copied, &witness, files, length).await;
+
+    let twin = write(files, "twin.jsonl", &twin_log);
+    let alone = verify(real, &twin, &[]).await;
+    assert_eq!(alone.code, 0, "{}", alone.out);
+    let o = verify(real, &twin, &[&witness]).await;
+    assert_eq!(o.code, 1, "{}{}", o.out, o.err);
+    assert!(
+        o.out.contains("not the history the server signed"),
+        "{}",
+        o.out
+    );
+    let o = verify(real, &twin, &[&witness, &twin_witness]).await;
+    assert_eq!(o.code, 1, "{}", o.out);
+    assert!(
+        o.out.contains("the server signed two histories"),
+        "{}",
+        o.out
+    );
+    let proof: String = o
+        .out
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(proof.lines().count(), 2, "{}", o.out);
+    (copied, proof)
+}
+
+/// The real witness's file, followed on with the twin `server`: the witness finds a
+/// second head signed for a length it kept (`length`), keeps it, and says so (exit 1).
+async fn the_witness_sees_two_histories(
+    server: &TestServer,
+    witness: &Path,
+    files: &Path,
+    length: u64,
+) {
+    let resumed = files.join("resumed.heads");
+    std::fs::copy(witness, &resumed).unwrap();
+    let (stop, task) = start_witness(server, &resumed);
+    for _ in 0..1_000 {
+        let heads = read_witness(&std::fs::read_to_string(&resumed).unwrap()).unwrap();
+        if heads.iter().filter(|h| h.length == length).count() == 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    stop.send(()).unwrap();
+    let (code, said) = task.await.unwrap();
+    assert_eq!(code, 1, "{said}");
+    assert!(said.contains("the server signed two histories"), "{said}");
+}
+
+/// `check-proof` accepts the proof; with a signature tampered, neither it nor the
+/// verifier (the tampered head as a witness) accepts anything.
+async fn the_proof_checks_and_a_forgery_does_not(
+    server: &TestServer,
+    files: &Path,
+    proof: &str,
+    real_log: &Path,
+) {
+    let proof_file = write(files, "proof.jsonl", proof);
+    let check = |file: PathBuf| async move {
+        baffle(server, &["audit", "check-proof", file.to_str().unwrap()]).await
+    };
+    let o = check(proof_file).await;
+    assert_eq!(o.code, 0, "{}{}", o.out, o.err);
+    assert!(o.out.contains("two histories"), "{}", o.out);
+    let mut first = SignedHead::parse_line(proof.lines().next().unwrap()).unwrap();
+    first.signature[5] ^= 0x40;
+    let second = proof.lines().nth(1).unwrap();
+    let forged = format!("{}\n{second}\n", first.to_line());
+    let o = check(write(files, "forged.jsonl", &forged)).await;
+    assert_eq!(o.code, 1, "{}", o.out);
+    assert!(o.out.contains("signature"), "{}", o.out);
+    let forged_witness = write(files, "forged.heads", &format!("{}\n", first.to_line()));
+    let o = verify(server, real_log, &[&forged_witness]).await;
+    assert_eq!(o.code, 1, "{}", o.out);
 }
 
 /// Every head the server sends a follower is signed, for the length and head it shows:

@@ -43,6 +43,8 @@ pub struct Report {
     pub dice_verified: usize,
     /// Whether the server seed was revealed (without it the dice cannot be recomputed).
     pub revealed: bool,
+    /// Heads the server signed that a witness kept, each checked and on the log's chain.
+    pub signed_heads: usize,
     /// The first problem found; `None` means the log verifies.
     pub problem: Option<Problem>,
 }
@@ -62,6 +64,13 @@ impl fmt::Display for Report {
         }
         let head = self.head.map_or("none".into(), |h| h.to_string());
         write!(f, "OK: {} records, head {head}; ", self.records)?;
+        if self.signed_heads > 0 {
+            write!(
+                f,
+                "through all {} heads the server signed for the witness; ",
+                self.signed_heads
+            )?;
+        }
         if self.revealed {
             write!(
                 f,
@@ -196,6 +205,7 @@ fn check(text: &str, expect: &Expect, report: &mut Report) -> Result<(), Problem
         let match_id = replay.match_id().unwrap_or_default();
         check_signed_heads(&expect.signed_heads, &hashes, match_id, signer)
             .map_err(|why| problem(lines, None, why))?;
+        report.signed_heads = expect.signed_heads.len();
     }
     let table = replay
         .finish()
