@@ -22,8 +22,11 @@ use sha2::{Digest, Sha256};
 
 /// A tournament with server dice and match `m`, both players in and the opening rolled.
 async fn match_played(server: &TestServer) -> Director {
-    let d = match_created(server).await;
-    match_played_on(d).await
+    let mut d = match_created(server).await;
+    d.act("m", Action::CheckIn(A)).await;
+    d.act("m", Action::CheckIn(B)).await;
+    d.act("m", baffle_tests::api::server_opening()).await;
+    d
 }
 
 /// A tournament with server dice and match `m`, created.
@@ -32,14 +35,6 @@ async fn match_created(server: &TestServer) -> Director {
     d.tournament("open", defaults(0, None, v1::DiceSource::Server))
         .await;
     d.create_match("open", "m", 5, EPOCH.as_ms()).await;
-    d
-}
-
-/// Match `m` played on: both players in and the opening rolled.
-async fn match_played_on(mut d: Director) -> Director {
-    d.act("m", Action::CheckIn(A)).await;
-    d.act("m", Action::CheckIn(B)).await;
-    d.act("m", baffle_tests::api::server_opening()).await;
     d
 }
 
@@ -286,11 +281,14 @@ async fn witnessed(file: &Path, length: u64) -> Vec<SignedHead> {
     panic!("the witness kept no head at length {length}");
 }
 
-/// A match played on `server` to the same point each time, witnessed into `file`.
+/// Match `m` created on `server` and both players checked in, witnessed into `file`.
 async fn witnessed_match(server: &TestServer, file: &Path) -> (Vec<SignedHead>, String) {
-    let d = match_created(server).await;
+    let mut d = match_created(server).await;
     let (stop, task) = start_witness(server, file);
-    let mut d = match_played_on(d).await;
+    // Check-ins only: every server's log is then as long as every other's (an opening
+    // throw adds a record per tie), so the twins' heads meet at every length.
+    d.act("m", Action::CheckIn(A)).await;
+    d.act("m", Action::CheckIn(B)).await;
     let seq = d.state("m").await.seq;
     let heads = witnessed(file, seq).await;
     stop.send(()).unwrap();
@@ -492,7 +490,9 @@ async fn the_proof_checks_and_a_forgery_does_not(
 }
 
 /// Every head the server sends a follower is signed, for the length and head it shows:
-/// `GetMatch`, `Watch` and `WatchTournament` alike.
+/// `GetMatch`, `Watch` and `WatchTournament` alike, the first state and every update —
+/// and then a command's reply too, since it is the state the followers get. A match
+/// nobody follows signs nothing for its commander alone.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_head_sent_out_is_signed() {
     let server = TestServer::start().await;
@@ -503,7 +503,10 @@ async fn every_head_sent_out_is_signed() {
         })
         .await;
     assert!(watch.is_err(), "no match yet");
-    let _d = match_played(&server).await;
+    let mut d = match_played(&server).await;
+    let mover = d.state("m").await.turn_side;
+    let unfollowed = d.act("m", Action::Press(mover)).await;
+    assert_eq!(unfollowed.signed_head, None, "no follower, no signature");
     let check = |s: &v1::MatchState| {
         let wire = s.signed_head.as_ref().expect("a signed head");
         let signed = SignedHead::from_hex(
@@ -534,14 +537,17 @@ async fn every_head_sent_out_is_signed() {
             from_seq: 0,
         })
         .await;
-    let first = watch
-        .unwrap()
-        .into_inner()
-        .message()
-        .await
-        .unwrap()
-        .unwrap();
+    let mut watch = watch.unwrap().into_inner();
+    let first = watch.message().await.unwrap().unwrap();
     check(first.state.as_ref().expect("a state"));
+    server.time.advance(1_000);
+    let mover = d.state("m").await.turn_side;
+    let reply = d.act("m", baffle_tests::api::server_roll(mover)).await;
+    check(&reply);
+    let update = watch.message().await.unwrap().unwrap();
+    assert!(!update.events.is_empty());
+    check(update.state.as_ref().expect("a state"));
+    assert_eq!(update.state.unwrap().signed_head, reply.signed_head);
     let mut feed = MatchesClient::new(server.channel().await)
         .watch_tournament(v1::WatchTournamentRequest {
             tournament_id: "open".into(),
