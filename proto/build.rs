@@ -10,6 +10,7 @@ const PROTOS: &[&str] = &[
     "baffle/v1/matches.proto",
     "baffle/v1/devices.proto",
     "baffle/v1/audit.proto",
+    "baffle/v1/server.proto",
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -81,7 +81,8 @@ async fn main() {
 
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let store = SledStore::open(&store_dir).unwrap();
-    let hub = Hub::open(store, SystemTime_, token.clone()).await.unwrap();
+    let keys = baffle_server::keys::ServerKeys::in_dir(dir.path(), token.clone()).unwrap();
+    let hub = Hub::open(store, SystemTime_, keys).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let server = tokio::spawn(baffle_server::serve(hub, listener, async {
@@ -165,7 +166,8 @@ async fn main() {
     let started = Instant::now();
     let store = SledStore::open(&store_dir).unwrap();
     let opened = started.elapsed();
-    let hub = Hub::open(store, SystemTime_, token.clone()).await.unwrap();
+    let keys = baffle_server::keys::ServerKeys::in_dir(dir.path(), token.clone()).unwrap();
+    let hub = Hub::open(store, SystemTime_, keys).await.unwrap();
     let serving = started.elapsed();
     let cold = hub
         .match_handle(&format!("m{}", matches - 1))

@@ -84,9 +84,8 @@ async fn floor<S: EventStore + Clone>(raw: S, store: S, token: &str, n: usize) {
     }
 
     // The server, in this process, on the system clock.
-    let hub = Hub::open(store, SystemTime_, token.to_string())
-        .await
-        .unwrap();
+    let keys = baffle_server::keys::ServerKeys::fresh(token.to_string()).unwrap();
+    let hub = Hub::open(store, SystemTime_, keys).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();

@@ -70,7 +70,8 @@ async fn run<S: EventStore + Clone>(
     matches: u64,
     seconds: u64,
 ) -> (f64, f64, Histogram<u64>) {
-    let hub = Hub::open(store, SystemTime_, "bench".into()).await.unwrap();
+    let keys = baffle_server::keys::ServerKeys::fresh("bench".into()).unwrap();
+    let hub = Hub::open(store, SystemTime_, keys).await.unwrap();
     let defaults = TournamentDefaults {
         dice: DiceSource::Physical,
         per_point: Millis::mins(60),

@@ -31,18 +31,21 @@ pub async fn export_log(channel: Channel, match_id: &str) -> Result<String, toni
 
 /// Reads and verifies the export at `path`; `head` is a head hash a follower witnessed.
 pub fn verify_file(path: &Path, head: Option<&str>) -> Result<Report, String> {
-    verify_file_expecting(path, head, false, &[], &[])
+    verify_file_expecting(path, head, false, &[], &[], &[])
 }
 
 /// Reads and verifies the export at `path`, with what the verifier asks of it: a
-/// witnessed head, the reveal, and players' seeds given as `SIDE=HEX` (`a=0badc0de`).
+/// witnessed head, the reveal, players' seeds given as `SIDE=HEX` (`a=0badc0de`), and the
+/// signed heads kept in `witness` files (`baffle audit witness`).
 pub fn verify_file_expecting(
     path: &Path,
     head: Option<&str>,
     reveal: bool,
     player_seeds: &[String],
     player_commits: &[String],
+    witness: &[std::path::PathBuf],
 ) -> Result<Report, String> {
+    let signed_heads = crate::witness::read_witness_files(witness)?;
     let head = head
         .map(|h| {
             Hash::from_hex(h)
@@ -70,6 +73,7 @@ pub fn verify_file_expecting(
         reveal,
         player_seeds,
         player_commits,
+        signed_heads,
     };
     Ok(verify_expecting(&text, &expect))
 }
@@ -150,7 +154,7 @@ mod tests {
         let seeded = fixture("server-seeded.jsonl");
         let ok = |seeds: &[&str]| {
             let seeds: Vec<String> = seeds.iter().map(|s| s.to_string()).collect();
-            verify_file_expecting(&seeded, None, true, &seeds, &[]).unwrap()
+            verify_file_expecting(&seeded, None, true, &seeds, &[], &[]).unwrap()
         };
         assert!(ok(&["a=010203", "B=09090909090909090909090909090909"]).is_ok());
         let wrong = ok(&["a=010204"]).problem.unwrap();
@@ -161,13 +165,13 @@ mod tests {
         // A log with no reveal is sound, but not complete.
         let unrevealed = fixture("physical-loaded.jsonl");
         assert!(verify_file(&unrevealed, None).unwrap().is_ok());
-        let p = verify_file_expecting(&unrevealed, None, true, &[], &[])
+        let p = verify_file_expecting(&unrevealed, None, true, &[], &[], &[])
             .unwrap()
             .problem
             .unwrap();
         assert!(p.reason.contains("not revealed"), "{p:?}");
         assert!(
-            verify_file_expecting(&seeded, None, false, &["c=00".into()], &[])
+            verify_file_expecting(&seeded, None, false, &["c=00".into()], &[], &[])
                 .unwrap_err()
                 .contains("SIDE=HEX")
         );

@@ -645,10 +645,28 @@ pub enum AuditCommand {
     },
     /// Reveal the server seed after the match.
     Reveal { match_id: String },
+    /// Follow a match and keep every head the server signs in a file (JSON Lines, one
+    /// signed head a line), each signature checked before it is kept, until the match
+    /// ends or Ctrl-C. Give the file to `audit verify --witness`.
+    Witness {
+        /// The match id.
+        match_id: String,
+        /// The file the signed heads are appended to.
+        #[arg(short, long)]
+        out: PathBuf,
+    },
+    /// Check a proof that a server signed two histories of a match: two signed heads
+    /// (JSON Lines, as `audit verify --witness` prints them) of one match, key and length
+    /// with different heads. Needs no server. Exit status 0 when the proof holds, 1 when
+    /// it does not.
+    CheckProof {
+        /// The proof (`-`: standard input).
+        file: PathBuf,
+    },
     /// Verify an exported match log: chain, commitment and every server roll.
     /// Exit status 0 when it verifies, 1 when it does not.
     #[command(
-        after_help = "Examples:\n  baffle audit verify r1-t7.jsonl\n  baffle audit verify r1-t7.jsonl --require-reveal --head 9c1f…\n  baffle audit verify r1-t7.jsonl --player-seed a=0badc0de"
+        after_help = "Examples:\n  baffle audit verify r1-t7.jsonl\n  baffle audit verify r1-t7.jsonl --require-reveal --head 9c1f…\n  baffle audit verify r1-t7.jsonl --player-seed a=0badc0de\n  baffle audit verify r1-t7.jsonl --witness r1-t7.heads"
     )]
     Verify {
         /// The JSON Lines export (`-`: standard input).
@@ -666,6 +684,10 @@ pub enum AuditCommand {
         /// the log's commitment for that side must be it, so a twin log fails.
         #[arg(long, value_name = "SIDE=HEX")]
         player_commit: Vec<String>,
+        /// Signed heads a witness kept (`audit witness`; repeatable): each must be signed
+        /// by the key the log names, and the log must pass through it.
+        #[arg(long, value_name = "FILE")]
+        witness: Vec<PathBuf>,
     },
 }
 

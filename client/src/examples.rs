@@ -82,6 +82,11 @@ const EXAMPLES: &[(&str, &str)] = &[
     ("audit export", "baffle audit export r1-t7 -o r1-t7.jsonl"),
     ("audit reveal", "baffle audit reveal r1-t7"),
     (
+        "audit witness",
+        "baffle audit witness r1-t7 --out r1-t7.heads\n  baffle audit verify r1-t7.jsonl --witness r1-t7.heads",
+    ),
+    ("audit check-proof", "baffle audit check-proof proof.jsonl"),
+    (
         "dice",
         "baffle dice stream --key 5f0c… --count 1000000 > dice.txt",
     ),

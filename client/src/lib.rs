@@ -7,6 +7,7 @@
 //! - [`presets`]: the time-control presets as a table.
 //! - [`dice`]: offline dice tools (keys, streams for statistical suites).
 //! - [`audit`]: offline verification of exported match logs.
+//! - [`witness`]: keeping the heads a server signs, and checking proofs of two histories.
 //! - [`chess`]: chess match settings and actions on the command line.
 //! - [`cli`]: the command line; [`run`] executes it; [`render`] prints tables or JSON.
 //! - [`reveal`]: the players' seeds a match waits for, and its dice checked once revealed.
@@ -28,6 +29,7 @@ pub mod reveal;
 pub mod run;
 pub mod tui;
 pub mod views;
+pub mod witness;
 pub mod words;
 
 /// Exit codes of `baffle`, so scripts can tell failures apart.

@@ -8,6 +8,7 @@
 use std::hint::black_box;
 
 use baffle_core::audit::Record;
+use baffle_core::audit::signed_head::{SignedHead, statement};
 use baffle_core::backgammon::setup::DiceSource;
 use baffle_core::backgammon::{Command, Match, MatchSetup};
 use baffle_core::chess::{ChessMatch, ChessSettings, Color, Laws, MatchCommand};
@@ -145,6 +146,26 @@ fn dice_and_audit(c: &mut Criterion) {
         b.iter(|| {
             last = Record::next(Some(&last), body.to_string());
         })
+    });
+    // What the server adds to each update of a match (its head signed once, whatever
+    // the number of followers), and what a witness or the verifier pays per head.
+    let key = ed25519_dalek::SigningKey::from_bytes(&[9; 32]);
+    let head = last.hash;
+    g.bench_function("sign a head (Ed25519)", |b| {
+        b.iter(|| {
+            use ed25519_dalek::Signer;
+            black_box(key.sign(&statement("r1-t7", 120, &head)))
+        })
+    });
+    let signed = SignedHead {
+        match_id: "r1-t7".into(),
+        length: 120,
+        head,
+        signature: ed25519_dalek::Signer::sign(&key, &statement("r1-t7", 120, &head)).to_bytes(),
+        signer: key.verifying_key().to_bytes(),
+    };
+    g.bench_function("check a signed head (Ed25519)", |b| {
+        b.iter(|| black_box(signed.check()))
     });
     g.finish();
 }

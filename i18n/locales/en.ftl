@@ -228,6 +228,12 @@ wall-title = { $name } · round { $round }
 
 dice-line = dice committed: { $commitment }… · head { $head } · { $verdict }
 dice-after-match = checked after the match
+head-checking = checking the server's signature on this head…
+head-signed = head signed by { $key }, checked in this browser and kept
+head-signed-unchecked = head signed by { $key } (this browser cannot check the signature)
+head-signature-bad = the server's signature on this head does not check: do not trust it
+head-unsigned = this server does not sign its heads
+head-two-histories = head signed by { $key }, but this browser kept another head the server signed at the same point: the server signed two histories
 dice-checking = checking the dice…
 dice-verified = { $count ->
     [0] no rolls to verify

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use crate::actor::{self, replay_log};
 use crate::registry::{self, Registry};
-use crate::seal::SealKey;
+use crate::seal::SealKeys;
 use crate::store::EventStore;
 
 /// What the scrub found in one stream.
@@ -34,8 +34,8 @@ impl std::fmt::Display for Finding {
     }
 }
 
-/// Checks every stream of `store`; the key unseals the server seeds.
-pub fn scrub<S: EventStore>(store: &S, key: &SealKey) -> Result<Vec<Finding>, String> {
+/// Checks every stream of `store`; the keys unseal the server seeds.
+pub fn scrub<S: EventStore>(store: &S, key: &SealKeys) -> Result<Vec<Finding>, String> {
     let finding = |stream: &str, problem: Option<String>| Finding {
         stream: stream.to_string(),
         records: store.len(stream).unwrap_or(0),

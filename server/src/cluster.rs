@@ -12,6 +12,10 @@
 //!   (the registry folded, a replica told to read); each gap (the listening connection
 //!   (re)connected) makes the whole node read again.
 //!
+//! Before it takes part, a node shows that it holds the cluster's director token, seal key
+//! and signing key ([`join_checks`]): one that does not is refused at start, since it
+//! could neither open its matches' seeds nor sign their heads as their logs say.
+//!
 //! A node shutting down (SIGTERM) lets its leases go, so the others take its matches over
 //! at their next tick. Times of leases are the database's. The node stops writing at its own deadline (the
 //! renewal's send time + ¾ of the lease), before any other node may claim.
@@ -20,7 +24,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::hub::Hub;
-use crate::store::{Change, PgStore, StoreError};
+use crate::seal::SealKeys;
+use crate::signing::HeadSigner;
+use crate::store::{Change, JoinChecks, PgStore, StoreError};
 use crate::time::TimeSource;
 
 /// The default lease: a dead node's matches are served again within about this plus a
@@ -50,9 +56,8 @@ impl Node {
             .iter()
             .map(|h| crate::actor::stream(&h.info.id))
             .collect();
-        let token_check = crate::seal::SealKey::from_director_token(hub.director_token());
         hub.store
-            .start_leases(streams, token_check.check_value())
+            .start_leases(streams, join_checks(hub.seal_keys(), hub.signer())?)
             .await
             .map_err(|e| match e {
                 StoreError::Refused(why) => format!("this node may not join the cluster: {why}"),
@@ -97,6 +102,19 @@ impl Drop for Node {
     fn drop(&mut self) {
         self.stop();
     }
+}
+
+/// What this node must share with the cluster: its token's, seal key's and signing
+/// key's check values. A node has a seal key from its start (`keys`).
+pub fn join_checks(seal: &SealKeys, signer: &HeadSigner) -> Result<JoinChecks, String> {
+    let key_file = seal
+        .key_file()
+        .ok_or("this node has no seal key: it cannot seal the server seeds of new matches")?;
+    Ok(JoinChecks {
+        token: seal.token().check_value(),
+        seal: key_file.check_value(),
+        signer: signer.public_hex().to_string(),
+    })
 }
 
 async fn follow_changes<T: TimeSource>(

@@ -82,10 +82,24 @@ pub struct Config {
 
     /// The director token file (created with mode 0600 on first start).
     /// Default: <data-dir>/director.token.
-    /// It is also the key that seals the server seeds in the store: keep it, and back it
-    /// up apart from the store.
+    /// Server seeds sealed before there was a seal key (`v1.`) open with it: keep it, and
+    /// back it up apart from the store.
     #[arg(long, global = true, env = "BAFFLE_TOKEN_FILE")]
     pub token_file: Option<PathBuf>,
+
+    /// The seal key file: 32 random bytes (hex) that seal the server seeds in the store,
+    /// created with mode 0600 on first start. Default: <data-dir>/seal.key.
+    /// The director token does not open what it seals. Back it up apart from the store:
+    /// losing it loses every unrevealed seed (docs/server.md). The nodes of a cluster
+    /// share one.
+    #[arg(long, global = true, env = "BAFFLE_SEAL_KEY_FILE")]
+    pub seal_key_file: Option<PathBuf>,
+
+    /// The signing key file: the Ed25519 secret key (hex) that signs every head sent to
+    /// followers, created with mode 0600 on first start. Default: <data-dir>/signing.key.
+    /// Its public key is published; the nodes of a cluster share one.
+    #[arg(long, global = true, env = "BAFFLE_SIGNING_KEY_FILE")]
+    pub signing_key_file: Option<PathBuf>,
 
     /// TLS certificate chain (PEM). With --tls-key, the server speaks TLS only.
     #[arg(long, env = "BAFFLE_TLS_CERT", requires = "tls_key")]
@@ -211,6 +225,17 @@ impl Config {
             .clone()
             .unwrap_or_else(|| self.data_dir.join("director.token"))
     }
+
+    /// The files of the server's secrets in force: the token, the seal key and the
+    /// signing key (`keys`).
+    pub fn key_paths(&self) -> crate::keys::KeyPaths {
+        let defaults = crate::keys::KeyPaths::in_dir(&self.data_dir);
+        crate::keys::KeyPaths {
+            token: self.token_path(),
+            seal: self.seal_key_file.clone().unwrap_or(defaults.seal),
+            signing: self.signing_key_file.clone().unwrap_or(defaults.signing),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -226,6 +251,22 @@ mod tests {
         assert_eq!(
             c.token_path(),
             PathBuf::from("./baffle-data/director.token")
+        );
+        let keys = c.key_paths();
+        assert_eq!(keys.seal, PathBuf::from("./baffle-data/seal.key"));
+        assert_eq!(keys.signing, PathBuf::from("./baffle-data/signing.key"));
+        let c = Config::try_parse_from([
+            "baffled",
+            "--seal-key-file",
+            "/k/seal",
+            "--signing-key-file",
+            "/k/sign",
+        ])
+        .unwrap();
+        let keys = c.key_paths();
+        assert_eq!(
+            (keys.seal, keys.signing),
+            ("/k/seal".into(), "/k/sign".into())
         );
         assert!(Config::try_parse_from(["baffled", "--addr", "not-an-address"]).is_err());
         let c =

@@ -18,9 +18,11 @@ use crate::auth;
 use crate::error::Error;
 use crate::feed::FeedItem;
 use crate::followers::Followers;
+use crate::keys::ServerKeys;
 use crate::registry::{self, Entry, Registry, Tournament, VenueDates};
-use crate::seal::SealKey;
+use crate::seal::SealKeys;
 use crate::seeds::fresh_server_seed;
+use crate::signing::HeadSigner;
 use crate::store::EventStore;
 use crate::time::TimeSource;
 
@@ -41,8 +43,11 @@ pub struct Hub<S: EventStore, T: TimeSource> {
     /// The time.
     pub time: T,
     director_token: String,
-    /// Seals the server seeds the registry stores (derived from the director token).
-    seal: SealKey,
+    /// Seals the server seeds the registry stores (the seal key; the token's key opens
+    /// seeds sealed before there was one).
+    seal: SealKeys,
+    /// Signs every head sent to followers.
+    signer: Arc<HeadSigner>,
     state: Mutex<State>,
     feeds: std::sync::Mutex<HashMap<String, broadcast::Sender<FeedItem>>>,
     closing: tokio::sync::watch::Sender<bool>,
@@ -93,12 +98,13 @@ pub enum NewGame {
 impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
     /// Opens the hub: replays the registry, gives every match its handle, and starts
     /// replaying the match logs in the background (`actor::recovery`).
-    pub async fn open(store: S, time: T, director_token: String) -> Result<Arc<Self>, String> {
+    pub async fn open(store: S, time: T, keys: ServerKeys) -> Result<Arc<Self>, String> {
         let hub = Arc::new(Hub {
             store,
             time,
-            seal: SealKey::from_director_token(&director_token),
-            director_token,
+            seal: keys.seal,
+            signer: keys.signer,
+            director_token: keys.director_token,
             state: Mutex::new(State::default()),
             feeds: Default::default(),
             closing: tokio::sync::watch::channel(false).0,
@@ -183,6 +189,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             self.store.clone(),
             self.time.clone(),
             feed,
+            self.signer.clone(),
         );
         state.matches.insert(id, handle);
         Ok(Some(job))
@@ -265,6 +272,16 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
     /// The director's token.
     pub fn director_token(&self) -> &str {
         &self.director_token
+    }
+
+    /// The key that signs the heads of every match (`crate::signing`).
+    pub fn signer(&self) -> &Arc<HeadSigner> {
+        &self.signer
+    }
+
+    /// The keys that seal and open the server seeds.
+    pub fn seal_keys(&self) -> &SealKeys {
+        &self.seal
     }
 
     /// Stores `entry` in the registry's stream, then folds it in: true. False if the
@@ -456,10 +473,11 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         let sealed_seed = self
             .seal
             .seal(&info.id, seed.as_bytes())
-            .map_err(|e| Error::Internal(format!("the OS RNG failed: {e}")))?;
+            .map_err(Error::Internal)?;
         let options = TableOptions {
             seeds: d.player_seeds,
             reveal_window: d.reveal_window,
+            signer: Some(self.signer.public_hex().to_string()),
             ..TableOptions::default()
         };
         let (table, mut records) =
@@ -518,6 +536,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             self.store.clone(),
             self.time.clone(),
             self.feed(&info.tournament),
+            self.signer.clone(),
         );
         state.matches.insert(info.id.clone(), handle.clone());
         Ok(handle)

@@ -7,10 +7,12 @@
 //! - [`hub`]: tournaments, matches and devices; recovery on start.
 //! - [`cluster`]: a node of several on one PostgreSQL database: leases, the change feed.
 //! - [`actor`]: one task per match: commands in order, durable before acknowledged.
-//! - [`services`]: `Tournaments`, `Matches`, `Devices`, `Audit`; [`time_controls`].
+//! - [`services`]: `Tournaments`, `Matches`, `Devices`, `Audit`, `Server`; [`time_controls`].
 //! - [`store`]: the event store trait and its sled implementation with group commit.
 //! - [`wire`]: between the wire types and the engine.
 //! - [`auth`]: director token, device credentials, spectators.
+//! - [`keys`]: the server's secrets in their files: the token, the [`seal`] key of the
+//!   server seeds at rest, and the [`signing`] key of the heads sent to followers.
 //! - [`time`]: the system clock, or a hand-turned one for tests.
 //! - [`seeds`]: secret per-match server seeds from the OS RNG.
 
@@ -26,6 +28,7 @@ pub mod error;
 pub mod feed;
 pub mod followers;
 pub mod hub;
+pub mod keys;
 pub mod listener;
 pub mod metrics;
 pub mod reflection;
@@ -33,6 +36,7 @@ pub mod registry;
 pub mod seal;
 pub mod seeds;
 pub mod services;
+pub mod signing;
 pub mod store;
 pub mod time;
 pub mod time_controls;
@@ -46,6 +50,7 @@ use std::sync::Arc;
 use baffle_proto::v1::audit_server::AuditServer;
 use baffle_proto::v1::devices_server::DevicesServer;
 use baffle_proto::v1::matches_server::MatchesServer;
+use baffle_proto::v1::server_server::ServerServer;
 use baffle_proto::v1::time_controls_server::TimeControlsServer;
 use baffle_proto::v1::tournaments_server::TournamentsServer;
 use tokio::net::TcpListener;
@@ -60,6 +65,7 @@ use crate::services::audit::AuditService;
 use crate::services::devices::DevicesService;
 use crate::services::feed::FeedService;
 use crate::services::matches::MatchesService;
+use crate::services::server_info::ServerInfoService;
 use crate::services::tournaments::TournamentsService;
 use crate::store::EventStore;
 use crate::time::TimeSource;
@@ -226,6 +232,12 @@ where
         .add_service(
             web.layer(
                 AuditServer::new(AuditService { hub: hub.clone() })
+                    .max_decoding_message_size(MAX_MESSAGE_BYTES),
+            ),
+        )
+        .add_service(
+            web.layer(
+                ServerServer::new(ServerInfoService { hub: hub.clone() })
                     .max_decoding_message_size(MAX_MESSAGE_BYTES),
             ),
         );

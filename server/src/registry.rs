@@ -101,8 +101,8 @@ pub enum StoredSeed {
 }
 
 impl StoredSeed {
-    /// The seed of `match_id`, unsealed with `key` if it is sealed.
-    pub fn open(&self, key: &crate::seal::SealKey, match_id: &str) -> Result<[u8; 32], String> {
+    /// The seed of `match_id`, unsealed with `keys` if it is sealed.
+    pub fn open(&self, key: &crate::seal::SealKeys, match_id: &str) -> Result<[u8; 32], String> {
         match self {
             StoredSeed::Clear(seed) => Ok(*seed),
             StoredSeed::Sealed(sealed) => key.open(match_id, sealed),

@@ -26,12 +26,13 @@ pub const INDEX_HTML: &str = include_str!("../web/index.html");
 pub const APP_JS: &str = include_str!("../web/app.js");
 /// The modules it imports, by path: the board of a match that records moves, protobuf
 /// and gRPC-Web, the words, the dice checked in the browser, and a few DOM helpers.
-pub const MODULES: [(&str, &str); 6] = [
+pub const MODULES: [(&str, &str); 7] = [
     ("/app.js", APP_JS),
     ("/board.js", include_str!("../web/board.js")),
     ("/wire.js", include_str!("../web/wire.js")),
     ("/words.js", include_str!("../web/words.js")),
     ("/dice.js", include_str!("../web/dice.js")),
+    ("/heads.js", include_str!("../web/heads.js")),
     ("/ui.js", include_str!("../web/ui.js")),
 ];
 

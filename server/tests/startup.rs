@@ -38,6 +38,25 @@ fn an_address_in_use_is_named() {
     assert!(!err.contains("Os {"), "no debug text: {err}");
 }
 
+/// A key file that is there but holds no key stops the start, naming the file, and is
+/// left as it was: a new key would orphan every seed sealed (or head signed) by the old.
+#[test]
+fn a_damaged_key_file_is_named_and_never_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    for (file, flag) in [
+        ("seal.key", "--seal-key-file"),
+        ("signing.key", "--signing-key-file"),
+    ] {
+        let path = dir.path().join(format!("kept-elsewhere-{file}"));
+        std::fs::write(&path, "damaged\n").unwrap();
+        let given = path.to_str().unwrap();
+        let (code, err) = failed_start(&[flag, given, "--log", "warn"], dir.path());
+        assert_eq!(code, Some(1), "{err}");
+        assert!(err.contains(given) && err.contains("restore"), "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "damaged\n");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_store_held_by_another_server_is_named() {
     let dir = tempfile::tempdir().unwrap();

@@ -11,6 +11,7 @@ import { decode, encode, call, unary, MatchState, MatchUpdate, Tournament, ListT
   ListMatchesResponse, ExportMatchResponse, SIDE_A, SIDE_B } from "./wire.js";
 import { t, enumWords, eventWords, useLanguage, chosenLanguage, language, time, refusal, days } from "./words.js";
 import { verdicts, followDice, seedPanel, tickDue } from "./dice.js";
+import { checkHead, headLine } from "./heads.js";
 import { el, setStatus, announce } from "./ui.js";
 
 const WHITE = 1, WAITING = 1, BETWEEN_GAMES = 3, OVER = 4;
@@ -275,7 +276,7 @@ function live(s, events, redraw = () => {}) {
     side("b", s.player_b), s.board ? boardPanel(s, boardViewer, el, {
       onFlip: () => { boardViewer = boardViewer === "a" ? "b" : "a"; redraw(); },
       onExport: (format) => downloadMatch(s.match_id, format),
-    }) : "", eventList(s, events), diceLine(s),
+    }) : "", eventList(s, events), diceLine(s), headLine(s),
     drawsFromSeed(s) ? seedPanel(s, events, redraw, serverNow()) : "");
 }
 
@@ -480,6 +481,7 @@ function showMatch(id) {
         const redraw = () => { view.replaceChildren(live(states.get(id), events, redraw)); tick(states); };
         redraw();
         const s = u.state;
+        checkHead(s, redraw);
         const key = `${s.score_a}/${s.score_b}/${s.clock && s.clock.running}/${s.clock && s.clock.paused}/${!!s.result}`;
         if (said && said !== key) announce(spoken(s));
         said = key;

@@ -138,6 +138,8 @@ const MatchState = {
   35: ["player_seeds", { 1: ["commitment", "string"], 2: ["seed", "string"] }, "repeated"],
   36: ["player_seeds_required", "bool"], 80: ["warnings", "uint", "repeated"],
   81: ["dice_construction", "uint"], 82: ["reveal_due_ms", "int64"], 83: ["dice_revealed", "bool"],
+  84: ["signed_head", { 1: ["match_id", "string"], 2: ["length", "uint"], 3: ["head", "string"],
+    4: ["signature", "string"], 5: ["signer", "string"] }],
 };
 MatchState[60] = ["board", {
   1: ["checkers_a", "uint", "repeated"], 2: ["checkers_b", "uint", "repeated"],

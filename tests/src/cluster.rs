@@ -87,9 +87,12 @@ impl TestNode {
         let url = format!("http://{}", listener.local_addr().expect("address"));
         let fence = Fence::new(name.into(), url.clone(), lease);
         let store = PgStore::connect_node(db, fence).await.expect("the store");
-        let token =
-            baffle_server::auth::director_token(&dir.path().join("director.token")).expect("token");
-        let hub = Hub::open(store, time.clone(), token.clone())
+        let keys = baffle_server::keys::ServerKeys::load_or_create(
+            &baffle_server::keys::KeyPaths::in_dir(dir.path()),
+        )
+        .expect("keys");
+        let token = keys.director_token.clone();
+        let hub = Hub::open(store, time.clone(), keys)
             .await
             .expect("hub opens");
         let node = Node::start(hub.clone()).await.expect("the node starts");

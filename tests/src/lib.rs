@@ -19,6 +19,7 @@ use std::sync::Arc;
 
 use baffle_core::Timestamp;
 use baffle_server::hub::Hub;
+use baffle_server::keys::{KeyPaths, ServerKeys};
 use baffle_server::store::{MemoryStore, SledStore};
 use baffle_server::time::{ManualTime, TokioTime};
 use tokio::io::DuplexStream;
@@ -106,9 +107,9 @@ impl TestServer {
         time: ManualTime,
         addr: SocketAddr,
     ) -> TestServer {
-        let token =
-            baffle_server::auth::director_token(&dir.path().join("director.token")).expect("token");
-        let hub = Hub::open(store, time.clone(), token.clone())
+        let keys = ServerKeys::load_or_create(&KeyPaths::in_dir(dir.path())).expect("keys");
+        let token = keys.director_token.clone();
+        let hub = Hub::open(store, time.clone(), keys)
             .await
             .expect("hub opens");
         let listener = TcpListener::bind(addr).await.expect("bind loopback");
@@ -186,10 +187,10 @@ impl SimServer {
     /// Starts a server on virtual time.
     pub async fn start() -> SimServer {
         let dir = tempfile::tempdir().expect("temp dir");
-        let token =
-            baffle_server::auth::director_token(&dir.path().join("director.token")).expect("token");
+        let keys = ServerKeys::load_or_create(&KeyPaths::in_dir(dir.path())).expect("keys");
+        let token = keys.director_token.clone();
         let time = TokioTime::starting_at(EPOCH);
-        let hub = Hub::open(MemoryStore::new(), time, token.clone())
+        let hub = Hub::open(MemoryStore::new(), time, keys)
             .await
             .expect("hub opens");
         let (connect, incoming) = mpsc::unbounded_channel();

@@ -152,14 +152,16 @@ async fn a_stale_view_of_the_registry_is_caught_up_and_checked_again() {
     let url = db.database("registry");
     let time = ManualTime::new(EPOCH);
     // Hubs without change feeds: each sees the other's entries only by a conflict.
+    let keys = tempfile::tempdir().unwrap();
+    let keys = baffle_server::keys::ServerKeys::in_dir(keys.path(), "t".into()).unwrap();
     let h1 = Hub::open(
         PgStore::connect(&url).await.unwrap(),
         time.clone(),
-        "t".into(),
+        keys.clone(),
     )
     .await
     .unwrap();
-    let h2 = Hub::open(PgStore::connect(&url).await.unwrap(), time, "t".into())
+    let h2 = Hub::open(PgStore::connect(&url).await.unwrap(), time, keys)
         .await
         .unwrap();
     let d = baffle_core::backgammon::TournamentDefaults::default();
@@ -570,14 +572,24 @@ async fn a_dead_nodes_matches_are_shared_out_in_one_claim_of_each_live_node() {
     );
 }
 
-fn token_check(token: &str) -> String {
-    baffle_server::seal::SealKey::from_director_token(token).check_value()
+/// What a node with `token` and the seal and signing keys made of `seal` and `signing`
+/// shows the cluster when it joins.
+fn checks_of(token: &str, seal: u8, signing: u8) -> baffle_server::store::JoinChecks {
+    let seal = baffle_server::seal::SealKey::from_key_file([seal; 32], "seal.key".as_ref());
+    let keys = baffle_server::seal::SealKeys::new(token, Some(seal));
+    let signer = baffle_server::signing::HeadSigner::from_secret([signing; 32]);
+    baffle_server::cluster::join_checks(&keys, &signer).unwrap()
 }
 
-/// A node with another director token, or with the id of a node that is alive, may not
-/// join (from a stranger's run: the first claimed matches whose seeds it could not
-/// unseal, and kept them offline; the second took a live node's matches, which then
-/// stayed unwritten). A node that stopped lets its id go at once.
+/// The checks of a node with `token` and the cluster's seal and signing keys.
+fn token_check(token: &str) -> baffle_server::store::JoinChecks {
+    checks_of(token, 1, 1)
+}
+
+/// A node with another director token, seal key or signing key, or with the id of a
+/// node that is alive, may not join (from a stranger's run: the first claimed matches
+/// whose seeds it could not unseal, and kept them offline; the second took a live node's
+/// matches, which then stayed unwritten). A node that stopped lets its id go at once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_with_another_token_or_a_live_nodes_id_may_not_join() {
     if !pg::available() {
@@ -598,6 +610,17 @@ async fn a_node_with_another_token_or_a_live_nodes_id_may_not_join() {
     let refused = b.start_leases(vec![], token_check("t2")).await;
     assert!(
         matches!(&refused, Err(StoreError::Refused(why)) if why.contains("director token")),
+        "{refused:?}"
+    );
+    // The cluster's token with a seal key of its own: its seeds would not unseal here.
+    let refused = b.start_leases(vec![], checks_of("t1", 2, 1)).await;
+    assert!(
+        matches!(&refused, Err(StoreError::Refused(why)) if why.contains("seal key")),
+        "{refused:?}"
+    );
+    let refused = b.start_leases(vec![], checks_of("t1", 1, 2)).await;
+    assert!(
+        matches!(&refused, Err(StoreError::Refused(why)) if why.contains("signing key")),
         "{refused:?}"
     );
 

@@ -41,10 +41,11 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 }
 
 /// Issue 18 (3): `strings store/db` predicted a match's dice. The store now holds the
-/// server seed sealed under a key derived from the director token, which lives apart:
-/// a copy of the store taken before the reveal holds the seed neither in hex nor in raw
-/// bytes. And a server started with another token cannot open the seal: that match goes
-/// offline with DATA_LOSS saying why, rather than playing other dice.
+/// server seed sealed under the seal key, which lives apart (issue 29: no longer the
+/// director token's): a copy of the store taken before the reveal holds the seed neither
+/// in hex nor in raw bytes. And a server started with another seal key cannot open the
+/// seal: that match goes offline with DATA_LOSS saying why, rather than playing other
+/// dice.
 #[tokio::test]
 async fn a_copy_of_the_store_alone_reveals_no_server_seed() {
     let server = TestServer::start().await;
@@ -73,7 +74,11 @@ async fn a_copy_of_the_store_alone_reveals_no_server_seed() {
     assert!(!contains(&copy, &raw), "the seed's bytes");
 
     let (dir, time) = server.stop().await;
-    std::fs::write(dir.path().join("director.token"), "another-token\n").unwrap();
+    std::fs::write(
+        dir.path().join("seal.key"),
+        format!("{}\n", "5a".repeat(32)),
+    )
+    .unwrap();
     let server = TestServer::start_in(dir, time).await;
     let e = TournamentsClient::new(server.channel().await)
         .get_match(v1::GetMatchRequest {
@@ -82,7 +87,7 @@ async fn a_copy_of_the_store_alone_reveals_no_server_seed() {
         .await
         .unwrap_err();
     assert_eq!(e.code(), tonic::Code::DataLoss, "{e:?}");
-    assert!(e.message().contains("director token"), "{}", e.message());
+    assert!(e.message().contains("seal.key"), "{}", e.message());
     server.stop().await;
 }
 
@@ -158,11 +163,10 @@ async fn a_log_that_poisons_its_engine_takes_only_its_match_offline() {
 
     let source = open_store(&old.path().join("store")).await;
     let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
-    std::fs::copy(
-        old.path().join("director.token"),
-        dir.path().join("director.token"),
-    )
-    .unwrap();
+    // The server's secrets go with its store: the seal key opens the seeds.
+    for secret in ["director.token", "seal.key", "signing.key"] {
+        std::fs::copy(old.path().join(secret), dir.path().join(secret)).unwrap();
+    }
     let store = SledStore::open(&dir.path().join("store")).unwrap();
     for stream in ["registry", "m/good", "m/poison"] {
         let mut lines = source.read(stream, 0, usize::MAX).unwrap();
@@ -311,8 +315,13 @@ async fn check_in_b_on_a_full_disk(
 async fn on_full_disk() -> OnFullDisk {
     let store = FullDisk::new();
     let dir = tempfile::tempdir().unwrap();
-    let token = baffle_server::auth::director_token(&dir.path().join("token")).unwrap();
-    let hub = Hub::open(store.clone(), ManualTime::new(EPOCH), token.clone())
+    let keys = baffle_server::keys::ServerKeys::in_dir(
+        dir.path(),
+        baffle_server::auth::director_token(&dir.path().join("token")).unwrap(),
+    )
+    .unwrap();
+    let token = keys.director_token.clone();
+    let hub = Hub::open(store.clone(), ManualTime::new(EPOCH), keys)
         .await
         .unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
+use baffle_proto::v1::server_client::ServerClient;
 use baffle_server::time::TimeSource;
 use baffle_tests::api::{A, B, Director, defaults, opening, result};
 use baffle_tests::{EPOCH, TestServer};
@@ -290,6 +291,41 @@ async fn a_real_browser_sees_a_press_and_resumes_after_a_server_restart() {
     assert_eq!(next().await, "SCORE 1 – 0");
     assert_eq!(next().await, "CLOCK 9:52");
     assert_eq!(next().await, "LIVE 9:52");
+    // The head shown is signed by the server's published key, checked in the browser.
+    let key = ServerClient::new(server.channel().await)
+        .get_server_info(v1::GetServerInfoRequest {})
+        .await
+        .unwrap()
+        .into_inner()
+        .signing_key;
+    assert_eq!(
+        next().await,
+        format!(
+            "SIGNED head signed by {}, checked in this browser and kept | {key} | kept true",
+            &key[..8]
+        )
+    );
+    // The operator signs another head at the length the page kept, with the server's own
+    // key: the page says the server signed two histories; altered, the signature fails.
+    let seq = d.state("m").await.seq;
+    let secret = baffle_server::keys::read_key(&server.dir.path().join("signing.key"), "key")
+        .unwrap()
+        .unwrap();
+    let twin = baffle_server::signing::HeadSigner::from_secret(secret).sign(
+        "m",
+        seq,
+        &baffle_core::audit::Hash([0x77; 32]),
+    );
+    let twin = serde_json::json!({
+        "match_id": twin.match_id, "length": twin.length, "head": twin.head,
+        "signature": twin.signature, "signer": twin.signer,
+    });
+    stdin
+        .write_all(format!("TWIN {twin}\n").as_bytes())
+        .await
+        .unwrap();
+    assert_eq!(next().await, "FORGED head-signature-bad");
+    assert_eq!(next().await, "TWINSEEN head-two-histories");
 
     // Restart the server at the same address; the page reconnects and resumes.
     drop(d);

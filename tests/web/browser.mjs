@@ -9,6 +9,11 @@
 //   → "SCORE <score>"                the page shows the new score
 //   → "CLOCK <clock A>"              … and A's clock where the press stopped it
 //   → "LIVE <big clock A>"           the match's live view, after a tap on its card
+//   → "SIGNED <head line> | <its signer> | kept <heads kept here > 0>"  the head's signature,
+//                                    checked by WebCrypto and kept in localStorage
+//   ← "TWIN <a signed head>"         the test signed another head at the length shown
+//   → "FORGED <verdict>"             that head with its signature altered
+//   → "TWINSEEN <verdict>"           that head as signed: a second history
 //   ← "AGAIN"                        the server was restarted and the score changed
 //   → "RESUMED <score>"              the page reconnected by itself and shows it
 //   → "DONE"
@@ -72,6 +77,20 @@ try {
   await big.waitFor();
   await until(async () => /\d/.test(await big.textContent()), "the live view's clocks");
   say(`LIVE ${await big.textContent()}`);
+  const heads = page.locator(".live p.heads");
+  await until(async () => (await heads.textContent()).startsWith("head signed by"), "the head's signature checked");
+  const kept = await page.evaluate((m) => JSON.parse(localStorage.getItem(`baffle-heads:${m}`) || "[]").length, match);
+  say(`SIGNED ${await heads.textContent()} | ${await heads.getAttribute("data-signer")} | kept ${kept > 0}`);
+  const twinLine = (await lines.next()).value || "";
+  if (!twinLine.startsWith("TWIN ")) throw new Error(`expected TWIN, got ${twinLine}`);
+  const twin = JSON.parse(twinLine.slice(5));
+  const verdictOf = (h) => page.evaluate((h) => import("/heads.js").then((m) => new Promise((done) => {
+    const s = { match_id: h.match_id, seq: h.length, head_hash: h.head, signed_head: h };
+    m.checkHead(s, () => done(m.headVerdicts.get(h.match_id)[0]));
+  })), h);
+  const altered = twin.signature[0] === "0" ? "1" : "0";
+  say(`FORGED ${await verdictOf({ ...twin, signature: altered + twin.signature.slice(1) })}`);
+  say(`TWINSEEN ${await verdictOf(twin)}`);
   if (screenshot) await page.screenshot({ path: `${screenshot}-live.png` });
 
   // The server restarts; the page must reconnect by itself and resume the match.

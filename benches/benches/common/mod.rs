@@ -95,7 +95,8 @@ pub async fn hub_with_one_chess_match(
     use baffle_server::time::TimeSource;
     let store = SledStore::open(&dir.join("store")).unwrap();
     let time = baffle_server::time::SystemTime_;
-    let hub = baffle_server::hub::Hub::open(store, time, token.into())
+    let keys = baffle_server::keys::ServerKeys::in_dir(dir, token.into()).unwrap();
+    let hub = baffle_server::hub::Hub::open(store, time, keys)
         .await
         .unwrap();
     hub.followers

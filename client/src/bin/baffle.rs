@@ -2,7 +2,7 @@
 
 use std::io::{IsTerminal, Write};
 
-use baffle_client::cli::{Command, DiceCommand};
+use baffle_client::cli::{AuditCommand, Command, DiceCommand};
 use baffle_client::{dice, exit, run, tui, words};
 
 #[tokio::main(flavor = "current_thread")]
@@ -21,6 +21,23 @@ async fn main() {
                 cli.server.clone(),
                 match_id.clone(),
                 cli.json,
+                &mut out,
+                &mut err,
+            )
+            .await,
+        ),
+        // Its lines as they come, and Ctrl-C stops it (it never acts on the match).
+        Command::Audit(AuditCommand::Witness {
+            match_id,
+            out: file,
+        }) => lines(
+            baffle_client::witness::witness(
+                cli.server.clone(),
+                match_id.clone(),
+                file,
+                async {
+                    let _ = tokio::signal::ctrl_c().await;
+                },
                 &mut out,
                 &mut err,
             )

@@ -21,21 +21,36 @@ pub(super) async fn run_audit(
     token: &Option<String>,
     command: &AuditCommand,
 ) -> Result<Outcome, Outcome> {
-    if let AuditCommand::Verify {
-        file,
-        head,
-        require_reveal,
-        player_seed,
-        player_commit,
-    } = command
-    {
-        return verify(
+    match command {
+        AuditCommand::Verify {
             file,
-            head.as_deref(),
-            *require_reveal,
+            head,
+            require_reveal,
             player_seed,
             player_commit,
-        );
+            witness,
+        } => {
+            return verify(
+                file,
+                head.as_deref(),
+                *require_reveal,
+                player_seed,
+                player_commit,
+                witness,
+            );
+        }
+        AuditCommand::CheckProof { file } => {
+            let (code, out) = crate::witness::check_proof_file(file);
+            return Ok(Outcome {
+                code,
+                out,
+                err: String::new(),
+            });
+        }
+        AuditCommand::Witness { match_id, out } => {
+            return Ok(witness(cli, match_id, out).await);
+        }
+        _ => {}
     }
     let channel = channel(cli).await?;
     let mut client = AuditClient::new(channel.clone());
@@ -104,7 +119,9 @@ pub(super) async fn run_audit(
                 format!("{seed}\n")
             }))
         }
-        AuditCommand::Verify { .. } => unreachable!("handled above"),
+        AuditCommand::Verify { .. }
+        | AuditCommand::CheckProof { .. }
+        | AuditCommand::Witness { .. } => unreachable!("handled above"),
     }
 }
 
@@ -116,10 +133,17 @@ fn verify(
     require_reveal: bool,
     player_seed: &[String],
     player_commit: &[String],
+    witness: &[std::path::PathBuf],
 ) -> Result<Outcome, Outcome> {
-    let report =
-        audit::verify_file_expecting(file, head, require_reveal, player_seed, player_commit)
-            .map_err(usage)?;
+    let report = audit::verify_file_expecting(
+        file,
+        head,
+        require_reveal,
+        player_seed,
+        player_commit,
+        witness,
+    )
+    .map_err(usage)?;
     let code = if report.is_ok() {
         exit::OK
     } else {
@@ -130,6 +154,23 @@ fn verify(
         out: format!("{report}\n"),
         err: String::new(),
     })
+}
+
+/// `baffle audit witness` run here (in-process, its lines collected): until the match
+/// ends or Ctrl-C. The binary runs it with its lines streamed instead.
+async fn witness(cli: &Cli, match_id: &str, file: &Path) -> Outcome {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let stop = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    let server = cli.server.clone();
+    let done = crate::witness::witness(server, match_id.into(), file, stop, &mut out, &mut err);
+    let code = done.await.unwrap_or(1);
+    Outcome {
+        code,
+        out: String::from_utf8_lossy(&out).into_owned(),
+        err: String::from_utf8_lossy(&err).into_owned(),
+    }
 }
 
 fn write_file(path: &Path, text: &str) -> Result<(), Outcome> {

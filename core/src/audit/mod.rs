@@ -45,6 +45,7 @@
 //! ```
 
 pub mod export;
+pub mod signed_head;
 pub mod verify;
 
 use std::fmt;
@@ -176,6 +177,11 @@ pub enum Entry {
         /// The dice construction (`docs/dice.md`): 2, or absent for the first logs' (v1).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         dice: Option<u8>,
+        /// The Ed25519 public key (64 lower-case hex digits) that signs this match's
+        /// heads ([`signed_head`]); absent in logs written before heads were signed, so
+        /// that they keep their one spelling.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        signer: Option<String>,
     },
     /// A player's seed, hex; only before the first server draw.
     #[serde(rename = "dice.player_seed")]

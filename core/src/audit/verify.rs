@@ -15,6 +15,7 @@ use std::fmt;
 
 use super::Hash;
 use super::export::{Line, parse_line};
+use super::signed_head::{Equivocation, SignedHead, find_equivocation};
 use crate::side::Side;
 use crate::table::Replay;
 
@@ -42,6 +43,8 @@ pub struct Report {
     pub dice_verified: usize,
     /// Whether the server seed was revealed (without it the dice cannot be recomputed).
     pub revealed: bool,
+    /// Heads the server signed that a witness kept, each checked and on the log's chain.
+    pub signed_heads: usize,
     /// The first problem found; `None` means the log verifies.
     pub problem: Option<Problem>,
 }
@@ -61,6 +64,13 @@ impl fmt::Display for Report {
         }
         let head = self.head.map_or("none".into(), |h| h.to_string());
         write!(f, "OK: {} records, head {head}; ", self.records)?;
+        if self.signed_heads > 0 {
+            write!(
+                f,
+                "through all {} heads the server signed for the witness; ",
+                self.signed_heads
+            )?;
+        }
         if self.revealed {
             write!(
                 f,
@@ -93,6 +103,11 @@ pub struct Expect {
     /// the one given. In construction 2 a commitment binds the server's commitment, so a
     /// twin log opened with another server seed cannot hold it.
     pub player_commits: Vec<(Side, Vec<u8>)>,
+    /// Heads the server signed, kept by a witness ([`super::signed_head`]): each must
+    /// be signed by the key the log's `match.opened` names, and the log must pass
+    /// through it (record `length − 1` has hash `head`). Two of them for one length
+    /// that differ prove that the server signed two histories.
+    pub signed_heads: Vec<SignedHead>,
 }
 
 /// Verifies an export. `witnessed_head`, if given, is a head hash a follower saw: the
@@ -126,6 +141,7 @@ fn check(text: &str, expect: &Expect, report: &mut Report) -> Result<(), Problem
     let mut replay = Replay::new(None);
     let mut ended = false;
     let mut witnessed = expect.head.is_none();
+    let mut hashes = Vec::new();
     let mut lines = 0;
     for (i, text_line) in text.lines().enumerate() {
         let n = i + 1;
@@ -161,6 +177,7 @@ fn check(text: &str, expect: &Expect, report: &mut Report) -> Result<(), Problem
                     .map_err(|e| problem(n, Some(r.seq), e.reason))?;
                 report.records += 1;
                 report.head = Some(r.hash);
+                hashes.push(r.hash);
                 witnessed |= expect.head == Some(r.hash);
                 report.match_id = replay.match_id().map(str::to_string);
                 if let Some(table) = replay.table() {
@@ -186,6 +203,13 @@ fn check(text: &str, expect: &Expect, report: &mut Report) -> Result<(), Problem
                  rewritten, or the log is cut short of it"
             ),
         ));
+    }
+    if !expect.signed_heads.is_empty() {
+        let signer = replay.table().and_then(|t| t.signer());
+        let match_id = replay.match_id().unwrap_or_default();
+        check_signed_heads(&expect.signed_heads, &hashes, match_id, signer)
+            .map_err(|why| problem(lines, None, why))?;
+        report.signed_heads = expect.signed_heads.len();
     }
     let table = replay
         .finish()
@@ -228,4 +252,81 @@ fn check(text: &str, expect: &Expect, report: &mut Report) -> Result<(), Problem
         }
     }
     Ok(())
+}
+
+/// Checks a witness's signed heads against the log whose record hashes are `hashes`:
+/// each signed by the log's `signer` for its match, and on its chain. A signed head off
+/// the chain is reported with the signed statement, and as a proof of two histories when
+/// the witness also holds a signed head of this log's history at the same length.
+fn check_signed_heads(
+    heads: &[SignedHead],
+    hashes: &[Hash],
+    match_id: &str,
+    signer: Option<&str>,
+) -> Result<(), String> {
+    if let Some(proof) = find_equivocation(heads) {
+        return Err(proof_text(&proof));
+    }
+    let Some(signer) = signer else {
+        return Err(
+            "the log names no key that signs its heads (its match.opened has no \
+                    signer: written before heads were signed), so the witnessed heads \
+                    cannot be checked against it"
+                .into(),
+        );
+    };
+    for signed in heads {
+        if signed.match_id != match_id {
+            return Err(format!(
+                "a witnessed head is of match {}, the log of match {match_id}",
+                signed.match_id
+            ));
+        }
+        if signed.signer_hex() != signer {
+            return Err(format!(
+                "a witnessed head was signed by {}, and this log's heads are signed by \
+                 {signer}: this log is not the one that server showed the witness",
+                signed.signer_hex()
+            ));
+        }
+        signed.check()?;
+        let at = usize::try_from(signed.length)
+            .ok()
+            .and_then(|n| n.checked_sub(1));
+        let Some(ours) = at.and_then(|i| hashes.get(i)) else {
+            return Err(format!(
+                "the log is shorter than a head the server signed: the server signed a log \
+                 of {} records, this log has {}",
+                signed.length,
+                hashes.len()
+            ));
+        };
+        if *ours != signed.head {
+            return Err(off_chain(signed, ours));
+        }
+    }
+    Ok(())
+}
+
+/// The words for a signed head that the log does not pass through. (Had the witness
+/// also kept a signed head of this log's history at that length, the pair would already
+/// have been reported as a proof.)
+fn off_chain(signed: &SignedHead, ours: &Hash) -> String {
+    format!(
+        "the log is not the history the server signed: at length {} it signed head {}, \
+         and this log's record {} has hash {ours}. The signed statement:\n{}",
+        signed.length,
+        signed.head,
+        signed.length.saturating_sub(1),
+        signed.to_line()
+    )
+}
+
+/// An equivocation in words, with the two signed statements to pass on.
+fn proof_text(proof: &Equivocation) -> String {
+    format!(
+        "{proof}. The proof, for anyone to check (save these two lines to a file and run \
+         `baffle audit check-proof FILE`):\n{}",
+        proof.to_text().trim_end()
+    )
 }

@@ -209,6 +209,8 @@ pub struct Table {
     queued_roll: Option<Side>,
     /// The epoch of the latest takeover by a server node (0: none yet).
     epoch: u64,
+    /// The key that signs the match's heads, from `match.opened` (none in older logs).
+    signer: Option<String>,
     len: u64,
     head: Hash,
 }
@@ -224,6 +226,10 @@ pub struct TableOptions {
     /// The dice construction: v2 for every new match; v1 only to write the first logs'
     /// kind again in tests.
     pub dice: DiceVersion,
+    /// The Ed25519 public key (64 lower-case hex digits) that signs the match's heads
+    /// (`crate::audit::signed_head`), named in `match.opened`; `None` writes the record
+    /// as logs did before heads were signed.
+    pub signer: Option<String>,
 }
 
 /// What a request adds: the records, chained to the log, and the table after them.
@@ -273,6 +279,7 @@ impl Table {
             match_id: info.id.clone(),
             commitment: seed.commitment().to_string(),
             dice: options.dice.number(),
+            signer: options.signer,
         }
         .body();
         let first = Record::next(None, opened);
@@ -306,6 +313,12 @@ impl Table {
     /// The game.
     pub fn game(&self) -> &Game {
         &self.game
+    }
+
+    /// The Ed25519 public key that signs the match's heads, as `match.opened` names it
+    /// (64 lower-case hex digits); `None` for a log written before heads were signed.
+    pub fn signer(&self) -> Option<&str> {
+        self.signer.as_deref()
     }
 
     /// The dice.

@@ -33,6 +33,7 @@ enum Stage {
         match_id: String,
         commitment: Commitment,
         version: DiceVersion,
+        signer: Option<String>,
         head: Hash,
     },
     Table(Box<Table>),
@@ -163,12 +164,18 @@ impl Replay {
                     match_id,
                     commitment,
                     dice,
+                    signer,
                 }),
             ) => {
                 let version = DiceVersion::from_number(dice)?;
                 let bytes: [u8; 32] = strict_hex(&commitment, "the commitment")?
                     .try_into()
                     .map_err(|_| "the commitment is not 32 bytes")?;
+                if let Some(key) = &signer
+                    && strict_hex(key, "the signer")?.len() != 32
+                {
+                    return Err("the signer is not 32 bytes (an Ed25519 public key)".into());
+                }
                 let commitment = Commitment(bytes);
                 if let Some(seed) = &self.seed
                     && seed.commitment() != commitment
@@ -179,6 +186,7 @@ impl Replay {
                     match_id,
                     commitment,
                     version,
+                    signer,
                     head: record.hash,
                 })
             }
@@ -191,6 +199,7 @@ impl Replay {
                     match_id,
                     commitment,
                     version,
+                    signer,
                     ..
                 },
                 Body::Setup(setup),
@@ -235,6 +244,7 @@ impl Replay {
                     owed: None,
                     queued_roll: None,
                     epoch: 0,
+                    signer,
                     len: 2,
                     head: record.hash,
                 })))

@@ -35,6 +35,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use crate::error::Error;
 use crate::feed::{FeedItem, Summary};
+use crate::signing::HeadSigner;
 use crate::store::{EventStore, Receipt, StoreError};
 use crate::time::TimeSource;
 use crate::wire::{self, StateContext};
@@ -174,6 +175,12 @@ pub struct MatchActor<S: EventStore, T: TimeSource> {
     /// A takeover that could not be written yet (node, epoch, the previous holder's
     /// silence as measured at the claim): tried again every second.
     takeover: Option<(String, u64, Option<u64>)>,
+    /// Signs the heads this actor sends out.
+    signer: Arc<HeadSigner>,
+    /// The latest head signed: a state asked for again at the same head (a new
+    /// follower, `GetMatch`) is not signed again. Behind a lock only so that the actor
+    /// stays `Sync` across its awaits; nothing else ever takes it.
+    signed: std::sync::Mutex<Option<v1::SignedHead>>,
 }
 
 impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
@@ -184,6 +191,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         store: S,
         time: T,
         summaries: broadcast::Sender<FeedItem>,
+        signer: Arc<HeadSigner>,
     ) -> MatchHandle {
         let (tx, rx) = mpsc::channel(256);
         let epoch = store.held_epoch(&stream(&table.info().id));
@@ -195,7 +203,8 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             failed: Default::default(),
             owner: owner.clone(),
         };
-        tokio::spawn(MatchActor::new(table, store, time, summaries, (owner, epoch)).run(rx));
+        let actor = MatchActor::new(table, store, time, (summaries, signer), (owner, epoch));
+        tokio::spawn(actor.run(rx));
         handle
     }
 
@@ -203,7 +212,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         table: Table,
         store: S,
         time: T,
-        summaries: broadcast::Sender<FeedItem>,
+        (summaries, signer): (broadcast::Sender<FeedItem>, Arc<HeadSigner>),
         (owner, epoch): (Arc<AtomicBool>, Option<u64>),
     ) -> MatchActor<S, T> {
         MatchActor {
@@ -221,6 +230,8 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             replies: VecDeque::new(),
             windows: BTreeMap::new(),
             reloaded: false,
+            signer,
+            signed: std::sync::Mutex::new(None),
         }
     }
 
@@ -228,7 +239,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         let _live = crate::metrics::Gauge::new(crate::metrics::Kind::LiveMatch);
         // A new match is announced at once: a late table, the one a director most needs
         // to see, must not wait for its first event to appear in the room's feed.
-        let state = self.state(self.now());
+        let state = self.update_state(&self.table, self.now());
         self.summarise(&state);
         loop {
             // A replica records nothing by itself: the owner does.
@@ -278,13 +289,25 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         self.time.now().max(self.table.game().now())
     }
 
-    /// The wire state at `now`.
+    /// The wire state at `now`, its head signed: what `GetMatch` and a new follower get.
     fn state(&self, now: Timestamp) -> v1::MatchState {
-        self.state_of(&self.table, now)
+        self.state_of(&self.table, now, true)
     }
 
-    /// The wire state of `table` (this match's, or a plan's) at `now`.
-    fn state_of(&self, table: &Table, now: Timestamp) -> v1::MatchState {
+    /// The state of an update of `table` (this match's, or a plan's) at `now`, for the
+    /// command's reply and the match's followers: its head signed if anyone follows the
+    /// match (a `Watch`, the tournament's feed). Nobody else is sent an update, so a
+    /// match nobody follows pays no signature for a state only its commander reads — on
+    /// the 2 cores, signing every update halved the presses per second of 1,000
+    /// unfollowed matches (`docs/benchmarks.md`).
+    fn update_state(&self, table: &Table, now: Timestamp) -> v1::MatchState {
+        let followed = self.updates.receiver_count() > 0 || self.summaries.receiver_count() > 0;
+        self.state_of(table, now, followed)
+    }
+
+    /// The wire state of `table` at `now`, its head signed if `signed`.
+    fn state_of(&self, table: &Table, now: Timestamp, signed: bool) -> v1::MatchState {
+        let signed_head = signed.then(|| self.signed_head(table));
         let cx = StateContext {
             info: table.info(),
             commitment: &self.commitment,
@@ -294,8 +317,27 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             anomalies: table.anomalies(),
             devices: &self.devices,
             dice: table.dice(),
+            signed_head,
         };
         wire::match_state(table.game(), &cx)
+    }
+
+    /// `table`'s head signed: once per head, however many states show it.
+    fn signed_head(&self, table: &Table) -> v1::SignedHead {
+        let head = table.head();
+        let mut signed = self
+            .signed
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(s) = signed.as_ref()
+            && s.length == table.len()
+            && s.head == head.to_string()
+        {
+            return s.clone();
+        }
+        let fresh = self.signer.sign(&table.info().id, table.len(), &head);
+        *signed = Some(fresh.clone());
+        fresh
     }
 
     async fn handle(&mut self, msg: Msg) {
@@ -362,7 +404,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
     /// Which devices are bound and connected changed: not an event of the match, so
     /// nothing is logged; followers and the tournament feed get the new state.
     fn presence_changed(&self) {
-        let state = self.state(self.now());
+        let state = self.update_state(&self.table, self.now());
         self.summarise(&state);
         let _ = self.updates.send(Arc::new(v1::MatchUpdate {
             events: vec![],
@@ -503,13 +545,13 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         if records.is_empty() {
             return Ok(Arc::new(v1::MatchUpdate {
                 events: Vec::new(),
-                state: Some(self.state(self.now())),
+                state: Some(self.update_state(&self.table, self.now())),
             }));
         }
         let now = self.time.now().max(table.game().now());
         let update = Arc::new(v1::MatchUpdate {
             events: records.iter().map(wire::event).collect(),
-            state: Some(self.state_of(&table, now)),
+            state: Some(self.update_state(&table, now)),
         });
         let receipt = request_id.map(|id| Receipt {
             key: id.id.clone(),
@@ -600,7 +642,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                         _ => None,
                     })
                     .collect();
-                let state = self.state(self.now());
+                let state = self.update_state(&self.table, self.now());
                 self.summarise(&state);
                 let _ = self.updates.send(Arc::new(v1::MatchUpdate {
                     events,

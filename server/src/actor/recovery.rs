@@ -186,6 +186,7 @@ impl<S: EventStore + Clone, T: TimeSource> MatchActor<S, T> {
         store: S,
         time: T,
         summaries: broadcast::Sender<crate::feed::FeedItem>,
+        signer: Arc<crate::signing::HeadSigner>,
     ) -> (MatchHandle, Arc<Recovery<S>>) {
         let (tx, mut rx) = mpsc::channel::<Box<Msg>>(256);
         let (deliver, delivered) = oneshot::channel();
@@ -228,7 +229,8 @@ impl<S: EventStore + Clone, T: TimeSource> MatchActor<S, T> {
             drop(job);
             match log {
                 Ok(table) => {
-                    let mut actor = MatchActor::new(table, store, time, summaries, (owner, epoch));
+                    let outlets = (summaries, signer);
+                    let mut actor = MatchActor::new(table, store, time, outlets, (owner, epoch));
                     if let Some(msg) = first {
                         actor.handle(*msg).await;
                     }
@@ -366,6 +368,7 @@ mod tests {
             stuck.clone(),
             ManualTime::new(Timestamp(0)),
             broadcast::channel(1).0,
+            Arc::new(crate::signing::HeadSigner::from_secret([1; 32])),
         );
         let started = Instant::now();
         recover_in_background(vec![job]);

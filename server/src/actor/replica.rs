@@ -104,7 +104,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         match replay.finish() {
             Ok(table) => {
                 self.table = table;
-                let state = self.state(self.now());
+                let state = self.update_state(&self.table, self.now());
                 self.summarise(&state);
                 let _ = self.updates.send(Arc::new(v1::MatchUpdate {
                     events,

@@ -3,6 +3,7 @@
 use baffle_server::cluster::Node;
 use baffle_server::config::{Command, Config, LogFormat};
 use baffle_server::hub::Hub;
+use baffle_server::keys::ServerKeys;
 use baffle_server::store::{EventStore, Fence, PgStore, SledStore};
 use baffle_server::time::SystemTime_;
 use std::io::IsTerminal;
@@ -60,13 +61,9 @@ async fn run(config: &Config) -> Result<(), String> {
         format!("the data directory {data_dir} cannot be created or made private: {e}")
     };
     baffle_server::data_dir::make_private(&config.data_dir).map_err(private)?;
-    let token_path = config.token_path();
-    let token = baffle_server::auth::director_token(&token_path).map_err(|e| {
-        format!(
-            "the director token {} cannot be read or created: {e}",
-            token_path.display()
-        )
-    })?;
+    // The token, the seal key and the signing key, each made on first start; a key file
+    // that is there but damaged stops the start, naming it.
+    let keys = ServerKeys::load_or_create(&config.key_paths())?;
     match &config.store {
         // A node of several on one database (docs/cluster.md).
         Some(url) => {
@@ -77,8 +74,17 @@ async fn run(config: &Config) -> Result<(), String> {
                 .await
                 .map_err(|e| format!("the PostgreSQL store does not answer: {e}"))?;
             tracing::info!(%node, %advertise, lease_ms = config.lease_ms, "the store is PostgreSQL: a node of a cluster");
-            let hub = open(store, config, token).await?;
-            let node = Node::start(hub.clone()).await?;
+            let hub = open(store, config, keys).await?;
+            let node = Node::start(hub.clone()).await.map_err(|why| {
+                let files = config.key_paths();
+                format!(
+                    "{why}\n         this node's files: director token {}, seal key {}, \
+                     signing key {}",
+                    files.token.display(),
+                    files.seal.display(),
+                    files.signing.display()
+                )
+            })?;
             let served = serve(hub, config, tls, shutdown).await;
             node.leave().await;
             served
@@ -94,7 +100,7 @@ async fn run(config: &Config) -> Result<(), String> {
                 )
             })?;
             baffle_server::data_dir::make_private(&config.data_dir).map_err(private)?;
-            let hub = open(store, config, token).await?;
+            let hub = open(store, config, keys).await?;
             serve(hub, config, tls, shutdown).await
         }
     }
@@ -104,10 +110,10 @@ async fn run(config: &Config) -> Result<(), String> {
 async fn open<S: EventStore + Clone>(
     store: S,
     config: &Config,
-    token: String,
+    keys: ServerKeys,
 ) -> Result<Arc<Hub<S, SystemTime_>>, String> {
     let data_dir = config.data_dir.display().to_string();
-    let hub = Hub::open(store, SystemTime_, token)
+    let hub = Hub::open(store, SystemTime_, keys)
         .await
         .map_err(|e| format!("the data directory {data_dir} cannot be recovered: {e}"))?;
     hub.followers.set_limits(config.follower_limits());
@@ -139,6 +145,7 @@ async fn serve<S: EventStore + Clone>(
         %address,
         data_dir = %config.data_dir.display(),
         director_token = %token_path.display(),
+        signing_key = %hub.signer().public_hex(),
         tls = tls.is_some(),
         open_files = open_files.map_or("unlimited".to_string(), |n| n.to_string()),
         max_connections = limits.max_connections,
@@ -229,13 +236,23 @@ async fn check(config: &Config) -> i32 {
         Ok(token) => token.trim().to_string(),
         Err(e) => {
             eprintln!(
-                "the director token {} cannot be read ({e}): it is the key of the sealed server seeds",
+                "the director token {} cannot be read ({e}): it is the key of seeds sealed before the seal key",
                 token_path.display()
             );
             return 1;
         }
     };
-    let key = baffle_server::seal::SealKey::from_director_token(&token);
+    // Read, never made: a check changes nothing. Without the seal key only seeds sealed
+    // under the token (v1.) open, and each match sealed under it says what is missing.
+    let paths = config.key_paths();
+    let seal_key = match baffle_server::keys::read_key(&paths.seal, "seal key") {
+        Ok(key) => key.map(|bytes| baffle_server::seal::SealKey::from_key_file(bytes, &paths.seal)),
+        Err(why) => {
+            eprintln!("{why}");
+            return 1;
+        }
+    };
+    let key = baffle_server::seal::SealKeys::new(&token, seal_key);
     if let Some(url) = &config.store {
         return match PgStore::connect(url).await {
             Ok(store) => report(baffle_server::check::scrub(&store, &key)),

@@ -7,6 +7,7 @@ pub mod export;
 pub mod feed;
 pub mod follow;
 pub mod matches;
+pub mod server_info;
 pub mod tournaments;
 
 use baffle_core::audit::export::{Line, parse_line};

@@ -19,7 +19,7 @@ mod sled_engine;
 mod sled_store;
 
 pub use memory::MemoryStore;
-pub use pg_lease::Fence;
+pub use pg_lease::{Fence, JoinChecks};
 pub use pg_listen::Change;
 pub use pg_store::PgStore;
 pub use sled_store::SledStore;

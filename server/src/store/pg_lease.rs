@@ -208,35 +208,76 @@ pub(super) async fn renew(pool: &Pool, fence: &Fence) -> Result<Vec<String>, Sto
     Ok(fence.renewed(&rows, sent))
 }
 
-/// Joins the cluster: refused if this node's director token is not the cluster's
-/// (`token_check`, [`crate::seal::SealKey::check_value`]: the first node to join sets
-/// it), or if another node with this node's id is alive — it renewed within the last
-/// lease, and again while this one waits a lease and a quarter to see (a node that
-/// died, or stopped and let go, is not waited for twice: its last renewal gets old).
-pub(super) async fn join(pool: &Pool, fence: &Fence, token_check: &str) -> Result<(), StoreError> {
+/// What a node must share with the cluster it joins, each as a value that tells whether
+/// two nodes hold the same secret without giving it away. The first node to join sets
+/// each (in `baffle_cluster`); a cluster that ran before a check existed takes the value
+/// of the first node started after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JoinChecks {
+    /// The director token's ([`crate::seal::SealKey::check_value`] of the token's key).
+    pub token: String,
+    /// The seal key's check value ([`crate::seal::SealKey::check_value`]).
+    pub seal: String,
+    /// The signing key's public half (public already).
+    pub signer: String,
+}
+
+impl JoinChecks {
+    /// Each check's row name, value and the refusal when this node's differs.
+    fn rows(&self) -> [(&'static str, &str, &'static str); 3] {
+        [
+            (
+                "token-check",
+                &self.token,
+                "this node's director token is not the cluster's: its matches' older server \
+                 seeds would not unseal here, and the director's token would differ between \
+                 nodes. Give every node the same token file (--token-file; docs/cluster.md)",
+            ),
+            (
+                "seal-check",
+                &self.seal,
+                "this node's seal key is not the cluster's: its matches' server seeds would \
+                 not unseal here. Give every node the same seal key file (--seal-key-file; \
+                 docs/cluster.md)",
+            ),
+            (
+                "signing-key",
+                &self.signer,
+                "this node's signing key is not the cluster's: it would sign heads with \
+                 another key than the one its matches' logs name. Give every node the same \
+                 signing key file (--signing-key-file; docs/cluster.md)",
+            ),
+        ]
+    }
+}
+
+/// Joins the cluster: refused if this node's director token, seal key or signing key is
+/// not the cluster's ([`JoinChecks`]: the first node to join sets them), or if another
+/// node with this node's id is alive — it renewed within the last lease, and again while
+/// this one waits a lease and a quarter to see (a node that died, or stopped and let go,
+/// is not waited for twice: its last renewal gets old).
+pub(super) async fn join(
+    pool: &Pool,
+    fence: &Fence,
+    checks: &JoinChecks,
+) -> Result<(), StoreError> {
     let c = pool.get().await.map_err(io)?;
-    c.execute(
-        "INSERT INTO baffle_cluster (name, value) VALUES ('token-check', $1)
-         ON CONFLICT (name) DO NOTHING",
-        &[&token_check],
-    )
-    .await
-    .map_err(io)?;
-    let theirs: String = c
-        .query_one(
-            "SELECT value FROM baffle_cluster WHERE name = 'token-check'",
-            &[],
+    for (name, ours, refusal) in checks.rows() {
+        c.execute(
+            "INSERT INTO baffle_cluster (name, value) VALUES ($1, $2)
+             ON CONFLICT (name) DO NOTHING",
+            &[&name, &ours],
         )
         .await
-        .map_err(io)?
-        .get(0);
-    if theirs != token_check {
-        return Err(StoreError::Refused(
-            "this node's director token is not the cluster's: its matches' server seeds \
-             would not unseal here. Give every node the same token file (--token-file; \
-             docs/cluster.md)"
-                .into(),
-        ));
+        .map_err(io)?;
+        let theirs: String = c
+            .query_one("SELECT value FROM baffle_cluster WHERE name = $1", &[&name])
+            .await
+            .map_err(io)?
+            .get(0);
+        if theirs != ours {
+            return Err(StoreError::Refused(refusal.into()));
+        }
     }
     // Alive by the other node's own lease, not this one's: a namesake started with a
     // shorter lease judged a live node dead and took its matches (a stranger's run).

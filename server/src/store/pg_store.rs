@@ -200,16 +200,17 @@ impl PgStore {
     }
 
     /// A node starting: it joins the cluster — refused ([`StoreError::Refused`]) if its
-    /// director token's `token_check` is not the cluster's, or another live node has its
-    /// id — then `streams` (every registered match) get leases if they had none, and the
-    /// leases this node held before a restart are let go, to be claimed anew.
+    /// director token, seal key or signing key is not the cluster's (`checks`), or
+    /// another live node has its id — then `streams` (every registered match) get leases
+    /// if they had none, and the leases this node held before a restart are let go, to
+    /// be claimed anew.
     pub async fn start_leases(
         &self,
         streams: Vec<String>,
-        token_check: String,
+        checks: pg_lease::JoinChecks,
     ) -> Result<(), StoreError> {
         self.on_runtime(|pool, fence| async move {
-            pg_lease::join(&pool, &fence, &token_check).await?;
+            pg_lease::join(&pool, &fence, &checks).await?;
             pg_lease::start(&pool, &fence, &streams).await
         })
         .await

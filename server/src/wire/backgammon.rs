@@ -312,6 +312,8 @@ pub(super) fn match_state(m: &Match, cx: &StateContext<'_>) -> v1::MatchState {
         devices: device_presence(cx),
         // Stamped by the streams as each copy leaves.
         sent_at_ms: 0,
+        // Signed by the actor (`wire::match_state`).
+        signed_head: None,
         chess: None,
         player_seeds: player_seeds(cx),
         player_seeds_required: cx.dice.seeds_required(),

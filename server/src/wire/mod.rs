@@ -212,6 +212,8 @@ pub struct StateContext<'a> {
     pub devices: &'a std::collections::BTreeMap<String, bool>,
     /// The match's dice, for the players' seeds.
     pub dice: &'a baffle_core::table::TableDice,
+    /// The head (`head` at `seq`) as the server signed it.
+    pub signed_head: Option<v1::SignedHead>,
 }
 
 /// The players' seeds as a state shows them, A then B.
@@ -246,9 +248,13 @@ pub fn rules(game: &Game) -> Rules {
 
 /// The wire state of a match.
 pub fn match_state(game: &Game, cx: &StateContext<'_>) -> v1::MatchState {
-    match game {
+    let state = match game {
         Game::Backgammon(m) => backgammon::match_state(m, cx),
         Game::Chess(m) => chess::match_state(m, cx),
+    };
+    v1::MatchState {
+        signed_head: cx.signed_head.clone(),
+        ..state
     }
 }
 
