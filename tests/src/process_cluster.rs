@@ -19,9 +19,24 @@ use tonic_health::pb::health_client::HealthClient;
 
 use crate::pg::{self, PgCluster};
 
-/// The director token every node is given (one token file: it also seals the servers'
-/// dice seeds, so every node serving one database must have the same).
+/// The director token every node is given (one token file: every node serving one
+/// database must have the same, as it must the seal key and the signing key below).
 pub const TOKEN: &str = "cluster-test-director-token-2b7e151628aed2a6abf71588";
+
+/// The secrets every node is given, each one file for all (`docs/cluster.md`): the
+/// token, the seal key of the server seeds and the key that signs heads. A node with
+/// keys of its own would be refused by the cluster at start.
+const SECRETS: [(&str, &str); 3] = [
+    ("director.token", TOKEN),
+    (
+        "seal.key",
+        "5ea15ea15ea15ea15ea15ea15ea15ea15ea15ea15ea15ea15ea15ea15ea15ea1",
+    ),
+    (
+        "signing.key",
+        "5167e05167e05167e05167e05167e05167e05167e05167e05167e05167e05167",
+    ),
+];
 
 /// One `baffled` process.
 struct Node {
@@ -62,7 +77,9 @@ impl ProcessCluster {
             .prefix("baffle-cluster")
             .tempdir()
             .expect("a temporary directory");
-        std::fs::write(dir.path().join("director.token"), TOKEN).expect("the token file");
+        for (file, secret) in SECRETS {
+            std::fs::write(dir.path().join(file), format!("{secret}\n")).expect("a key file");
+        }
         let mut cluster = ProcessCluster {
             pg,
             store,
@@ -101,6 +118,10 @@ impl ProcessCluster {
             .args(["--lease-ms", &self.lease_ms.to_string()])
             .arg("--token-file")
             .arg(self.dir.path().join("director.token"))
+            .arg("--seal-key-file")
+            .arg(self.dir.path().join("seal.key"))
+            .arg("--signing-key-file")
+            .arg(self.dir.path().join("signing.key"))
             .arg("--data-dir")
             .arg(self.dir.path().join(&node.name))
             .args(["--log", "info", "--log-format", "text"])

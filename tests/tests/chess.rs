@@ -455,6 +455,10 @@ async fn a_chess960_match_recovers_after_a_restart_and_its_log_verifies() {
     let mut after = d.state("c960").await;
     let mut expected = before.clone();
     (after.sent_at_ms, expected.sent_at_ms) = (0, 0);
+    // GetMatch signs the head; the reply before, with nobody following, did not
+    // (docs/audit-log.md, "Signed heads and witnesses"): the same head either way.
+    let signed = after.signed_head.take().expect("a signed head");
+    assert_eq!((signed.length, signed.head), (before.seq, before.head_hash));
     assert_eq!(after, expected, "the same match after the restart");
 
     // After the match the seed is revealed and the whole log verifies offline.
