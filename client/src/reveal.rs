@@ -38,18 +38,26 @@ impl PendingReveal {
     }
 }
 
-/// The players of `s` who committed a seed and have not revealed it, while a reveal
-/// deadline is in force and the match has no result; empty otherwise. No die is drawn
-/// until they reveal; once the match has a result (a forfeit ruled) no die is needed.
+/// The players of `s` the dice wait for, while a reveal deadline is in force and the
+/// match has no result; empty otherwise: once one player has committed, those who have
+/// not committed yet — the only ones who can act, since nobody reveals before both have
+/// committed (a stranger's run: with only A committed, the alert named A and offered to
+/// forfeit him, while B was the one withholding) — and once both have, those who have not
+/// revealed. No die is drawn until they do; once the match has a result (a forfeit
+/// ruled) no die is needed.
 pub fn pending(s: &v1::MatchState) -> Vec<PendingReveal> {
     if s.reveal_due_ms <= 0 || s.result.is_some() {
         return Vec::new();
     }
     let sides = [(v1::Side::A, &s.player_a), (v1::Side::B, &s.player_b)];
+    let uncommitted = s.player_seeds.iter().any(|p| p.commitment.is_empty());
     s.player_seeds
         .iter()
         .zip(sides)
-        .filter(|(seed, _)| !seed.commitment.is_empty() && seed.seed.is_empty())
+        .filter(|(seed, _)| match uncommitted {
+            true => seed.commitment.is_empty(),
+            false => seed.seed.is_empty(),
+        })
         .map(|(_, (side, name))| PendingReveal {
             side: side as i32,
             name: name.clone(),
@@ -202,6 +210,20 @@ mod tests {
         let mut forfeited = s.clone();
         forfeited.result = Some(v1::MatchResult::default());
         assert!(super::pending(&forfeited).is_empty());
+    }
+
+    #[test]
+    fn with_one_commitment_the_player_who_has_not_committed_is_awaited() {
+        let mut s = waiting_for_ben();
+        s.player_seeds[0].seed.clear();
+        s.player_seeds[1].commitment.clear();
+        let pending = pending(&s);
+        assert_eq!(pending.len(), 1);
+        assert_eq!(
+            pending[0].letter(),
+            "B",
+            "Anna cannot reveal before Ben commits"
+        );
     }
 
     #[test]

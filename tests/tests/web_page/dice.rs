@@ -218,7 +218,14 @@ async fn the_page_verifies_every_roll_in_the_browser() {
         moved_at = Some(seq);
         body.replace("\"roll\":1}", "\"roll\":2}")
     });
-    let third = forge(&log, |_, body| body.replace("\"dice\":2}", "\"dice\":3}"));
+    // (`match.opened` names the construction, then the signer of its heads.)
+    let third = forge(&log, |_, body| {
+        if body.contains("match.opened") {
+            body.replacen("\"dice\":2", "\"dice\":3", 1)
+        } else {
+            body
+        }
+    });
     // Construction 1: the opening and five rolls, from one stream in log order.
     let first = construction_1_log(5);
     assert!(baffle_core::audit::verify::verify_jsonl(&first, None).is_ok());
