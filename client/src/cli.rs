@@ -662,6 +662,11 @@ pub enum AuditCommand {
     CheckProof {
         /// The proof (`-`: standard input).
         file: PathBuf,
+        /// The server's public key (`Server.GetServerInfo`, or the log's `match.opened`
+        /// signer): the proof must be signed by it. Without it, the proof holds for
+        /// whatever key it names — compare that key yourself.
+        #[arg(long, value_name = "HEX")]
+        signer: Option<String>,
     },
     /// Verify an exported match log: chain, commitment and every server roll.
     /// Exit status 0 when it verifies, 1 when it does not.

@@ -237,7 +237,7 @@ fn append(file: &Path, signed: &SignedHead) -> std::io::Result<()> {
 
 /// `baffle audit check-proof FILE`: the exit status (0: the proof holds; 1: it does not;
 /// 2: the file cannot be read) and the words.
-pub fn check_proof_file(file: &Path) -> (i32, String) {
+pub fn check_proof_file(file: &Path, signer: Option<&str>) -> (i32, String) {
     let text = if file.as_os_str() == "-" {
         std::io::read_to_string(std::io::stdin())
     } else {
@@ -249,6 +249,16 @@ pub fn check_proof_file(file: &Path) -> (i32, String) {
             format!("cannot read {}: {e}\n", file.display()),
         ),
         Ok(text) => match check_proof(&text) {
+            // A proof is worth something only under the server's key: with `--signer`
+            // the key it names must be that one (a stranger made a "proof" with his own).
+            Ok(proof) if signer.is_some_and(|k| k != proof.first.signer_hex()) => (
+                exit::INVALID,
+                format!(
+                    "BAD: not a proof against this server: its heads are signed by {}, not {}\n",
+                    proof.first.signer_hex(),
+                    signer.unwrap_or_default()
+                ),
+            ),
             Ok(proof) => (
                 exit::OK,
                 format!("OK: {proof}: both signatures check with that key\n"),

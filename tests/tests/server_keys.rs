@@ -474,10 +474,24 @@ async fn the_proof_checks_and_a_forgery_does_not(
     let check = |file: PathBuf| async move {
         baffle(server, &["audit", "check-proof", file.to_str().unwrap()]).await
     };
-    let o = check(proof_file).await;
+    let o = check(proof_file.clone()).await;
     assert_eq!(o.code, 0, "{}{}", o.out, o.err);
     assert!(o.out.contains("two histories"), "{}", o.out);
+    // With the server's key named, the proof holds against that server, and a proof
+    // signed by any other key (a stranger's own) does not.
     let mut first = SignedHead::parse_line(proof.lines().next().unwrap()).unwrap();
+    let path = proof_file.to_str().unwrap();
+    let theirs = first.signer_hex().to_string();
+    let o = baffle(server, &["audit", "check-proof", path, "--signer", &theirs]).await;
+    assert_eq!(o.code, 0, "{}{}", o.out, o.err);
+    let other = "ab".repeat(32);
+    let o = baffle(server, &["audit", "check-proof", path, "--signer", &other]).await;
+    assert_eq!(o.code, 1, "{}", o.out);
+    assert!(
+        o.out.contains("not a proof against this server"),
+        "{}",
+        o.out
+    );
     first.signature[5] ^= 0x40;
     let second = proof.lines().nth(1).unwrap();
     let forged = format!("{}\n{second}\n", first.to_line());

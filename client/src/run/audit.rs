@@ -39,8 +39,8 @@ pub(super) async fn run_audit(
                 witness,
             );
         }
-        AuditCommand::CheckProof { file } => {
-            let (code, out) = crate::witness::check_proof_file(file);
+        AuditCommand::CheckProof { file, signer } => {
+            let (code, out) = crate::witness::check_proof_file(file, signer.as_deref());
             return Ok(Outcome {
                 code,
                 out,
@@ -149,10 +149,20 @@ fn verify(
     } else {
         exit::INVALID
     };
+    // A seed alone does not tell a twin log apart: after the reveals the operator can
+    // recommit it under another server seed (a stranger's run). Said, not refused.
+    let err = if !player_seed.is_empty() && player_commit.is_empty() && witness.is_empty() {
+        "note: --player-seed without --player-commit (or --witness) does not rule out a twin \
+         log opened with another server seed: give the commitment `baffle audit commit` \
+         printed (docs/dice.md)\n"
+            .to_string()
+    } else {
+        String::new()
+    };
     Ok(Outcome {
         code,
         out: format!("{report}\n"),
-        err: String::new(),
+        err,
     })
 }
 
