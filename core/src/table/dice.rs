@@ -337,11 +337,6 @@ impl TableDice {
         self.commitments[side.index()]
     }
 
-    /// Whether `side` revealed his committed seed.
-    pub fn seed_revealed(&self, side: Side) -> bool {
-        self.revealed_seeds[side.index()]
-    }
-
     fn key(&self, seed: &ServerSeed) -> [u8; 32] {
         let [a, b] = &self.player_seeds;
         match self.version {
