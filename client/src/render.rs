@@ -341,27 +341,52 @@ pub fn tournament_text(t: &v1::Tournament) -> String {
 /// The board of a match that records moves: pip counts, checkers off, gnubg's ID.
 fn board_line(b: &v1::Board) -> String {
     let at = |v: &[u32], i: usize| v.get(i).copied().unwrap_or(0);
-    let mut line = format!(
+    format!(
         "board  pips A {}  B {}  off A {}  B {}  gnubg {}\n",
         at(&b.pips, 0),
         at(&b.pips, 1),
         at(&b.borne_off, 0),
         at(&b.borne_off, 1),
         b.gnubg_position_id
-    );
-    // Adjudication help (4.3 (iv), 4.5): said only when the board proves it.
-    if b.certain_winner != 0 {
-        line.push_str(&format!(
-            "board  {} wins whatever the dice (4.3 (iv))\n",
-            side(b.certain_winner)
-        ));
+    )
+}
+
+/// The director's adjudication help (4.3 (iv), 4.5): the certain winner if the board
+/// proves one, and for each side that can still win, the most it can still win — what
+/// the other may concede (4.5).
+pub fn adjudication_lines(a: &v1::Adjudication) -> String {
+    let mut out = String::new();
+    let mut say = |id: &str, who: &str| {
+        out.push_str(&words::say_with(id, &[("side", who.to_string().into())]));
+        out.push('\n');
+    };
+    if a.certain_winner != 0 {
+        say("cli-adjudication-certain", side(a.certain_winner));
     }
     for (i, who) in ["A", "B"].iter().enumerate() {
-        if b.gammon_possible.get(i) == Some(&false) && b.certain_winner == i as i32 + 1 {
-            line.push_str(&format!("board  {who} can no longer win a gammon (4.5)\n"));
+        let wire = i as i32 + 1;
+        if a.certain_winner != 0 && a.certain_winner != wire {
+            continue;
         }
+        let id = if a.backgammon_possible.get(i) == Some(&true) {
+            "cli-adjudication-most-backgammon"
+        } else if a.gammon_possible.get(i) == Some(&true) {
+            "cli-adjudication-most-gammon"
+        } else {
+            "cli-adjudication-most-single"
+        };
+        say(id, who);
     }
-    line
+    out
+}
+
+/// The adjudication help as JSON.
+pub fn adjudication_json(a: &v1::Adjudication) -> Value {
+    json!({
+        "certain_winner": side(a.certain_winner), "gammon_possible": a.gammon_possible,
+        "backgammon_possible": a.backgammon_possible, "next": side(a.next), "dice": a.dice,
+        "seq": a.seq,
+    })
 }
 
 /// The board of a match that records moves, as JSON.
@@ -369,6 +394,5 @@ pub fn board_json(b: &v1::Board) -> Value {
     json!({
         "checkers": [b.checkers_a, b.checkers_b], "pips": b.pips, "borne_off": b.borne_off,
         "gnubg_position_id": b.gnubg_position_id, "moved": b.moved,
-        "certain_winner": side(b.certain_winner), "gammon_possible": b.gammon_possible,
     })
 }

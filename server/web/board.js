@@ -76,9 +76,9 @@ export function boardSvg(s, viewer) {
 
 // The board panel: the SVG, the pip counts, a button to turn it, the downloads.
 export function boardPanel(s, viewer, el, { onFlip, onExport }) {
-  const name = (side) => (side === 1 ? s.player_a : s.player_b);
-  const certain = s.board.certain_winner ? ` · ${name(s.board.certain_winner)} wins whatever the dice (4.3 (iv))` : "";
-  const pips = `pips ${s.player_a} ${s.board.pips[0] || 0} · ${s.player_b} ${s.board.pips[1] || 0}${certain}`;
+  // No adjudication help here: players read this page during play (1.7); it is the
+  // director's, from Matches.Adjudicate.
+  const pips = `pips ${s.player_a} ${s.board.pips[0] || 0} · ${s.player_b} ${s.board.pips[1] || 0}`;
   const flip = el("button", { class: "flip" }, `seen by ${viewer === "a" ? s.player_a : s.player_b}: turn`);
   flip.addEventListener("click", onFlip);
   const download = (format, label) => {

@@ -145,7 +145,6 @@ MatchState[60] = ["board", {
   1: ["checkers_a", "uint", "repeated"], 2: ["checkers_b", "uint", "repeated"],
   3: ["pips", "uint", "repeated"], 4: ["borne_off", "uint", "repeated"],
   5: ["gnubg_position_id", "string"], 6: ["moved", "bool"],
-  7: ["certain_winner", "enum"], 8: ["gammon_possible", "bool", "repeated"],
 }];
 const ExportMatchResponse = { 1: ["text", "string"], 2: ["file_name", "string"] };
 const Event = { 1: ["seq", "uint"], 2: ["kind", "string"], 3: ["body", "string"] };

@@ -438,9 +438,28 @@ async fn a_director_records_moves_from_the_command_line() {
     let o = baffle(&server, &["match", "show", "r1-t7"]).await;
     ok(&o);
     assert!(o.out.contains("pips A 163  B 167"), "{}", o.out);
+    // The director is told what the board proves (4.5: with contact, anything); a
+    // spectator reading the same match is not (1.7).
+    assert!(
+        o.out.contains("board  A can still win a backgammon (4.5)")
+            && o.out.contains("board  B can still win a backgammon (4.5)"),
+        "{}",
+        o.out
+    );
+    let seen = spectator(&server, &["match", "show", "r1-t7"]).await;
+    assert!(
+        seen.out.contains("pips A 163") && !seen.out.contains("(4.5)"),
+        "{}",
+        seen.out
+    );
     let o = baffle(&server, &["--json", "match", "show", "r1-t7"]).await;
     ok(&o);
     assert!(o.out.contains(r#""pips": ["#), "{}", o.out);
+    assert!(
+        o.out.contains(r#""backgammon_possible": ["#) && o.out.contains(r#""next": "B""#),
+        "{}",
+        o.out
+    );
     let o = baffle(&server, &["match", "export", "r1-t7", "--format", "sgf"]).await;
     ok(&o);
     assert!(

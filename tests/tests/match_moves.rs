@@ -141,22 +141,82 @@ async fn a_player_sends_his_own_moves_and_nothing_else() {
 }
 
 #[tokio::test]
+async fn rule_1_7_the_adjudication_help_is_the_directors_alone() {
+    let server = TestServer::start().await;
+    let mut d = seated(&server, "h").await;
+    let mut matches = v1::matches_client::MatchesClient::new(server.channel().await);
+    let ask = || v1::AdjudicateRequest {
+        match_id: "h".into(),
+    };
+    // Before the opening roll there is nothing to adjudicate.
+    let e = matches
+        .adjudicate(server.director(ask()))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::FailedPrecondition, "{}", e.message());
+    d.act("h", opening(3, 1)).await;
+    // A player (his code) and anyone without a token are refused; the director is told.
+    let mut audit = v1::audit_client::AuditClient::new(server.channel().await);
+    let codes = audit
+        .issue_player_codes(server.director(v1::IssuePlayerCodesRequest {
+            match_id: "h".into(),
+        }))
+        .await
+        .unwrap()
+        .into_inner();
+    let e = matches
+        .adjudicate(with_token(ask(), &codes.code_a))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::PermissionDenied, "{}", e.message());
+    let e = matches.adjudicate(ask()).await.unwrap_err();
+    assert_eq!(e.code(), Code::Unauthenticated, "{}", e.message());
+    let help = matches
+        .adjudicate(server.director(ask()))
+        .await
+        .unwrap()
+        .into_inner();
+    // A moves with 3-1 in the starting position: contact, nothing certain, all possible.
+    assert_eq!(help.next, A);
+    assert_eq!(help.dice, [3, 1]);
+    assert_eq!(help.certain_winner, 0);
+    assert_eq!(help.gammon_possible, [true, true]);
+    assert_eq!(help.backgammon_possible, [true, true]);
+    // Once A has moved, B is the next to roll (A's press only ends the turn).
+    d.act("h", mv(A, "8/5 6/5")).await;
+    let help = matches
+        .adjudicate(server.director(ask()))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!((help.next, help.dice.len()), (B, 0));
+}
+
+#[tokio::test]
 async fn rule_4_5_a_recorded_game_played_through_the_api_ends_by_itself() {
     let server = TestServer::start().await;
     let mut d = seated(&server, "g").await;
     let mut dice = SeededDice(2026);
     let mut s = d.act("g", opening(4, 2)).await;
     let mut turns = 0;
-    // The board's adjudication help, as first claimed: the game must bear it out.
+    // The board's adjudication help, the director's (1.7), as first claimed: the game
+    // must bear it out.
+    let mut matches = v1::matches_client::MatchesClient::new(server.channel().await);
     let (mut claimed_winner, mut no_gammon_for) = (None, [false; 2]);
     while s.phase == v1::MatchPhase::Playing as i32 {
-        if let Some(b) = &s.board {
-            if b.certain_winner != 0 && claimed_winner.is_none() {
-                claimed_winner = Some(b.certain_winner);
-            }
-            for (i, possible) in b.gammon_possible.iter().enumerate() {
-                no_gammon_for[i] |= !possible;
-            }
+        let help = matches
+            .adjudicate(server.director(v1::AdjudicateRequest {
+                match_id: "g".into(),
+            }))
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(help.seq, s.seq, "the help is of the state just read");
+        if help.certain_winner != 0 && claimed_winner.is_none() {
+            claimed_winner = Some(help.certain_winner);
+        }
+        for (i, possible) in help.gammon_possible.iter().enumerate() {
+            no_gammon_for[i] |= !possible;
         }
         // A second between commands, on the server's injected clock: within the delay,
         // and under the per-match command rate.
@@ -213,7 +273,6 @@ async fn rule_4_5_a_recorded_game_played_through_the_api_ends_by_itself() {
     }
 
     // Exported as gnubg reads it: the .mat replays through the board to the same result.
-    let mut matches = v1::matches_client::MatchesClient::new(server.channel().await);
     let export = |format: v1::ExportFormat| v1::ExportMatchRequest {
         match_id: "g".into(),
         format: format as i32,

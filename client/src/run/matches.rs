@@ -97,12 +97,25 @@ pub(super) async fn run_match(
                 .await
                 .map_err(refused)?
                 .into_inner();
-            if cli.json || !s.dice_revealed {
-                return Ok(match_outcome(cli, &s));
+            let help = adjudication(cli, token, &s).await;
+            if cli.json {
+                let mut view = serde_json::to_value(MatchView::of(&s)).unwrap_or_default();
+                if let Some(help) = &help {
+                    view["adjudication"] = render::adjudication_json(help);
+                }
+                return Ok(Outcome::ok(to_json(&view)));
             }
-            // A revealed match's dice are recomputed here before they are called verified.
-            let check = reveal::check(channel(cli).await?, match_id, &s.head_hash).await;
-            Ok(Outcome::ok(render::match_text_checked(&s, Some(&check))))
+            let mut text = if s.dice_revealed {
+                // A revealed match's dice are recomputed here before they are called verified.
+                let check = reveal::check(channel(cli).await?, match_id, &s.head_hash).await;
+                render::match_text_checked(&s, Some(&check))
+            } else {
+                render::match_text(&s)
+            };
+            if let Some(help) = &help {
+                text.push_str(&render::adjudication_lines(help));
+            }
+            Ok(Outcome::ok(text))
         }
         MatchCommand::Rename {
             match_id,
@@ -111,6 +124,24 @@ pub(super) async fn run_match(
         } => rename_player(cli, token, match_id, *who, name).await,
         MatchCommand::Export { match_id, format } => export(cli, match_id, format).await,
     }
+}
+
+/// What the board of `s` proves for the director (4.3 (iv), 4.5), asked with his token:
+/// `None` without a board or a token, or if the server will not say.
+async fn adjudication(
+    cli: &Cli,
+    token: &Option<String>,
+    s: &v1::MatchState,
+) -> Option<v1::Adjudication> {
+    if s.board.is_none() || token.is_none() {
+        return None;
+    }
+    let request = v1::AdjudicateRequest {
+        match_id: s.match_id.clone(),
+    };
+    let request = authed(request, token).ok()?;
+    let mut client = MatchesClient::new(channel(cli).await.ok()?);
+    Some(client.adjudicate(request).await.ok()?.into_inner())
 }
 
 /// `baffle match rename`: a player's name corrected, sent to the node that writes the match.

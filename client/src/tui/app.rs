@@ -54,6 +54,8 @@ enum Fetched {
     Events(String, Vec<v1::Event>),
     /// What recomputing a match's dice found.
     Check(String, DiceCheck),
+    /// What a match's board proves for the director.
+    Adjudication(String, v1::Adjudication),
 }
 
 /// The records of `match_id` from `from_seq` up to `to_seq` (a short Watch, ended once
@@ -105,10 +107,17 @@ async fn checked_with_retries(server: &str, match_id: &str, head: &str) -> DiceC
 
 /// Fetches what the dashboard asked for, on a task of its own; the answer comes back on
 /// `tx`.
-fn fetch(server: &str, wanted: Wanted, tx: &mpsc::Sender<Fetched>) {
-    let (server, tx) = (server.to_string(), tx.clone());
+fn fetch(server: &str, token: &Option<String>, wanted: Wanted, tx: &mpsc::Sender<Fetched>) {
+    let (server, token, tx) = (server.to_string(), token.clone(), tx.clone());
     tokio::spawn(async move {
         let fetched = match wanted {
+            Wanted::Adjudication { match_id } => {
+                // Without the token, or from a server that refuses, nothing is shown.
+                match adjudication(&server, &token, &match_id).await {
+                    Some(help) => Fetched::Adjudication(match_id, help),
+                    None => return,
+                }
+            }
             Wanted::Events {
                 match_id,
                 from_seq,
@@ -124,6 +133,22 @@ fn fetch(server: &str, wanted: Wanted, tx: &mpsc::Sender<Fetched>) {
         };
         let _ = tx.send(fetched).await;
     });
+}
+
+/// What `match_id`'s board proves, asked with the director's token.
+async fn adjudication(
+    server: &str,
+    token: &Option<String>,
+    match_id: &str,
+) -> Option<v1::Adjudication> {
+    token.as_ref()?;
+    let channel = connect::connect(server).await.ok()?;
+    let request = v1::AdjudicateRequest {
+        match_id: match_id.to_string(),
+    };
+    let request = authorised(request, token).ok()?;
+    let reply = MatchesClient::new(channel).adjudicate(request).await.ok()?;
+    Some(reply.into_inner())
 }
 
 /// Keys from the terminal, read on a blocking thread.
@@ -249,7 +274,7 @@ pub async fn follow(server: String, match_id: String) -> std::io::Result<()> {
                     if s.dice_revealed && reveal::uses_server_dice(&s) && status.dice.is_none() {
                         status.dice = Some(follow::DiceShown::Checking);
                         let head = s.head_hash.clone();
-                        fetch(&server, Wanted::DiceCheck { match_id: s.match_id.clone(), head }, &checked_tx);
+                        fetch(&server, &None, Wanted::DiceCheck { match_id: s.match_id.clone(), head }, &checked_tx);
                     }
                     state = Some(*s);
                     status.connection = None;
@@ -366,7 +391,7 @@ pub async fn console(
                     board.connection = None;
                     board.heard_from_server(s.sent_at_ms, now_ms());
                     for wanted in board.update(*s) {
-                        fetch(&server, wanted, &fetched_tx);
+                        fetch(&server, &token, wanted, &fetched_tx);
                     }
                 }
                 Feed::Events(_) => {}
@@ -398,6 +423,7 @@ pub async fn console(
             Some(f) = fetched.recv() => match f {
                 Fetched::Events(id, events) => board.events(&id, &events),
                 Fetched::Check(id, check) => board.dice_checked(&id, check),
+                Fetched::Adjudication(id, help) => board.adjudicated(&id, help),
             },
             _ = tick.tick() => {}
         }

@@ -70,6 +70,37 @@ impl Match {
         self.board.as_ref()
     }
 
+    /// What the board proves for the director (4.3 (iv), 4.5), with A as side 0 and B as
+    /// side 1. `None` without a board or before the opening roll.
+    pub fn adjudication(&self) -> Option<board::Adjudication> {
+        let (position, next) = self.to_adjudicate()?;
+        Some(board::adjudicate(&position, next))
+    }
+
+    /// What [`Match::adjudication`] is computed from, for a caller that computes it
+    /// elsewhere (the server, off the match's task: a race can take milliseconds): the
+    /// position with A as side 0, and whose turn comes first — the player on roll, the
+    /// doubler while his double waits, the mover until he has moved and his opponent
+    /// from then on (his press only confirms it) — with the dice already thrown.
+    pub fn to_adjudicate(&self) -> Option<(Position, board::NextTurn)> {
+        let state = self.board.as_ref()?;
+        let index = |s: Side| if s == Side::A { 0 } else { 1 };
+        let next = match self.game.as_ref()?.turn {
+            Turn::Opening => return None,
+            Turn::OnRoll { side, .. } | Turn::DoubleOffered { by: side } => {
+                board::NextTurn::to_roll(index(side))
+            }
+            Turn::Moving { side, .. } if state.moved => {
+                board::NextTurn::to_roll(index(side.other()))
+            }
+            Turn::Moving { side, dice } => board::NextTurn {
+                side: index(side),
+                dice: Some(dice),
+            },
+        };
+        Some((state.position, next))
+    }
+
     /// `side` reports his play: checked against his dice (4.2 (iii)), recorded in the
     /// canonical notation; if it bears off his last checker the game ends with the result
     /// the board gives.

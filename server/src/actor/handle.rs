@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use baffle_core::backgammon::board::adjudicate;
 use baffle_proto::v1;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
@@ -139,6 +140,19 @@ impl MatchHandle {
     /// The current state.
     pub async fn state(&self) -> Result<v1::MatchState, Error> {
         self.ask(|reply| Msg::State { reply }).await
+    }
+
+    /// What the board proves for the director, if the match records moves and a game
+    /// has started: read from the match, computed on a blocking thread (a race can take
+    /// tens of milliseconds, `docs/benchmarks.md`), so the match goes on meanwhile.
+    pub async fn adjudication(&self) -> Result<Option<v1::Adjudication>, Error> {
+        let Some((position, next, seq)) = self.ask(|reply| Msg::Adjudicate { reply }).await? else {
+            return Ok(None);
+        };
+        let help = tokio::task::spawn_blocking(move || adjudicate(&position, next))
+            .await
+            .map_err(|e| Error::Internal(format!("the adjudication failed: {e}")))?;
+        Ok(Some(crate::wire::adjudication(&help, seq)))
     }
 
     /// The current state for a listing: `None` for a match whose log did not check out

@@ -29,6 +29,7 @@ use std::collections::BTreeMap;
 
 use baffle_core::Timestamp;
 use baffle_core::audit::export::{Line, parse_line, record_line};
+use baffle_core::backgammon::board::{NextTurn, Position};
 use baffle_core::table::{DeviceOutcome, Plan, Request, Table};
 use baffle_proto::v1;
 use tokio::sync::{broadcast, mpsc, oneshot};
@@ -111,6 +112,10 @@ enum Msg {
     },
     State {
         reply: oneshot::Sender<v1::MatchState>,
+    },
+    /// What the director's adjudication help is computed from, and the log's length.
+    Adjudicate {
+        reply: oneshot::Sender<Option<(Position, NextTurn, u64)>>,
     },
     Presence {
         device: String,
@@ -363,6 +368,10 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             }
             Msg::State { reply } => {
                 let _ = reply.send(self.state(self.now()));
+            }
+            Msg::Adjudicate { reply } => {
+                let input = wire::to_adjudicate(self.table.game());
+                let _ = reply.send(input.map(|(p, next)| (p, next, self.table.len())));
             }
             Msg::DeviceInput { input, reply } => {
                 if !self.writes() {

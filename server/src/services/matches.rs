@@ -150,6 +150,23 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
         ))
     }
 
+    async fn adjudicate(
+        &self,
+        r: Request<v1::AdjudicateRequest>,
+    ) -> Result<Response<v1::Adjudication>, Status> {
+        self.hub.director(r.metadata()).await?;
+        let r = r.into_inner();
+        let handle = self.hub.match_handle(&r.match_id).await?;
+        match handle.adjudication().await? {
+            Some(help) => Ok(Response::new(help)),
+            None => Err(Status::failed_precondition(format!(
+                "match {} has no board to adjudicate: it is a chess match, records no \
+                 moves (moves: off), or its first game has not started",
+                r.match_id
+            ))),
+        }
+    }
+
     type WatchStream = super::follow::Updates;
 
     async fn watch(

@@ -373,7 +373,6 @@ pub(super) fn match_state(m: &Match, cx: &StateContext<'_>) -> v1::MatchState {
 /// The board of a match that records moves, A's checkers and B's on their own points.
 fn board_to_wire(b: &baffle_core::backgammon::BoardState) -> v1::Board {
     let [a, bb] = b.position.sides();
-    let help = baffle_core::backgammon::board::adjudicate(&b.position);
     v1::Board {
         checkers_a: a.iter().map(|&n| u32::from(n)).collect(),
         checkers_b: bb.iter().map(|&n| u32::from(n)).collect(),
@@ -381,10 +380,26 @@ fn board_to_wire(b: &baffle_core::backgammon::BoardState) -> v1::Board {
         borne_off: [0, 1].map(|s| u32::from(b.position.borne_off(s))).to_vec(),
         gnubg_position_id: b.position.gnubg_id(),
         moved: b.moved,
+    }
+}
+
+/// The director's adjudication help on the wire, computed at the log's length `seq`.
+pub fn adjudication(
+    help: &baffle_core::backgammon::board::Adjudication,
+    seq: u64,
+) -> v1::Adjudication {
+    let wire = |s: usize| side_to_wire(Side::BOTH[s]) as i32;
+    v1::Adjudication {
         certain_winner: help
             .certain_winner
-            .map_or(v1::Side::Unspecified, |s| side_to_wire(Side::BOTH[s]))
-            as i32,
+            .map_or(v1::Side::Unspecified as i32, wire),
         gammon_possible: help.gammon_possible.to_vec(),
+        backgammon_possible: help.backgammon_possible.to_vec(),
+        next: wire(help.next.side),
+        dice: help
+            .next
+            .dice
+            .map_or_else(Vec::new, |d| d.iter().map(|&x| u32::from(x)).collect()),
+        seq,
     }
 }

@@ -3,6 +3,7 @@
 //! input.
 
 use baffle_core::audit::{Hash, Record, kind_of};
+use baffle_core::backgammon::board::{NextTurn, Position};
 use baffle_core::backgammon::{Command, GameKind, Ruling};
 use baffle_core::table::{Game, Refusal, RefusalKind, Request};
 
@@ -257,6 +258,17 @@ pub fn match_state(game: &Game, cx: &StateContext<'_>) -> v1::MatchState {
         ..state
     }
 }
+
+/// What the director's adjudication help is computed from (`Match::to_adjudicate`), when
+/// the match records moves and a game has started.
+pub fn to_adjudicate(game: &Game) -> Option<(Position, NextTurn)> {
+    match game {
+        Game::Backgammon(m) => m.to_adjudicate(),
+        Game::Chess(_) => None,
+    }
+}
+
+pub use backgammon::adjudication;
 
 /// The devices of a match and whether each is connected.
 pub(crate) fn device_presence(cx: &StateContext<'_>) -> Vec<v1::DevicePresence> {

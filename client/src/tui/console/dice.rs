@@ -35,6 +35,12 @@ pub enum Wanted {
         /// The head hash of the state that showed the reveal.
         head: String,
     },
+    /// The board changed in a match that records moves: what it proves for the director
+    /// (`Matches.Adjudicate`, 4.3 (iv), 4.5), shown in the match's window only.
+    Adjudication {
+        /// The match.
+        match_id: String,
+    },
 }
 
 /// A press-back a player made in a match without recorded moves: his claim that he is
@@ -77,6 +83,11 @@ impl Dashboard {
                 match_id: s.match_id.clone(),
                 from_seq: before.seq,
                 to_seq: s.seq,
+            });
+        }
+        if s.board.is_some() && before.is_none_or(|b| b.seq != s.seq) {
+            wanted.push(Wanted::Adjudication {
+                match_id: s.match_id.clone(),
             });
         }
         if s.dice_revealed
@@ -122,6 +133,11 @@ impl Dashboard {
         for line in said {
             self.tick(line);
         }
+    }
+
+    /// Takes what the board proves for the director (for [`Wanted::Adjudication`]).
+    pub fn adjudicated(&mut self, match_id: &str, help: v1::Adjudication) {
+        self.adjudications.insert(match_id.to_string(), help);
     }
 
     /// Takes what recomputing a revealed match's dice found (for [`Wanted::DiceCheck`]).

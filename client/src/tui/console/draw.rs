@@ -278,10 +278,14 @@ impl Dashboard {
             );
         } else if let Some(s) = self.detail.as_ref().and_then(|id| self.matches.get(id)) {
             let check = self.dice_checks.get(&s.match_id).and_then(Option::as_ref);
+            let help = self
+                .adjudications
+                .get(&s.match_id)
+                .filter(|a| a.seq == s.seq);
             popup(
                 frame,
                 &format!(" {} ", s.match_id),
-                detail(s, now_ms, check),
+                detail(s, now_ms, check, help),
             );
         } else if let Some(Prompt::Input {
             kind: super::keys::InputKind::PauseReason,
@@ -458,7 +462,12 @@ impl Dashboard {
 /// A match in full at `now_ms`: `match show`'s lines, with the clocks running as the
 /// row's do (`baffle_proto::faces`), a reveal's deadline judged at `now_ms` and what the
 /// check of its revealed dice found.
-fn detail(s: &v1::MatchState, now_ms: i64, check: Option<&DiceCheck>) -> Vec<String> {
+fn detail(
+    s: &v1::MatchState,
+    now_ms: i64,
+    check: Option<&DiceCheck>,
+    help: Option<&v1::Adjudication>,
+) -> Vec<String> {
     let mut now = s.clone();
     now.sent_at_ms = now_ms;
     if let Some(c) = now.clock.as_mut() {
@@ -470,10 +479,11 @@ fn detail(s: &v1::MatchState, now_ms: i64, check: Option<&DiceCheck>) -> Vec<Str
             }
         }
     }
-    render::match_text_checked(&now, check)
-        .lines()
-        .map(str::to_string)
-        .collect()
+    let mut text = render::match_text_checked(&now, check);
+    if let Some(help) = help {
+        text.push_str(&render::adjudication_lines(help));
+    }
+    text.lines().map(str::to_string).collect()
 }
 
 /// `lines` broken at spaces to `columns` (a word longer than that, such as a hash, is

@@ -112,6 +112,9 @@ pub struct Dashboard {
     pub claims: BTreeMap<String, Vec<Claim>>,
     /// What recomputing each revealed match's dice found (`None` while it runs).
     pub dice_checks: BTreeMap<String, Option<DiceCheck>>,
+    /// What each board proves for the director (4.3 (iv), 4.5), as last fetched; shown
+    /// with the match while it is of the state on screen.
+    pub adjudications: BTreeMap<String, v1::Adjudication>,
     /// The server's clock less this machine's, from the last state that carried its
     /// `sent_at_ms` ([`Dashboard::heard_from_server`]).
     pub server_offset_ms: i64,

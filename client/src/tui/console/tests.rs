@@ -316,7 +316,45 @@ fn a_press_back_in_a_match_without_moves_is_a_claim_until_dismissed() {
     board.update(recorded.clone());
     recorded.seq = 1;
     recorded.turn_side = v1::Side::B as i32;
-    assert!(board.update(recorded).is_empty());
+    // Its board's adjudication is asked for instead (the director's alone, 1.7).
+    assert_eq!(
+        board.update(recorded),
+        [Wanted::Adjudication {
+            match_id: "r".into()
+        }]
+    );
+}
+
+#[test]
+fn rule_4_3_iv_the_match_window_shows_what_the_board_proves_for_the_state_on_screen() {
+    let mut board = Dashboard::new("open");
+    let mut s = state("r");
+    s.board = Some(v1::Board::default());
+    s.seq = 7;
+    board.update(s);
+    board.detail = Some("r".into());
+    let help = v1::Adjudication {
+        certain_winner: v1::Side::B as i32,
+        gammon_possible: vec![false, false],
+        backgammon_possible: vec![false, false],
+        next: v1::Side::A as i32,
+        dice: vec![],
+        seq: 7,
+    };
+    board.adjudicated("r", help.clone());
+    let screen = draw(&board, 120, 40);
+    assert!(
+        screen.contains("B wins whatever the dice (4.3 (iv))"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("B can win a single game at most (4.5)"),
+        "{screen}"
+    );
+    // Of an older state: not shown.
+    board.adjudicated("r", v1::Adjudication { seq: 6, ..help });
+    let screen = draw(&board, 120, 40);
+    assert!(!screen.contains("wins whatever"), "{screen}");
 }
 
 #[test]
@@ -404,4 +442,21 @@ fn an_overdue_reveal_is_urgent_on_the_servers_clock() {
         Order::Execute(Action::ForfeitMatch(v1::Side::B as i32))
     );
     assert_eq!(forfeit.ruling.unwrap().article, "2.3");
+}
+
+/// The dashboard drawn on a `columns` × `rows` screen, as text.
+fn draw(board: &Dashboard, columns: u16, rows: u16) -> String {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    let mut terminal = Terminal::new(TestBackend::new(columns, rows)).unwrap();
+    terminal.draw(|frame| board.draw(frame, 0)).unwrap();
+    let buffer = terminal.backend().buffer();
+    (0..rows)
+        .map(|y| {
+            (0..columns)
+                .map(|x| buffer[(x, y)].symbol().to_string())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }

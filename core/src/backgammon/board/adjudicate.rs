@@ -1,161 +1,163 @@
-//! Adjudication help for 4.3 (iv) and 4.5: with no contact, whether a win is already
-//! mathematically certain, and whether a gammon is still possible. Each side then races
-//! alone, so each is computed for one side at a time:
+//! Adjudication help for 4.3 (iv) and 4.5, exact for every position without contact:
+//! whether a win is already mathematically certain, and whether a gammon or a backgammon
+//! is still possible, for either side, given whose turn comes first and, when he has
+//! already thrown, his dice.
 //!
-//! - the fewest turns a side can need to bear off all its checkers, a bound no dice can
-//!   beat: a turn moves at most 24 pips and bears off at most 4 checkers;
-//! - the most turns a side can need when it plays each roll to finish fastest, computed
-//!   exactly (every roll, every legal play) once all its checkers are in its home board
-//!   and at most [`EXACT_CHECKERS`] remain; otherwise no claim is made;
-//! - whether a side in its home board bears off a checker on its next turn whatever it
-//!   rolls (every roll's legal plays are generated); a gammon is then no longer possible
-//!   if that turn comes before the opponent's fewest turns to finish. Deeper searches
-//!   are not made: otherwise a gammon is reported possible.
+//! With no contact each side races alone ([`race`](super::race)), so every claim is a
+//! comparison of two one-sided counts — the most turns one side can need whatever its
+//! dice (playing each roll as well as it can), against the fewest the other can need
+//! with the best dice. The dice of the two sides are independent, so the worst case of
+//! one and the best case of the other can happen together: each claim is exact, not a
+//! bound. `docs/board.md` states each comparison.
 //!
-//! A win is certain for the player on roll when his most turns are no more than the
-//! opponent's fewest; for the other player when they are fewer (he rolls second).
+//! With contact nothing is claimed: a certain win is never reported, a gammon and a
+//! backgammon stay possible while the loser has borne off nothing.
 
-use std::collections::HashMap;
+use super::race::{Goal, Race, fewest_turns, fewest_turns_after};
+use super::{Checkers, Position};
+use crate::backgammon::command::GameKind;
+use crate::dice::Roll;
 
-use super::{BAR, CHECKERS, Checkers, Position, legal_plays};
-
-/// The most checkers for which the exact worst case of a bear-off is computed: the
-/// states grow as C(n + 6, 6), each with 21 rolls to generate; four is 210 of them, a
-/// few milliseconds. Beyond it no claim is made.
-pub const EXACT_CHECKERS: u8 = 4;
-
-/// What the board says to the director about a race (4.3 (iv), 4.5).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// What the board says to the director about a race (4.3 (iv), 4.5), for sides 0 and 1
+/// as the position numbers them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Adjudication {
-    /// Side 0 (on roll) or 1 wins whatever the dice, if that is certain.
+    /// Whose turn the claims count from.
+    pub next: NextTurn,
+    /// The side that wins whatever the dice, if that is certain.
     pub certain_winner: Option<usize>,
-    /// For each side as the winner: whether a gammon is still possible. `false` once the
-    /// other side has borne off a checker, or is sure to before the winner can finish.
+    /// For each side as the winner: whether a gammon is still possible.
     pub gammon_possible: [bool; 2],
+    /// For each side as the winner: whether a backgammon is still possible.
+    pub backgammon_possible: [bool; 2],
 }
 
-/// The fewest turns side `s` can need to bear off everything: no dice can do better.
-pub fn fewest_turns(pos: &Position, s: usize) -> u32 {
-    let pips = pos.pips()[s];
-    let left = u32::from(CHECKERS - pos.borne_off(s));
-    pips.div_ceil(24).max(left.div_ceil(4))
+/// Whose turn comes first, and his dice if he has thrown and not yet moved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct NextTurn {
+    /// Side 0 or 1 of the position.
+    pub side: usize,
+    /// His roll, when it is already on the board.
+    pub dice: Option<Roll>,
 }
 
-/// A side's checkers in its home board, as counts on points 1–6, if all are there.
-fn home(side: &Checkers) -> Option<[u8; 6]> {
-    side[6..=BAR].iter().all(|&n| n == 0).then(|| {
-        let mut h = [0; 6];
-        h.copy_from_slice(&side[..6]);
-        h
-    })
+impl NextTurn {
+    /// `side` moves next and has not thrown.
+    pub fn to_roll(side: usize) -> NextTurn {
+        NextTurn { side, dice: None }
+    }
 }
 
-/// Worst-case turns to reach a goal, by exact search over every roll and the fastest
-/// play of each, memoised per home-board position.
-struct Race {
-    memo: HashMap<[u8; 6], u32>,
-    /// Stop once this many or fewer checkers remain (0: bear off all).
-    goal: u8,
-}
-
-impl Race {
-    fn worst(&mut self, h: [u8; 6]) -> u32 {
-        if h.iter().sum::<u8>() <= self.goal {
-            return 0;
-        }
-        if let Some(&t) = self.memo.get(&h) {
-            return t;
-        }
-        let mut me = [0u8; 25];
-        me[..6].copy_from_slice(&h);
-        let pos = Position {
-            sides: [me, [0; 25]],
+/// What can be told of `pos` for the director, `next` saying whose turn comes first.
+pub fn adjudicate(pos: &Position, next: NextTurn) -> Adjudication {
+    if let Some(end) = pos.outcome() {
+        let w = if end.mover_won { 0 } else { 1 };
+        let mut told = Adjudication {
+            next,
+            certain_winner: Some(w),
+            gammon_possible: [false; 2],
+            backgammon_possible: [false; 2],
         };
-        let mut worst = 0;
-        for a in 1..=6u8 {
-            for b in a..=6u8 {
-                let plays = legal_plays(&pos, [a, b]).unwrap_or_default();
-                let best = plays
-                    .iter()
-                    .filter_map(|p| home(&p.result.sides()[0]))
-                    .map(|next| self.worst(next))
-                    .min()
-                    .unwrap_or(0);
-                worst = worst.max(best);
-            }
-        }
-        let turns = worst + 1;
-        self.memo.insert(h, turns);
-        turns
+        told.gammon_possible[w] = end.kind != GameKind::Single;
+        told.backgammon_possible[w] = end.kind == GameKind::Backgammon;
+        return told;
     }
-}
-
-/// The most turns side `s` can need to bear off all its checkers, playing each roll to
-/// finish fastest, when it is known (all home, at most [`EXACT_CHECKERS`] left).
-pub fn most_turns(pos: &Position, s: usize) -> Option<u32> {
-    let h = home(&pos.sides()[s])?;
-    if h.iter().sum::<u8>() > EXACT_CHECKERS {
-        return None;
+    let sides = pos.sides();
+    if pos.has_contact() {
+        let open = [0, 1].map(|w| pos.borne_off(1 - w) == 0);
+        return Adjudication {
+            next,
+            certain_winner: None,
+            gammon_possible: open,
+            backgammon_possible: [0, 1]
+                .map(|w| open[w] && pos.most_for_winner(1 - w) == GameKind::Backgammon),
+        };
     }
-    Some(
-        Race {
-            memo: HashMap::new(),
-            goal: 0,
-        }
-        .worst(h),
-    )
-}
-
-/// Whether side `s`, all home, bears off a checker on its next turn whatever it rolls.
-fn bears_off_next_turn(pos: &Position, s: usize) -> bool {
-    if home(&pos.sides()[s]).is_none() {
-        return false;
-    }
-    let seen = if s == 0 { *pos } else { pos.swap() };
-    let before = seen.borne_off(0);
-    (1..=6u8).all(|a| {
-        (a..=6u8).all(|b| {
-            legal_plays(&seen, [a, b])
-                .unwrap_or_default()
-                .iter()
-                .any(|p| p.result.borne_off(0) > before)
-        })
-    })
-}
-
-/// What can be told of `pos` (seen from the player on roll) for the director.
-pub fn adjudicate(pos: &Position) -> Adjudication {
-    let contact = pos.has_contact();
-    let over = pos.outcome().is_some();
-    // Does side `w` finish before side `l` gets `l_turns` turns? `w` rolls first if 0.
-    let before = |w: usize, w_turns: u32, l_turns: u32| {
-        if w == 0 {
-            w_turns <= l_turns
-        } else {
-            w_turns < l_turns
-        }
-    };
-    let certain_winner = (!contact && !over)
-        .then(|| {
-            (0..2).find(|&w| {
-                most_turns(pos, w).is_some_and(|t| before(w, t, fewest_turns(pos, 1 - w)))
-            })
-        })
-        .flatten();
+    let turns = Turns { sides, next };
+    let certain_winner = (0..2).find(|&w| turns.wins_surely(w));
     let gammon_possible = [0, 1].map(|w| {
+        pos.borne_off(1 - w) == 0 && !turns.saved_in_time(w, Goal::FirstOff, sides[1 - w])
+    });
+    let backgammon_possible = [0, 1].map(|w| {
         let l = 1 - w;
-        if pos.borne_off(l) > 0 {
-            return false;
-        }
-        if contact || over {
-            return true;
-        }
-        // The loser is sure to bear off a checker first if every roll of his next turn
-        // bears one off and that turn comes before the winner's fewest turns to finish.
-        !(bears_off_next_turn(pos, l) && before(l, 1, fewest_turns(pos, w)))
+        let back = back_checkers(&sides[l]);
+        gammon_possible[w]
+            && back.iter().any(|&n| n > 0)
+            && !turns.saved_in_time(w, Goal::Escape, back)
     });
     Adjudication {
+        next,
         certain_winner,
         gammon_possible,
+        backgammon_possible,
     }
+}
+
+/// The two sides' races and the order of their turns. Side `next.side` plays its turns
+/// 1, 2, 3, …; the other side plays its turn `t` right after.
+struct Turns<'a> {
+    sides: &'a [Checkers; 2],
+    next: NextTurn,
+}
+
+impl Turns<'_> {
+    /// The dice `s` has already thrown, if any.
+    fn thrown(&self, s: usize) -> Option<Roll> {
+        self.next.dice.filter(|_| self.next.side == s)
+    }
+
+    /// The fewest turns side `s` can need to finish, with the dice on the board if any.
+    fn fewest(&self, s: usize) -> u32 {
+        match self.thrown(s) {
+            Some(roll) => fewest_turns_after(&self.sides[s], roll),
+            None => fewest_turns(&self.sides[s]),
+        }
+    }
+
+    /// Whether side `s` reaches `goal` from `side` within `k` turns whatever its dice.
+    fn surely_within(&self, s: usize, goal: Goal, side: Checkers, k: u32) -> bool {
+        let mut race = Race::new(goal, &side);
+        match self.thrown(s) {
+            Some(roll) => race.after(&side, roll, k),
+            None => race.within(&side, k),
+        }
+    }
+
+    /// Whether `w` finishes first whatever the dice: by his worst case no later than the
+    /// other's best. His turn `t` comes before the other's turn `t` when he moves first,
+    /// after it otherwise.
+    fn wins_surely(&self, w: usize) -> bool {
+        let l = 1 - w;
+        let best_of_l = self.fewest(l);
+        let k = if self.next.side == w {
+            best_of_l
+        } else {
+            best_of_l.saturating_sub(1)
+        };
+        self.surely_within(w, Goal::Finish, self.sides[w], k)
+    }
+
+    /// Whether the loser `1 − w` surely reaches `goal` (from `side`, his checkers or the
+    /// ones that matter for it) before `w` can have finished with his best dice.
+    fn saved_in_time(&self, w: usize, goal: Goal, side: Checkers) -> bool {
+        let l = 1 - w;
+        let best_of_w = self.fewest(w);
+        // When `w` finishes on his turn t, the loser has had t − 1 turns if `w` moves
+        // first, t otherwise.
+        let k = if self.next.side == w {
+            best_of_w.saturating_sub(1)
+        } else {
+            best_of_w
+        };
+        self.surely_within(l, goal, side, k)
+    }
+}
+
+/// Only the loser's checkers in the winner's home board (his points 19–24) and on the bar:
+/// the others never stand in their way, so they are left out of the search for
+/// [`Goal::Escape`] (every die is best spent on these).
+fn back_checkers(side: &Checkers) -> Checkers {
+    let mut back = [0u8; 25];
+    back[18..].copy_from_slice(&side[18..]);
+    back
 }

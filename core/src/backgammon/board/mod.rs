@@ -18,19 +18,22 @@
 //! ```
 
 mod adjudicate;
+pub mod bearoff;
 mod export;
 mod gnubg_id;
 mod mat;
 mod moves;
 mod notation;
+mod race;
 mod record;
 
-pub use adjudicate::{Adjudication, EXACT_CHECKERS, adjudicate, fewest_turns, most_turns};
+pub use adjudicate::{Adjudication, NextTurn, adjudicate};
 pub use export::{record_from_events, write_sgf};
 pub use gnubg_id::{GameState, MatchId};
 pub use mat::{parse_mat, write_mat};
 pub use moves::{Play, Step, legal_plays};
 pub use notation::{Notation, Segment, accept};
+pub use race::{Goal, Race, fewest_turns, fewest_turns_after};
 pub use record::{
     Action, Ending, GameRecord, GameResult, MatchRecord, ReplayError, Replayed, replay_game,
 };
