@@ -16,9 +16,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command as Process, Stdio};
 
 use baffle_core::backgammon::board::{
-    Action, Ending, MatchRecord, Notation, Position, Segment, accept, legal_plays, parse_mat,
-    record_from_events, replay_game, write_mat, write_sgf,
+    Action, Ending, MatchRecord, NextTurn, Notation, Position, Segment, accept, adjudicate,
+    legal_plays, parse_mat, record_from_events, replay_game, write_mat, write_sgf,
 };
+use baffle_core::backgammon::GameKind;
 use baffle_core::backgammon::setup::DiceSource;
 use baffle_core::backgammon::{Command, Event, Match, MatchSetup, MovesSetting, Turn};
 use baffle_core::{Side, Timestamp};
@@ -124,6 +125,37 @@ fn variations(play: &str) -> Vec<String> {
     out
 }
 
+/// The adjudication's claims (4.3 (iv), 4.5) made in gnubg's games, each checked against
+/// how the game ended: how many of each kind were made.
+#[derive(Debug, Default)]
+struct Claims {
+    certain: usize,
+    no_gammon: usize,
+    no_backgammon: usize,
+    positions: usize,
+}
+
+impl Claims {
+    /// `pos` before a roll of side 0 (with his dice if `next` has them); the game was won
+    /// by side `winner` with `kind`.
+    fn check(&mut self, pos: &Position, next: NextTurn, winner: usize, kind: GameKind) {
+        let told = adjudicate(pos, next);
+        self.positions += 1;
+        if let Some(w) = told.certain_winner {
+            assert_eq!(w, winner, "{next:?} {:?}: a certain win for the loser", pos.sides());
+            self.certain += 1;
+        }
+        if !told.gammon_possible[winner] {
+            assert_eq!(kind, GameKind::Single, "{next:?} {:?}", pos.sides());
+            self.no_gammon += 1;
+        }
+        if !told.backgammon_possible[winner] {
+            assert_ne!(kind, GameKind::Backgammon, "{next:?} {:?}", pos.sides());
+            self.no_backgammon += 1;
+        }
+    }
+}
+
 #[test]
 fn gnubg_self_play_matches_replay_move_by_move_with_gnubgs_results() {
     let Some(gnubg) = gnubg_or_skip() else {
@@ -132,6 +164,7 @@ fn gnubg_self_play_matches_replay_move_by_move_with_gnubgs_results() {
     let dir = tempfile::tempdir().unwrap();
     let (mut plays, mut refused, mut legal_variations, mut games) = (0, 0, 0, 0);
     let mut endings = [0usize; 3]; // borne off, dropped, conceded
+    let mut claims = Claims::default();
     for seed in 1..=6u32 {
         let text = gnubg_match(&gnubg, dir.path(), seed, 5);
         let record = parse_mat(&text).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
@@ -163,6 +196,16 @@ fn gnubg_self_play_matches_replay_move_by_move_with_gnubgs_results() {
             score[usize::from(recorded.winner)] += recorded.points;
             games += 1;
             plays += replayed.plays;
+            // A game played to the last checker says who won and how, and so does gnubg's
+            // resignation (it resigns what it cannot save): every claim the adjudication
+            // made on the way, before and after each roll, must hold. A drop says nothing
+            // of the board.
+            let truth = match replayed.ending {
+                Some(Ending::BorneOff(kind) | Ending::Conceded(kind)) => {
+                    Some((recorded.winner, kind))
+                }
+                _ => None,
+            };
             // Every play's variations: refused exactly when the slow checker says illegal.
             let mut pos = Position::starting();
             let mut mover = 0;
@@ -192,6 +235,16 @@ fn gnubg_self_play_matches_replay_move_by_move_with_gnubgs_results() {
                         legal_variations += 1;
                     }
                 }
+                if let Some((winner, kind)) = truth {
+                    // `pos` is seen by the roller, `mover`: side 0 is player `mover`.
+                    let winner = usize::from(winner != *player);
+                    claims.check(&pos, NextTurn::to_roll(0), winner, kind);
+                    let thrown = NextTurn {
+                        side: 0,
+                        dice: Some(*dice),
+                    };
+                    claims.check(&pos, thrown, winner, kind);
+                }
                 pos = accept(&pos, *dice, play).unwrap().result;
             }
         }
@@ -202,7 +255,12 @@ fn gnubg_self_play_matches_replay_move_by_move_with_gnubgs_results() {
     }
     eprintln!(
         "gnubg: {games} games, {plays} plays accepted, {refused} illegal variations refused, \
-         {legal_variations} legal variations accepted; endings {endings:?} (borne off, dropped, conceded)"
+         {legal_variations} legal variations accepted; endings {endings:?} (borne off, dropped, conceded); \
+         adjudication claims borne out: {claims:?}"
+    );
+    assert!(
+        claims.certain > 20 && claims.no_gammon > 20,
+        "too few claims were put to the test: {claims:?}"
     );
     assert!(
         plays > 300 && refused > 300,
