@@ -100,6 +100,7 @@ async fn run<S: EventStore + Clone>(
                     unclocked: false,
                     series_match: None,
                     moves: Default::default(),
+                    dice: None,
                 },
             },
         };

@@ -297,6 +297,9 @@ pub enum MatchCommand {
         /// Record and check every move (docs/board.md): results come from the board.
         #[arg(long)]
         record_moves: bool,
+        /// Where this match's dice come from, if not the tournament's.
+        #[arg(long, value_enum)]
+        dice: Option<DiceArg>,
         /// A chess match instead (then --length is not needed).
         #[command(flatten)]
         chess: crate::chess::ChessMatchArgs,

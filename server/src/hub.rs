@@ -90,6 +90,8 @@ pub enum NewGame {
         series_match: Option<u32>,
         /// Whether moves are recorded (docs/board.md).
         moves: baffle_core::backgammon::MovesSetting,
+        /// Where the dice come from, if not the tournament's.
+        dice: Option<baffle_core::backgammon::setup::DiceSource>,
     },
     /// Chess, with its own settings.
     Chess(ChessSettings),
@@ -458,12 +460,14 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
                 unclocked,
                 series_match,
                 moves,
+                dice,
             } => {
                 let mut setup = d
                     .match_setup(players, length, start, unclocked)
                     .map_err(Refusal::from)?;
                 setup.series_match = series_match;
                 setup.moves = moves;
+                setup.dice = dice.unwrap_or(setup.dice);
                 setup.validate().map_err(Refusal::from)?;
                 GameSetup::Backgammon(setup)
             }

@@ -15,11 +15,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command as Process, Stdio};
 
+use baffle_core::backgammon::GameKind;
 use baffle_core::backgammon::board::{
     Action, Ending, MatchRecord, NextTurn, Notation, Position, Segment, accept, adjudicate,
     legal_plays, parse_mat, record_from_events, replay_game, write_mat, write_sgf,
 };
-use baffle_core::backgammon::GameKind;
 use baffle_core::backgammon::setup::DiceSource;
 use baffle_core::backgammon::{Command, Event, Match, MatchSetup, MovesSetting, Turn};
 use baffle_core::{Side, Timestamp};
@@ -142,7 +142,12 @@ impl Claims {
         let told = adjudicate(pos, next);
         self.positions += 1;
         if let Some(w) = told.certain_winner {
-            assert_eq!(w, winner, "{next:?} {:?}: a certain win for the loser", pos.sides());
+            assert_eq!(
+                w,
+                winner,
+                "{next:?} {:?}: a certain win for the loser",
+                pos.sides()
+            );
             self.certain += 1;
         }
         if !told.gammon_possible[winner] {

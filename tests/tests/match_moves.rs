@@ -383,3 +383,51 @@ async fn the_verifier_rechecks_every_move_against_its_roll() {
     assert_eq!(problem.seq, forged_at, "{problem:?}");
     assert!(problem.reason.contains("4.2 (iii)"), "{}", problem.reason);
 }
+
+#[tokio::test]
+async fn a_match_can_have_physical_dice_in_a_tournament_of_server_dice() {
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    d.tournament("open", defaults(120_000, None, v1::DiceSource::Server))
+        .await;
+    // The tournament's own: server dice, a reported throw refused.
+    d.create(v1::CreateMatchRequest {
+        match_id: "s".into(),
+        ..recorded_match("s")
+    })
+    .await;
+    // This match's: physical dice, the reported throw taken, no server roll.
+    d.create(v1::CreateMatchRequest {
+        match_id: "p".into(),
+        table: "8".into(),
+        dice: v1::DiceSource::Physical as i32,
+        ..recorded_match("p")
+    })
+    .await;
+    for id in ["s", "p"] {
+        d.act(id, Action::CheckIn(A)).await;
+        d.act(id, Action::CheckIn(B)).await;
+    }
+    d.refused("s", opening(3, 1), Code::InvalidArgument).await;
+    let s = d.act("p", opening(3, 1)).await;
+    assert_eq!(s.dice, [3, 1]);
+    d.refused(
+        "p",
+        baffle_tests::api::server_opening(),
+        Code::InvalidArgument,
+    )
+    .await;
+    // A value that is no dice source is refused, and nothing is created.
+    let mut t = v1::tournaments_client::TournamentsClient::new(server.channel().await);
+    let e = t
+        .create_match(server.director(v1::CreateMatchRequest {
+            match_id: "x".into(),
+            table: "9".into(),
+            dice: 7,
+            ..recorded_match("x")
+        }))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::InvalidArgument, "{}", e.message());
+    assert!(d.state_opt("x").await.is_none());
+}

@@ -35,6 +35,7 @@ pub(super) async fn run_match(
             unclocked,
             series_match,
             record_moves,
+            dice,
             chess,
         } => {
             let Some((a, b)) = players.split_once(',') else {
@@ -58,6 +59,8 @@ pub(super) async fn run_match(
                 } else {
                     v1::MovesSetting::Unspecified
                 } as i32,
+                dice: dice.map_or(v1::DiceSource::Unspecified, super::tournaments::dice_source)
+                    as i32,
             };
             create_match(cli, token, &mut client, request, id.is_none()).await
         }

@@ -174,10 +174,7 @@ fn tournament_defaults(
         ClocksArg::Allowed => v1::ClockPolicy::Allowed,
         ClocksArg::Off => v1::ClockPolicy::Off,
     };
-    let dice = match dice {
-        DiceArg::Server => v1::DiceSource::Server,
-        DiceArg::Physical => v1::DiceSource::Physical,
-    };
+    let dice = dice_source(dice);
     Ok(v1::TournamentDefaults {
         per_point_ms: ms(per_point)?,
         delay_ms: Some(ms(delay)?),
@@ -194,4 +191,12 @@ fn tournament_defaults(
         } as i32,
         reveal_window_seconds: None,
     })
+}
+
+/// A `--dice` argument on the wire.
+pub(super) fn dice_source(dice: DiceArg) -> v1::DiceSource {
+    match dice {
+        DiceArg::Server => v1::DiceSource::Server,
+        DiceArg::Physical => v1::DiceSource::Physical,
+    }
 }

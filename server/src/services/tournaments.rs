@@ -111,6 +111,7 @@ impl<S: EventStore + Clone, T: TimeSource> Tournaments for TournamentsService<S,
                 unclocked: r.unclocked,
                 series_match: (r.series_match != 0).then_some(r.series_match),
                 moves: moves_setting(r.moves)?,
+                dice: dice_source(r.dice)?,
             },
         };
         let new = NewMatch {
@@ -194,6 +195,19 @@ impl<S: EventStore + Clone, T: TimeSource> Tournaments for TournamentsService<S,
             ))
         });
         Ok(Response::new(v1::ListMatchesResponse { matches, offline }))
+    }
+}
+
+/// Where a new match's dice come from; unset is the tournament's.
+fn dice_source(wire: i32) -> Result<Option<baffle_core::backgammon::setup::DiceSource>, Status> {
+    use baffle_core::backgammon::setup::DiceSource;
+    match v1::DiceSource::try_from(wire) {
+        Ok(v1::DiceSource::Unspecified) => Ok(None),
+        Ok(v1::DiceSource::Server) => Ok(Some(DiceSource::Server)),
+        Ok(v1::DiceSource::Physical) => Ok(Some(DiceSource::Physical)),
+        Err(_) => Err(Status::invalid_argument(format!(
+            "dice: {wire} is not a dice source (1 server, 2 physical)"
+        ))),
     }
 }
 
