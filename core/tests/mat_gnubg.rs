@@ -290,3 +290,31 @@ fn a_match_log_exports_the_dice_higher_first_and_gnubgs_step_order() {
         }
     }
 }
+
+#[test]
+fn a_name_past_31_characters_runs_into_the_next_and_still_reads() {
+    // gnubg pads "name : score" to 31 characters and no further: a longer first half
+    // runs into the second name (gnubg wrote this line, its names cut at 31).
+    let text = " 7 point match\n\n Game 1\n Averyveryverylongplayername_abc : 0Ben : 1\n  1) 31: 8/5 6/5                 ";
+    let m = parse_mat(text).unwrap();
+    assert_eq!(m.players, ["Averyveryverylongplayername_abc", "Ben"]);
+    assert_eq!(m.games[0].score, [0, 1]);
+    assert_eq!(write_mat(&m), text);
+}
+
+#[test]
+fn a_record_with_absurd_doubles_writes_without_overflow() {
+    // Bad input gets written, not a panic: 40 doubles in a row (the replay refuses them).
+    let mut text =
+        String::from(" 7 point match\n\n Game 1\n a : 0                          b : 0\n");
+    for n in 1..=40 {
+        text.push_str(&format!("{n:>3})  Doubles => 2                Takes\n"));
+    }
+    let m = parse_mat(&text).unwrap();
+    let written = write_mat(&m);
+    assert!(
+        written.contains(&format!(" Doubles => {}", u32::MAX)),
+        "{written}"
+    );
+    assert!(replay_game(&m.games[0], 1).is_err());
+}

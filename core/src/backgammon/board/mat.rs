@@ -252,12 +252,12 @@ fn write_game(out: &mut String, players: &[String; 2], number: usize, game: &Gam
     out.push_str(&format!(" {left:<31}{} : {}\n", players[1], game.score[1]));
     let mut line = 0;
     let mut open = false;
-    let mut cube = 1;
+    let mut cube: u32 = 1;
     for (k, action) in game.actions.iter().enumerate() {
         let mut text = match action {
             Action::Roll { dice, play, .. } => roll_text(*dice, play),
             Action::Double { .. } => {
-                cube *= 2;
+                cube = cube.saturating_mul(2);
                 format!(" Doubles => {cube}")
             }
             Action::Take { .. } => " Takes".to_string(),
