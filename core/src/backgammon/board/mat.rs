@@ -241,7 +241,8 @@ pub fn write_mat(record: &MatchRecord) -> String {
     out
 }
 
-/// Player 1's column: gnubg's " %3d) %-27s " is 33 characters.
+/// Player 0's action is padded to 27 characters and a space (gnubg's `%3d) %-27s `):
+/// player 1's starts at column 33.
 const LEFT_WIDTH: usize = 27;
 
 /// Writes one game; true if it ends with a line open (player 0's action written, the
