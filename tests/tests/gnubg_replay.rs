@@ -5,6 +5,9 @@
 //! illegal and refused), and every game's result, computed from the final position and
 //! the cube, must be the one gnubg wrote.
 //!
+//! Each match gnubg writes reads and writes back byte for byte, and gnubg writes our
+//! exports back as the same bytes.
+//!
 //! Where gnubg is missing the test says so and passes, unless
 //! `BAFFLE_GNUBG_TEST=required` — which `.ci/run` sets after installing it.
 
@@ -95,6 +98,23 @@ fn run_gnubg(gnubg: &Path, home: &Path, script: &str) -> String {
     )
 }
 
+/// Fails with the first line where `ours` and gnubg's text differ, line ends and
+/// trailing spaces shown.
+fn assert_same_text(what: &str, ours: &str, gnubg: &str) {
+    if ours == gnubg {
+        return;
+    }
+    let (mut a, mut b) = (ours.split_inclusive('\n'), gnubg.split_inclusive('\n'));
+    for n in 1.. {
+        let (x, y) = (a.next(), b.next());
+        if x != y {
+            panic!(
+                "{what}: line {n} differs\n  ours:  {x:?}\n  gnubg: {y:?}\n--- gnubg ---\n{gnubg}"
+            );
+        }
+    }
+}
+
 /// Variations of a play: each move's end one point either side, each move dropped, and
 /// the whole play replaced by its first move alone.
 fn variations(play: &str) -> Vec<String> {
@@ -174,6 +194,8 @@ fn gnubg_self_play_matches_replay_move_by_move_with_gnubgs_results() {
         let text = gnubg_match(&gnubg, dir.path(), seed, 5);
         let record = parse_mat(&text).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
         assert_eq!(record.length, 5);
+        // Written back, gnubg's file is the same bytes (docs/board.md, the .mat layout).
+        assert_same_text(&format!("seed {seed}"), &write_mat(&record), &text);
         let mut score = [0u32; 2];
         for (g, game) in record.games.iter().enumerate() {
             assert_eq!(
@@ -400,7 +422,8 @@ fn our_mat_and_sgf_exports_import_into_gnubg_with_the_same_moves_cube_and_score(
     );
     assert_eq!(m.games().len(), 2);
     let mat = dir.path().join("ours.mat");
-    std::fs::write(&mat, write_mat(&ours)).unwrap();
+    let our_text = write_mat(&ours);
+    std::fs::write(&mat, &our_text).unwrap();
     let sgf = dir.path().join("ours.sgf");
     std::fs::write(&sgf, write_sgf(&ours, &events).unwrap()).unwrap();
     for (load, name) in [
@@ -418,5 +441,8 @@ fn our_mat_and_sgf_exports_import_into_gnubg_with_the_same_moves_cube_and_score(
         let theirs = parse_mat(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         assert_same_games(&ours, &theirs);
         assert_eq!(theirs.players, ours.players, "{name}");
+        // And gnubg writes our match back as the very bytes of our .mat: each play in its
+        // canonical step order, the date line from our EventDate (or the SGF's DT).
+        assert_same_text(&format!("gnubg's export of our {name}"), &our_text, &text);
     }
 }

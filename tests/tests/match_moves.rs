@@ -3,7 +3,9 @@
 //! player whose roll it is sends each play — an illegal play is refused naming 4.2 (iii)
 //! and changes nothing, and the game ends by itself with the board's result.
 
-use baffle_core::backgammon::board::{Checkers, Position, legal_plays, parse_mat, replay_game};
+use baffle_core::backgammon::board::{
+    Action as Recorded, Checkers, Position, legal_plays, parse_mat, replay_game, write_mat,
+};
 use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 use baffle_tests::api::{A, B, Director, defaults, opening, roll};
@@ -285,6 +287,17 @@ async fn rule_4_5_a_recorded_game_played_through_the_api_ends_by_itself() {
     assert_eq!(mat.file_name, "g.mat");
     let record = parse_mat(&mat.text).unwrap();
     assert_eq!(record.players, ["Anna".to_string(), "Ben".to_string()]);
+    // In gnubg's layout (docs/board.md): it reads and writes back the same bytes, the
+    // match's day as gnubg's EventDate line, every roll the higher die first.
+    assert_eq!(write_mat(&record), mat.text);
+    assert!(mat.text.starts_with("; [EventDate \""), "{}", mat.text);
+    assert!(
+        record
+            .games
+            .iter()
+            .flat_map(|g| &g.actions)
+            .all(|a| !matches!(a, Recorded::Roll { dice, .. } if dice[0] < dice[1]))
+    );
     let replayed = replay_game(&record.games[0], 1).unwrap();
     let winner_player = if winner == A { 0 } else { 1 };
     assert_eq!(

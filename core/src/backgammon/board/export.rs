@@ -1,12 +1,13 @@
 //! A match's record from its events, and the SGF text (GM[6]) GNU Backgammon loads. With
 //! `mat::write_mat` these are the exports of a match that records moves.
 
-use super::notation::accept;
+use super::Position;
+use super::notation::{accept, mat_spelling};
 use super::record::{Action, GameRecord, GameResult, MatchRecord};
-use super::{Position, Step};
 use crate::backgammon::error::RuleError;
 use crate::backgammon::event::{Change, Event, GameEnd};
 use crate::side::Side;
+use crate::time::Timestamp;
 
 fn player(side: Side) -> u8 {
     match side {
@@ -15,13 +16,26 @@ fn player(side: Side) -> u8 {
     }
 }
 
-/// Single steps as `.mat` files write them: `13/11 24/23`, the bar 25, off 0, hits `*`.
-fn mat_steps(steps: &[Step]) -> String {
-    steps
-        .iter()
-        .map(|s| format!("{}/{}{}", s.from, s.to, if s.hit { "*" } else { "" }))
-        .collect::<Vec<_>>()
-        .join(" ")
+/// gnubg's match information line for the day of `at` (UTC): `; [EventDate
+/// "2026.11.23"]`, which gnubg writes from the day a match began and keeps on import.
+fn event_date(at: Timestamp) -> String {
+    let (year, month, day) = civil_date(at);
+    format!("; [EventDate \"{year:04}.{month:02}.{day:02}\"]")
+}
+
+/// The UTC calendar day of `at`: year, month, day.
+fn civil_date(at: Timestamp) -> (i64, i64, i64) {
+    // Days since 1970-01-01 to the civil date (the proleptic Gregorian calendar).
+    let days = at.as_ms().div_euclid(86_400_000);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(month <= 2), month, day)
 }
 
 /// How a game ended, for SGF's `RE` (a concession is marked `R`, as gnubg marks a
@@ -41,8 +55,11 @@ fn conceded(events: &[Event], number: usize) -> bool {
 }
 
 /// The record of a match from its events (players A and B are gnubg's 0 and 1): each
-/// game's score, rolls with their plays (in single steps), cube actions and result.
-/// Only a match that records moves has plays to export; refused otherwise.
+/// game's score, rolls with their plays, cube actions and result, as gnubg writes them:
+/// the dice the higher first, each play in gnubg's `.mat` spelling (single steps in its
+/// canonical order, see `notation::mat_spelling`), and gnubg's `; [EventDate …]` line
+/// from the day of the first event. Only a match that records moves has plays to
+/// export; refused otherwise.
 pub fn record_from_events(
     players: [String; 2],
     length: u32,
@@ -86,10 +103,13 @@ pub fn record_from_events(
                 } else {
                     accepted.result.swap()
                 };
+                let play = mat_spelling(&seen, d, &accepted.result).ok_or_else(|| {
+                    RuleError::state("a move gnubg's move generator does not find")
+                })?;
                 g.actions.push(Action::Roll {
                     player: player(*side),
-                    dice: d,
-                    play: mat_steps(&accepted.steps),
+                    dice: [d[0].max(d[1]), d[0].min(d[1])],
+                    play,
                 });
                 moves += 1;
             }
@@ -117,7 +137,14 @@ pub fn record_from_events(
             "this match records no moves: there is nothing to export as .mat or .sgf",
         ));
     }
+    let mut preamble: Vec<String> = events
+        .first()
+        .map(|e| event_date(e.at))
+        .into_iter()
+        .collect();
+    preamble.push(String::new());
     Ok(MatchRecord {
+        preamble,
         length,
         players,
         games,
@@ -136,13 +163,18 @@ fn sgf_point(player: u8, point: u8) -> char {
 }
 
 /// A match as SGF (FF[4] GM[6], as gnubg saves it): one game tree per game, with the
-/// match information (`MI`), the players, the result (`RE`, `R` marking a concession)
-/// and every roll, play and cube action.
+/// match information (`MI`), the players, the day of the first event (`DT`, gnubg's
+/// `EventDate`), the result (`RE`, `R` marking a concession) and every roll, play and
+/// cube action.
 pub fn write_sgf(record: &MatchRecord, events: &[Event]) -> Result<String, RuleError> {
     let mut out = String::new();
+    let date = events.first().map_or(String::new(), |e| {
+        let (year, month, day) = civil_date(e.at);
+        format!("DT[{year:04}-{month:02}-{day:02}]")
+    });
     for (g, game) in record.games.iter().enumerate() {
         out.push_str(&format!(
-            "(;FF[4]GM[6]CA[UTF-8]AP[baffle]MI[length:{}][game:{g}][ws:{}][bs:{}]PW[{}]PB[{}]RU[Crawford]",
+            "(;FF[4]GM[6]CA[UTF-8]AP[baffle]MI[length:{}][game:{g}][ws:{}][bs:{}]PW[{}]PB[{}]RU[Crawford]{date}",
             record.length,
             game.score[0],
             game.score[1],

@@ -1,6 +1,8 @@
 //! The Jellyfish `.mat` text, as GNU Backgammon writes and reads it:
 //!
 //! ```text
+//! ; [EventDate "2026.11.23"]
+//!
 //!  3 point match
 //!
 //!  Game 1
@@ -12,7 +14,9 @@
 //! ```
 //!
 //! Each numbered line holds player 0's action on the left and player 1's on the right;
-//! a play is `dice: moves` with the bar as 25 and off as 0.
+//! a play is `dice: moves`, one step per die, with the bar as 25 and off as 0. gnubg pads
+//! and spaces its lines in a way of its own (trailing spaces included); [`write_mat`]
+//! writes them as its `ExportGameJF` does, byte for byte (`core/tests/mat_gnubg.rs`).
 
 use super::record::{Action, GameRecord, GameResult, MatchRecord};
 use crate::backgammon::error::RuleError;
@@ -28,6 +32,7 @@ const RIGHT_COLUMN: usize = 20;
 /// Reads a `.mat` file of one match.
 pub fn parse_mat(text: &str) -> Result<MatchRecord, RuleError> {
     let mut length = None;
+    let mut preamble = Vec::new();
     let mut players = [String::new(), String::new()];
     let mut games: Vec<GameRecord> = Vec::new();
     let mut expect_score = false;
@@ -36,6 +41,9 @@ pub fn parse_mat(text: &str) -> Result<MatchRecord, RuleError> {
         let line = raw.trim_end();
         let trimmed = line.trim_start();
         if trimmed.is_empty() || trimmed.starts_with(';') {
+            if length.is_none() {
+                preamble.push(raw.to_string());
+            }
             continue;
         }
         if length.is_none() && trimmed.ends_with("point match") {
@@ -85,22 +93,26 @@ pub fn parse_mat(text: &str) -> Result<MatchRecord, RuleError> {
         }
     }
     Ok(MatchRecord {
+        preamble,
         length: length.ok_or_else(|| bad(0, "no 'N point match' line"))?,
         players,
         games,
     })
 }
 
-/// "name : score        name : score": the players and their scores.
+/// "name : score        name : score": the players and their scores. gnubg pads the
+/// first half to 31 characters; a longer one runs into the second name, so player 0's
+/// score is the digits after his " : ".
 fn score_line(line: &str) -> Option<([String; 2], [u32; 2])> {
-    let parts: Vec<&str> = line.split(" : ").collect();
-    let (name0, middle, last) = (parts.first()?, parts.get(1)?, parts.get(2)?);
-    let mut middle = middle.split_whitespace();
-    let score0 = middle.next()?.parse().ok()?;
-    let name1 = middle.collect::<Vec<_>>().join(" ");
+    let (name0, rest) = line.split_once(" : ")?;
+    let digits = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    let score0 = rest[..digits].parse().ok()?;
+    let (name1, score1) = rest[digits..].trim_start().rsplit_once(" : ")?;
     Some((
-        [name0.to_string(), name1],
-        [score0, last.trim().parse().ok()?],
+        [name0.to_string(), name1.to_string()],
+        [score0, score1.trim().parse().ok()?],
     ))
 }
 
@@ -206,81 +218,137 @@ fn split_actions(body: &str, n: usize) -> Result<Vec<Said>, RuleError> {
     Ok(out)
 }
 
-/// Writes a match as `.mat`, in gnubg's own layout (which its importer expects): the
-/// move number in 3 columns and `) `, player 0's action padded to 28 columns, player 1's
-/// after it; "Wins" in the winner's column, beside a `Drops` when there is room.
+/// Writes a match as `.mat`, byte for byte as gnubg 1.07 exports it (its importer
+/// depends on the columns): the preamble, " N point match", then per game its number,
+/// the score line (player 0's half padded to 31 characters) and the numbered lines, the
+/// move number in 3 columns and `) `, player 0's action padded to 27 and a space, player
+/// 1's after it; a play's steps each followed by a space but the fourth; "Wins" in the
+/// winner's column, beside a `Drops` or the loser's last action where gnubg puts it.
 pub fn write_mat(record: &MatchRecord) -> String {
-    let mut out = format!(" {} point match\n", record.length);
+    let mut out = String::new();
+    for line in &record.preamble {
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.push_str(&format!(" {} point match\n\n", record.length));
     for (g, game) in record.games.iter().enumerate() {
-        out.push_str(&format!("\n Game {}\n", g + 1));
-        let left = format!("{} : {}", record.players[0], game.score[0]);
-        out.push_str(&format!(
-            " {left:<31}{} : {}\n",
-            record.players[1], game.score[1]
-        ));
-        let mut lines = action_lines(&game.actions);
-        let mut last_line = None;
-        if let Some(r) = game.result {
-            let word = if r.points == 1 { "point" } else { "points" };
-            let wins = format!("Wins {} {word}", r.points);
-            match lines.last_mut() {
-                Some([_, right @ None]) if r.winner == 1 => *right = Some(wins),
-                _ if r.winner == 1 => last_line = Some(format!("{:34}{wins}", "")),
-                _ => last_line = Some(format!("{:6}{wins}", "")),
-            }
-        }
-        for (k, [left, right]) in lines.iter().enumerate() {
-            let (l, r) = (
-                left.as_deref().unwrap_or(""),
-                right.as_deref().unwrap_or(""),
-            );
-            out.push_str(format!("{:>3}) {l:<28}{r}", k + 1).trim_end());
-            out.push('\n');
-        }
-        if let Some(line) = last_line {
-            out.push_str(&line);
-            out.push('\n');
+        let open = write_game(&mut out, &record.players, g + 1, game);
+        // gnubg never has a game after an unfinished one; end its line all the same.
+        if open && g + 1 < record.games.len() {
+            out.push_str("\n\n");
         }
     }
-    // gnubg ends its files with a blank line.
-    out.push('\n');
     out
 }
 
-/// The numbered lines of a game: player 0's action on the left, player 1's on the right.
-fn action_lines(actions: &[Action]) -> Vec<[Option<String>; 2]> {
-    let mut lines: Vec<[Option<String>; 2]> = Vec::new();
-    let mut cube = 1;
-    for action in actions {
-        let (player, text) = match action {
-            Action::Roll { player, dice, play } => {
-                let moves: String = mat_play(play)
-                    .split_whitespace()
-                    .map(|m| format!("{m} "))
-                    .collect();
-                (*player, format!("{}{}: {moves}", dice[0], dice[1]))
+/// Player 0's action is padded to 27 characters and a space (gnubg's `%3d) %-27s `):
+/// player 1's starts at column 33.
+const LEFT_WIDTH: usize = 27;
+
+/// Writes one game; true if it ends with a line open (player 0's action written, the
+/// game unfinished), which gnubg leaves without its newline.
+fn write_game(out: &mut String, players: &[String; 2], number: usize, game: &GameRecord) -> bool {
+    out.push_str(&format!(" Game {number}\n"));
+    let left = format!("{} : {}", players[0], game.score[0]);
+    out.push_str(&format!(" {left:<31}{} : {}\n", players[1], game.score[1]));
+    let mut line = 0;
+    let mut open = false;
+    let mut cube: u32 = 1;
+    for (k, action) in game.actions.iter().enumerate() {
+        let mut text = match action {
+            Action::Roll { dice, play, .. } => roll_text(*dice, play),
+            Action::Double { .. } => {
+                cube = cube.saturating_mul(2);
+                format!(" Doubles => {cube}")
             }
-            Action::Double { player } => {
-                cube *= 2;
-                (*player, format!(" Doubles => {cube}"))
-            }
-            Action::Take { player } => (*player, " Takes".to_string()),
-            Action::Drop { player } => (*player, " Drops".to_string()),
+            Action::Take { .. } => " Takes".to_string(),
+            Action::Drop { .. } => " Drops".to_string(),
         };
-        let p = usize::from(player.min(1));
-        match lines.last_mut() {
-            Some(l) if p == 1 && l[1].is_none() => l[1] = Some(text),
-            _ => {
-                let mut l = [None, None];
-                l[p] = Some(text);
-                lines.push(l);
+        // A drop ends the game: gnubg writes the winner's "Wins" with it.
+        let drop_result = game
+            .result
+            .filter(|_| matches!(action, Action::Drop { .. }) && k + 1 == game.actions.len());
+        if action.player() == 0 {
+            if open {
+                out.push('\n');
+            }
+            line += 1;
+            if let Some(r) = drop_result {
+                text.push_str(&format!("{:23}{}", "", wins(r.points, r.points != 1)));
+            }
+            out.push_str(&format!("{line:>3}) {text:<LEFT_WIDTH$} "));
+            open = true;
+        } else {
+            if !open {
+                line += 1;
+                out.push_str(&format!("{line:>3}) {:<LEFT_WIDTH$} ", ""));
+            }
+            if let Some(r) = drop_result {
+                text.push_str(&format!("\n      {}", wins(r.points, r.points != 1)));
+            }
+            out.push_str(&text);
+            out.push('\n');
+            open = false;
+        }
+        if drop_result.is_some() {
+            out.push_str(if open { "\n\n" } else { "\n" });
+            return false;
+        }
+    }
+    let Some(r) = game.result else {
+        return open;
+    };
+    let wins = wins(r.points, r.points > 1);
+    match (r.winner, open) {
+        (0, true) => out.push_str(&format!("\n      {wins}\n\n")),
+        (0, false) => out.push_str(&format!("      {wins}\n\n")),
+        (_, true) => out.push_str(&format!(" {wins}\n\n")),
+        (_, false) => out.push_str(&format!("{:34}{wins}\n\n", "")),
+    }
+    false
+}
+
+/// "Wins 2 points".
+fn wins(points: u32, plural: bool) -> String {
+    format!("Wins {points} point{}", if plural { "s" } else { "" })
+}
+
+/// A roll and its play as gnubg writes it: `52: 13/8 24/22 `, each step followed by a
+/// space but the fourth (its `FormatMovePlain`), `54: ` for no move.
+fn roll_text(dice: [u8; 2], play: &str) -> String {
+    let steps = mat_steps(play);
+    let mut text = format!("{}{}: ", dice[0], dice[1]);
+    for (i, step) in steps.iter().enumerate() {
+        text.push_str(step);
+        if i < 3 {
+            text.push(' ');
+        }
+    }
+    text
+}
+
+/// A play's single steps as `.mat` writes them: the bar 25, off 0, a checker's
+/// compound move one step per part (`13/9*/7` → `13/9* 9/7`), a repeat spelled out
+/// (`8/5(2)` → `8/5 8/5`). A play read from a `.mat` file comes back as it was.
+fn mat_steps(play: &str) -> Vec<String> {
+    let mut steps = Vec::new();
+    for token in play.split(|c: char| c.is_whitespace() || c == ',') {
+        if token.is_empty() || token == "-" {
+            continue;
+        }
+        let (path, repeat) = match token.split_once('(') {
+            Some((path, n)) => (path, n.trim_end_matches(')').parse().unwrap_or(1)),
+            None => (token, 1),
+        };
+        let points: Vec<String> = path
+            .split('/')
+            .map(|p| p.replace("bar", "25").replace("off", "0"))
+            .collect();
+        for _ in 0..repeat {
+            for pair in points.windows(2) {
+                steps.push(format!("{}/{}", pair[0].trim_end_matches('*'), pair[1]));
             }
         }
     }
-    lines
-}
-
-/// A play in `.mat` style: single steps, the bar as 25, off as 0 (`bar/22` → `25/22`).
-fn mat_play(play: &str) -> String {
-    play.replace("bar", "25").replace("off", "0")
+    steps
 }

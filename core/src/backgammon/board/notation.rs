@@ -242,3 +242,230 @@ pub(crate) fn format_steps(steps: &[Step]) -> String {
     }
     out.join(" ")
 }
+
+/// A play as GNU Backgammon writes it in a `.mat` file, or `None` if no legal play of
+/// the roll leaves `result`. Each die is its own step (`24/18 18/16`), the bar is 25 and
+/// off 0, and a step is starred when it lands where the opponent had a checker before
+/// the play and no earlier step of the play landed (gnubg's `FormatMovePlain`). Steps
+/// are in gnubg's canonical order, the highest start first and, from the same point, the
+/// highest end first (its `CanonicalMoveOrder`, applied to every move it reads): gnubg
+/// writes back the play of a file it imports in that order. Where one checker moves
+/// with both dice, the point it touches on the way is the one gnubg's move generator
+/// finds first with the dice in `rolled` order, as gnubg spells its own plays.
+pub(crate) fn mat_spelling(pos: &Position, rolled: Roll, result: &Position) -> Option<String> {
+    let mut steps = gnubg_route(pos, rolled, result)?;
+    steps.sort_by_key(|&s| std::cmp::Reverse(s));
+    Some(mat_text(pos, &steps))
+}
+
+/// Steps written as gnubg's `FormatMovePlain` writes them (joined by spaces): a star
+/// where the opponent had a checker before the play and no earlier step landed.
+fn mat_text(pos: &Position, steps: &[GnubgStep]) -> String {
+    let opponent = &pos.sides()[1];
+    let written: Vec<String> = steps
+        .iter()
+        .enumerate()
+        .map(|(i, &(from, to))| {
+            let had_checker = to > 0 && opponent[24 - usize::from(to)] > 0;
+            let first_there = steps[..i].iter().all(|s| s.1 != to);
+            let star = if had_checker && first_there { "*" } else { "" };
+            format!("{from}/{to}{star}")
+        })
+        .collect();
+    written.join(" ")
+}
+
+/// A single-die step as gnubg's generator makes it: the points from (25 the bar) and to
+/// (0 off), in the mover's numbering.
+type GnubgStep = (u8, u8);
+
+/// The search gnubg's move generator makes (`GenerateMoves`): for each die in turn, the
+/// checkers from the highest point down (the bar alone while a checker is on it); after a
+/// double's step only checkers on that point or lower; for two different dice, the rolled
+/// order first and then the other. A sequence ends where the next die cannot be played;
+/// the plays kept are those using the most dice and pips, the first sequence found for
+/// each position. Returns that first sequence for `result`.
+fn gnubg_route(pos: &Position, rolled: Roll, result: &Position) -> Option<Vec<GnubgStep>> {
+    let [d0, d1] = rolled;
+    let orders: Vec<[u8; 4]> = if d0 == d1 {
+        vec![[d0; 4]]
+    } else {
+        vec![[d0, d1, 0, 0], [d1, d0, 0, 0]]
+    };
+    let mut found: Vec<(u32, u32, Position, Vec<GnubgStep>)> = Vec::new();
+    for dice in orders {
+        let mut path = Vec::new();
+        generate(*pos, &dice, 0, 23, 0, &mut path, &mut found);
+    }
+    if found.is_empty() {
+        return (pos == result).then(Vec::new);
+    }
+    // gnubg keeps a running best (dice, pips): anything less in either is dropped, more
+    // in either starts the list again; the best is the last one it started with.
+    let mut best = (0, 0);
+    for &(dice, pips, ..) in &found {
+        if dice >= best.0 && pips >= best.1 {
+            best = (dice, pips);
+        }
+    }
+    found
+        .into_iter()
+        .find(|(dice, pips, p, _)| (*dice, *pips) == best && p == result)
+        .map(|(.., path)| path)
+}
+
+/// One level of [`gnubg_route`]'s search: plays `dice[depth]` from every point it can
+/// (from `top` down), recording each sequence that can go no further. True if a step
+/// was made at this level.
+fn generate(
+    pos: Position,
+    dice: &[u8; 4],
+    depth: usize,
+    top: usize,
+    pips: u32,
+    path: &mut Vec<GnubgStep>,
+    found: &mut Vec<(u32, u32, Position, Vec<GnubgStep>)>,
+) -> bool {
+    let Some(&die) = dice.get(depth).filter(|&&d| d > 0) else {
+        return false;
+    };
+    let me = pos.sides()[0];
+    let starts: Vec<usize> = if me[BAR] > 0 {
+        vec![BAR]
+    } else {
+        (0..=top).rev().filter(|&i| me[i] > 0).collect()
+    };
+    let mut used = false;
+    for from in starts {
+        let Some((next, to)) = gnubg_step(&pos, from, die) else {
+            continue;
+        };
+        used = true;
+        path.push((from as u8 + 1, to));
+        let below = if dice[0] == dice[1] { from.min(23) } else { 23 };
+        if !generate(
+            next,
+            dice,
+            depth + 1,
+            below,
+            pips + u32::from(die),
+            path,
+            found,
+        ) {
+            found.push((depth as u32 + 1, pips + u32::from(die), next, path.clone()));
+        }
+        path.pop();
+    }
+    used
+}
+
+/// A checker moved from index `from` by `die` as gnubg allows it (`LegalMove`,
+/// `ApplySubMove`): not onto two or more of the opponent's checkers; off only with no
+/// checker above the 6 point, exactly or from the highest point. The position after, and
+/// the point reached (0 off).
+fn gnubg_step(pos: &Position, from: usize, die: u8) -> Option<(Position, u8)> {
+    let me = pos.sides()[0];
+    let mut next = *pos;
+    let dest = from as i32 - i32::from(die);
+    if dest >= 0 {
+        let opp = 23 - dest as usize;
+        match pos.sides()[1][opp] {
+            0 => {}
+            1 => {
+                let o = next.side_mut(1);
+                o[opp] = 0;
+                o[BAR] += 1;
+            }
+            _ => return None,
+        }
+        next.side_mut(0)[dest as usize] += 1;
+    } else {
+        let back = (1..=BAR).rev().find(|&i| me[i] > 0).unwrap_or(0);
+        if back > 5 || (from != back && dest != -1) {
+            return None;
+        }
+    }
+    next.side_mut(0)[from] -= 1;
+    Some((next, u8::try_from(dest + 1).unwrap_or(0)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backgammon::board::{Action, parse_mat};
+
+    /// gnubg's own plays, from matches it played against itself.
+    const SELF_PLAY: [&str; 5] = [
+        include_str!("../../../tests/fixtures/gnubg/self_play_3pt.mat"),
+        include_str!("../../../tests/fixtures/gnubg/self_play_5pt_seed1.mat"),
+        include_str!("../../../tests/fixtures/gnubg/self_play_5pt_seed2.mat"),
+        include_str!("../../../tests/fixtures/gnubg/self_play_7pt_seed12.mat"),
+        include_str!("../../../tests/fixtures/gnubg/self_play_7pt_seed21.mat"),
+    ];
+
+    /// gnubg writes its own play as its move generator first finds it, in the order the
+    /// dice were rolled, which its file does not keep (it writes the higher die first):
+    /// every play it wrote is our emulation's spelling for one order of the two dice.
+    /// (`31: 6/5 8/5` is the 1 first, `52: 13/8 24/22` the 5 first.)
+    #[test]
+    fn gnubgs_own_plays_are_its_generators_first_spelling_for_one_order_of_the_dice() {
+        let (mut plays, mut lower_first) = (0, 0);
+        for text in SELF_PLAY {
+            for game in parse_mat(text).unwrap().games {
+                let mut pos = Position::starting();
+                let mut mover = 0;
+                for action in &game.actions {
+                    let Action::Roll { player, dice, play } = action else {
+                        continue;
+                    };
+                    if *player != mover {
+                        (pos, mover) = (pos.swap(), *player);
+                    }
+                    let result = accept(&pos, *dice, play).unwrap().result;
+                    let spell = |d: Roll| mat_text(&pos, &gnubg_route(&pos, d, &result).unwrap());
+                    let (higher, lower) = (spell(*dice), spell([dice[1], dice[0]]));
+                    assert!(
+                        *play == higher || *play == lower,
+                        "{dice:?} gnubg '{play}', ours '{higher}' or '{lower}'"
+                    );
+                    lower_first += usize::from(*play != higher);
+                    plays += 1;
+                    pos = result;
+                }
+            }
+        }
+        assert!(
+            plays > 500 && lower_first > 50,
+            "{plays} plays, {lower_first}"
+        );
+    }
+
+    #[test]
+    fn a_play_is_spelled_in_gnubgs_canonical_order_with_its_hits() {
+        let start = Position::starting();
+        let spell = |pos: &Position, dice: Roll, play: &str| {
+            let result = accept(pos, dice, play).unwrap().result;
+            mat_spelling(pos, dice, &result).unwrap()
+        };
+        // Highest start first; one checker's route by the die rolled first.
+        assert_eq!(spell(&start, [1, 3], "6/5 8/5"), "8/5 6/5");
+        assert_eq!(spell(&start, [6, 2], "24/16"), "24/18 18/16");
+        assert_eq!(spell(&start, [2, 6], "24/16"), "24/22 22/16");
+        // From the same point, the highest end first; repeats spelled out.
+        assert_eq!(spell(&start, [1, 4], "24/20 24/23"), "24/23 24/20");
+        assert_eq!(spell(&start, [3, 3], "24/18(2)"), "24/21 24/21 21/18 21/18");
+        // A hit on the way is starred where it is made; the bar is 25, off 0.
+        let hit = accept(&start, [6, 4], "24/14").unwrap().result.swap();
+        assert_eq!(spell(&hit, [5, 5], "8/3(2) 6/1(2)"), "8/3 8/3 6/1* 6/1");
+        let on_bar = accept(&hit, [5, 5], "8/3(2) 6/1(2)").unwrap().result.swap();
+        assert_eq!(spell(&on_bar, [2, 1], "bar/23 6/5"), "25/23 6/5");
+        let mut home = [0u8; 25];
+        home[0] = 2;
+        let mut theirs = [0u8; 25];
+        theirs[5] = 15;
+        let race = Position::new(home, theirs).unwrap();
+        assert_eq!(spell(&race, [6, 5], "1/off(2)"), "1/0 1/0");
+        // No legal play leaves the position: no spelling.
+        assert_eq!(mat_spelling(&start, [6, 5], &on_bar), None);
+    }
+}

@@ -38,6 +38,18 @@ pub enum Action {
     },
 }
 
+impl Action {
+    /// Who acted: 0 or 1.
+    pub fn player(&self) -> u8 {
+        match *self {
+            Action::Roll { player, .. }
+            | Action::Double { player }
+            | Action::Take { player }
+            | Action::Drop { player } => player,
+        }
+    }
+}
+
 /// How a game ended and what it was worth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameResult {
@@ -61,6 +73,10 @@ pub struct GameRecord {
 /// A match: its length, the players' names and its games.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchRecord {
+    /// The lines of a `.mat` file before its "N point match" line, as read or to be
+    /// written: gnubg's match information (`; [EventDate "2026.11.23"]`, `; [Site …]`)
+    /// and the blank line after it. Empty for none.
+    pub preamble: Vec<String>,
     /// Points to win.
     pub length: u32,
     /// Players 0 and 1.
