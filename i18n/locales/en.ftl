@@ -316,6 +316,7 @@ console-help =
     c       confirm the result
     d       dismiss the selected match's dice anomalies and press-back claims
     q       quit            (every action asks y/n before it is sent)
+    Ctrl-C  cancel the question, or quit: it never answers one
 console-hint = ↑↓ select  Enter open  / filter  p pause  r resume  c confirm  ? keys  q quit
 console-hint-chess = ↑↓ select  Enter open  / filter  p stop  r restart  a set clock  ? keys  q quit
 console-confirm = { $action }? y/n

@@ -9,11 +9,11 @@ use baffle_proto::v1;
 use baffle_proto::v1::audit_client::AuditClient;
 use baffle_proto::v1::matches_client::MatchesClient;
 use baffle_proto::v1::tournaments_client::TournamentsClient;
-use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind};
+use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
 use tokio::sync::mpsc;
 use tonic::Request;
 
-use super::console::{Dashboard, Key, Order, Wanted};
+use super::console::{Dashboard, Order, Pressed, Wanted};
 use super::follow;
 use crate::connect;
 use crate::reveal::{self, DiceCheck};
@@ -151,15 +151,17 @@ async fn adjudication(
     Some(reply.into_inner())
 }
 
-/// Keys from the terminal, read on a blocking thread.
-fn keys() -> mpsc::UnboundedReceiver<KeyCode> {
+/// Keys from the terminal, read on a blocking thread: each key and whether Ctrl was held.
+fn keys() -> mpsc::UnboundedReceiver<(KeyCode, bool)> {
     let (tx, rx) = mpsc::unbounded_channel();
     std::thread::spawn(move || {
         loop {
             if let Ok(true) = event::poll(Duration::from_millis(200)) {
                 if let Ok(Event::Key(k)) = event::read()
                     && k.kind == KeyEventKind::Press
-                    && tx.send(k.code).is_err()
+                    && tx
+                        .send((k.code, k.modifiers.contains(KeyModifiers::CONTROL)))
+                        .is_err()
                 {
                     return;
                 }
@@ -284,7 +286,9 @@ pub async fn follow(server: String, match_id: String) -> std::io::Result<()> {
                 Feed::Offline(_) => {}
                 Feed::Gone(why) => break Err(std::io::Error::new(std::io::ErrorKind::NotFound, why)),
             },
-            Some(k) = keys.recv() => if matches!(k, KeyCode::Char('q') | KeyCode::Esc) { break Ok(()) },
+            // q, Esc or Ctrl-C leave; nothing else is read.
+            Some((k, ctrl)) = keys.recv() => if matches!(k, KeyCode::Char('q') | KeyCode::Esc)
+                || (ctrl && matches!(k, KeyCode::Char('c' | 'C'))) { break Ok(()) },
             Some(Fetched::Check(_, check)) = checked.recv() => status.dice = Some(follow::DiceShown::Checked(check)),
             _ = tick.tick() => {}
         }
@@ -399,18 +403,11 @@ pub async fn console(
                 Feed::Offline(m) => { board.offline.insert(m.match_id.clone(), m); }
                 Feed::Gone(why) => break Err(std::io::Error::new(std::io::ErrorKind::NotFound, why)),
             },
-            Some(code) = keys.recv() => {
-                if board.prompt.is_none() && !board.help && matches!(code, KeyCode::Char('q')) {
-                    break Ok(());
-                }
-                let key = match code {
-                    KeyCode::Up => Key::Up,
-                    KeyCode::Down => Key::Down,
-                    KeyCode::Enter => Key::Enter,
-                    KeyCode::Esc => Key::Esc,
-                    KeyCode::Backspace => Key::Backspace,
-                    KeyCode::Char(c) => Key::Char(c),
-                    _ => continue,
+            Some((code, ctrl)) = keys.recv() => {
+                let key = match board.pressed(code, ctrl) {
+                    Pressed::Quit => break Ok(()),
+                    Pressed::Nothing => continue,
+                    Pressed::Key(key) => key,
                 };
                 if let Some(pending) = board.key(key) {
                     let result = send(&server, &token, pending).await;

@@ -4,6 +4,7 @@
 
 use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
+use ratatui::crossterm::event::KeyCode;
 
 use super::{Dashboard, Order, Pending, Prompt, name};
 use crate::words;
@@ -31,6 +32,41 @@ pub enum InputKind {
     ExtendReveal,
     /// Text the rows must contain.
     Filter,
+}
+
+/// What a key pressed at the terminal does at the console.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pressed {
+    /// Leave the console.
+    Quit,
+    /// A key for the dashboard.
+    Key(Key),
+    /// Nothing.
+    Nothing,
+}
+
+impl Dashboard {
+    /// What the terminal's key `code` (with Ctrl held if `ctrl`) does now. Ctrl-C never
+    /// acts: it cancels the prompt open, or leaves the console (a new director pressed
+    /// it to get out and confirmed a result with it, when it was read as `c`). No other
+    /// Ctrl combination is read as its letter either. `q` leaves when no prompt or help
+    /// is open.
+    pub fn pressed(&self, code: KeyCode, ctrl: bool) -> Pressed {
+        let busy = self.prompt.is_some() || self.help;
+        match code {
+            KeyCode::Char('c' | 'C') if ctrl && busy => Pressed::Key(Key::Esc),
+            KeyCode::Char('c' | 'C') if ctrl => Pressed::Quit,
+            KeyCode::Char(_) if ctrl => Pressed::Nothing,
+            KeyCode::Char('q') if !busy => Pressed::Quit,
+            KeyCode::Up => Pressed::Key(Key::Up),
+            KeyCode::Down => Pressed::Key(Key::Down),
+            KeyCode::Enter => Pressed::Key(Key::Enter),
+            KeyCode::Esc => Pressed::Key(Key::Esc),
+            KeyCode::Backspace => Pressed::Key(Key::Backspace),
+            KeyCode::Char(c) => Pressed::Key(Key::Char(c)),
+            _ => Pressed::Nothing,
+        }
+    }
 }
 
 /// A key the dashboard understands.

@@ -20,7 +20,7 @@ use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 
 pub use dice::{Claim, Wanted};
-pub use keys::{InputKind, Key};
+pub use keys::{InputKind, Key, Pressed};
 
 use crate::reveal::DiceCheck;
 use crate::{views, words};

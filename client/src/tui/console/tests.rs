@@ -460,3 +460,40 @@ fn draw(board: &Dashboard, columns: u16, rows: u16) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+#[test]
+fn ctrl_c_never_acts_it_cancels_the_prompt_or_leaves() {
+    use ratatui::crossterm::event::KeyCode;
+    let mut board = Dashboard::new("open");
+    let mut s = state("m");
+    s.phase = v1::MatchPhase::Over as i32;
+    board.update(s);
+    // Outside a prompt Ctrl-C leaves the console; the key `c` asks to confirm.
+    assert_eq!(board.pressed(KeyCode::Char('c'), true), Pressed::Quit);
+    assert_eq!(
+        board.pressed(KeyCode::Char('c'), false),
+        Pressed::Key(Key::Char('c'))
+    );
+    board.key(Key::Char('c'));
+    assert!(board.prompt.is_some(), "c asks to confirm the result");
+    // In the prompt Ctrl-C cancels it: it neither confirms nor types a letter.
+    let cancel = board.pressed(KeyCode::Char('c'), true);
+    assert_eq!(cancel, Pressed::Key(Key::Esc));
+    let Pressed::Key(key) = cancel else {
+        unreachable!()
+    };
+    assert_eq!(board.key(key), None, "nothing is sent");
+    assert!(board.prompt.is_none());
+    // No other Ctrl combination is read as its letter; q leaves only outside prompts.
+    assert_eq!(board.pressed(KeyCode::Char('y'), true), Pressed::Nothing);
+    assert_eq!(board.pressed(KeyCode::Char('q'), false), Pressed::Quit);
+    board.key(Key::Char('/'));
+    assert_eq!(
+        board.pressed(KeyCode::Char('q'), false),
+        Pressed::Key(Key::Char('q'))
+    );
+    assert_eq!(
+        board.pressed(KeyCode::Char('C'), true),
+        Pressed::Key(Key::Esc)
+    );
+}
