@@ -87,14 +87,15 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// A player: A or B.
+/// A player: A or B — also typed on a Greek keyboard, Α or Β (Greek capitals, which
+/// look the same), or α, β.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SideArg {
     /// Player A.
-    #[value(alias = "A")]
+    #[value(aliases = ["A", "Α", "α"])]
     A,
     /// Player B.
-    #[value(alias = "B")]
+    #[value(aliases = ["B", "Β", "β"])]
     B,
 }
 
@@ -779,5 +780,20 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    #[test]
+    fn a_greek_keyboards_alpha_and_beta_are_the_sides() {
+        for (typed, side) in [("Α", SideArg::A), ("α", SideArg::A), ("Β", SideArg::B)] {
+            let cli = Cli::try_parse_from(["baffle", "play", "m", "check-in", typed]).unwrap();
+            let Command::Play(PlayArgs {
+                action: PlayAction::CheckIn { side: parsed },
+                ..
+            }) = cli.command
+            else {
+                panic!("{typed}: {:?}", cli.command)
+            };
+            assert_eq!(parsed, side, "{typed}");
+        }
     }
 }

@@ -410,9 +410,10 @@ impl Dashboard {
             _ => {}
         }
         let (side_text, rest) = text.trim().split_once(' ').unwrap_or((text.trim(), ""));
-        let side = match side_text.to_ascii_uppercase().as_str() {
-            "A" => v1::Side::A as i32,
-            "B" => v1::Side::B as i32,
+        // A Greek keyboard types Α and Β (Greek capitals that look like A and B).
+        let side = match side_text.to_uppercase().as_str() {
+            "A" | "Α" => v1::Side::A as i32,
+            "B" | "Β" => v1::Side::B as i32,
             other => return Err(bad("console-bad-side", other)),
         };
         let who = name(s, side).to_string();

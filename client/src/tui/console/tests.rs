@@ -497,3 +497,25 @@ fn ctrl_c_never_acts_it_cancels_the_prompt_or_leaves() {
         Pressed::Key(Key::Esc)
     );
 }
+
+#[test]
+fn a_greek_keyboards_alpha_and_beta_are_the_sides() {
+    let mut board = Dashboard::new("open");
+    board.update(state("m"));
+    for (typed, side) in [("Α", v1::Side::A), ("β", v1::Side::B), ("b", v1::Side::B)] {
+        board.key(Key::Char('w'));
+        for c in typed.chars() {
+            board.key(Key::Char(c));
+        }
+        board.key(Key::Enter);
+        let Some(Prompt::Confirm(p)) = &board.prompt else {
+            panic!("{typed}: {:?} {:?}", board.prompt, board.ticker)
+        };
+        assert_eq!(
+            p.order,
+            Order::Execute(Action::Warn(side as i32)),
+            "{typed}"
+        );
+        board.key(Key::Esc);
+    }
+}
