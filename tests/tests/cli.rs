@@ -193,6 +193,13 @@ async fn exit_statuses_tell_usage_refusal_and_connection_apart() {
     let o = run(&Cli::try_parse_from(["baffle", "--server", &url, "match", "list"]).unwrap()).await;
     assert_eq!(o.code, 3, "{}", o.err);
     assert!(o.err.contains("cannot reach"));
+    // Each reason once, and a hint a director can follow without the source tree.
+    assert!(
+        !o.err.contains("tcp connect error: tcp connect error") && !o.err.contains("cargo"),
+        "{}",
+        o.err
+    );
+    assert!(o.err.contains("is `baffled` running there?"), "{}", o.err);
 }
 
 #[tokio::test]

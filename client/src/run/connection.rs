@@ -65,17 +65,22 @@ where
 pub(super) async fn channel(cli: &Cli) -> Result<Channel, Outcome> {
     connect::connect(&cli.server).await.map_err(|e| {
         // tonic says only "transport error"; the reason is in the chain of sources (an
-        // untrusted certificate, a refused connection).
-        let mut why = e.to_string();
+        // untrusted certificate, a refused connection), where hyper repeats a link
+        // ("tcp connect error: tcp connect error"): each is said once.
+        let mut said = vec![e.to_string()];
         let mut source = std::error::Error::source(&e);
         while let Some(s) = source {
-            why.push_str(&format!(": {s}"));
+            let text = s.to_string();
+            if said.last() != Some(&text) {
+                said.push(text);
+            }
             source = s.source();
         }
+        let why = said.join(": ");
         let hint = if connect::url(&cli.server).starts_with("https://") {
             "is it running, and is its certificate trusted? one from a private CA needs --ca-cert FILE"
         } else {
-            "start it with `cargo run --release --bin baffled`, or pass --server URL"
+            "is `baffled` running there? (README: \"Set-up\"), or pass --server URL"
         };
         Outcome::failed(
             exit::CONNECTION,
