@@ -1,5 +1,8 @@
-//! Move generation: every legal play of a roll, per position, against a baseline (the
-//! tests' slow checker, which walks every order of the dice without pruning).
+//! Move generation: every legal play of a roll, per position, against two baselines: the
+//! tests' slow checker, which walks every order of the dice without pruning, and the
+//! `bkgm` crate's generator of legal positions (its own position type, converted outside
+//! the timed loop). The setup checks that `bkgm` and ours find the same number of distinct
+//! resulting positions on every position timed, so that both do the same work.
 //!
 //! `cargo bench -p baffle-core --bench board_moves` (figures in docs/benchmarks.md).
 
@@ -7,6 +10,7 @@
 #[allow(dead_code)]
 mod slow;
 
+use std::collections::HashSet;
 use std::hint::black_box;
 
 use baffle_core::backgammon::board::{Position, legal_plays};
@@ -34,6 +38,48 @@ fn sample(n: usize) -> Vec<(Position, [u8; 2])> {
     out
 }
 
+/// A position as `bkgm` keeps it: `pips[1..=24]` the mover's points, his checkers
+/// positive and the opponent's negative; `pips[25]` the mover's bar, `pips[0]` the
+/// opponent's (negative).
+fn to_bkgm(p: &Position) -> bkgm::Position<15> {
+    let [me, them] = p.sides();
+    let mut pips = [0i8; 26];
+    for point in 1..=24 {
+        // The opponent's own point q is the mover's 25 − q.
+        pips[point] = me[point - 1] as i8 - them[24 - point] as i8;
+    }
+    pips[25] = me[24] as i8;
+    pips[0] = -(them[24] as i8);
+    bkgm::Position::try_from(pips).unwrap()
+}
+
+fn bkgm_positions(p: &bkgm::Position<15>, d: &bkgm::Dice) -> Vec<bkgm::Position<15>> {
+    bkgm::legal_positions_with::<bkgm::ClassicRules, 15>(*p, d)
+}
+
+/// The positions in `bkgm`'s form, and a check that it finds as many distinct resulting
+/// positions as `legal_plays` on each; says how many of its results repeat one.
+fn to_bkgm_all(positions: &[(Position, [u8; 2])]) -> Vec<(bkgm::Position<15>, bkgm::Dice)> {
+    let mut repeats = 0;
+    let theirs: Vec<_> = positions
+        .iter()
+        .map(|(p, d)| {
+            let (b, dice) = (to_bkgm(p), bkgm::Dice::new(d[0].into(), d[1].into()));
+            let found = bkgm_positions(&b, &dice);
+            let distinct: HashSet<_> = found.iter().copied().collect();
+            let ours = legal_plays(p, *d).unwrap().len();
+            assert_eq!(distinct.len(), ours, "bkgm and ours differ on {p} {d:?}");
+            repeats += found.len() - distinct.len();
+            (b, dice)
+        })
+        .collect();
+    println!(
+        "bkgm: the same number of distinct positions on all {}; {repeats} of its results repeat one",
+        positions.len()
+    );
+    theirs
+}
+
 fn moves(c: &mut Criterion) {
     let positions = sample(1_000);
     let plays: usize = positions
@@ -41,12 +87,23 @@ fn moves(c: &mut Criterion) {
         .map(|(p, d)| legal_plays(p, *d).unwrap().len())
         .sum();
     println!("sample: 1000 positions from self-play, {plays} legal plays in all");
+    let start = Position::starting();
+    let openings = [[3, 1], [6, 6], [2, 2]];
+    let theirs = to_bkgm_all(&positions);
+    let theirs_open = to_bkgm_all(&openings.map(|d| (start, d)));
     let mut g = c.benchmark_group("board");
     g.throughput(Throughput::Elements(positions.len() as u64));
     g.bench_function("legal plays, 1000 game positions", |b| {
         b.iter(|| {
             for (p, d) in &positions {
                 black_box(legal_plays(black_box(p), *d).unwrap());
+            }
+        })
+    });
+    g.bench_function("baseline: bkgm, 1000 game positions", |b| {
+        b.iter(|| {
+            for (p, d) in &theirs {
+                black_box(bkgm_positions(black_box(p), d));
             }
         })
     });
@@ -58,12 +115,14 @@ fn moves(c: &mut Criterion) {
         })
     });
     g.throughput(Throughput::Elements(1));
-    let start = Position::starting();
-    for dice in [[3, 1], [6, 6], [2, 2]] {
-        g.bench_function(
-            format!("legal plays, opening {}-{}", dice[0], dice[1]),
-            |b| b.iter(|| black_box(legal_plays(black_box(&start), dice).unwrap())),
-        );
+    for (dice, (p, d)) in openings.iter().zip(&theirs_open) {
+        let name = format!("opening {}-{}", dice[0], dice[1]);
+        g.bench_function(format!("legal plays, {name}"), |b| {
+            b.iter(|| black_box(legal_plays(black_box(&start), *dice).unwrap()))
+        });
+        g.bench_function(format!("baseline: bkgm, {name}"), |b| {
+            b.iter(|| black_box(bkgm_positions(black_box(p), d)))
+        });
     }
     g.finish();
 }
