@@ -21,6 +21,7 @@ mod adjudicate;
 mod export;
 mod gnubg_id;
 mod mat;
+mod movegen;
 mod moves;
 mod notation;
 mod record;
@@ -29,7 +30,7 @@ pub use adjudicate::{Adjudication, EXACT_CHECKERS, adjudicate, fewest_turns, mos
 pub use export::{record_from_events, write_sgf};
 pub use gnubg_id::{GameState, MatchId};
 pub use mat::{parse_mat, write_mat};
-pub use moves::{Play, Step, legal_plays};
+pub use moves::{Play, Step, Steps, legal_plays};
 pub use notation::{Notation, Segment, accept};
 pub use record::{
     Action, Ending, GameRecord, GameResult, MatchRecord, ReplayError, Replayed, replay_game,
@@ -183,6 +184,11 @@ impl Position {
 
     pub(crate) fn side_mut(&mut self, s: usize) -> &mut Checkers {
         &mut self.sides[s]
+    }
+
+    /// Both sides at once, the player on roll first.
+    pub(crate) fn sides_mut(&mut self) -> &mut [Checkers; 2] {
+        &mut self.sides
     }
 }
 
