@@ -185,11 +185,6 @@ impl Position {
     pub(crate) fn side_mut(&mut self, s: usize) -> &mut Checkers {
         &mut self.sides[s]
     }
-
-    /// Both sides at once, the player on roll first.
-    pub(crate) fn sides_mut(&mut self) -> &mut [Checkers; 2] {
-        &mut self.sides
-    }
 }
 
 /// The pip count of one side.

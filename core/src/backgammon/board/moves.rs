@@ -7,8 +7,8 @@ use std::cell::RefCell;
 use std::fmt;
 use std::ops::Deref;
 
+use super::Position;
 use super::movegen::{Leaf, search};
-use super::{BAR, Position};
 use crate::backgammon::error::RuleError;
 use crate::dice::Roll;
 
@@ -39,7 +39,7 @@ impl Steps {
     }
 
     /// One more step; a fifth is ignored (no roll plays more than four).
-    fn push(&mut self, step: Step) {
+    pub(super) fn push(&mut self, step: Step) {
         if let Some(slot) = self.buf.get_mut(usize::from(self.len)) {
             *slot = step;
             self.len += 1;
@@ -80,34 +80,6 @@ pub struct Play {
     pub result: Position,
 }
 
-impl Play {
-    /// Replays the steps of a search leaf on `self.result` (the position before them),
-    /// in place: written byte by byte where the play lies in the list, so that no copy
-    /// reads back a byte just written (that stall took a third of the time of the
-    /// opening 6-6 when plays were built aside and moved in).
-    fn replay(&mut self, leaf: &Leaf, dice: Roll) {
-        let (path, len) = leaf.steps(dice);
-        let [me, them] = self.result.sides_mut();
-        for &(from, die) in &path[..len] {
-            let to = from.saturating_sub(die);
-            let mut hit = false;
-            if let Some(n) = me.get_mut(usize::from(from).wrapping_sub(1)) {
-                *n = n.saturating_sub(1);
-            }
-            if to > 0 {
-                me[usize::from(to) - 1] += 1;
-                // The mover's point t is the opponent's 25 − t, at index 24 − t. Without
-                // a branch: whether a blot is hit is as likely as not.
-                let theirs = &mut them[24 - usize::from(to)];
-                hit = *theirs == 1;
-                *theirs -= u8::from(hit);
-                them[BAR] += u8::from(hit);
-            }
-            self.steps.push(Step { from, to, hit });
-        }
-    }
-}
-
 /// Every legal play of `dice` in `pos`, one per distinct resulting position (two plays
 /// that leave the same position are the same play, 4.2), in the order of their
 /// positions. Never empty: when no die can be played the one play is no move. Dice
@@ -132,7 +104,7 @@ pub fn legal_plays(pos: &Position, dice: Roll) -> Result<Vec<Play>, RuleError> {
 
 /// The plays of the leaves [`search`] finds, in their order.
 fn plays_of(pos: &Position, dice: Roll, leaves: &mut Vec<Leaf>) -> Vec<Play> {
-    search(pos, dice, leaves);
+    let blots = search(pos, dice, leaves);
     let mut plays = Vec::with_capacity(leaves.len());
     for leaf in leaves.iter() {
         plays.push(Play {
@@ -140,7 +112,7 @@ fn plays_of(pos: &Position, dice: Roll, leaves: &mut Vec<Leaf>) -> Vec<Play> {
             result: *pos,
         });
         if let Some(play) = plays.last_mut() {
-            play.replay(leaf, dice);
+            leaf.write(play, dice, blots);
         }
     }
     plays
