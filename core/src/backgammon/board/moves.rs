@@ -28,22 +28,15 @@ pub struct Step {
 /// slice of [`Step`]s.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Steps {
-    buf: [Step; 4],
-    len: u8,
+    /// The steps, then empty ones.
+    pub(super) buf: [Step; 4],
+    pub(super) len: u8,
 }
 
 impl Steps {
     /// The steps, in the order played.
     pub fn as_slice(&self) -> &[Step] {
         &self.buf[..usize::from(self.len)]
-    }
-
-    /// One more step; a fifth is ignored (no roll plays more than four).
-    pub(super) fn push(&mut self, step: Step) {
-        if let Some(slot) = self.buf.get_mut(usize::from(self.len)) {
-            *slot = step;
-            self.len += 1;
-        }
     }
 }
 
