@@ -195,6 +195,25 @@ impl Board {
     }
 }
 
+/// Sorts leaves by key: by insertion while they are few, as nearly all rolls' are and
+/// nearly in order (see [`Board::mixed`]), where the standard sort's networks would not
+/// use that order (the 1,000 positions ~2% faster).
+fn sort(leaves: &mut [Leaf]) {
+    if leaves.len() > 48 {
+        leaves.sort_unstable_by_key(|l| l.key);
+        return;
+    }
+    for i in 1..leaves.len() {
+        let x = leaves[i];
+        let mut j = i;
+        while j > 0 && leaves[j - 1].key > x.key {
+            leaves[j] = leaves[j - 1];
+            j -= 1;
+        }
+        leaves[j] = x;
+    }
+}
+
 /// Iterates the points of a mask, as 25–1, highest first.
 #[inline]
 fn points_down(mut mask: u32) -> impl Iterator<Item = u32> {
@@ -234,7 +253,7 @@ pub(super) fn search(pos: &Position, dice: [u8; 2], out: &mut Vec<Leaf>) -> u32 
         let mut deepest = 0;
         board.doubles(root, high, BAR_BIT << 1, 0, &mut deepest, out);
         // One path per multiset of from-points: the leaves are already distinct.
-        out.sort_unstable_by_key(|l| l.key);
+        sort(out);
     } else {
         board.mixed(root, high, low, out);
     }
@@ -319,7 +338,7 @@ impl Board {
             }
         }
         if !out.is_empty() {
-            out.sort_unstable_by_key(|l| l.key);
+            sort(out);
             out.dedup_by_key(|l| l.key);
             return;
         }
@@ -329,7 +348,7 @@ impl Board {
                 out.push(self.play(&root, from, die, flag).leaf());
             }
             if !out.is_empty() {
-                out.sort_unstable_by_key(|l| l.key);
+                sort(out);
                 return;
             }
         }
