@@ -8,9 +8,9 @@
 //! resulting position, and comparing keys as integers orders them as [`Position`]'s own
 //! `Ord` does (a hit blot leaves a 0 where the other position has a 1, on the opponent's
 //! point `25 − t`, compared before any lower `t`). De-duplicating and sorting plays is
-//! then sorting integers; the steps are replayed on a [`Position`] only for the plays
-//! returned. Bit masks of the points the mover occupies and the opponent holds give the
-//! points a die can move from without looking at each point.
+//! then sorting integers; a [`Play`] is written (its position read from the key) only
+//! for the plays returned. Bit masks of the points the mover occupies and the opponent
+//! holds give the points a die can move from without looking at each point.
 
 use super::moves::{Play, Step};
 use super::{BAR, Position};
@@ -241,7 +241,7 @@ fn points(mut mask: u32) -> impl Iterator<Item = u32> {
 /// Every distinct position a legal play of `dice` (each 1–6) leaves in `pos`, one leaf
 /// each, sorted by key (so by resulting position), into `out` (cleared first). Never
 /// empty: no die playable leaves the one leaf of no step.
-/// Returns the mover's points with an opponent's blot, for [`Leaf::play`].
+/// Returns the mover's points with an opponent's blot, for [`Leaf::write`].
 pub(super) fn search(pos: &Position, dice: [u8; 2], out: &mut Vec<Leaf>) -> u32 {
     out.clear();
     let (board, root) = Board::new(pos);
