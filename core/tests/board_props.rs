@@ -8,7 +8,7 @@ mod slow;
 use std::collections::BTreeSet;
 
 use baffle_core::backgammon::GameKind;
-use baffle_core::backgammon::board::{Checkers, Position, accept, legal_plays};
+use baffle_core::backgammon::board::{BAR, Checkers, Play, Position, accept, legal_plays};
 use proptest::prelude::*;
 
 /// A position reached by `plies` random legal plays from the start (`choices` pick the
@@ -66,6 +66,65 @@ fn any_position() -> impl Strategy<Value = Position> {
     ]
 }
 
+/// Positions where the hard rules bite: the mover with checkers on the bar against a
+/// home board the opponent has partly closed, or with every checker home (bear-offs,
+/// a larger die only from the highest point) against the opponent's blots and points.
+fn entering_or_bearing_off() -> impl Strategy<Value = Position> {
+    (
+        0u8..=4,
+        prop::collection::vec(0u8..=6, 11),
+        prop::collection::vec(0u8..=24, 15),
+        any::<bool>(),
+    )
+        .prop_map(|(bar, mine, theirs, home)| {
+            let mut me: Checkers = [0; 25];
+            if home {
+                // Every checker in the home board (0 is off).
+                for &p in &mine {
+                    if p > 0 {
+                        me[usize::from(p) - 1] += 1;
+                    }
+                }
+            } else {
+                me[BAR] = bar.max(1);
+                for &p in &mine[..8] {
+                    me[usize::from(p) * 3 + 5] += 1;
+                }
+            }
+            let mut them: Checkers = [0; 25];
+            for &q in &theirs {
+                // The opponent's point q is the mover's 25 − q; his checkers go where
+                // the mover has none, most of them in the mover's home board (his 19–24).
+                let q = if q < 12 { 19 + q % 6 } else { q };
+                if q > 0 && me[24 - usize::from(q)] == 0 {
+                    them[usize::from(q) - 1] += 1;
+                }
+            }
+            Position::new(me, them).unwrap()
+        })
+}
+
+/// The position `steps` leave, each applied as written, checking each step's hit.
+fn replayed(pos: &Position, play: &Play) -> Result<Position, TestCaseError> {
+    let [mut me, mut them] = *pos.sides();
+    for s in play.steps.iter() {
+        prop_assert!(me[usize::from(s.from) - 1] > 0, "no checker on {}", s.from);
+        me[usize::from(s.from) - 1] -= 1;
+        if s.to > 0 {
+            me[usize::from(s.to) - 1] += 1;
+            let theirs = &mut them[24 - usize::from(s.to)];
+            prop_assert_eq!(s.hit, *theirs == 1, "hit flag of {:?}", s);
+            if *theirs == 1 {
+                *theirs = 0;
+                them[BAR] += 1;
+            }
+        } else {
+            prop_assert!(!s.hit);
+        }
+    }
+    Ok(Position::new(me, them).unwrap())
+}
+
 fn dice() -> impl Strategy<Value = [u8; 2]> {
     (1u8..=6, 1u8..=6).prop_map(|(a, b)| [a, b])
 }
@@ -80,6 +139,26 @@ proptest! {
             plays.iter().map(|p| slow::Board::from_position(&p.result)).collect();
         prop_assert_eq!(fast.len(), plays.len(), "one play per resulting position");
         prop_assert_eq!(fast, slow::legal_results(&pos, dice));
+    }
+
+    #[test]
+    fn rule_4_2_entering_and_bearing_off_agree_with_the_slow_checker_and_steps_replay(
+        pos in entering_or_bearing_off(),
+        dice in dice(),
+    ) {
+        let plays = legal_plays(&pos, dice).unwrap();
+        let mut results: Vec<Position> = plays.iter().map(|p| p.result).collect();
+        prop_assert!(results.is_sorted(), "plays in the order of their positions");
+        results.dedup();
+        prop_assert_eq!(results.len(), plays.len(), "one play per resulting position");
+        let fast: BTreeSet<slow::Board> =
+            plays.iter().map(|p| slow::Board::from_position(&p.result)).collect();
+        prop_assert_eq!(fast, slow::legal_results(&pos, dice));
+        let swapped = legal_plays(&pos, [dice[1], dice[0]]).unwrap();
+        prop_assert_eq!(&swapped, &plays, "the order of the dice does not matter");
+        for play in &plays {
+            prop_assert_eq!(replayed(&pos, play)?, play.result);
+        }
     }
 
     #[test]
