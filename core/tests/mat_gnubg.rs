@@ -6,13 +6,13 @@
 //! back to the same bytes; our export of that recorded match is gnubg's file exactly.
 //! (The `.mat` format is gnubg's, not a rule: these tests cite its behaviour.)
 
+#[path = "board/recorded.rs"]
+mod recorded;
+
 use baffle_core::backgammon::board::{
-    Action, Ending, MatchRecord, legal_plays, parse_mat, record_from_events, replay_game,
-    write_mat, write_sgf,
+    Action, Ending, MatchRecord, parse_mat, record_from_events, replay_game, write_mat, write_sgf,
 };
-use baffle_core::backgammon::setup::DiceSource;
-use baffle_core::backgammon::{Command, Event, GameKind, Match, MatchSetup, MovesSetting, Turn};
-use baffle_core::{Side, Timestamp};
+use baffle_core::backgammon::{Event, GameKind};
 
 /// Files gnubg wrote, by name.
 const GNUBG_FILES: [(&str, &str); 7] = [
@@ -142,95 +142,12 @@ fn a_hand_written_mat_reads_and_gnubg_writes_it_in_its_own_spelling() {
 }
 
 /// Dice from a fixed seed (xorshift).
-struct Dice(u64);
-
-impl Dice {
-    fn die(&mut self) -> u8 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % 6) as u8 + 1
-    }
-}
-
 /// When the recorded match begins: 2026-11-27 09:00 UTC.
 const START_MS: i64 = 1_795_770_000_000;
 
-/// A 5-point match recorded through the core's `Match` with seeded dice: game 1 with a
-/// double, a take, a redouble and a drop by A (the left column, B's Wins beside it);
-/// game 2 played to the
-/// last checker; game 3 conceded by B after A's play. Returns its events.
+/// The match of `board/recorded.rs` with its three games, from `START_MS`: its events.
 fn recorded_match(seed: u64) -> Vec<Event> {
-    let mut setup = MatchSetup::new(["Anna", "Ben"], 5, Timestamp(START_MS));
-    setup.moves = MovesSetting::Recorded;
-    let mut m = Match::new(setup).unwrap();
-    let mut now = START_MS;
-    let mut events = Vec::new();
-    let mut exec = |m: &mut Match, c: Command| {
-        now += 1_000;
-        let e = m
-            .execute(&c, Timestamp(now))
-            .unwrap_or_else(|e| panic!("{c:?}: {e}"));
-        events.extend(e);
-    };
-    exec(&mut m, Command::CheckIn { side: Side::A });
-    exec(&mut m, Command::CheckIn { side: Side::B });
-    let mut dice = Dice(seed);
-    for game in 1..=3 {
-        exec(&mut m, Command::StartGame);
-        let (mut turns, mut doubled) = (0, false);
-        while let Some(g) = m.game() {
-            match g.turn {
-                Turn::Opening => {
-                    let throw = [dice.die(), dice.die()];
-                    let source = DiceSource::Server;
-                    exec(&mut m, Command::OpeningThrow { throw, source });
-                }
-                Turn::OnRoll { side, .. } => {
-                    if game == 1 && turns >= 4 && side == Side::A && !doubled {
-                        exec(&mut m, Command::Double { side });
-                        exec(&mut m, Command::Take { side: side.other() });
-                        doubled = true;
-                        continue;
-                    }
-                    if game == 1 && doubled && turns >= 7 && side == Side::B {
-                        exec(&mut m, Command::Double { side });
-                        exec(&mut m, Command::Pass { side: side.other() });
-                        continue;
-                    }
-                    if game == 3 && turns >= 6 && side == Side::B {
-                        let kind = GameKind::Single;
-                        exec(&mut m, Command::Concede { side, kind });
-                        continue;
-                    }
-                    let d = [dice.die(), dice.die()];
-                    let source = DiceSource::Server;
-                    exec(
-                        &mut m,
-                        Command::Roll {
-                            side,
-                            dice: d,
-                            source,
-                        },
-                    );
-                }
-                Turn::Moving { side, dice: d } => {
-                    turns += 1;
-                    let seen = m.board().unwrap().seen_by(side);
-                    let plays = legal_plays(&seen, d).unwrap();
-                    let play = plays[usize::from(dice.die()) % plays.len()].to_string();
-                    if !play.is_empty() {
-                        exec(&mut m, Command::Move { side, play });
-                    }
-                    if m.game().is_some() {
-                        exec(&mut m, Command::Press { side });
-                    }
-                }
-                Turn::DoubleOffered { .. } => unreachable!(),
-            }
-        }
-    }
-    events
+    recorded::recorded_match(seed, 3, START_MS).1
 }
 
 fn our_record() -> MatchRecord {

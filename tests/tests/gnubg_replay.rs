@@ -11,6 +11,8 @@
 //! Where gnubg is missing the test says so and passes, unless
 //! `BAFFLE_GNUBG_TEST=required` — which `.ci/run` sets after installing it.
 
+#[path = "../../core/tests/board/recorded.rs"]
+mod recorded;
 #[path = "../../core/tests/board/slow.rs"]
 mod slow;
 
@@ -21,12 +23,8 @@ use std::process::{Command as Process, Stdio};
 use baffle_core::backgammon::GameKind;
 use baffle_core::backgammon::board::{
     Action, Ending, MatchRecord, NextTurn, Notation, Position, Segment, accept, adjudicate,
-    legal_plays, parse_mat, record_from_events, replay_game, write_mat, write_sgf,
+    parse_mat, record_from_events, replay_game, write_mat, write_sgf,
 };
-use baffle_core::backgammon::setup::DiceSource;
-use baffle_core::backgammon::{Command, Event, Match, MatchSetup, MovesSetting, Turn};
-use baffle_core::{Side, Timestamp};
-use baffle_tests::seeded::SeededDice;
 
 /// gnubg, or `None` with the reason said; required under `BAFFLE_GNUBG_TEST=required`.
 fn gnubg_or_skip() -> Option<PathBuf> {
@@ -295,77 +293,6 @@ fn gnubg_self_play_matches_replay_move_by_move_with_gnubgs_results() {
     );
 }
 
-/// A 5-point match that records moves, played through the core's `Match`: game 1 with a
-/// double, a take, a redouble and a drop; game 2 played out to the last checker. Returns
-/// the match and its events.
-fn recorded_match(seed: u64) -> (Match, Vec<Event>) {
-    let mut setup = MatchSetup::new(["Anna", "Ben"], 5, Timestamp(0));
-    setup.moves = MovesSetting::Recorded;
-    let mut m = Match::new(setup).unwrap();
-    let mut now = 0;
-    let mut events = Vec::new();
-    let mut exec = |m: &mut Match, c: Command| {
-        now += 1_000;
-        let e = m
-            .execute(&c, Timestamp(now))
-            .unwrap_or_else(|e| panic!("{c:?}: {e}"));
-        events.extend(e);
-    };
-    exec(&mut m, Command::CheckIn { side: Side::A });
-    exec(&mut m, Command::CheckIn { side: Side::B });
-    let mut dice = SeededDice(seed);
-    for game in 1..=2 {
-        exec(&mut m, Command::StartGame);
-        let (mut turns, mut doubled) = (0, false);
-        while let Some(g) = m.game() {
-            match g.turn {
-                Turn::Opening => {
-                    let throw = [dice.die(), dice.die()];
-                    let source = DiceSource::Server;
-                    exec(&mut m, Command::OpeningThrow { throw, source });
-                }
-                Turn::OnRoll { side, .. } => {
-                    // Game 1: A doubles at his third turn, B takes; B redoubles, A drops.
-                    if game == 1 && turns >= 4 && side == Side::A && !doubled {
-                        exec(&mut m, Command::Double { side });
-                        exec(&mut m, Command::Take { side: side.other() });
-                        doubled = true;
-                        continue;
-                    }
-                    if game == 1 && doubled && turns >= 7 && side == Side::B {
-                        exec(&mut m, Command::Double { side });
-                        exec(&mut m, Command::Pass { side: side.other() });
-                        continue;
-                    }
-                    let d = [dice.die(), dice.die()];
-                    exec(
-                        &mut m,
-                        Command::Roll {
-                            side,
-                            dice: d,
-                            source: DiceSource::Server,
-                        },
-                    );
-                }
-                Turn::Moving { side, dice: d } => {
-                    turns += 1;
-                    let seen = m.board().unwrap().seen_by(side);
-                    let plays = legal_plays(&seen, d).unwrap();
-                    let play = plays[usize::from(dice.die()) % plays.len()].to_string();
-                    if !play.is_empty() {
-                        exec(&mut m, Command::Move { side, play });
-                    }
-                    if m.game().is_some() {
-                        exec(&mut m, Command::Press { side });
-                    }
-                }
-                Turn::DoubleOffered { .. } => unreachable!(),
-            }
-        }
-    }
-    (m, events)
-}
-
 /// The two records hold the same games: scores, results, and action by action the same
 /// players, dice, cube actions and positions after each play.
 fn assert_same_games(ours: &MatchRecord, theirs: &MatchRecord) {
@@ -407,7 +334,7 @@ fn our_mat_and_sgf_exports_import_into_gnubg_with_the_same_moves_cube_and_score(
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let (m, events) = recorded_match(5);
+    let (m, events) = recorded::recorded_match(5, 2, 0);
     let ours = record_from_events(["Anna".into(), "Ben".into()], 5, &events).unwrap();
     assert_eq!(ours.games.len(), 2);
     assert!(matches!(

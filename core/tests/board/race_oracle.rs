@@ -149,31 +149,26 @@ impl Oracle {
 /// The most turns one side, alone, can need to bear off everything (0 when it has), by
 /// plain minimax with the slow checker.
 pub fn most_turns_alone(side: &Checkers, memo: &mut HashMap<Checkers, u32>) -> u32 {
-    if side.iter().sum::<u8>() == 0 {
-        return 0;
-    }
-    if let Some(&t) = memo.get(side) {
-        return t;
-    }
-    let pos = Position::new(*side, [0; 25]).unwrap();
-    let mut worst = 0;
-    for d in rolls() {
-        let best = legal_results(&pos, d)
-            .iter()
-            .map(|b| most_turns_alone(&position(b).sides()[0], memo))
-            .min()
-            .unwrap_or(u32::MAX);
-        worst = worst.max(best);
-    }
-    memo.insert(*side, worst + 1);
-    worst + 1
+    let done = |s: &Checkers| s.iter().sum::<u8>() == 0;
+    alone(side, &done, memo)
 }
 
 /// The most turns one side, alone, can need to bear off a first checker (0 with none on
 /// the board), by plain minimax with the slow checker.
 pub fn first_off_alone(side: &Checkers, memo: &mut HashMap<Checkers, u32>) -> u32 {
     let n: u8 = side.iter().sum();
-    if n == 0 {
+    let done = |s: &Checkers| n == 0 || s.iter().sum::<u8>() < n;
+    alone(side, &done, memo)
+}
+
+/// The most turns `side` can need to be `done`, whatever it rolls, playing each roll as
+/// well as it can (a memo for one `done` only).
+fn alone(
+    side: &Checkers,
+    done: &dyn Fn(&Checkers) -> bool,
+    memo: &mut HashMap<Checkers, u32>,
+) -> u32 {
+    if done(side) {
         return 0;
     }
     if let Some(&t) = memo.get(side) {
@@ -184,14 +179,7 @@ pub fn first_off_alone(side: &Checkers, memo: &mut HashMap<Checkers, u32>) -> u3
     for d in rolls() {
         let best = legal_results(&pos, d)
             .iter()
-            .map(|b| {
-                let after = position(b).sides()[0];
-                if after.iter().sum::<u8>() < n {
-                    0
-                } else {
-                    first_off_alone(&after, memo)
-                }
-            })
+            .map(|b| alone(&position(b).sides()[0], done, memo))
             .min()
             .unwrap_or(u32::MAX);
         worst = worst.max(best);
