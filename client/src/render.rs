@@ -385,7 +385,7 @@ pub fn adjudication_json(a: &v1::Adjudication) -> Value {
     json!({
         "certain_winner": side(a.certain_winner), "gammon_possible": a.gammon_possible,
         "backgammon_possible": a.backgammon_possible, "next": side(a.next), "dice": a.dice,
-        "seq": a.seq,
+        "then_dice": a.then_dice, "seq": a.seq,
     })
 }
 

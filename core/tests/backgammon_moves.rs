@@ -281,3 +281,50 @@ fn rule_4_2_i_a_press_back_is_refused_unless_the_player_is_closed_out() {
     }
     panic!("no closed-out player in 400 random games ({refused} press-backs refused)");
 }
+
+#[test]
+fn rule_4_1_v_a_a_premature_roll_between_a_move_and_its_press_leaves_the_move_made() {
+    use baffle_core::backgammon::board::{Action, NextTurn, record_from_events, write_mat};
+    let mut t = recorded(5);
+    t.at(1_000).opening([3, 1]);
+    // B throws before A has moved: it stands, and both rolls are known to the help.
+    t.wait(500).roll(B, [6, 5]);
+    let help = t.m.adjudication().unwrap();
+    assert_eq!(
+        help.next,
+        NextTurn {
+            side: 0,
+            dice: Some([3, 1]),
+            then: Some([6, 5])
+        }
+    );
+    t.wait(500).ok(mv(A, "8/5 6/5"));
+    // A outside tester's case: a premature roll between the move and its press gave the
+    // mover his move back, and his 3-1 was played twice. The move stays made.
+    let e = t.err(mv(A, "8/5 6/5"));
+    assert_eq!(e.article, "4.2 (i)", "{e}");
+    assert_eq!(t.m.adjudication().unwrap().next.dice, Some([6, 5]));
+    t.press(A);
+    // B's roll is his at the press; a premature double of A's (4.4 (v)) is written once.
+    t.wait(500).ok(mv(B, "24/18 18/13"));
+    t.wait(500).ok(Command::Double { side: A });
+    t.press(B);
+    t.wait(500).ok(Command::Take { side: B });
+    assert_eq!(t.m.board().unwrap().pips(), [163, 156]);
+    let record = record_from_events(["Anna".into(), "Ben".into()], 5, &t.log).unwrap();
+    let actions = &record.games[0].actions;
+    let doubles = actions
+        .iter()
+        .filter(|a| matches!(a, Action::Double { .. }))
+        .count();
+    assert_eq!(doubles, 1, "{actions:?}");
+    let mat = write_mat(&record);
+    assert!(
+        mat.contains("31: 8/5 6/5") && mat.contains("65: 24/18 18/13"),
+        "{mat}"
+    );
+    assert!(
+        mat.contains("Doubles => 2") && !mat.contains("Doubles => 4"),
+        "{mat}"
+    );
+}

@@ -31,7 +31,7 @@ fn mirrored(p: &Position, next: NextTurn) -> (Position, NextTurn) {
         p.swap(),
         NextTurn {
             side: 1 - next.side,
-            dice: next.dice,
+            ..next
         },
     )
 }
@@ -40,7 +40,7 @@ fn exchanged(a: &Adjudication) -> Adjudication {
     Adjudication {
         next: NextTurn {
             side: 1 - a.next.side,
-            dice: a.next.dice,
+            ..a.next
         },
         certain_winner: a.certain_winner.map(|w| 1 - w),
         gammon_possible: [a.gammon_possible[1], a.gammon_possible[0]],
@@ -93,9 +93,30 @@ fn rule_4_3_iv_the_dice_already_thrown_count() {
     let thrown = |d| NextTurn {
         side: 0,
         dice: Some(d),
+        then: None,
     };
     assert_eq!(adjudicate(&q, thrown([2, 2])).certain_winner, Some(0));
     assert_eq!(adjudicate(&q, thrown([2, 1])).certain_winner, Some(1));
+}
+
+#[test]
+fn rule_4_3_iv_a_premature_roll_already_thrown_counts_too() {
+    // A moves 2-1 with three on his 2 point and leaves one checker; B threw before A
+    // pressed (4.1 (v)(a): it stands), and any roll bears off his two on the ace point:
+    // with B's roll known, A's 2-1 is a certain loss.
+    let q = ab(&[(2, 3)], &[(1, 2)]);
+    let thrown = |then| NextTurn {
+        side: 0,
+        dice: Some([2, 1]),
+        then,
+    };
+    assert_eq!(adjudicate(&q, thrown(Some([1, 1]))).certain_winner, Some(1));
+    // Against three on B's 6 point, B's 2-1 thrown already cannot finish, nor can his
+    // next roll: A bears his last checker off first.
+    let r = ab(&[(2, 3)], &[(6, 3)]);
+    assert_eq!(adjudicate(&r, thrown(Some([2, 1]))).certain_winner, Some(0));
+    // Without B's roll known nothing is certain: 6-6 would bear his three off at once.
+    assert_eq!(adjudicate(&r, thrown(None)).certain_winner, None);
 }
 
 #[test]
@@ -191,7 +212,7 @@ mod against_the_whole_game_tree {
     }
 
     fn judged(p: &Position, next: NextTurn) -> Adjudication {
-        let sure = |q, hero| Oracle::judge(q, p, hero, next.side, next.dice);
+        let sure = |q, hero| Oracle::judge(q, p, hero, next.side, next.dice, next.then);
         let certain_winner = (0..2).find(|&w| sure(Question::Wins, w));
         let gammon_possible =
             [0, 1].map(|w| p.borne_off(1 - w) == 0 && !sure(Question::SavesGammon, 1 - w));
@@ -217,9 +238,13 @@ mod against_the_whole_game_tree {
             b in prop::collection::vec(1u8..=9, 1..=3),
             next in 0usize..2,
             thrown in prop::option::of((1u8..=6, 1u8..=6)),
+            then in prop::option::of((1u8..=6, 1u8..=6)),
         ) {
             let p = race(&a, &b);
-            let next = NextTurn { side: next, dice: thrown.map(|(x, y)| [x, y]) };
+            // The other's roll can be thrown already (premature) only once the mover's is.
+            let dice = thrown.map(|(x, y)| [x, y]);
+            let then = then.filter(|_| dice.is_some()).map(|(x, y)| [x, y]);
+            let next = NextTurn { side: next, dice, then };
             prop_assert_eq!(adjudicate(&p, next), judged(&p, next), "{:?}", p.sides());
         }
 
@@ -231,7 +256,7 @@ mod against_the_whole_game_tree {
         ) {
             let p = race(&a, &b);
             let next = NextTurn::to_roll(next);
-            let sure = Oracle::judge(Question::SavesGammon, &p, 1, next.side, None);
+            let sure = Oracle::judge(Question::SavesGammon, &p, 1, next.side, None, None);
             prop_assert_eq!(adjudicate(&p, next).gammon_possible[0], !sure, "{:?}", p.sides());
         }
 

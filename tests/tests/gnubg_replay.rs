@@ -267,6 +267,7 @@ fn gnubg_self_play_matches_replay_move_by_move_with_gnubgs_results() {
                     let thrown = NextTurn {
                         side: 0,
                         dice: Some(*dice),
+                        then: None,
                     };
                     claims.check(&pos, thrown, winner, kind);
                 }

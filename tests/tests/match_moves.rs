@@ -444,3 +444,75 @@ async fn a_match_can_have_physical_dice_in_a_tournament_of_server_dice() {
     assert_eq!(e.code(), Code::InvalidArgument, "{}", e.message());
     assert!(d.state_opt("x").await.is_none());
 }
+
+#[tokio::test]
+async fn exports_and_adjudication_refuse_only_what_is_not_there_and_say_why() {
+    let server = TestServer::start().await;
+    let mut d = seated(&server, "e").await;
+    let mut matches = v1::matches_client::MatchesClient::new(server.channel().await);
+    let export = || v1::ExportMatchRequest {
+        match_id: "e".into(),
+        format: v1::ExportFormat::Mat as i32,
+    };
+    // Before the first game: nothing to export, said as such.
+    let e = matches.export_match(export()).await.unwrap_err();
+    assert_eq!(e.code(), Code::FailedPrecondition, "{}", e.message());
+    assert!(
+        e.message().contains("no game has started"),
+        "{}",
+        e.message()
+    );
+    // A move before the first game: not "records no moves", which it does.
+    let e = d
+        .refused("e", mv(A, "8/5 6/5"), Code::FailedPrecondition)
+        .await;
+    assert!(e.contains("no game has started"), "{e}");
+    // Right after the opening roll, no move yet: exported (the outside tester was told
+    // "records no moves").
+    d.act("e", opening(3, 1)).await;
+    let mat = matches.export_match(export()).await.unwrap().into_inner();
+    assert!(mat.text.contains(" Game 1"), "{}", mat.text);
+    // Conceded at once: between games there is no game to adjudicate, and it says so.
+    d.act(
+        "e",
+        Action::Concede(v1::GameResult {
+            side: A,
+            kind: v1::GameKind::Single as i32,
+        }),
+    )
+    .await;
+    let e = matches
+        .adjudicate(server.director(v1::AdjudicateRequest {
+            match_id: "e".into(),
+        }))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::FailedPrecondition, "{}", e.message());
+    assert!(e.message().contains("between games"), "{}", e.message());
+    // A chess match takes no moves setting and no dice source: refused, nothing made.
+    let mut t = v1::tournaments_client::TournamentsClient::new(server.channel().await);
+    for (moves, dice) in [(v1::MovesSetting::Recorded as i32, 0), (0, 2)] {
+        let e = t
+            .create_match(server.director(v1::CreateMatchRequest {
+                tournament_id: "open".into(),
+                match_id: "c".into(),
+                round: 1,
+                table: "9".into(),
+                player_a: "Anna".into(),
+                player_b: "Boris".into(),
+                scheduled_start_ms: EPOCH.as_ms(),
+                chess: Some(v1::ChessMatchSettings {
+                    control: Some((&baffle_core::clock::TimeControl::rapid()).into()),
+                    games: 2,
+                    ..Default::default()
+                }),
+                moves,
+                dice,
+                ..Default::default()
+            }))
+            .await
+            .unwrap_err();
+        assert_eq!(e.code(), Code::InvalidArgument, "{}", e.message());
+        assert!(d.state_opt("c").await.is_none());
+    }
+}

@@ -85,17 +85,23 @@ impl Match {
     pub fn to_adjudicate(&self) -> Option<(Position, board::NextTurn)> {
         let state = self.board.as_ref()?;
         let index = |s: Side| if s == Side::A { 0 } else { 1 };
-        let next = match self.game.as_ref()?.turn {
+        let game = self.game.as_ref()?;
+        let next = match game.turn {
             Turn::Opening => return None,
             Turn::OnRoll { side, .. } | Turn::DoubleOffered { by: side } => {
                 board::NextTurn::to_roll(index(side))
             }
-            Turn::Moving { side, .. } if state.moved => {
-                board::NextTurn::to_roll(index(side.other()))
-            }
+            // Once he has moved, the opponent is next, with his premature roll if he
+            // made one (4.1 (v)(a): it stands).
+            Turn::Moving { side, .. } if state.moved => board::NextTurn {
+                side: index(side.other()),
+                dice: game.premature_roll.map(|(_, d)| d),
+                then: None,
+            },
             Turn::Moving { side, dice } => board::NextTurn {
                 side: index(side),
                 dice: Some(dice),
+                then: game.premature_roll.map(|(_, d)| d),
             },
         };
         Some((state.position, next))
@@ -111,10 +117,13 @@ impl Match {
         now: Timestamp,
         out: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
-        let state = self
-            .board
-            .as_ref()
-            .ok_or_else(|| RuleError::state(NOT_RECORDED))?;
+        let state = self.board.as_ref().ok_or_else(|| {
+            RuleError::state(if self.setup.moves.is_off() {
+                NOT_RECORDED
+            } else {
+                "no game has started yet: the first opening throw starts it"
+            })
+        })?;
         let dice = match self.current()?.turn {
             Turn::Moving { side: s, dice } if s == side => dice,
             _ => {
@@ -275,6 +284,11 @@ impl Match {
                 state.position = from_side(*side, seen);
                 state.moved = true;
             }
+            // A premature roll (4.1 (v)(a)) comes while the mover is still on his turn:
+            // his move stays made; the roll becomes the opponent's at the press.
+            Change::Rolled {
+                premature: true, ..
+            } => {}
             Change::Pressed { .. } | Change::Rolled { .. } | Change::OpeningThrow { .. } => {
                 if let Some(state) = self.board.as_mut() {
                     state.moved = false;

@@ -67,13 +67,15 @@ pub struct Oracle {
 
 impl Oracle {
     /// Whether `hero` (0 or 1 of `pos`, which numbers A then B) surely gets what `q`
-    /// asks, `next` moving first, with `dice` if he has thrown them.
+    /// asks, `next` moving first, with `dice` if he has thrown them, and the other's
+    /// first turn with `then` if that is thrown already.
     pub fn judge(
         q: Question,
         pos: &Position,
         hero: usize,
         next: usize,
         dice: Option<[u8; 2]>,
+        then: Option<[u8; 2]>,
     ) -> bool {
         let start_on_board = pos.sides()[hero].iter().sum();
         let mut o = Oracle {
@@ -84,7 +86,7 @@ impl Oracle {
         let seen = if next == 0 { *pos } else { pos.swap() };
         let hero_moves = hero == next;
         match dice {
-            Some(d) => o.turn(&seen, hero_moves, d),
+            Some(d) => o.turn(&seen, hero_moves, d, then),
             None => o.node(&seen, hero_moves),
         }
     }
@@ -110,14 +112,20 @@ impl Oracle {
         if let Some(&v) = self.memo.get(&(*pos, hero_moves)) {
             return v;
         }
-        let v = rolls().all(|d| self.turn(pos, hero_moves, d));
+        let v = rolls().all(|d| self.turn(pos, hero_moves, d, None));
         self.memo.insert((*pos, hero_moves), v);
         v
     }
 
     /// After the mover threw `d`: the hero needs one good play; the other's every play
-    /// must still leave the hero his goal.
-    fn turn(&mut self, pos: &Position, hero_moves: bool, d: [u8; 2]) -> bool {
+    /// must still leave the hero his goal. The next turn is thrown `then`, if given.
+    fn turn(
+        &mut self,
+        pos: &Position,
+        hero_moves: bool,
+        d: [u8; 2],
+        then: Option<[u8; 2]>,
+    ) -> bool {
         let results: Vec<Position> = legal_results(pos, d).iter().map(position).collect();
         let mut next = |r: &Position| {
             let hero = if hero_moves {
@@ -136,7 +144,10 @@ impl Oracle {
             if other.iter().sum::<u8>() == 0 {
                 return false;
             }
-            self.node(&r.swap(), !hero_moves)
+            match then {
+                Some(t) => self.turn(&r.swap(), !hero_moves, t, None),
+                None => self.node(&r.swap(), !hero_moves),
+            }
         };
         if hero_moves {
             results.iter().any(&mut next)

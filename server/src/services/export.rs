@@ -32,6 +32,14 @@ pub async fn export_match<S: EventStore + Clone, T: TimeSource>(
             "a chess match has no backgammon moves to export",
         ));
     }
+    // A match that records moves has its board from its first game on.
+    if state.board.is_none() {
+        return Err(Status::failed_precondition(if state.game_number == 0 {
+            "no game has started yet: there is nothing to export"
+        } else {
+            "this match records no moves: there is nothing to export as .mat or .sgf"
+        }));
+    }
     // Up to the state's sequence number: a consistent prefix, even while play goes on.
     let mut events: Vec<Event> = Vec::new();
     let mut from = 0;

@@ -160,8 +160,9 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
         match handle.adjudication().await? {
             Some(help) => Ok(Response::new(help)),
             None => Err(Status::failed_precondition(format!(
-                "match {} has no board to adjudicate: it is a chess match, records no \
-                 moves (moves: off), or its first game has not started",
+                "match {} has no game in progress on a board to adjudicate: it is a chess \
+                 match, records no moves (moves: off), or is before its first opening \
+                 roll, between games or over",
                 r.match_id
             ))),
         }

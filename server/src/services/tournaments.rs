@@ -105,6 +105,11 @@ impl<S: EventStore + Clone, T: TimeSource> Tournaments for TournamentsService<S,
             .map_err(|e| Status::invalid_argument(format!("scheduled_start_ms: {e}")))?;
         let players = [r.player_a.clone(), r.player_b.clone()];
         let game = match r.chess {
+            Some(_) if r.moves == v1::MovesSetting::Recorded as i32 || r.dice != 0 => {
+                return Err(Status::invalid_argument(
+                    "moves and dice are backgammon settings: a chess match takes neither",
+                ));
+            }
             Some(chess) => NewGame::Chess(chess_settings(chess, players.clone(), start, now)?),
             None => NewGame::Backgammon {
                 length: r.length,

@@ -396,10 +396,13 @@ pub fn adjudication(
         gammon_possible: help.gammon_possible.to_vec(),
         backgammon_possible: help.backgammon_possible.to_vec(),
         next: wire(help.next.side),
-        dice: help
-            .next
-            .dice
-            .map_or_else(Vec::new, |d| d.iter().map(|&x| u32::from(x)).collect()),
+        dice: wire_dice(help.next.dice),
+        then_dice: wire_dice(help.next.then),
         seq,
     }
+}
+
+/// Dice thrown, or none.
+fn wire_dice(dice: Option<[u8; 2]>) -> Vec<u32> {
+    dice.map_or_else(Vec::new, |d| d.iter().map(|&x| u32::from(x)).collect())
 }

@@ -339,6 +339,7 @@ fn rule_4_3_iv_the_match_window_shows_what_the_board_proves_for_the_state_on_scr
         backgammon_possible: vec![false, false],
         next: v1::Side::A as i32,
         dice: vec![],
+        then_dice: vec![],
         seq: 7,
     };
     board.adjudicated("r", help.clone());

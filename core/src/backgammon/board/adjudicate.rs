@@ -32,19 +32,26 @@ pub struct Adjudication {
     pub backgammon_possible: [bool; 2],
 }
 
-/// Whose turn comes first, and his dice if he has thrown and not yet moved.
+/// Whose turn comes first, and the dice already thrown for the turns to come.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NextTurn {
     /// Side 0 or 1 of the position.
     pub side: usize,
     /// His roll, when it is already on the board.
     pub dice: Option<Roll>,
+    /// The other side's roll for his turn after this one, when he has already thrown it
+    /// (a premature roll stands, 4.1 (v)(a)).
+    pub then: Option<Roll>,
 }
 
 impl NextTurn {
-    /// `side` moves next and has not thrown.
+    /// `side` moves next and nobody has thrown.
     pub fn to_roll(side: usize) -> NextTurn {
-        NextTurn { side, dice: None }
+        NextTurn {
+            side,
+            dice: None,
+            then: None,
+        }
     }
 }
 
@@ -101,9 +108,13 @@ struct Turns<'a> {
 }
 
 impl Turns<'_> {
-    /// The dice `s` has already thrown, if any.
+    /// The dice `s` has already thrown for his first turn to come, if any.
     fn thrown(&self, s: usize) -> Option<Roll> {
-        self.next.dice.filter(|_| self.next.side == s)
+        if self.next.side == s {
+            self.next.dice
+        } else {
+            self.next.then
+        }
     }
 
     /// The fewest turns side `s` can need to finish, with the dice on the board if any.

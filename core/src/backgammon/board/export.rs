@@ -58,8 +58,10 @@ fn conceded(events: &[Event], number: usize) -> bool {
 /// game's score, rolls with their plays, cube actions and result, as gnubg writes them:
 /// the dice the higher first, each play in gnubg's `.mat` spelling (single steps in its
 /// canonical order, see `notation::mat_spelling`), and gnubg's `; [EventDate …]` line
-/// from the day of the first event. Only a match that records moves has plays to
-/// export; refused otherwise.
+/// from the day of the first event. A premature roll (4.1 (v)(a)) is played at its
+/// turn, and a premature double written once, where it took effect (4.4 (v)). Whether
+/// the match records moves is the caller's to check: without them every game is written
+/// with no plays.
 pub fn record_from_events(
     players: [String; 2],
     length: u32,
@@ -68,8 +70,9 @@ pub fn record_from_events(
     let mut games: Vec<GameRecord> = Vec::new();
     let mut score = [0u32; 2];
     let mut pos = Position::starting(); // seen from A
-    let mut dice: Option<(Side, [u8; 2])> = None;
-    let mut moves = 0;
+    // Each side's roll not yet moved: a premature roll (4.1 (v)(a)) comes before the
+    // opponent's move and is played after it.
+    let mut dice: [Option<[u8; 2]>; 2] = [None, None];
     for e in events {
         let game = games.last_mut();
         match (&e.change, game) {
@@ -80,7 +83,7 @@ pub fn record_from_events(
                     result: None,
                 });
                 pos = Position::starting();
-                dice = None;
+                dice = [None, None];
             }
             (Change::OpeningThrow { throw, .. }, Some(_)) if throw[0] != throw[1] => {
                 // A's die, B's die: the higher moves first with both.
@@ -89,11 +92,11 @@ pub fn record_from_events(
                 } else {
                     Side::B
                 };
-                dice = Some((mover, *throw));
+                dice[mover.index()] = Some(*throw);
             }
-            (Change::Rolled { side, dice: d, .. }, Some(_)) => dice = Some((*side, *d)),
+            (Change::Rolled { side, dice: d, .. }, Some(_)) => dice[side.index()] = Some(*d),
             (Change::Moved { side, play }, Some(g)) => {
-                let Some((_, d)) = dice.take().filter(|(s, _)| s == side) else {
+                let Some(d) = dice[side.index()].take() else {
                     return Err(RuleError::state("a move without its roll in the events"));
                 };
                 let seen = if *side == Side::A { pos } else { pos.swap() };
@@ -111,9 +114,17 @@ pub fn record_from_events(
                     dice: [d[0].max(d[1]), d[0].min(d[1])],
                     play,
                 });
-                moves += 1;
             }
-            (Change::Doubled { side, .. }, Some(g)) => g.actions.push(Action::Double {
+            // A premature double is recorded again when it takes effect at the press
+            // (4.4 (v)), or lapses: the cube action is that second record.
+            (
+                Change::Doubled {
+                    premature: false,
+                    side,
+                    ..
+                },
+                Some(g),
+            ) => g.actions.push(Action::Double {
                 player: player(*side),
             }),
             (Change::Taken { side }, Some(g)) => g.actions.push(Action::Take {
@@ -131,11 +142,6 @@ pub fn record_from_events(
             }
             _ => {}
         }
-    }
-    if moves == 0 && !games.is_empty() {
-        return Err(RuleError::state(
-            "this match records no moves: there is nothing to export as .mat or .sgf",
-        ));
     }
     let mut preamble: Vec<String> = events
         .first()
