@@ -49,15 +49,15 @@ impl Dashboard {
     /// What the terminal's key `code` (with Ctrl held if `ctrl`) does now. Ctrl-C never
     /// acts: it cancels the prompt open, or leaves the console (a new director pressed
     /// it to get out and confirmed a result with it, when it was read as `c`). No other
-    /// Ctrl combination is read as its letter either. `q` leaves when no prompt or help
-    /// is open.
+    /// Ctrl combination is read as its letter either. `q` leaves only from the list: in
+    /// a prompt it is typed, and it closes the help or a match's window, as any key does.
     pub fn pressed(&self, code: KeyCode, ctrl: bool) -> Pressed {
-        let busy = self.prompt.is_some() || self.help;
+        let over_list = self.prompt.is_some() || self.help || self.detail.is_some();
         match code {
-            KeyCode::Char('c' | 'C') if ctrl && busy => Pressed::Key(Key::Esc),
+            KeyCode::Char('c' | 'C') if ctrl && self.prompt.is_some() => Pressed::Key(Key::Esc),
             KeyCode::Char('c' | 'C') if ctrl => Pressed::Quit,
             KeyCode::Char(_) if ctrl => Pressed::Nothing,
-            KeyCode::Char('q') if !busy => Pressed::Quit,
+            KeyCode::Char('q') if !over_list => Pressed::Quit,
             KeyCode::Up => Pressed::Key(Key::Up),
             KeyCode::Down => Pressed::Key(Key::Down),
             KeyCode::Enter => Pressed::Key(Key::Enter),

@@ -497,6 +497,16 @@ fn ctrl_c_never_acts_it_cancels_the_prompt_or_leaves() {
         board.pressed(KeyCode::Char('C'), true),
         Pressed::Key(Key::Esc)
     );
+    // In a match's window, q closes the window (as any key does) instead of the console.
+    board.key(Key::Esc);
+    board.key(Key::Enter);
+    assert!(board.detail.is_some());
+    let Pressed::Key(q) = board.pressed(KeyCode::Char('q'), false) else {
+        panic!("q in a match's window leaves the console")
+    };
+    board.key(q);
+    assert!(board.detail.is_none());
+    assert_eq!(board.pressed(KeyCode::Char('q'), false), Pressed::Quit);
 }
 
 #[test]
