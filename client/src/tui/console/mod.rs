@@ -128,6 +128,17 @@ fn name(s: &v1::MatchState, side: i32) -> &str {
     }
 }
 
+/// Text folded for the filter as the page's search folds it: no case, no accents, final
+/// sigma as sigma ("Παπαδόπουλος" finds "παπαδοπουλος", "Müller" finds "muller").
+fn folded(text: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    text.nfd()
+        .filter(|c| !unicode_normalization::char::is_combining_mark(*c))
+        .flat_map(char::to_lowercase)
+        .map(|c| if c == 'ς' { 'σ' } else { c })
+        .collect()
+}
+
 /// A table label's order: numbers as numbers (7 before 10), then the rest as text.
 fn table_key(table: &str) -> (u64, String) {
     (table.parse().unwrap_or(u64::MAX), table.to_string())
@@ -165,7 +176,7 @@ impl Dashboard {
     /// The matches in display order, round, then table (numerically), then id; only
     /// those the filter lets through.
     pub fn rows(&self) -> Vec<&v1::MatchState> {
-        let needle = self.filter.to_lowercase();
+        let needle = folded(&self.filter);
         let mut rows: Vec<_> = self
             .matches
             .values()
@@ -173,7 +184,7 @@ impl Dashboard {
                 needle.is_empty()
                     || [&s.match_id, &s.table, &s.player_a, &s.player_b]
                         .iter()
-                        .any(|f| f.to_lowercase().contains(&needle))
+                        .any(|f| folded(f).contains(&needle))
             })
             .collect();
         rows.sort_by(|a, b| {

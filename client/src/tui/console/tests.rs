@@ -530,3 +530,18 @@ fn a_greek_keyboards_alpha_and_beta_are_the_sides() {
         board.key(Key::Esc);
     }
 }
+
+#[test]
+fn the_filter_ignores_case_and_accents_as_the_pages_search_does() {
+    let mut board = Dashboard::new("open");
+    let mut s = state("m");
+    s.player_a = "Παπαδόπουλος".into();
+    s.player_b = "Müller".into();
+    board.update(s);
+    board.update(state("other"));
+    for typed in ["παπαδοπουλος", "ΠΑΠΑΔΟΠΟΥΛΟΣ", "muller", "MÜLL"] {
+        board.filter = typed.into();
+        let rows: Vec<_> = board.rows().iter().map(|s| s.match_id.clone()).collect();
+        assert_eq!(rows, ["m"], "{typed}");
+    }
+}
