@@ -286,11 +286,32 @@ impl Dashboard {
                 self.prompt = self.confirm(Action::Resume(v1::Empty {}), None, &label)
             }
             Key::Char('c') => {
-                self.prompt = self.confirm(
-                    Action::ConfirmResult(v1::Empty {}),
-                    ruling("confirmed at the console", "4.6"),
-                    &words::say("console-do-confirm"),
-                )
+                // Only a result awaiting confirmation is asked about (a new director was
+                // asked y/n for an unfinished match, and only then refused).
+                let awaiting = self
+                    .selected_match()
+                    .map(|s| s.result.as_ref().map(|r| r.confirmed));
+                match awaiting {
+                    Some(Some(false)) => {
+                        self.prompt = self.confirm(
+                            Action::ConfirmResult(v1::Empty {}),
+                            ruling("confirmed at the console", "4.6"),
+                            &words::say("console-do-confirm"),
+                        )
+                    }
+                    Some(done) => {
+                        let id = if done.is_some() {
+                            "console-no-confirm-done"
+                        } else {
+                            "console-no-confirm-open"
+                        };
+                        let at = self.selected_match().map(|s| s.match_id.clone());
+                        let args = [("match", at.unwrap_or_default().into())];
+                        let said = words::say_with(id, &args);
+                        self.tick(said);
+                    }
+                    None => {}
+                }
             }
             Key::Char('a') => self.ask_side("console-ask-adjust", InputKind::AdjustClock),
             Key::Char('x') => self.ask_side("console-ask-points", InputKind::AwardPoints),

@@ -468,6 +468,7 @@ fn ctrl_c_never_acts_it_cancels_the_prompt_or_leaves() {
     let mut board = Dashboard::new("open");
     let mut s = state("m");
     s.phase = v1::MatchPhase::Over as i32;
+    s.result = Some(v1::MatchResult::default());
     board.update(s);
     // Outside a prompt Ctrl-C leaves the console; the key `c` asks to confirm.
     assert_eq!(board.pressed(KeyCode::Char('c'), true), Pressed::Quit);
@@ -544,4 +545,35 @@ fn the_filter_ignores_case_and_accents_as_the_pages_search_does() {
         let rows: Vec<_> = board.rows().iter().map(|s| s.match_id.clone()).collect();
         assert_eq!(rows, ["m"], "{typed}");
     }
+}
+
+#[test]
+fn rule_4_6_only_a_result_awaiting_confirmation_is_asked_about() {
+    let mut board = Dashboard::new("open");
+    board.update(state("m"));
+    // Not over: said at once, nothing asked.
+    board.key(Key::Char('c'));
+    assert_eq!(board.prompt, None);
+    assert!(board.ticker[0].contains("not over"), "{:?}", board.ticker);
+    // Confirmed already: said so.
+    let mut s = state("m");
+    s.seq = 1;
+    s.result = Some(v1::MatchResult {
+        confirmed: true,
+        ..Default::default()
+    });
+    board.update(s.clone());
+    board.key(Key::Char('c'));
+    assert_eq!(board.prompt, None);
+    assert!(
+        board.ticker[0].contains("confirmed already"),
+        "{:?}",
+        board.ticker
+    );
+    // Awaiting: asked.
+    s.seq = 2;
+    s.result = Some(v1::MatchResult::default());
+    board.update(s);
+    board.key(Key::Char('c'));
+    assert!(matches!(board.prompt, Some(Prompt::Confirm(_))));
 }
