@@ -74,9 +74,10 @@ pub struct Play {
 }
 
 /// Every legal play of `dice` in `pos`, one per distinct resulting position (two plays
-/// that leave the same position are the same play, 4.2), in the order of their
-/// positions. Never empty: when no die can be played the one play is no move. Dice
-/// outside 1–6 are refused.
+/// that leave the same position are the same play, 4.2), in an order of no meaning but
+/// always the same for the same position and dice (not sorted: sorting took about a
+/// fifth of the time and no caller needs it). Never empty: when no die can be played
+/// the one play is no move. Dice outside 1–6 are refused.
 pub fn legal_plays(pos: &Position, dice: Roll) -> Result<Vec<Play>, RuleError> {
     if dice.iter().any(|d| !(1..=6).contains(d)) {
         return Err(RuleError::invalid(
