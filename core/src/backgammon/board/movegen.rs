@@ -12,7 +12,7 @@
 //! for the plays returned. Bit masks of the points the mover occupies and the opponent
 //! holds give the points a die can move from without looking at each point.
 
-use super::moves::{Play, Step};
+use super::moves::{Play, Steps};
 use super::{BAR, Position};
 
 /// Bits of the mover's points 1–6 (bit `p − 1` stands for the point `p`).
@@ -21,10 +21,11 @@ const HOME: u32 = 0x3F;
 const BAR_BIT: u32 = 1 << BAR;
 /// The opponent's 24 points, each still standing (no blot hit yet).
 const NOT_HIT: u128 = 0xFF_FFFF;
-/// In a path: the count of steps, and the flag saying the lower die was played first
-/// (or alone).
-const PATH_COUNT: u32 = 20;
-const LOW_FIRST: u32 = 1 << 23;
+/// In a path: the count of steps, the flag saying the lower die was played first (or
+/// alone), and from bit `HIT` a flag per step saying it hit.
+pub(super) const PATH_COUNT: u32 = 20;
+pub(super) const LOW_FIRST: u32 = 1 << 23;
+pub(super) const HIT: u32 = 24;
 
 /// Where the mover's point `p` (1–24, 25 the bar) sits in a key.
 #[inline]
@@ -45,7 +46,8 @@ const ONE: [u128; 26] = {
 };
 
 /// A position found: its key, and the path to it (the from-points of its steps, five bits
-/// each, their count at bit 20, [`LOW_FIRST`]).
+/// each, their count at bit 20, [`LOW_FIRST`], a hit flag per step from bit [`HIT`]),
+/// which becomes the play's [`Steps`] as it is.
 /// Packed to 20 bytes (from 32): the sort moves less (the 1,000 positions ~2.5% faster).
 #[derive(Clone, Copy)]
 #[repr(C, packed(4))]
@@ -56,32 +58,13 @@ pub(super) struct Leaf {
 
 impl Leaf {
     /// Writes the play this leaf stands for over `play` (which holds no step and the
-    /// position before): its steps (a step hits when it lands on a blot of `blots` not
-    /// hit before), and its position, read from the key rather than replayed byte by
-    /// byte. In place, where the play lies in the list: a play built aside and moved in
-    /// is read back as wide words over bytes just written, and that stall took more
-    /// than half of `legal_plays`' time for the opening 3-1.
+    /// position before): its steps (the path as it is), and its position, read from the
+    /// key rather than replayed byte by byte. In place, where the play lies in the list:
+    /// a play built aside and moved in is read back as wide words over bytes just
+    /// written, and that stall took more than half of `legal_plays`' time for the
+    /// opening 3-1.
     pub(super) fn write(&self, play: &mut Play, dice: [u8; 2], blots: u32) {
-        let (high, low) = (dice[0].max(dice[1]), dice[0].min(dice[1]));
-        let order = if self.path & LOW_FIRST != 0 {
-            [low, high, low, high]
-        } else {
-            [high, low, high, low]
-        };
-        let len = ((self.path >> PATH_COUNT) & 7).min(4) as usize;
-        let mut standing = blots;
-        // Written slot by slot, the count once: pushing (reading the count back after
-        // each step) cost a fifth of this function's time on the 1,000 positions.
-        let slots = play.steps.buf.iter_mut().zip(&order);
-        for (i, (slot, &die)) in slots.enumerate().take(len) {
-            let from = ((self.path >> (5 * i)) & 31) as u8;
-            let to = from.saturating_sub(die);
-            let bit = (1u32 << to) >> 1;
-            let hit = standing & bit != 0;
-            standing &= !bit;
-            *slot = Step { from, to, hit };
-        }
-        play.steps.len = len as u8;
+        play.steps = Steps::new(self.path, dice[0].max(dice[1]), dice[0].min(dice[1]));
         let [me, them] = &mut play.result.sides;
         // Points 1–16 in the high half (point 1 highest), 17–25 above bit 28 of the low.
         me[..16].copy_from_slice(&spread((self.key >> 64) as u64).to_be_bytes());
@@ -175,7 +158,7 @@ impl Board {
 
     /// One checker of `n` moved from `from` by `d` (a move [`Board::froms`] allowed).
     #[inline]
-    fn play(&self, n: &Node, from: u32, d: u32, path_bits: u32) -> Node {
+    fn play(&self, n: &Node, from: u32, d: u32, mut path_bits: u32) -> Node {
         let one = ONE[from as usize];
         let mut key = n.key - one;
         let mut occ = n.occ;
@@ -186,8 +169,10 @@ impl Board {
             let to = from - d;
             key += ONE[to as usize];
             occ |= 1 << (to - 1);
-            // A blot there is hit: its bit goes (again, harmlessly, if already hit).
-            key &= !u128::from(self.blots & (1 << (to - 1)));
+            // A blot there still standing is hit: its bit goes, and the step says so.
+            let hit = (key as u32) & self.blots & (1 << (to - 1));
+            key &= !u128::from(hit);
+            path_bits |= u32::from(hit != 0) << (HIT + ((n.path >> PATH_COUNT) & 7));
         }
         let count = (n.path >> PATH_COUNT) & 7;
         let path = (n.path | (from << (5 * count)) | path_bits) + (1 << PATH_COUNT);
