@@ -30,9 +30,10 @@ pub struct Step {
 /// `legal_plays`' time (docs/benchmarks.md). A play costs no allocation of its own.
 #[derive(Clone, Copy, Default)]
 pub struct Steps {
-    /// The search's path: from-points at bits 0–19, the count at bit 20, the flag
+    /// The search's path (as bytes: a play of 56 bytes, not 60 with a `u32`, the
+    /// sample ~2% faster): from-points at bits 0–19, the count at bit 20, the flag
     /// saying the lower die went first, hit flags from bit 24; nothing else set.
-    path: u32,
+    path: [u8; 4],
     /// The higher die, then the lower.
     dice: [u8; 2],
 }
@@ -42,14 +43,20 @@ impl Steps {
     #[inline]
     pub(super) fn new(path: u32, high: u8, low: u8) -> Steps {
         Steps {
-            path,
+            path: path.to_le_bytes(),
             dice: [high, low],
         }
     }
 
+    /// The path, as a `u32`.
+    #[inline]
+    fn path(&self) -> u32 {
+        u32::from_le_bytes(self.path)
+    }
+
     /// How many steps (0–4).
     pub fn len(&self) -> usize {
-        ((self.path >> PATH_COUNT) & 7).min(4) as usize
+        ((self.path() >> PATH_COUNT) & 7).min(4) as usize
     }
 
     /// Whether no die was played.
@@ -64,16 +71,16 @@ impl Steps {
         }
         let [high, low] = self.dice;
         // Dice alternate, the lower first when the flag says so.
-        let die = if i.is_multiple_of(2) == (self.path & LOW_FIRST != 0) {
+        let die = if i.is_multiple_of(2) == (self.path() & LOW_FIRST != 0) {
             low
         } else {
             high
         };
-        let from = ((self.path >> (5 * i)) & 31) as u8;
+        let from = ((self.path() >> (5 * i)) & 31) as u8;
         Some(Step {
             from,
             to: from.saturating_sub(die),
-            hit: (self.path >> (HIT as usize + i)) & 1 != 0,
+            hit: (self.path() >> (HIT as usize + i)) & 1 != 0,
         })
     }
 
