@@ -141,7 +141,6 @@ fn a_hand_written_mat_reads_and_gnubg_writes_it_in_its_own_spelling() {
     assert_eq!(g2.ending, Some(Ending::Conceded(GameKind::Gammon)));
 }
 
-/// Dice from a fixed seed (xorshift).
 /// When the recorded match begins: 2026-11-27 09:00 UTC.
 const START_MS: i64 = 1_795_770_000_000;
 

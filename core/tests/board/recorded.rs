@@ -83,7 +83,10 @@ pub fn recorded_match(seed: u64, games: u32, start_ms: i64) -> (Match, Vec<Event
                 Turn::Moving { side, dice: d } => {
                     turns += 1;
                     let seen = m.board().unwrap().seen_by(side);
-                    let plays = legal_plays(&seen, d).unwrap();
+                    let mut plays = legal_plays(&seen, d).unwrap();
+                    // In the order of their positions (`legal_plays` gives no order of
+                    // meaning): the match gnubg wrote back in ours_by_gnubg.mat.
+                    plays.sort_by_key(|p| p.result);
                     let play = plays[usize::from(dice.die()) % plays.len()].to_string();
                     if !play.is_empty() {
                         exec(&mut m, Command::Move { side, play });

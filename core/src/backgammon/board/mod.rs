@@ -32,7 +32,7 @@ pub use adjudicate::{Adjudication, NextTurn, adjudicate};
 pub use export::{record_from_events, write_sgf};
 pub use gnubg_id::{GameState, MatchId};
 pub use mat::{parse_mat, write_mat};
-pub use moves::{Play, Step, Steps, legal_plays};
+pub use moves::{Play, Step, StepIter, Steps, legal_plays};
 pub use notation::{Notation, Segment, accept};
 pub use race::{Goal, Race, fewest_turns, fewest_turns_after};
 pub use record::{

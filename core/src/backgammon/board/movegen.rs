@@ -7,12 +7,12 @@
 //! point `t`). The opponent changes only by being hit, so the key alone names the
 //! resulting position, and comparing keys as integers orders them as [`Position`]'s own
 //! `Ord` does (a hit blot leaves a 0 where the other position has a 1, on the opponent's
-//! point `25 − t`, compared before any lower `t`). De-duplicating and sorting plays is
-//! then sorting integers; a [`Play`] is written (its position read from the key) only
-//! for the plays returned. Bit masks of the points the mover occupies and the opponent
+//! point `25 − t`, compared before any lower `t`). De-duplicating the plays of a mixed
+//! roll is then finding equal integers (doubles need none); a [`Play`] is written (its
+//! position read from the key) only for the plays returned. Bit masks of the points the mover occupies and the opponent
 //! holds give the points a die can move from without looking at each point.
 
-use super::moves::{Play, Step};
+use super::moves::{Play, Steps};
 use super::{BAR, Position};
 
 /// Bits of the mover's points 1–6 (bit `p − 1` stands for the point `p`).
@@ -21,10 +21,11 @@ const HOME: u32 = 0x3F;
 const BAR_BIT: u32 = 1 << BAR;
 /// The opponent's 24 points, each still standing (no blot hit yet).
 const NOT_HIT: u128 = 0xFF_FFFF;
-/// In a path: the count of steps, and the flag saying the lower die was played first
-/// (or alone).
-const PATH_COUNT: u32 = 20;
-const LOW_FIRST: u32 = 1 << 23;
+/// In a path: the count of steps, the flag saying the lower die was played first (or
+/// alone), and from bit `HIT` a flag per step saying it hit.
+pub(super) const PATH_COUNT: u32 = 20;
+pub(super) const LOW_FIRST: u32 = 1 << 23;
+pub(super) const HIT: u32 = 24;
 
 /// Where the mover's point `p` (1–24, 25 the bar) sits in a key.
 #[inline]
@@ -45,7 +46,8 @@ const ONE: [u128; 26] = {
 };
 
 /// A position found: its key, and the path to it (the from-points of its steps, five bits
-/// each, their count at bit 20, [`LOW_FIRST`]).
+/// each, their count at bit 20, [`LOW_FIRST`], a hit flag per step from bit [`HIT`]),
+/// which becomes the play's [`Steps`] as it is.
 /// Packed to 20 bytes (from 32): the sort moves less (the 1,000 positions ~2.5% faster).
 #[derive(Clone, Copy)]
 #[repr(C, packed(4))]
@@ -56,36 +58,41 @@ pub(super) struct Leaf {
 
 impl Leaf {
     /// Writes the play this leaf stands for over `play` (which holds no step and the
-    /// position before): its steps (a step hits when it lands on a blot of `blots` not
-    /// hit before), and its position, read from the key rather than replayed byte by
-    /// byte. In place, where the play lies in the list: a play built aside and moved in
-    /// is read back as wide words over bytes just written, and that stall took more
-    /// than half of `legal_plays`' time for the opening 3-1.
+    /// position before): its steps (the path as it is), and its position, read from the
+    /// key rather than replayed byte by byte. In place, where the play lies in the list:
+    /// a play built aside and moved in is read back as wide words over bytes just
+    /// written, and that stall took more than half of `legal_plays`' time for the
+    /// opening 3-1.
     pub(super) fn write(&self, play: &mut Play, dice: [u8; 2], blots: u32) {
-        let (high, low) = (dice[0].max(dice[1]), dice[0].min(dice[1]));
-        let order = if self.path & LOW_FIRST != 0 {
-            [low, high, low, high]
-        } else {
-            [high, low, high, low]
-        };
-        let len = ((self.path >> PATH_COUNT) & 7).min(4) as usize;
-        let mut standing = blots;
-        // Written slot by slot, the count once: pushing (reading the count back after
-        // each step) cost a fifth of this function's time on the 1,000 positions.
-        let slots = play.steps.buf.iter_mut().zip(&order);
-        for (i, (slot, &die)) in slots.enumerate().take(len) {
-            let from = ((self.path >> (5 * i)) & 31) as u8;
-            let to = from.saturating_sub(die);
-            let bit = (1u32 << to) >> 1;
-            let hit = standing & bit != 0;
-            standing &= !bit;
-            *slot = Step { from, to, hit };
-        }
-        play.steps.len = len as u8;
+        play.steps = Steps::new(self.path, dice[0].max(dice[1]), dice[0].min(dice[1]));
         let [me, them] = &mut play.result.sides;
-        // Points 1–16 in the high half (point 1 highest), 17–25 above bit 28 of the low.
-        me[..16].copy_from_slice(&spread((self.key >> 64) as u64).to_be_bytes());
-        me[16..].copy_from_slice(&spread((self.key as u64) >> 28).to_be_bytes()[7..]);
+        let len = ((self.path >> PATH_COUNT) & 7).min(4) as usize;
+        if len <= 2 {
+            // Up to two steps replayed on the position before (copied already): fewer
+            // instructions than reading all 25 points from the key (the opening 3-1 ~4%
+            // faster); from three steps on, reading the key is cheaper.
+            let (high, low) = (dice[0].max(dice[1]), dice[0].min(dice[1]));
+            let order = if self.path & LOW_FIRST != 0 {
+                [low, high]
+            } else {
+                [high, low]
+            };
+            for (i, die) in order.into_iter().enumerate().take(len) {
+                let from = ((self.path >> (5 * i)) & 31) as usize;
+                let to = from.saturating_sub(usize::from(die));
+                if let Some(n) = me.get_mut(from.wrapping_sub(1)) {
+                    *n = n.wrapping_sub(1);
+                }
+                if let Some(n) = me.get_mut(to.wrapping_sub(1)) {
+                    *n += 1;
+                }
+            }
+        } else {
+            // Points 1–16 in the high half (point 1 highest), 17–25 above bit 28 of the
+            // low.
+            me[..16].copy_from_slice(&spread((self.key >> 64) as u64).to_be_bytes());
+            me[16..].copy_from_slice(&spread((self.key as u64) >> 28).to_be_bytes()[7..]);
+        }
         let hit = blots & !(self.key as u32);
         if hit != 0 {
             for t in points(hit) {
@@ -175,7 +182,7 @@ impl Board {
 
     /// One checker of `n` moved from `from` by `d` (a move [`Board::froms`] allowed).
     #[inline]
-    fn play(&self, n: &Node, from: u32, d: u32, path_bits: u32) -> Node {
+    fn play(&self, n: &Node, from: u32, d: u32, mut path_bits: u32) -> Node {
         let one = ONE[from as usize];
         let mut key = n.key - one;
         let mut occ = n.occ;
@@ -186,8 +193,10 @@ impl Board {
             let to = from - d;
             key += ONE[to as usize];
             occ |= 1 << (to - 1);
-            // A blot there is hit: its bit goes (again, harmlessly, if already hit).
-            key &= !u128::from(self.blots & (1 << (to - 1)));
+            // A blot there still standing is hit: its bit goes, and the step says so.
+            let hit = (key as u32) & self.blots & (1 << (to - 1));
+            key &= !u128::from(hit);
+            path_bits |= u32::from(hit != 0) << (HIT + ((n.path >> PATH_COUNT) & 7));
         }
         let count = (n.path >> PATH_COUNT) & 7;
         let path = (n.path | (from << (5 * count)) | path_bits) + (1 << PATH_COUNT);
@@ -195,9 +204,9 @@ impl Board {
     }
 }
 
-/// Sorts leaves by key: by insertion while they are few, as nearly all rolls' are and
+/// Sorts leaves by key (for [`dedup`] of many): by insertion while they are few and
 /// nearly in order (see [`Board::mixed`]), where the standard sort's networks would not
-/// use that order (the 1,000 positions ~2% faster).
+/// use that order (the 1,000 positions ~2% faster when every roll's leaves were sorted).
 fn sort(leaves: &mut [Leaf]) {
     if leaves.len() > 48 {
         leaves.sort_unstable_by_key(|l| l.key);
@@ -212,6 +221,41 @@ fn sort(leaves: &mut [Leaf]) {
         }
         leaves[j] = x;
     }
+}
+
+/// Drops the leaves whose key an earlier one has, keeping the order. With few leaves
+/// (nearly every roll), through a small hash table of their indices: sorting them and
+/// dropping neighbours cost more (the opening 3-1 ~7% slower, the 1,000 positions ~10%).
+fn dedup(leaves: &mut Vec<Leaf>) {
+    const SLOTS: usize = 128;
+    const EMPTY: u8 = u8::MAX;
+    if leaves.len() > SLOTS / 2 {
+        sort(leaves);
+        leaves.dedup_by_key(|l| l.key);
+        return;
+    }
+    let mut slots = [EMPTY; SLOTS];
+    let mut kept = 0;
+    for i in 0..leaves.len() {
+        let leaf = leaves[i];
+        let key = leaf.key;
+        let folded = (key as u64) ^ ((key >> 64) as u64);
+        let mut s = (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 57) as usize;
+        loop {
+            let k = slots[s];
+            if k == EMPTY {
+                slots[s] = kept as u8;
+                leaves[kept] = leaf;
+                kept += 1;
+                break;
+            }
+            if { leaves[usize::from(k)].key } == key {
+                break;
+            }
+            s = (s + 1) % SLOTS;
+        }
+    }
+    leaves.truncate(kept);
 }
 
 /// Iterates the points of a mask, as 25–1, highest first.
@@ -239,8 +283,9 @@ fn points(mut mask: u32) -> impl Iterator<Item = u32> {
 }
 
 /// Every distinct position a legal play of `dice` (each 1–6) leaves in `pos`, one leaf
-/// each, sorted by key (so by resulting position), into `out` (cleared first). Never
-/// empty: no die playable leaves the one leaf of no step.
+/// each, into `out` (cleared first), in the order found: the same each time, but not
+/// sorted (sorting a double's leaves cost 2-2 from the start ~25%). Never empty: no
+/// die playable leaves the one leaf of no step.
 /// Returns the mover's points with an opponent's blot, for [`Leaf::write`].
 pub(super) fn search(pos: &Position, dice: [u8; 2], out: &mut Vec<Leaf>) -> u32 {
     out.clear();
@@ -251,9 +296,9 @@ pub(super) fn search(pos: &Position, dice: [u8; 2], out: &mut Vec<Leaf>) -> u32 
     );
     if high == low {
         let mut deepest = 0;
+        // One path per multiset of from-points: the leaves are already distinct, and
+        // left in the order found.
         board.doubles(root, high, BAR_BIT << 1, 0, &mut deepest, out);
-        // One path per multiset of from-points: the leaves are already distinct.
-        sort(out);
     } else {
         board.mixed(root, high, low, out);
     }
@@ -314,12 +359,13 @@ impl Board {
     /// The lower die first, then the higher by another checker (not the one just moved)
     /// from a point it could leave at the start, is the same play as the higher first:
     /// a step of the lower die never closes a point nor breaks a bear-off for the other,
-    /// so that order is legal too and was found already; it is skipped, and the sort
+    /// so that order is legal too and was found already; it is skipped, and [`dedup`]
     /// has half as many duplicates to drop.
     ///
     /// From-points are tried highest first: the leaves then come out nearly in the order
     /// of their keys (a landing on a lower point makes a larger key), which the insertion
-    /// sort of a few leaves likes (opening 3-1 ~18% faster than lowest first).
+    /// sort liked (opening 3-1 ~18% faster than lowest first) when every roll's leaves
+    /// were sorted; now only more than 64 are.
     fn mixed(&self, root: Node, high: u32, low: u32, out: &mut Vec<Leaf>) {
         let high_at_start = self.froms(&root, high);
         for from in points_down(high_at_start) {
@@ -338,8 +384,7 @@ impl Board {
             }
         }
         if !out.is_empty() {
-            sort(out);
-            out.dedup_by_key(|l| l.key);
+            dedup(out);
             return;
         }
         for (die, flag) in [(high, 0), (low, LOW_FIRST)] {
@@ -348,7 +393,6 @@ impl Board {
                 out.push(self.play(&root, from, die, flag).leaf());
             }
             if !out.is_empty() {
-                sort(out);
                 return;
             }
         }
