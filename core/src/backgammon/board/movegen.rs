@@ -63,15 +63,17 @@ impl Leaf {
     /// a play built aside and moved in is read back as wide words over bytes just
     /// written, and that stall took more than half of `legal_plays`' time for the
     /// opening 3-1.
+    /// `dice` come the higher first, ordered once by the caller: ordering them here for
+    /// each play cost ~3% (paired: the opening 3-1 0.301 → 0.291 µs, 2-2 1.34 → 1.30).
     pub(super) fn write(&self, play: &mut Play, dice: [u8; 2], blots: u32) {
-        play.steps = Steps::new(self.path, dice[0].max(dice[1]), dice[0].min(dice[1]));
+        let [high, low] = dice;
+        play.steps = Steps::new(self.path, high, low);
         let [me, them] = &mut play.result.sides;
         let len = ((self.path >> PATH_COUNT) & 7).min(4) as usize;
         if len <= 2 {
             // Up to two steps replayed on the position before (copied already): fewer
             // instructions than reading all 25 points from the key (the opening 3-1 ~4%
             // faster); from three steps on, reading the key is cheaper.
-            let (high, low) = (dice[0].max(dice[1]), dice[0].min(dice[1]));
             let order = if self.path & LOW_FIRST != 0 {
                 [low, high]
             } else {

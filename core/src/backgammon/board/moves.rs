@@ -200,6 +200,7 @@ fn plays_of(pos: &Position, dice: Roll, leaves: &mut Vec<Leaf>) -> Vec<Play> {
         result: *pos,
     };
     let mut plays = vec![blank; leaves.len()];
+    let dice = [dice[0].max(dice[1]), dice[0].min(dice[1])];
     for (play, leaf) in plays.iter_mut().zip(leaves.iter()) {
         leaf.write(play, dice, blots);
     }
