@@ -182,6 +182,7 @@ impl Board {
         let key = u128::from(hi) << 64 | u128::from(lo) | NOT_HIT;
         (Board { blocked, blots }, Node { key, occ, path: 0 })
     }
+
     /// The points (as a mask) that die `d` can move a checker of `n` from: the bar alone
     /// while a checker is on it; points whose landing point the opponent does not hold;
     /// with every checker home, the point `d` itself, or the highest point when it is
