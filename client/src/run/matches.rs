@@ -136,15 +136,8 @@ async fn adjudication(
     token: &Option<String>,
     s: &v1::MatchState,
 ) -> Option<v1::Adjudication> {
-    if s.board.is_none() || token.is_none() {
-        return None;
-    }
-    let request = v1::AdjudicateRequest {
-        match_id: s.match_id.clone(),
-    };
-    let request = authed(request, token).ok()?;
-    let mut client = MatchesClient::new(channel(cli).await.ok()?);
-    Some(client.adjudicate(request).await.ok()?.into_inner())
+    s.board.as_ref()?;
+    crate::tui::app::adjudication(&cli.server, token, &s.match_id).await
 }
 
 /// `baffle match rename`: a player's name corrected, sent to the node that writes the match.

@@ -135,8 +135,9 @@ fn fetch(server: &str, token: &Option<String>, wanted: Wanted, tx: &mpsc::Sender
     });
 }
 
-/// What `match_id`'s board proves, asked with the director's token.
-async fn adjudication(
+/// What `match_id`'s board proves, asked with the director's token: `None` without a
+/// token, or if the server will not say (the console and `baffle match show` both ask).
+pub async fn adjudication(
     server: &str,
     token: &Option<String>,
     match_id: &str,
