@@ -120,7 +120,7 @@ fn raw() -> impl Strategy<Value = Command> {
         Just(Command::Tick),
         director().prop_map(|action| Command::Director {
             action,
-            ruling: Ruling::new("prop", "test")
+            ruling: Ruling::new("prop", "2.3")
         }),
     ]
 }

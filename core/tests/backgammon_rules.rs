@@ -717,8 +717,10 @@ fn rule_4_7_score_corrections_by_the_director() {
     let mut t = Table::seated(7);
     t.director(DirectorAction::CorrectScore { a: 3, b: 5 });
     assert_eq!((t.m.score(A), t.m.score(B)), (3, 5));
-    t.director(DirectorAction::DeductPoints { from: B, points: 9 });
-    assert_eq!(t.m.score(B), 0, "never below zero");
+    // Never below zero: a deduction of more than the score is refused, not cut short.
+    t.director_err(DirectorAction::DeductPoints { from: B, points: 9 });
+    t.director(DirectorAction::DeductPoints { from: B, points: 5 });
+    assert_eq!(t.m.score(B), 0);
 }
 
 // ---------- §1 time expiry ----------
@@ -1051,6 +1053,71 @@ fn rule_2_2_breaks_in_match_time_run_the_breaker_s_clock() {
 }
 
 // ---------- director actions ----------
+
+#[test]
+fn rulings_cite_an_article_the_regulations_number() {
+    // A new director's `--article 99.9` was recorded for ever; nobody could say what rule
+    // it meant. An article is one of 1.1–1.7, 2.1–2.4, 3.1–3.8, 4.1–4.8, 5.1–5.5.
+    let mut t = Table::seated(7);
+    t.at(0).opening([6, 1]);
+    for article in ["99.9", "2.5", "test", "2.3 foo"] {
+        let e = t.err(Command::Director {
+            action: DirectorAction::Warning { side: B },
+            ruling: baffle_core::backgammon::Ruling::new("slow play", article),
+        });
+        assert!(
+            e.invalid && e.message.contains("not an article"),
+            "{article}: {e}"
+        );
+    }
+    for article in ["2.3", "4.3 (v)", "4.3 (ii)(c)"] {
+        t.ok(Command::Director {
+            action: DirectorAction::Warning { side: B },
+            ruling: baffle_core::backgammon::Ruling::new("slow play", article),
+        });
+    }
+}
+
+#[test]
+fn art_4_7_a_deduction_takes_only_points_the_player_has() {
+    let mut t = Table::seated(7);
+    t.at(0).opening([6, 1]);
+    // At 0–0 there is nothing to take: said, not recorded as a deduction that did nothing.
+    let e = t.director_err(DirectorAction::DeductPoints { from: B, points: 1 });
+    assert!(e.message.contains("nothing to deduct"), "{e}");
+    t.director(DirectorAction::AwardPoints { to: B, points: 1 });
+    let e = t.director_err(DirectorAction::DeductPoints { from: B, points: 2 });
+    assert!(e.message.contains("B has 1: 2 cannot be deducted"), "{e}");
+    t.director(DirectorAction::DeductPoints { from: B, points: 1 });
+    assert_eq!(t.m.score(B), 0);
+}
+
+#[test]
+fn art_3_7_a_clock_is_set_to_at_most_the_match_time_given() {
+    // 7 points × 2 minutes: 14 minutes each. `set-time b 25:00:00` was taken.
+    let mut t = Table::seated(7);
+    t.at(0).opening([6, 1]);
+    let e = t.director_err(DirectorAction::SetTime {
+        side: B,
+        time: Millis::mins(25 * 60),
+    });
+    assert!(
+        e.invalid && e.article == "3.7" && e.message.contains("14:00.0"),
+        "{e}"
+    );
+    t.director(DirectorAction::SetTime {
+        side: B,
+        time: Millis::mins(14),
+    });
+    t.director(DirectorAction::SetTime {
+        side: B,
+        time: Millis::mins(9),
+    });
+    assert_eq!(
+        t.m.clock().unwrap().view(B, Timestamp(0)).main,
+        Millis::mins(9)
+    );
+}
 
 #[test]
 fn director_actions_are_recorded_with_reason_and_article() {

@@ -178,7 +178,7 @@ impl Director {
             }),
             ruling: Some(v1::Ruling {
                 reason: "test".into(),
-                article: "test".into(),
+                article: "2.3".into(),
             }),
             request_id: String::new(),
             expected_seq: None,

@@ -46,7 +46,7 @@ fn execute(
         command: Some(v1::Command { action }),
         ruling: Some(v1::Ruling {
             reason: "test".into(),
-            article: "test".into(),
+            article: "2.3".into(),
         }),
         request_id: String::new(),
         expected_seq,

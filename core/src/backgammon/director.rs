@@ -1,6 +1,7 @@
 //! Director actions (2.3, 3.5, 4.3, 4.4, 4.6–4.8): checked here, recorded as a ruling
 //! with its reason and article, and followed by what they imply.
 
+use super::articles::check_article;
 use super::command::{DirectorAction, Ruling};
 use super::event::{Change, Event, GameEnd, MatchEnd};
 use super::setup::DiceSource;
@@ -19,6 +20,7 @@ impl Match {
                 "a director action needs a reason and an article",
             ));
         }
+        check_article(&ruling.article)?;
         match *action {
             DirectorAction::AwardPoints { points: 0, .. }
             | DirectorAction::DeductPoints { points: 0, .. } => {
@@ -35,6 +37,14 @@ impl Match {
                     "",
                     format!("points are 1 to {MAX_LENGTH}, not {points}"),
                 ));
+            }
+            DirectorAction::DeductPoints { from, points } if self.score[from.index()] < points => {
+                // The fold saturates at zero; a deduction that would take less than it
+                // says is refused instead of recorded as what did not happen.
+                return Err(RuleError::state(match self.score[from.index()] {
+                    0 => format!("{from} has no points: there is nothing to deduct"),
+                    has => format!("{from} has {has}: {points} cannot be deducted"),
+                }));
             }
             DirectorAction::AdjustTime { delta, .. } => {
                 if delta.as_ms() == 0 {
@@ -61,6 +71,18 @@ impl Match {
                     ));
                 }
                 self.clock_required()?;
+                // A clock is set to what it should read, which is never more than the
+                // match time the player was given (3.7): 25 hours on a 7-point match's
+                // clock is a typo, not a correction.
+                if time > self.clock_initial {
+                    return Err(RuleError::invalid(
+                        "3.7",
+                        format!(
+                            "a clock is set to at most the match time each player was given, {}, not {time}",
+                            self.clock_initial
+                        ),
+                    ));
+                }
             }
             DirectorAction::CorrectScore { a, b } => self.check_score_correction([a, b])?,
             DirectorAction::ForfeitGame { .. } => {

@@ -31,6 +31,7 @@
 
 mod appeal;
 mod apply;
+pub mod articles;
 mod attendance;
 pub mod board;
 pub mod command;

@@ -326,6 +326,10 @@ impl Draft {
                         "ruling: an extension of the reveal deadline needs a reason and an article",
                     ));
                 }
+                if let Game::Backgammon(_) = self.table.game {
+                    crate::backgammon::articles::check_article(&ruling.article)
+                        .map_err(|e| Refusal::invalid(format!("ruling: {}", e.message)))?;
+                }
                 self.emit(Body::Dice(Entry::RevealDue {
                     by: by.as_ms(),
                     reason: Some(ruling.reason.clone()),

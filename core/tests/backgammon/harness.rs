@@ -70,14 +70,14 @@ impl Table {
     pub fn director(&mut self, action: DirectorAction) -> Vec<Event> {
         self.ok(Command::Director {
             action,
-            ruling: Ruling::new("test", "test"),
+            ruling: Ruling::new("test", "2.3"),
         })
     }
 
     pub fn director_err(&mut self, action: DirectorAction) -> RuleError {
         self.err(Command::Director {
             action,
-            ruling: Ruling::new("test", "test"),
+            ruling: Ruling::new("test", "2.3"),
         })
     }
 
