@@ -460,6 +460,23 @@ pub fn event(kind: &str, body: &Json, names: [&str; 2]) -> String {
                 None => say_with("cli-event-reveal-due", &[("due", due.into())]),
             }
         }
+        "table.restart" => {
+            let span = |field: &str| -> Value {
+                let ms = body.get(field).and_then(Json::as_i64).unwrap_or(0);
+                baffle_core::Millis::ms(ms).to_string().into()
+            };
+            let args = [
+                ("down", span("down_ms")),
+                ("charged", span("charged_ms")),
+                ("credit", span("credit_ms")),
+                name("side"),
+            ];
+            if body.get("credit_ms") == body.get("charged_ms") {
+                say_with("event-restart", &args)
+            } else {
+                say_with("event-restart-partial", &args)
+            }
+        }
         "match.renamed" => say_with(
             "event-renamed",
             &[("was", field("was")), ("name", field("name"))],

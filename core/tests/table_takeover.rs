@@ -1,5 +1,6 @@
 //! A takeover credits the outage to a match played without devices (`docs/cluster.md`,
-//! "What a node's death costs"): the running side gets how long the dead node had been
+//! "What a node's death costs"), and so does a single server's restart (`table.restart`,
+//! at the end of this file; `docs/server.md`, "A restart"): the running side gets how long the dead node had been
 //! silent, at most `MAX_TAKEOVER_CREDIT` and never more than its clock charged in that
 //! time (a delay charges nothing); nothing for a match with device inputs, a clock paused or stopped, a
 //! match over, or a flag that fell meanwhile (it stays at its instant). The record
@@ -13,8 +14,8 @@ use baffle_core::chess::{ChessSettings, Color, Command as ChessCommand, Laws, Ma
 use baffle_core::clock::{PauseReason, TimeControl};
 use baffle_core::dice::ServerSeed;
 use baffle_core::table::{
-    Body, DeviceInput, DeviceOutcome, GameSetup, GameType, MAX_TAKEOVER_CREDIT, MatchInfo, Replay,
-    Request, Table, TakeoverRecord,
+    Body, DeviceInput, DeviceOutcome, GameSetup, GameType, MAX_RESTART_CREDIT, MAX_TAKEOVER_CREDIT,
+    MatchInfo, Replay, Request, RestartRecord, Table, TakeoverRecord,
 };
 use baffle_core::{Millis, Side, Timestamp};
 
@@ -427,4 +428,141 @@ fn a_takeover_is_recorded_whatever_the_credit() {
         assert_eq!(t.credit_ms, None);
         assert_eq!(log.table.epoch(), 2);
     }
+}
+
+// ---------- a single server's restart (`table.restart`, docs/server.md "A restart") ----------
+
+impl Log {
+    /// `baffled` restarted at `at` after `down_ms` of silence: the restart record, if any.
+    fn restart(&mut self, at: i64, down_ms: u64) -> Option<RestartRecord> {
+        let game = Some(self.table.game().game_type());
+        self.ok(Request::Restart { down_ms }, at)
+            .iter()
+            .find_map(|r| match Body::parse(&r.body, game).unwrap() {
+                Body::Restart(r) => Some(r),
+                _ => None,
+            })
+    }
+}
+
+/// A new director's server restart cost B 21 s of his clock, silently. A restart now
+/// gives back what the outage charged, up to a minute; the rest is the director's, with
+/// its figure, until he rules on that clock.
+#[test]
+fn a_restart_credits_what_the_outage_charged_up_to_a_minute_and_leaves_the_rest_to_the_director() {
+    // 21 s down, the delay long over: all 21 s back.
+    let mut log = Log::backgammon();
+    let side = log.running();
+    let before = Log::left(&log.table, side, 40_000);
+    let r = log.restart(40_000, 21_000).expect("a restart record");
+    assert_eq!(
+        (r.down_ms, r.charged_ms, r.credit_ms, r.side),
+        (21_000, 21_000, 21_000, side)
+    );
+    assert_eq!(
+        Log::left(&log.table, side, 40_000),
+        before + Millis::secs(21)
+    );
+    assert_eq!(log.table.uncredited_outage(), None);
+    log.replays_and_verifies(41_000);
+
+    // 91 s down from 12 s: the delay took the first second, the clock 90 s; 60 s back.
+    let mut log = Log::backgammon();
+    let side = log.running();
+    let before = Log::left(&log.table, side, 103_000);
+    let r = log.restart(103_000, 91_000).expect("a restart record");
+    assert_eq!(
+        (r.charged_ms, r.credit_ms),
+        (90_000, MAX_RESTART_CREDIT.as_ms() as u64)
+    );
+    assert_eq!(
+        Log::left(&log.table, side, 103_000),
+        before + Millis::secs(60)
+    );
+    let left = log
+        .table
+        .uncredited_outage()
+        .expect("30 s left to the director");
+    assert_eq!((left.side, left.ms), (side, Millis::secs(30)));
+    log.replays_and_verifies(104_000);
+    // The other side's clock ruled on: still his to settle. This side's: settled.
+    let rule = |side| {
+        Request::Backgammon(Command::Director {
+            action: DirectorAction::AdjustTime {
+                side,
+                delta: Millis::secs(30),
+            },
+            ruling: Ruling::new("the server was down", "4.3 (v)"),
+        })
+    };
+    log.ok(rule(side.other()), 104_000);
+    assert!(log.table.uncredited_outage().is_some());
+    log.ok(rule(side), 104_000);
+    assert_eq!(log.table.uncredited_outage(), None);
+    log.replays_and_verifies(105_000);
+}
+
+#[test]
+fn a_restart_that_cost_no_clock_anything_records_nothing() {
+    // Inside the delay: nothing charged, nothing written.
+    let mut log = Log::backgammon();
+    let len = log.table.len();
+    assert_eq!(log.restart(5_000, 3_000), None);
+    assert_eq!(log.table.len(), len);
+    // A match with device inputs: the devices' own times make it whole.
+    let mut log = Log::backgammon();
+    let input = DeviceInput {
+        device: "clock-1".into(),
+        seq: 1,
+        device_ms: 0,
+        claimed: None,
+        receipt: Timestamp(1_500),
+        request: Err("a garbled frame".into()),
+    };
+    let DeviceOutcome::Recorded { plan, .. } = log.table.plan_device_input(&input) else {
+        panic!("recorded");
+    };
+    log.records.extend(plan.records);
+    log.table = plan.table;
+    let len = log.table.len();
+    assert_eq!(log.restart(60_000, 30_000), None);
+    assert_eq!(log.table.len(), len);
+}
+
+#[test]
+fn a_restart_credit_the_clock_does_not_show_does_not_verify() {
+    let mut log = Log::backgammon();
+    log.restart(40_000, 21_000).expect("a restart record");
+    let last = log.records.last().unwrap().body.clone();
+    let forge = |body: &str| {
+        let mut chain = baffle_core::audit::Chain::new();
+        for r in &log.records[..log.records.len() - 1] {
+            chain.append(r.body.clone());
+        }
+        chain.append(body.to_string());
+        to_jsonl(chain.records())
+    };
+    assert!(verify_jsonl(&forge(&last), None).is_ok());
+    for bad in [
+        last.replace(r#""credit_ms":21000"#, r#""credit_ms":25000"#),
+        last.replace(r#""charged_ms":21000"#, r#""charged_ms":25000"#),
+        last.replace(r#""down_ms":21000"#, r#""down_ms":5000"#),
+    ] {
+        assert_ne!(bad, last);
+        assert!(!verify_jsonl(&forge(&bad), None).is_ok(), "{bad} verified");
+    }
+}
+
+#[test]
+fn a_chess_restart_credits_the_player_whose_clock_runs() {
+    let mut log = Log::chess();
+    let side = log.running();
+    let before = Log::left(&log.table, side, 30_000);
+    let r = log.restart(30_000, 21_000).expect("a restart record");
+    assert_eq!((r.side, r.credit_ms), (side, 21_000));
+    assert_eq!(
+        Log::left(&log.table, side, 30_000),
+        before + Millis::secs(21)
+    );
+    log.replays_and_verifies(31_000);
 }

@@ -183,6 +183,8 @@ event-dice-revealed = the dice seed was revealed
 event-reveal-due = the seeds are to be revealed by { $time }
 event-reveal-extended = ruling, { $rule }: the seeds' reveal extended to { $time }
 event-renamed = name corrected: { $was } → { $name }
+event-restart = the server was down { $down }: { $name } was given back the { $credit } it cost his clock
+event-restart-partial = the server was down { $down }: it cost { $name }'s clock { $charged }, of which { $credit } was given back; the director rules on the rest
 # The time of a record the log keeps no time for, seen after one that has it.
 event-after = after { $time }
 event-chess-arrived = { $color } arrived

@@ -53,6 +53,22 @@ pub struct Hub<S: EventStore, T: TimeSource> {
     closing: tokio::sync::watch::Sender<bool>,
     /// The open anonymous streams, within their bounds (`followers`).
     pub followers: Arc<Followers>,
+    /// This server's last heartbeat before it started, if the store keeps one: every
+    /// match recovered credits the outage since (`table.restart`).
+    down_since: Option<Timestamp>,
+}
+
+/// How often the server marks itself alive: a restart's outage is measured from the
+/// last mark, so it exceeds the true outage by under this.
+const HEARTBEAT: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Writes the heartbeat off the async workers (it syncs a file).
+async fn mark_alive<S: EventStore + Clone, T: TimeSource>(store: &S, time: &T) {
+    let (store, now) = (store.clone(), time.now().as_ms());
+    let marked = tokio::task::spawn_blocking(move || store.mark_alive(now)).await;
+    if let Ok(Err(e)) = marked {
+        tracing::warn!(error = %e, "the heartbeat could not be written: a restart now would credit its outage from an older one");
+    }
 }
 
 /// Ids chosen by people: short, plain, safe in a URL and a stream name.
@@ -101,6 +117,8 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
     /// Opens the hub: replays the registry, gives every match its handle, and starts
     /// replaying the match logs in the background (`actor::recovery`).
     pub async fn open(store: S, time: T, keys: ServerKeys) -> Result<Arc<Self>, String> {
+        // Read before the first heartbeat of this start overwrites it.
+        let down_since = store.last_alive().map(Timestamp);
         let hub = Arc::new(Hub {
             store,
             time,
@@ -111,6 +129,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             feeds: Default::default(),
             closing: tokio::sync::watch::channel(false).0,
             followers: Default::default(),
+            down_since,
         });
         // A registry found short would silently forget tournaments, matches and devices:
         // the server does not start on it.
@@ -146,7 +165,35 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             note_binding(&state, id, None, d.bound.as_deref());
         }
         drop(state);
+        hub.keep_heartbeat();
         Ok(hub)
+    }
+
+    /// Marks the server alive now (at a clean stop: `serve`).
+    pub async fn mark_alive(&self) {
+        mark_alive(&self.store, &self.time).await;
+    }
+
+    /// Marks the server alive in the store every second, and once more when it shuts
+    /// down, so the next start knows how long nobody could play (`table.restart`).
+    fn keep_heartbeat(self: &Arc<Self>) {
+        let (store, time, mut closing) = (
+            self.store.clone(),
+            self.time.clone(),
+            self.closing.subscribe(),
+        );
+        tokio::spawn(async move {
+            loop {
+                mark_alive(&store, &time).await;
+                if *closing.borrow() {
+                    return;
+                }
+                tokio::select! {
+                    _ = tokio::time::sleep(HEARTBEAT) => {}
+                    _ = closing.wait_for(|c| *c) => {}
+                }
+            }
+        });
     }
 
     /// Gives a registered match its handle: its log replayed by the returned job (in the
@@ -188,10 +235,10 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             info,
             rules,
             seed,
+            self.down_since,
             self.store.clone(),
             self.time.clone(),
-            feed,
-            self.signer.clone(),
+            (feed, self.signer.clone()),
         );
         state.matches.insert(id, handle);
         Ok(Some(job))

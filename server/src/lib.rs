@@ -261,11 +261,14 @@ where
         .accept_http1(true)
         .layer(decode_errors::DecodeErrorsLayer)
         .add_routes(routes)
-        .serve_with_incoming_shutdown(incoming, async move {
-            shutdown.await;
-            // End the open streams so that their connections close and shutdown completes.
-            hub.close();
-            let _ = signalled.send(());
+        .serve_with_incoming_shutdown(incoming, {
+            let hub = hub.clone();
+            async move {
+                shutdown.await;
+                // End the open streams so that their connections close and shutdown completes.
+                hub.close();
+                let _ = signalled.send(());
+            }
         });
     tokio::select! {
         result = server => result?,
@@ -277,5 +280,7 @@ where
             }
         } => tracing::warn!("connections still open {SHUTDOWN_GRACE:?} after the shutdown signal: stopping anyway"),
     }
+    // The last heartbeat, at the stop itself: the next start credits its outage from here.
+    hub.mark_alive().await;
     Ok(())
 }

@@ -407,3 +407,73 @@ async fn a_tournament_keeps_its_venue_and_days_across_a_restart() {
     assert!(!listed.tournaments.iter().any(|x| x.id == "bad"));
     server.stop().await;
 }
+
+/// Issue 31 (2): a restart of `baffled` cost a player 21 s of his clock, silently. The
+/// restart credits what the outage charged the running clock of a match played without
+/// devices, up to a minute; what it charged beyond that is put before the director in
+/// the state (`uncredited_outage`) until he rules on that clock.
+#[tokio::test]
+async fn a_restart_gives_back_the_clock_time_its_outage_took() {
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    d.tournament("open", defaults(120_000, None, v1::DiceSource::Server))
+        .await;
+    for m in ["short", "long"] {
+        d.create_match("open", m, 7, EPOCH.as_ms()).await;
+        d.act(m, Action::CheckIn(A)).await;
+        d.act(m, Action::CheckIn(B)).await;
+        d.act(m, baffle_tests::api::server_opening()).await;
+    }
+    // 30 s into the opening turn: the 12 s delay is spent, main time runs.
+    server.time.advance(30_000);
+    let main = |s: &v1::MatchState| {
+        let clock = s.clock.clone().unwrap();
+        let side = if s.turn_side == A { clock.a } else { clock.b };
+        side.unwrap().main_ms
+    };
+    let before = main(&d.state("short").await);
+
+    // 21 s down: all of it given back.
+    let (dir, time) = server.stop().await;
+    time.advance(21_000);
+    let server = TestServer::start_in(dir, time).await;
+    let mut d = Director::connect(&server).await;
+    let after = d.state("short").await;
+    assert_eq!(
+        main(&after),
+        before,
+        "the 21 s the server was down are given back"
+    );
+    assert_eq!(after.uncredited_outage, None);
+    let log = export(&server, "short").await;
+    assert!(
+        log.contains(
+            r#"\"charged_ms\":21000,\"credit_ms\":21000,\"down_ms\":21000,\"kind\":\"table.restart\""#
+        ),
+        "{log}"
+    );
+    assert!(verify_jsonl(&log, None).is_ok());
+
+    // "long" was given its 21 s too. Now 90 s down: a minute back, 30 s to the director.
+    let long_before = main(&d.state("long").await);
+    let (dir, time) = server.stop().await;
+    time.advance(90_000);
+    let server = TestServer::start_in(dir, time).await;
+    let mut d = Director::connect(&server).await;
+    let after = d.state("long").await;
+    assert_eq!(main(&after), long_before - 30_000);
+    let left = after.uncredited_outage.expect("30 s left to the director");
+    assert_eq!((left.side, left.ms), (after.turn_side, 30_000));
+    // The director rules on that clock: the to-do is settled.
+    let side = after.turn_side;
+    let ruled = d
+        .act(
+            "long",
+            Action::AdjustTime(v1::TimeChange { side, ms: 30_000 }),
+        )
+        .await;
+    assert_eq!(ruled.uncredited_outage, None);
+    assert_eq!(main(&ruled), long_before);
+    assert!(verify_jsonl(&export(&server, "long").await, None).is_ok());
+    server.stop().await;
+}

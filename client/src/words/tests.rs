@@ -191,3 +191,33 @@ fn the_reveal_deadline_and_its_extension_are_said_with_their_time_and_rule() {
         );
     });
 }
+
+#[test]
+fn a_restart_says_how_long_the_server_was_down_and_what_was_given_back() {
+    let names = ["Anna", "Ben"];
+    let all =
+        json!({"at": 5, "charged_ms": 21000, "credit_ms": 21000, "down_ms": 21400, "side": "B"});
+    let part =
+        json!({"at": 5, "charged_ms": 90000, "credit_ms": 60000, "down_ms": 91000, "side": "A"});
+    in_locale(Locale::En, || {
+        assert_eq!(
+            event("table.restart", &all, names),
+            "the server was down 0:21.4: Ben was given back the 0:21.0 it cost his clock"
+        );
+        let said = event("table.restart", &part, names);
+        assert!(
+            said.contains("1:30.0")
+                && said.contains("1:00.0")
+                && said.contains("Anna")
+                && said.contains("director"),
+            "{said}"
+        );
+    });
+    in_locale(Locale::El, || {
+        let said = event("table.restart", &all, names);
+        assert!(
+            said.contains("διακομιστής") && said.contains("Ben"),
+            "{said}"
+        );
+    });
+}

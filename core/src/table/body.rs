@@ -134,6 +134,26 @@ pub struct TakeoverRecord {
     pub side: Option<crate::side::Side>,
 }
 
+/// `baffled` restarted on a single server (the embedded store): the outage, measured
+/// from its last heartbeat, charged `side`'s clock `charged_ms` in a match played
+/// without devices, and `credit_ms` of it is given back — all of it up to
+/// [`super::MAX_RESTART_CREDIT`] (`docs/server.md`, "A restart"). Written only when the
+/// outage charged a running clock; the fold recomputes `charged_ms` from `at` and
+/// `down_ms` and checks the credit.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RestartRecord {
+    /// When the restarted server recorded it, ms on the server's time line.
+    pub at: i64,
+    /// How long the server had been silent: `at` minus its last heartbeat, in ms.
+    pub down_ms: u64,
+    /// What the outage charged `side`'s clock, in ms.
+    pub charged_ms: u64,
+    /// What is given back: `charged_ms` up to the bound.
+    pub credit_ms: u64,
+    /// Whose clock was running (in chess, the player, not the colour).
+    pub side: crate::side::Side,
+}
+
 /// The director corrected a player's name (a misspelling at registration): the name
 /// the match, its followers and its exports use from here on. `was` is the name it
 /// replaces, so that the log reads on its own and a replay checks it.
@@ -183,6 +203,8 @@ enum Sorted {
     ChessRuling(ChessRuling),
     #[serde(rename = "table.takeover")]
     Takeover(TakeoverRecord),
+    #[serde(rename = "table.restart")]
+    Restart(RestartRecord),
     #[serde(rename = "match.renamed")]
     Renamed(RenameRecord),
 }
@@ -208,6 +230,8 @@ pub enum Body {
     Chess(chess::MatchEvent),
     /// `table.takeover`: another server node writes the log from here on.
     Takeover(TakeoverRecord),
+    /// `table.restart`: a single server came back, and credits its outage.
+    Restart(RestartRecord),
 }
 
 /// Which game's events a log holds, as parsing needs to know.
@@ -236,6 +260,7 @@ impl Body {
             Body::Anomaly(a) => sorted(Sorted::Anomaly(a.clone())),
             Body::ChessRuling(r) => sorted(Sorted::ChessRuling(r.clone())),
             Body::Takeover(t) => sorted(Sorted::Takeover(t.clone())),
+            Body::Restart(r) => sorted(Sorted::Restart(r.clone())),
             Body::Renamed(r) => sorted(Sorted::Renamed(r.clone())),
             Body::Backgammon(e) => e.body(),
             Body::Chess(e) => e.body(),
@@ -255,14 +280,17 @@ impl Body {
         let malformed = |e: serde_json::Error| format!("malformed {kind} record: {e}");
         let body = match kind.as_str() {
             "match.setup" | "device.input" | "dice.anomaly" | "chess.ruling" | "table.takeover"
-            | "match.renamed" => match serde_json::from_str::<Sorted>(text).map_err(malformed)? {
-                Sorted::Setup(s) => Body::Setup(s),
-                Sorted::DeviceInput(d) => Body::DeviceInput(d),
-                Sorted::Anomaly(a) => Body::Anomaly(a),
-                Sorted::ChessRuling(r) => Body::ChessRuling(r),
-                Sorted::Takeover(t) => Body::Takeover(t),
-                Sorted::Renamed(r) => Body::Renamed(r),
-            },
+            | "table.restart" | "match.renamed" => {
+                match serde_json::from_str::<Sorted>(text).map_err(malformed)? {
+                    Sorted::Setup(s) => Body::Setup(s),
+                    Sorted::DeviceInput(d) => Body::DeviceInput(d),
+                    Sorted::Anomaly(a) => Body::Anomaly(a),
+                    Sorted::ChessRuling(r) => Body::ChessRuling(r),
+                    Sorted::Takeover(t) => Body::Takeover(t),
+                    Sorted::Restart(r) => Body::Restart(r),
+                    Sorted::Renamed(r) => Body::Renamed(r),
+                }
+            }
             k if Entry::KINDS.contains(&k) => {
                 Body::Dice(serde_json::from_str(text).map_err(malformed)?)
             }
@@ -346,6 +374,26 @@ mod tests {
         }
         let extra = r#"{"at":5,"epoch":2,"kind":"table.takeover","node":"n2","x":1}"#;
         assert!(Body::parse(extra, Some(GameType::Chess)).is_err());
+    }
+
+    #[test]
+    fn a_restart_has_one_spelling() {
+        let text = r#"{"at":5,"charged_ms":90000,"credit_ms":60000,"down_ms":91000,"kind":"table.restart","side":"B"}"#;
+        let body = Body::parse(text, Some(GameType::Backgammon)).unwrap();
+        assert_eq!(
+            body,
+            Body::Restart(RestartRecord {
+                at: 5,
+                down_ms: 91_000,
+                charged_ms: 90_000,
+                credit_ms: 60_000,
+                side: crate::side::Side::B,
+            })
+        );
+        assert_eq!(body.text(), text);
+        let missing =
+            r#"{"at":5,"charged_ms":90000,"down_ms":91000,"kind":"table.restart","side":"B"}"#;
+        assert!(Body::parse(missing, Some(GameType::Chess)).is_err());
     }
 
     #[test]

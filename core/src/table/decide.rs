@@ -1,7 +1,9 @@
 //! Deciding a request: the records it adds, each emitted through the fold on a working
 //! copy, so a request is accepted only if every record it writes would replay.
 
-use super::body::{AnomalyRecord, Body, ChessRuling, DeviceInputRecord, TakeoverRecord};
+use super::body::{
+    AnomalyRecord, Body, ChessRuling, DeviceInputRecord, RestartRecord, TakeoverRecord,
+};
 use super::evolve::Owed;
 use super::request::{DeviceInput, DeviceOutcome, Refusal, Request};
 use super::{Game, MAX_LAG_CREDIT, Plan, Table};
@@ -248,6 +250,22 @@ impl Draft {
         }
     }
 
+    /// Records what fell due by `now` while no server wrote (a flag at its instant, a
+    /// break's end), as a tick would; true if anything did — then the clock did not
+    /// simply run through the outage, and nothing is credited. A tick the rules refuse
+    /// (a match not started) records nothing.
+    fn catch_up(&mut self, now: Timestamp) -> bool {
+        let before = self.records.len();
+        let mut ticked = Draft {
+            table: self.table.clone(),
+            records: self.records.clone(),
+        };
+        if ticked.request_at(&Request::Tick, now).is_ok() {
+            *self = ticked;
+        }
+        self.records.len() > before
+    }
+
     fn request(&mut self, request: &Request, now: Timestamp) -> Result<(), Refusal> {
         self.request_at(request, now)
             .map_err(|refusal| self.before_start(refusal, now))
@@ -341,20 +359,7 @@ impl Draft {
                 epoch,
                 silent_ms,
             } => {
-                // A flag that fell while no node wrote is recorded at its instant; a tick
-                // the rules refuse (a match not started) records nothing.
-                let before = self.records.len();
-                let mut ticked = Draft {
-                    table: self.table.clone(),
-                    records: self.records.clone(),
-                };
-                if ticked.request_at(&Request::Tick, now).is_ok() {
-                    *self = ticked;
-                }
-                // Something fell due meanwhile (a flag, a break's end): the clock did not
-                // simply run through the outage, and nothing is credited — a flag that
-                // fell stays at its instant.
-                let fell_due = self.records.len() > before;
+                let fell_due = self.catch_up(now);
                 let record = TakeoverRecord {
                     at: now.as_ms(),
                     epoch: *epoch,
@@ -365,7 +370,8 @@ impl Draft {
                 let credit = silent_ms.filter(|_| !fell_due).and_then(|silent| {
                     let silent = Millis::ms(i64::try_from(silent).unwrap_or(i64::MAX));
                     // What the clock charged while no node wrote: from the outage's start.
-                    let (side, most) = self.table.takeover_credit_room(now, Some(now - silent))?;
+                    let (side, charged) = self.table.outage_charge(now, Some(now - silent))?;
+                    let most = charged.min(super::MAX_TAKEOVER_CREDIT);
                     let credit = u64::try_from(silent.min(most).as_ms()).ok()?;
                     (credit > 0).then_some((side, credit))
                 });
@@ -387,6 +393,23 @@ impl Draft {
                     }
                 }
                 self.emit(Body::Takeover(record))
+            }
+            Request::Restart { down_ms } => {
+                if self.catch_up(now) {
+                    return Ok(());
+                }
+                let down = Millis::ms(i64::try_from(*down_ms).unwrap_or(i64::MAX));
+                let Some((side, charged)) = self.table.outage_charge(now, Some(now - down)) else {
+                    return Ok(());
+                };
+                let ms = |m: Millis| u64::try_from(m.as_ms()).unwrap_or(0);
+                self.emit(Body::Restart(RestartRecord {
+                    at: now.as_ms(),
+                    down_ms: *down_ms,
+                    charged_ms: ms(charged),
+                    credit_ms: ms(charged.min(super::MAX_RESTART_CREDIT)),
+                    side,
+                }))
             }
             Request::Reveal => {
                 if !self.table.game.is_over() {

@@ -8,7 +8,7 @@ use super::body::{AnomalyRecord, Body};
 use super::dice::{Draw, strict_hex};
 use super::{Game, Table};
 use crate::audit::Entry;
-use crate::backgammon::{Change, DiceSource, Event, Turn};
+use crate::backgammon::{Change, DiceSource, DirectorAction, Event, Turn};
 use crate::chess::{MatchEvent, SeriesEvent};
 use crate::dice::{Position, Roll};
 use crate::dice_check::validate_roll;
@@ -133,6 +133,7 @@ impl Table {
                 }
                 self.epoch = t.epoch;
             }
+            Body::Restart(r) => self.credit_restart(r)?,
             Body::Renamed(r) => {
                 let now = &self.game.players()[r.side.index()];
                 if *now != r.was {
@@ -164,7 +165,7 @@ impl Table {
     /// given ([`Table::takeover_credit_room`]), to the side whose clock runs, 1 ms to the
     /// room's bound; the game's time moves to the takeover.
     fn credit_takeover(&mut self, side: Side, credit: u64, at: Timestamp) -> Result<(), String> {
-        let Some((running, most)) = self.takeover_credit_room(at, None) else {
+        let Some((running, charged)) = self.outage_charge(at, None) else {
             return Err(format!(
                 "a takeover credit of {credit} ms where none may be given (a match with \
                  device inputs or over, no clock running unpaused, or no time since its \
@@ -176,6 +177,7 @@ impl Table {
                 "a takeover credit to {side}, whose clock was not running ({running}'s was)"
             ));
         }
+        let most = charged.min(super::MAX_TAKEOVER_CREDIT);
         let amount = i64::try_from(credit)
             .ok()
             .map(Millis::ms)
@@ -196,6 +198,52 @@ impl Table {
                 .credit_takeover(side, amount, at)
                 .map_err(|e| e.to_string()),
         }
+    }
+
+    /// Folds a restart's credit: `charged_ms` must be what the clock charged `side` over
+    /// the outage (from `at - down_ms` to `at`, no earlier than the last event), and the
+    /// credit all of it up to [`super::MAX_RESTART_CREDIT`]; the rest is left to the
+    /// director.
+    fn credit_restart(&mut self, r: &super::RestartRecord) -> Result<(), String> {
+        let at = Timestamp(r.at);
+        let down = i64::try_from(r.down_ms)
+            .map(Millis::ms)
+            .map_err(|_| format!("a restart after {} ms of silence", r.down_ms))?;
+        let charged = self
+            .outage_charge(at, Some(at - down))
+            .filter(|(side, _)| *side == r.side)
+            .map(|(_, charged)| charged);
+        let credit = charged.map(|c| c.min(super::MAX_RESTART_CREDIT));
+        let ms = |m: Millis| u64::try_from(m.as_ms()).unwrap_or(0);
+        if charged.map(ms) != Some(r.charged_ms) || credit.map(ms) != Some(r.credit_ms) {
+            return Err(format!(
+                "a restart crediting {} ms of {} ms charged to {}: the clock says {} charged, \
+                 credited up to {} ms",
+                r.credit_ms,
+                r.charged_ms,
+                r.side,
+                charged.map_or("nothing".into(), |c| format!("{} ms", c.as_ms())),
+                super::MAX_RESTART_CREDIT.as_ms()
+            ));
+        }
+        let (charged, credit) = (
+            Millis::ms(i64::try_from(r.charged_ms).unwrap_or(i64::MAX)),
+            Millis::ms(i64::try_from(r.credit_ms).unwrap_or(i64::MAX)),
+        );
+        match &mut self.game {
+            Game::Backgammon(m) => m
+                .credit_takeover(r.side, credit, at)
+                .map_err(|e| e.to_string())?,
+            Game::Chess(m) => m
+                .credit_takeover(r.side, credit, at)
+                .map_err(|e| e.to_string())?,
+        }
+        self.uncredited = (charged > credit).then_some(super::Uncredited {
+            side: r.side,
+            ms: charged - credit,
+            at,
+        });
+        Ok(())
     }
 
     /// Settles what the log owes with `body`, if it pays; true if it did. Any record
@@ -426,6 +474,14 @@ impl Table {
     }
 
     fn evolve_backgammon(&mut self, event: &Event, paid: bool) -> Result<(), String> {
+        if let Change::Ruled {
+            action: DirectorAction::AdjustTime { side, .. } | DirectorAction::SetTime { side, .. },
+            ..
+        } = event.change
+        {
+            // The director has ruled on that clock: the outage left to him is settled.
+            self.clock_ruled(side);
+        }
         let Game::Backgammon(m) = &mut self.game else {
             return Err("a backgammon event in a chess match".into());
         };

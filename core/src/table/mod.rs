@@ -51,15 +51,17 @@ mod body;
 mod decide;
 pub mod dice;
 mod evolve;
+mod outage;
 mod replay;
 mod request;
 
 pub use body::{
     AnomalyRecord, Body, ChessRuling, DEFAULT_REVEAL_WINDOW, DeviceInputRecord, GameSetup,
-    GameType, MAX_PLAYER_NAME, MAX_REVEAL_WINDOW, MatchInfo, RenameRecord, SeedPolicy, SetupRecord,
-    TakeoverRecord, check_player_name,
+    GameType, MAX_PLAYER_NAME, MAX_REVEAL_WINDOW, MatchInfo, RenameRecord, RestartRecord,
+    SeedPolicy, SetupRecord, TakeoverRecord, check_player_name,
 };
 pub use dice::TableDice;
+pub use outage::{MAX_RESTART_CREDIT, Uncredited};
 pub use replay::{Replay, ReplayError, setup_of};
 pub use request::{DeviceInput, DeviceOutcome, Refusal, RefusalKind, Request};
 
@@ -209,6 +211,9 @@ pub struct Table {
     queued_roll: Option<Side>,
     /// The epoch of the latest takeover by a server node (0: none yet).
     epoch: u64,
+    /// What the last server restart's outage charged a clock beyond its credit, until
+    /// the director rules on that clock or the match ends (`outage.rs`).
+    uncredited: Option<Uncredited>,
     /// The key that signs the match's heads, from `match.opened` (none in older logs).
     signer: Option<String>,
     len: u64,
@@ -339,66 +344,6 @@ impl Table {
     /// The last input sequence number recorded per device.
     pub fn device_seqs(&self) -> &BTreeMap<String, u64> {
         &self.device_seqs
-    }
-
-    /// Whose clock a takeover at `at` may credit for the outage, and the most it may
-    /// give: the running side of a match played without devices, over neither paused nor
-    /// frozen nor flagged, up to [`MAX_TAKEOVER_CREDIT`] and the time its clock actually
-    /// charged between `from` (at the earliest the match's last event; that event when
-    /// `None`) and `at` — a delay that absorbed the outage charged nothing, so gives
-    /// nothing (a stranger's run: a kill inside the 12 s delay credited 1 s of main
-    /// time the player never lost, 14:01.0 of 14:00.0). `None`: no credit.
-    ///
-    /// "Without devices" is the table's `device_seqs` being empty: it holds every device
-    /// that ever had an input recorded in this log (applied or refused), it is folded
-    /// from the log, so the verifier sees exactly what the server saw, and a device's
-    /// input keeps its own timestamp across an outage, so a match played with devices
-    /// is made whole by them (principle 5). A device bound to the table that never
-    /// pressed leaves no trace in the log: its first press after a credited takeover is
-    /// charged no earlier than the takeover (the credit moves the game's time to `at`),
-    /// so the outage is never given twice.
-    pub(super) fn takeover_credit_room(
-        &self,
-        at: Timestamp,
-        from: Option<Timestamp>,
-    ) -> Option<(Side, Millis)> {
-        if !self.device_seqs.is_empty() || self.game.is_over() {
-            return None;
-        }
-        let (clock, player) = match &self.game {
-            Game::Backgammon(m) => {
-                let clock = m.clock()?;
-                (clock, clock.running()?)
-            }
-            Game::Chess(m) => {
-                let game = m.game();
-                if !game.started() || game.result().is_some() {
-                    return None;
-                }
-                let clock = game.clock();
-                // The chess clock counts by colour: its side A is White.
-                let player = match clock.running()? {
-                    Side::A => m.white(),
-                    Side::B => m.white().other(),
-                };
-                (clock, player)
-            }
-        };
-        let running = clock.running()?;
-        let since = self.game.now().max(clock.last_operation());
-        if clock.pause().is_some()
-            || clock.is_frozen()
-            || clock.next_flag_at().is_none()
-            || clock.view(running, at).flagged_at.is_some()
-            || at <= since
-        {
-            return None;
-        }
-        let from = from.map_or(since, |f| f.max(since)).min(at);
-        // What the clock took from the running side over the window: all its time left
-        // (main and overtime to come), delay aside.
-        let charged = clock.view(running, from).total - clock.view(running, at).total;
-        (charged > Millis::ZERO).then(|| (player, charged.min(MAX_TAKEOVER_CREDIT)))
     }
 
     /// The lease epoch of the latest `table.takeover` in the log (0 if none).

@@ -244,6 +244,7 @@ impl Replay {
                     owed: None,
                     queued_roll: None,
                     epoch: 0,
+                    uncredited: None,
                     signer,
                     len: 2,
                     head: record.hash,

@@ -80,6 +80,15 @@ pub enum Request {
         /// expired, a node taking back its own): nothing is credited.
         silent_ms: Option<u64>,
     },
+    /// `baffled` came back on a single server after `down_ms` of silence (since its last
+    /// heartbeat): what fell due meanwhile is recorded first, at its instants; then, if
+    /// nothing did and the outage charged a running clock in a match played without
+    /// devices, `table.restart` credits it, up to [`super::MAX_RESTART_CREDIT`].
+    /// Nothing is recorded otherwise.
+    Restart {
+        /// The silence, in ms on the server's time line.
+        down_ms: u64,
+    },
     /// The director corrects `side`'s name (a misspelling): any time, even after the
     /// match; refused for an empty, too long or unchanged name.
     RenamePlayer {

@@ -323,6 +323,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             devices: &self.devices,
             dice: table.dice(),
             signed_head,
+            uncredited: table.uncredited_outage(),
         };
         wire::match_state(table.game(), &cx)
     }

@@ -183,10 +183,13 @@ impl<S: EventStore + Clone, T: TimeSource> MatchActor<S, T> {
         info: MatchInfo,
         rules: Rules,
         seed: [u8; 32],
+        down_since: Option<Timestamp>,
         store: S,
         time: T,
-        summaries: broadcast::Sender<crate::feed::FeedItem>,
-        signer: Arc<crate::signing::HeadSigner>,
+        outlets: (
+            broadcast::Sender<crate::feed::FeedItem>,
+            Arc<crate::signing::HeadSigner>,
+        ),
     ) -> (MatchHandle, Arc<Recovery<S>>) {
         let (tx, mut rx) = mpsc::channel::<Box<Msg>>(256);
         let (deliver, delivered) = oneshot::channel();
@@ -229,8 +232,12 @@ impl<S: EventStore + Clone, T: TimeSource> MatchActor<S, T> {
             drop(job);
             match log {
                 Ok(table) => {
-                    let outlets = (summaries, signer);
                     let mut actor = MatchActor::new(table, store, time, outlets, (owner, epoch));
+                    // Before any command: the outage is credited from the match as it
+                    // stood when the server stopped.
+                    if let Some(since) = down_since {
+                        actor.credit_restart(since).await;
+                    }
                     if let Some(msg) = first {
                         actor.handle(*msg).await;
                     }
@@ -365,10 +372,13 @@ mod tests {
             info,
             Rules::Chess,
             [0; 32],
+            None,
             stuck.clone(),
             ManualTime::new(Timestamp(0)),
-            broadcast::channel(1).0,
-            Arc::new(crate::signing::HeadSigner::from_secret([1; 32])),
+            (
+                broadcast::channel(1).0,
+                Arc::new(crate::signing::HeadSigner::from_secret([1; 32])),
+            ),
         );
         let started = Instant::now();
         recover_in_background(vec![job]);

@@ -13,6 +13,7 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
+use baffle_core::Timestamp;
 use baffle_core::audit::export::{Line, parse_line};
 use baffle_core::table::{Replay, Request};
 use baffle_proto::v1;
@@ -186,6 +187,34 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                 if self.store.holds(&stream(&id)) {
                     self.takeover = Some((node, epoch, silent_ms));
                 }
+            }
+        }
+    }
+
+    /// After a restart of a single server, credits the outage since `since` (its last
+    /// heartbeat) to the running side of a match played without devices
+    /// (`table.restart`, `docs/server.md`, "A restart"); records nothing where the
+    /// outage cost no clock anything. A failed write is logged and not retried: the
+    /// director sees the clock and can rule.
+    pub(super) async fn credit_restart(&mut self, since: Timestamp) {
+        if self.store.node_id().is_some() {
+            return; // a cluster's takeovers credit its outages
+        }
+        let now = self.now();
+        let Ok(down_ms) = u64::try_from((now - since).as_ms()) else {
+            return;
+        };
+        let id = self.table.info().id.clone();
+        match self.table.plan(&Request::Restart { down_ms }, now) {
+            Ok(plan) if plan.records.is_empty() => {}
+            Ok(plan) => match self.append(plan, None).await {
+                Ok(_) => tracing::info!(match_id = %id, down_ms, "credited the restart's outage"),
+                Err(e) => {
+                    tracing::warn!(match_id = %id, error = %e, "the restart's credit could not be written")
+                }
+            },
+            Err(refusal) => {
+                tracing::warn!(match_id = %id, %refusal, "the restart's credit cannot be recorded")
             }
         }
     }

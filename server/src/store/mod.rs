@@ -156,6 +156,19 @@ pub trait EventStore: Send + Sync + 'static {
         std::future::ready(Ok(()))
     }
 
+    /// When this server was last known alive, ms on its time line: its last heartbeat
+    /// before this start ([`EventStore::mark_alive`]), read once at start to measure a
+    /// restart's outage. `None` where the store keeps none: a cluster's nodes measure
+    /// each other's silence by their leases instead (`docs/cluster.md`).
+    fn last_alive(&self) -> Option<i64> {
+        None
+    }
+
+    /// Records that this server is alive at `at_ms` (every second, and at a clean stop).
+    fn mark_alive(&self, _at_ms: i64) -> Result<(), StoreError> {
+        Ok(())
+    }
+
     /// On a node of a cluster: this node's id (`--node-id`).
     fn node_id(&self) -> Option<&str> {
         None

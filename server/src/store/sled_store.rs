@@ -79,6 +79,10 @@ pub(super) fn marker_key(stream: &str) -> Vec<u8> {
     k
 }
 
+/// The heartbeat file in the data directory: the server's time, 8 bytes big-endian ms,
+/// rewritten every second and at a clean stop (`EventStore::mark_alive`).
+const HEARTBEAT_FILE: &str = "heartbeat";
+
 /// The first byte of every receipt key: `0xFE ‖ len(name) ‖ name ‖ request id`.
 const RECEIPT_TAG: u8 = 0xFE;
 
@@ -191,6 +195,25 @@ impl EventStore for SledStore {
             Some(why) => Err(StoreError::Lost(why.clone())),
             None => Ok(()),
         }
+    }
+
+    fn last_alive(&self) -> Option<i64> {
+        let bytes = std::fs::read(self.inner.shared.dir.join(HEARTBEAT_FILE)).ok()?;
+        Some(i64::from_be_bytes(bytes.try_into().ok()?))
+    }
+
+    fn mark_alive(&self, at_ms: i64) -> Result<(), StoreError> {
+        use std::io::Write;
+        // Eight bytes in place, synced: a power cut must not leave an older heartbeat
+        // behind, which would overstate the next restart's outage.
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .write(true)
+            .truncate(false)
+            .open(self.inner.shared.dir.join(HEARTBEAT_FILE))
+            .map_err(io)?;
+        file.write_all(&at_ms.to_be_bytes()).map_err(io)?;
+        file.sync_data().map_err(io)
     }
 
     fn streams(&self) -> Result<Vec<String>, StoreError> {

@@ -314,6 +314,8 @@ pub(super) fn match_state(m: &Match, cx: &StateContext<'_>) -> v1::MatchState {
         sent_at_ms: 0,
         // Signed by the actor (`wire::match_state`).
         signed_head: None,
+        // Set by `wire::match_state` from the table.
+        uncredited_outage: None,
         chess: None,
         player_seeds: player_seeds(cx),
         player_seeds_required: cx.dice.seeds_required(),

@@ -215,6 +215,8 @@ pub struct StateContext<'a> {
     pub dice: &'a baffle_core::table::TableDice,
     /// The head (`head` at `seq`) as the server signed it.
     pub signed_head: Option<v1::SignedHead>,
+    /// What the last restart took from a clock and left to the director.
+    pub uncredited: Option<baffle_core::table::Uncredited>,
 }
 
 /// The players' seeds as a state shows them, A then B.
@@ -255,6 +257,11 @@ pub fn match_state(game: &Game, cx: &StateContext<'_>) -> v1::MatchState {
     };
     v1::MatchState {
         signed_head: cx.signed_head.clone(),
+        uncredited_outage: cx.uncredited.map(|u| v1::UncreditedOutage {
+            side: baffle_proto::convert::side_to_wire(u.side) as i32,
+            ms: u.ms.as_ms(),
+            at_ms: u.at.as_ms(),
+        }),
         ..state
     }
 }
