@@ -1244,3 +1244,37 @@ fn match_setup_is_validated_with_a_clear_error() {
         .contains("3.5")
     );
 }
+
+#[test]
+fn rule_4_7_a_corrected_score_carries_the_penalty_points_it_can_hold() {
+    // A new director's `correct-score 1 0` left "a penalty point to B" beside B's 0.
+    let mut t = Table::seated(7);
+    t.director(DirectorAction::AwardPoints { to: B, points: 1 });
+    t.director(DirectorAction::AwardPoints { to: A, points: 2 });
+    assert_eq!(
+        (
+            t.m.penalty_points_received(A),
+            t.m.penalty_points_received(B)
+        ),
+        (2, 1)
+    );
+    t.director(DirectorAction::CorrectScore { a: 1, b: 0 });
+    assert_eq!(
+        (
+            t.m.penalty_points_received(A),
+            t.m.penalty_points_received(B)
+        ),
+        (1, 0)
+    );
+    // A deduction likewise; a correction upwards leaves the count as it was.
+    t.director(DirectorAction::DeductPoints { from: A, points: 1 });
+    t.director(DirectorAction::CorrectScore { a: 3, b: 2 });
+    assert_eq!(
+        (
+            t.m.penalty_points_received(A),
+            t.m.penalty_points_received(B)
+        ),
+        (0, 0)
+    );
+    t.check_fold();
+}

@@ -374,6 +374,7 @@ impl Match {
             }
             DirectorAction::DeductPoints { from, points } => {
                 self.score[from.index()] = self.score[from.index()].saturating_sub(points);
+                self.cap_penalties();
             }
             DirectorAction::AdjustTime { side, delta } => {
                 self.clock_mut()?.adjust(side, delta, at)?
@@ -437,6 +438,7 @@ impl Match {
         self.score[winner.index()] = self.score[winner.index()].saturating_add(points);
         self.shift_start_scores(index + 1, old_winner, -i64::from(old_points));
         self.shift_start_scores(index + 1, winner, i64::from(points));
+        self.cap_penalties();
         self.settle_crawford();
         Ok(())
     }

@@ -83,6 +83,18 @@ impl Match {
             self.shift_start_scores(latest, side, delta);
         }
         self.score = score;
+        self.cap_penalties();
         self.settle_crawford();
+    }
+
+    /// Penalty points received are points of the score: after a correction or a
+    /// deduction leaves a player fewer points than the penalty points he was counted,
+    /// the count follows the score. (A new director's `correct-score 1 0` left phones
+    /// showing "a penalty point to Ben" beside Ben's 0.)
+    pub(super) fn cap_penalties(&mut self) {
+        for side in Side::BOTH {
+            let i = side.index();
+            self.penalty_received[i] = self.penalty_received[i].min(self.score[i]);
+        }
     }
 }
