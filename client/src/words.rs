@@ -360,17 +360,7 @@ pub fn event(kind: &str, body: &Json, names: [&str; 2]) -> String {
             let article = body.get("ruling").and_then(|r| r.get("article")).map(text);
             let rule = catalogue().rule("backgammon", &article.unwrap_or_default());
             let action = body.get("action").unwrap_or(&Json::Null);
-            let said = match action.get("action").and_then(Json::as_str) {
-                Some("warning") => say_with("ruling-warning", &[who(action, "side", names)]),
-                Some("award_points") => {
-                    let points = action.get("points").and_then(Json::as_u64).unwrap_or(0);
-                    say_with(
-                        "ruling-award-points",
-                        &[who(action, "to", names), ("points", num(points as f64))],
-                    )
-                }
-                _ => say("ruling-other"),
-            };
+            let said = ruling_action(action, body.get("effect"), names);
             say_with(
                 "event-ruling",
                 &[("rule", rule.into()), ("action", said.into())],
@@ -532,6 +522,80 @@ pub fn event(kind: &str, body: &Json, names: [&str; 2]) -> String {
 }
 
 /// The name of the player a body's `field` ("A" or "B") names, as the `name` argument.
+/// A director's action in words, with what it changed when the record says so
+/// (`effect`: the score or a clock, before and after).
+fn ruling_action(action: &Json, effect: Option<&Json>, names: [&str; 2]) -> String {
+    let points = || num(action.get("points").and_then(Json::as_u64).unwrap_or(0) as f64);
+    let span = |ms: Option<i64>| baffle_core::Millis::ms(ms.unwrap_or(0)).to_string();
+    let said = match action.get("action").and_then(Json::as_str) {
+        Some("warning") => say_with("ruling-warning", &[who(action, "side", names)]),
+        Some("award_points") => say_with(
+            "ruling-award-points",
+            &[who(action, "to", names), ("points", points())],
+        ),
+        Some("deduct_points") => say_with(
+            "ruling-deduct-points",
+            &[who(action, "from", names), ("points", points())],
+        ),
+        Some("correct_score") => say("ruling-correct-score"),
+        Some("correct_result") => say_with(
+            "ruling-correct-result",
+            &[
+                who(action, "winner", names),
+                (
+                    "game",
+                    num(action.get("game").and_then(Json::as_u64).unwrap_or(0) as f64),
+                ),
+            ],
+        ),
+        Some("adjust_time") => {
+            let delta = action.get("delta").and_then(Json::as_i64).unwrap_or(0);
+            let sign = if delta >= 0 { "+" } else { "" };
+            say_with(
+                "ruling-adjust-time",
+                &[
+                    who(action, "side", names),
+                    ("delta", format!("{sign}{}", span(Some(delta))).into()),
+                ],
+            )
+        }
+        Some("set_time") => say_with("ruling-set-time", &[who(action, "side", names)]),
+        Some("confirm_result") => say("ruling-confirm"),
+        _ => say("ruling-other"),
+    };
+    let Some(effect) = effect else {
+        return said;
+    };
+    let score = |field: &str| -> String {
+        let s = effect.get(field).and_then(Json::as_array);
+        let at = |i: usize| s.and_then(|s| s.get(i)).and_then(Json::as_u64).unwrap_or(0);
+        format!("{}–{}", at(0), at(1))
+    };
+    let (before, after) = match effect.get("of").and_then(Json::as_str) {
+        Some("score") => (score("before"), score("after")),
+        Some("clock") => (
+            span(effect.get("before").and_then(Json::as_i64)),
+            span(effect.get("after").and_then(Json::as_i64)),
+        ),
+        _ => return said,
+    };
+    if before == after {
+        say_with(
+            "ruling-effect-unchanged",
+            &[("action", said.into()), ("value", after.into())],
+        )
+    } else {
+        say_with(
+            "ruling-effect",
+            &[
+                ("action", said.into()),
+                ("before", before.into()),
+                ("after", after.into()),
+            ],
+        )
+    }
+}
+
 fn who(body: &Json, field: &str, names: [&str; 2]) -> (&'static str, Value) {
     let name = match body.get(field).and_then(Json::as_str) {
         Some("B") | Some("b") => names[1],

@@ -1278,3 +1278,67 @@ fn rule_4_7_a_corrected_score_carries_the_penalty_points_it_can_hold() {
     );
     t.check_fold();
 }
+
+#[test]
+fn rule_4_7_a_correction_records_what_it_changed_before_and_after() {
+    use baffle_core::backgammon::Effect;
+    let mut t = Table::seated(7);
+    t.at(0).opening([6, 1]);
+    let effect = |events: Vec<baffle_core::backgammon::Event>| match &events[0].change {
+        Change::Ruled { effect, .. } => *effect,
+        other => panic!("{other:?}"),
+    };
+    let e = effect(t.director(DirectorAction::CorrectScore { a: 3, b: 2 }));
+    assert_eq!(
+        e,
+        Some(Effect::Score {
+            before: [0, 0],
+            after: [3, 2]
+        })
+    );
+    let e = effect(t.director(DirectorAction::DeductPoints { from: A, points: 1 }));
+    assert_eq!(
+        e,
+        Some(Effect::Score {
+            before: [3, 2],
+            after: [2, 2]
+        })
+    );
+    let e = effect(t.director(DirectorAction::AdjustTime {
+        side: B,
+        delta: Millis::secs(30),
+    }));
+    assert_eq!(
+        e,
+        Some(Effect::Clock {
+            side: B,
+            before: Millis::mins(14),
+            after: Millis::mins(14) + Millis::secs(30)
+        })
+    );
+    let e = effect(t.director(DirectorAction::SetTime {
+        side: A,
+        time: Millis::mins(9),
+    }));
+    assert!(matches!(e, Some(Effect::Clock { side: A, after, .. }) if after == Millis::mins(9)));
+    // A warning changes neither: no effect.
+    assert_eq!(
+        effect(t.director(DirectorAction::Warning { side: A })),
+        None
+    );
+    t.check_fold();
+    // An effect the ruling did not have is refused by the fold (and so by the verifier).
+    let mut forged = t.log.clone();
+    for e in &mut forged {
+        if let Change::Ruled {
+            effect: Some(Effect::Score { after, .. }),
+            ..
+        } = &mut e.change
+        {
+            *after = [9, 9];
+        }
+    }
+    let mut folded = baffle_core::backgammon::Match::new(t.setup.clone()).unwrap();
+    let refused = forged.iter().try_for_each(|e| folded.apply(e));
+    assert!(refused.unwrap_err().to_string().contains("says it changed"));
+}

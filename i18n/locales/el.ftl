@@ -205,6 +205,17 @@ ruling-award-points = { $points ->
    *[other] { $points } πόντοι ποινής
   } υπέρ { $name }
 ruling-other = απόφαση του Διευθυντή Αγώνων
+ruling-deduct-points = αφαίρεση { $points ->
+    [one] ενός πόντου
+   *[other] { $points } πόντων
+  } — { $name }
+ruling-correct-score = διόρθωση σκορ
+ruling-correct-result = διόρθωση του παιχνιδιού { $game }: νικητής { $name }
+ruling-adjust-time = ρολόι — { $name }: { $delta }
+ruling-set-time = ρύθμιση ρολογιού — { $name }
+ruling-confirm = επικύρωση αποτελέσματος
+ruling-effect = { $action }: { $before } → { $after }
+ruling-effect-unchanged = { $action }: { $value }
 
 ## Οι κανονισμοί, με τη δική τους αρίθμηση
 

@@ -205,6 +205,18 @@ ruling-award-points = { $points ->
    *[other] { $points } penalty points
   } to { $name }
 ruling-other = the director's decision
+ruling-deduct-points = { $points ->
+    [one] one point
+   *[other] { $points } points
+  } deducted from { $name }
+ruling-correct-score = score corrected
+ruling-correct-result = game { $game } corrected: { $name } won it
+ruling-adjust-time = { $name }'s clock { $delta }
+ruling-set-time = { $name }'s clock set
+ruling-confirm = result confirmed
+# An action and what it changed: the score (A–B) or a clock, before → after.
+ruling-effect = { $action }: { $before } → { $after }
+ruling-effect-unchanged = { $action } at { $value }
 
 ## The regulations, by their own numbering
 

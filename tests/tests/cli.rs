@@ -108,6 +108,53 @@ async fn a_director_runs_a_match_from_the_command_line() {
     let v: serde_json::Value = serde_json::from_str(&o.out).unwrap();
     assert_eq!(v["events"][0]["event"]["kind"], "bg.ruling");
     assert_eq!(v["state"]["clock"]["b"]["main_ms"], 14 * 60_000 - 30_000);
+    assert_eq!(
+        v["events"][0]["event"]["effect"],
+        serde_json::json!({"of": "clock", "side": "B", "before": 14 * 60_000, "after": 14 * 60_000 - 30_000})
+    );
+    // A correction says what it changed (issue 31: they all said "the director's decision").
+    let o = baffle(
+        &server,
+        &[
+            "rule",
+            "r1-t7",
+            "--reason",
+            "misread",
+            "--article",
+            "4.7",
+            "correct-score",
+            "1",
+            "0",
+        ],
+    )
+    .await;
+    ok(&o);
+    assert!(
+        o.out
+            .contains("art. 4.7 of the regulations: score corrected: 0–0 → 1–0"),
+        "{}",
+        o.out
+    );
+    let o = baffle(
+        &server,
+        &[
+            "rule",
+            "r1-t7",
+            "--reason",
+            "x",
+            "--article",
+            "99.9",
+            "warn",
+            "a",
+        ],
+    )
+    .await;
+    assert_eq!(o.code, 4, "{}", o.err);
+    assert!(
+        o.err.contains("not an article of the regulations"),
+        "{}",
+        o.err
+    );
     let o = baffle(
         &server,
         &["--json", "match", "list", "--tournament", "open"],

@@ -221,3 +221,47 @@ fn a_restart_says_how_long_the_server_was_down_and_what_was_given_back() {
         );
     });
 }
+
+#[test]
+fn a_correction_says_what_it_changed_before_and_after() {
+    // A new director's corrections were all "the director's decision".
+    let names = ["Anna", "Ben"];
+    let ruling = |action: serde_json::Value, effect: serde_json::Value| json!({"action": action, "ruling": {"reason": "r", "article": "4.7"}, "effect": effect});
+    let score = ruling(
+        json!({"action": "correct_score", "a": 1, "b": 0}),
+        json!({"of": "score", "before": [2, 3], "after": [1, 0]}),
+    );
+    let clock = ruling(
+        json!({"action": "adjust_time", "side": "B", "delta": 30000}),
+        json!({"of": "clock", "side": "B", "before": 686100, "after": 716100}),
+    );
+    let confirm = ruling(
+        json!({"action": "confirm_result"}),
+        json!({"of": "score", "before": [7, 3], "after": [7, 3]}),
+    );
+    let deduct = ruling(
+        json!({"action": "deduct_points", "from": "A", "points": 1}),
+        json!({"of": "score", "before": [3, 2], "after": [2, 2]}),
+    );
+    in_locale(Locale::En, || {
+        assert_eq!(
+            event("bg.ruling", &score, names),
+            "ruling, art. 4.7 of the regulations: score corrected: 2–3 → 1–0"
+        );
+        assert_eq!(
+            event("bg.ruling", &clock, names),
+            "ruling, art. 4.7 of the regulations: Ben's clock +0:30.0: 11:26.1 → 11:56.1"
+        );
+        assert!(event("bg.ruling", &confirm, names).ends_with("result confirmed at 7–3"));
+        assert!(
+            event("bg.ruling", &deduct, names).ends_with("one point deducted from Anna: 3–2 → 2–2")
+        );
+        // A ruling recorded before effects: the action alone.
+        let old = json!({"action": {"action": "correct_score", "a": 1, "b": 0}, "ruling": {"reason": "r", "article": "4.7"}});
+        assert!(event("bg.ruling", &old, names).ends_with("score corrected"));
+    });
+    in_locale(Locale::El, || {
+        let said = event("bg.ruling", &score, names);
+        assert!(said.contains("διόρθωση σκορ: 2–3 → 1–0"), "{said}");
+    });
+}

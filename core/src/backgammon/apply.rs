@@ -51,9 +51,21 @@ impl Match {
             | Change::MatchEnded { .. }
             | Change::MatchUndecided
             | Change::MatchResumed => self.apply_result(&event.change, at)?,
-            Change::Ruled { action, .. } => {
+            Change::Ruled { action, effect, .. } => {
                 self.rulings = self.rulings.saturating_add(1);
-                self.apply_director(action, at)?
+                let before = effect.and_then(|_| self.reading(action, at));
+                self.apply_director(action, at)?;
+                if let Some(effect) = effect {
+                    let read = before
+                        .zip(self.reading(action, at))
+                        .and_then(|(b, a)| b.to(a));
+                    if read != Some(*effect) {
+                        return Err(RuleError::invalid(
+                            "",
+                            format!("the ruling says it changed {effect:?}; it changed {read:?}"),
+                        ));
+                    }
+                }
             }
             Change::Moved { .. } => {}
         }

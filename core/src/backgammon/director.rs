@@ -223,14 +223,26 @@ impl Match {
         out: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
         self.check_director(action, ruling)?;
-        self.emit(
-            out,
-            now,
-            Change::Ruled {
-                action: action.clone(),
-                ruling: ruling.clone(),
-            },
-        )?;
+        // The effect is read off a copy the ruling is applied to; the fold reads it
+        // again and checks it (`effect.rs`).
+        let mut ruled = Change::Ruled {
+            action: action.clone(),
+            ruling: ruling.clone(),
+            effect: None,
+        };
+        if let Some(before) = self.reading(action, now) {
+            let mut probe = self.clone();
+            probe.apply(&Event {
+                at: now,
+                change: ruled.clone(),
+            })?;
+            if let (Change::Ruled { effect, .. }, Some(after)) =
+                (&mut ruled, probe.reading(action, now))
+            {
+                *effect = before.to(after);
+            }
+        }
+        self.emit(out, now, ruled)?;
         match *action {
             DirectorAction::ForfeitGame { loser, kind } => {
                 let cube = self.current()?.cube_value();

@@ -241,6 +241,11 @@ pub enum Change {
         action: DirectorAction,
         /// Why, and under which article.
         ruling: Ruling,
+        /// What it changed, before and after: for the corrections of points, results
+        /// and clocks, and the confirmation (`effect.rs`); absent for other actions and
+        /// in rulings recorded before effects were.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        effect: Option<super::effect::Effect>,
     },
     /// A pending match-length correction took effect (4.8).
     #[serde(rename = "bg.length_corrected")]

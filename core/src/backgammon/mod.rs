@@ -39,6 +39,7 @@ mod crawford;
 pub mod cube;
 mod director;
 mod due;
+pub mod effect;
 pub mod error;
 pub mod event;
 mod handle;
@@ -52,6 +53,7 @@ pub use command::{
 };
 pub use cube::{Cube, CubeTurn};
 pub use due::Due;
+pub use effect::Effect;
 pub use error::RuleError;
 pub use event::{Change, Event, Expiry, GameEnd, MatchEnd};
 pub use moves::{BoardState, MovesSetting};

@@ -16,7 +16,7 @@ pub struct Table {
     pub m: Match,
     pub now: i64,
     pub log: Vec<Event>,
-    setup: MatchSetup,
+    pub setup: MatchSetup,
 }
 
 impl Table {
