@@ -112,11 +112,38 @@ const REASONS = {
 };
 const ENDS = { points: 1, timeout: 2, penalty_points: 3, forfeit: 4, director_decision: 5 };
 
-// A director's action in words (the ruling's article is said beside it).
-function action(a, name) {
-  if (a.action === "warning") return t("ruling-warning", { name: name(a.side) });
-  if (a.action === "award_points") return t("ruling-award-points", { name: name(a.to), points: a.points });
-  return t("ruling-other");
+// A span of ms as the clocks show it (as Rust's Millis: "m:ss.t", "h:mm:ss.t").
+function span(ms) {
+  const sign = ms < 0 ? "-" : "";
+  const a = Math.abs(ms || 0);
+  const [h, m, sec, tenth] = [Math.floor(a / 3600000), Math.floor(a / 60000) % 60, Math.floor(a / 1000) % 60, Math.floor(a / 100) % 10];
+  const ss = String(sec).padStart(2, "0");
+  return h > 0 ? `${sign}${h}:${String(m).padStart(2, "0")}:${ss}.${tenth}` : `${sign}${m}:${ss}.${tenth}`;
+}
+
+// A director's action in words (the ruling's article is said beside it), with what it
+// changed when the record says so (`effect`: the score or a clock, before and after).
+function action(a, name, effect) {
+  const said = (() => {
+    switch (a.action) {
+      case "warning": return t("ruling-warning", { name: name(a.side) });
+      case "award_points": return t("ruling-award-points", { name: name(a.to), points: a.points });
+      case "deduct_points": return t("ruling-deduct-points", { name: name(a.from), points: a.points });
+      case "correct_score": return t("ruling-correct-score");
+      case "correct_result": return t("ruling-correct-result", { name: name(a.winner), game: a.game });
+      case "adjust_time": return t("ruling-adjust-time", { name: name(a.side), delta: (a.delta >= 0 ? "+" : "") + span(a.delta) });
+      case "set_time": return t("ruling-set-time", { name: name(a.side) });
+      case "confirm_result": return t("ruling-confirm");
+      default: return t("ruling-other");
+    }
+  })();
+  if (!effect) return said;
+  const score = (v) => `${(v || [])[0] || 0}–${(v || [])[1] || 0}`;
+  const [before, after] = effect.of === "score" ? [score(effect.before), score(effect.after)]
+    : effect.of === "clock" ? [span(effect.before), span(effect.after)] : [null, null];
+  if (before === null) return said;
+  return before === after ? t("ruling-effect-unchanged", { action: said, value: after })
+    : t("ruling-effect", { action: said, before, after });
 }
 
 // What `e` (an Event of Watch: seq, kind, JSON body) says, for a spectator of match `s`;
@@ -151,7 +178,7 @@ export function eventWords(e, s) {
     case "bg.wait_out_delay": return t("event-wait-out-delay", { name: name(b.side) });
     case "bg.turn_replayed": return t("event-turn-replayed", { name: name(b.offender) });
     case "bg.time_expired": return t("event-time-expired", { name: name(b.side) });
-    case "bg.ruling": return t("event-ruling", { rule: rule(b.ruling.article), action: action(b.action, name) });
+    case "bg.ruling": return t("event-ruling", { rule: rule(b.ruling.article), action: action(b.action, name, b.effect) });
     case "bg.length_corrected": return t("event-length-corrected", { length: b.length });
     case "bg.length_kept": return t("event-length-kept");
     case "bg.match_ended": return t("event-match-ended", { name: name(b.winner), how: enumWords("MatchEndKind", ENDS[b.how], {}, b.how) });
@@ -164,6 +191,8 @@ export function eventWords(e, s) {
     case "dice.reveal_due": return b.reason ? t("event-reveal-extended", { rule: rule(b.article || ""), time: time(b.by) })
       : t("event-reveal-due", { time: time(b.by) });
     case "match.renamed": return t("event-renamed", { was: b.was, name: b.name });
+    case "table.restart": return t(b.credit_ms === b.charged_ms ? "event-restart" : "event-restart-partial",
+      { down: span(b.down_ms), charged: span(b.charged_ms), credit: span(b.credit_ms), name: name(b.side) });
     case "chess.arrived": return t("event-chess-arrived", { color: color(b.color) });
     case "chess.started": return t("event-chess-started");
     case "chess.pressed": return t("event-chess-pressed", { color: color(b.color) });

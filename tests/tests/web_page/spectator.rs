@@ -299,7 +299,8 @@ async fn a_spectator_finds_reads_and_projects_in_greek_and_english() {
     let events = next().await;
     for said in [
         "ruling, art. 2.3 of the regulations: a warning to Anna",
-        "ruling, art. 2.2 of the regulations: one penalty point to Ben",
+        // What the ruling changed, as the record says (issue 31: "the director's decision").
+        "ruling, art. 2.2 of the regulations: one penalty point to Ben: 0–0 → 0–1",
         "Anna rolled 6-4",
         "Ben rolled 5-3",
         "Anna took",
