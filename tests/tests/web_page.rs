@@ -411,6 +411,8 @@ async fn the_page_draws_the_board_and_follows_a_move() {
     assert!(child.wait().await.unwrap().success());
 }
 
+#[path = "web_page/compressed.rs"]
+mod compressed;
 #[path = "web_page/dice.rs"]
 mod dice;
 #[path = "web_page/spectator.rs"]
