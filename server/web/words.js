@@ -115,7 +115,7 @@ const ENDS = { points: 1, timeout: 2, penalty_points: 3, forfeit: 4, director_de
 // A director's action in words (the ruling's article is said beside it).
 function action(a, name) {
   if (a.action === "warning") return t("ruling-warning", { name: name(a.side) });
-  if (a.action === "award_points") return t("ruling-award-points", { name: name(a.to), points: a.points });
+  if (a.action === "award_points") return t("page-ruling-award-points", { name: name(a.to), points: a.points });
   return t("ruling-other");
 }
 
@@ -129,7 +129,7 @@ export function eventWords(e, s) {
   const dice = (d) => Array.isArray(d) ? d.join("-") : String(d);
   switch (e.kind) {
     case "bg.checked_in": return t("event-checked-in", { name: name(b.side) });
-    case "bg.lateness_point": return t("event-lateness-point", { name: name(b.late), other: name(b.late === "A" ? "B" : "A") });
+    case "bg.lateness_point": return t("page-event-lateness-point", { name: name(b.late), other: name(b.late === "A" ? "B" : "A") });
     case "bg.break_started": return t("event-break-started", { name: name(b.side), until: time(b.until) });
     case "bg.break_ended": return t("event-break-ended");
     case "bg.game_started": return t("event-game-started", { number: b.number, crawford: b.crawford ? "yes" : "no" });
