@@ -13,7 +13,7 @@
 //   → "EL <pips> | <turn button> | <downloads> | <cube chip> | <award tag>"
 //   → "ENGLISH LEFT <the English words left in the Greek panel>"
 
-import { launch } from "./chromium.mjs";
+import { launch, servePageFiles } from "./chromium.mjs";
 
 const [url, match, screenshot] = process.argv.slice(2);
 const say = (line) => process.stdout.write(line + "\n");
@@ -23,6 +23,7 @@ try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.on("console", (m) => process.stderr.write(`page: ${m.text()}\n`));
   page.setDefaultTimeout(15_000);
+  await servePageFiles(page);
   await page.addInitScript(() => { if (!localStorage.getItem("baffle-lang")) localStorage.setItem("baffle-lang", "en"); });
   await page.goto(`${url}/#/m/${encodeURIComponent(match)}`);
   const board = page.locator("svg.board");

@@ -3,7 +3,7 @@
 // task, script, style and layout time), at 1280 × 800, the processor slowed down four times
 // as Lighthouse does for a phone. For tests/tests/web_page/issue31.rs.
 //
-//   node perf.mjs <page url> <match> [a folder of the page's files to serve instead]
+//   node perf.mjs <page url> <match>
 //   → "LOAD <ms of tasks> <ms of script> <ms of style> <ms of layout>"   from the start
 //                                       until the board is drawn and a second after
 //   → "IDLE <DOM mutations> <ms of tasks>"   3 s of a running clock and no update
@@ -11,14 +11,13 @@
 //   ← "DONE <seq>"                      the test made its updates, the last event <seq>
 //   → "UPDATES <ms of tasks> <ms of style and layout>"   from READY until the page shows it
 //
-// With a folder, the page's own files are served from it instead of the server's (the
-// other requests still reach the server): how docs/web.md measured the page before a change.
+// With $BAFFLE_WEB_PAGE_FILES, the page's files are served from that folder instead of the
+// server's (chromium.mjs): how docs/web.md measured the page before a change.
 
-import { launch } from "./chromium.mjs";
+import { launch, servePageFiles } from "./chromium.mjs";
 import { createInterface } from "node:readline";
-import { readFile } from "node:fs/promises";
 
-const [url, match, files] = process.argv.slice(2);
+const [url, match] = process.argv.slice(2);
 const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
 const say = (line) => process.stdout.write(line + "\n");
 
@@ -27,13 +26,7 @@ try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.on("console", (m) => process.stderr.write(`page: ${m.text()}\n`));
   page.setDefaultTimeout(15_000);
-  if (files) {
-    await page.route(/\/([a-z]+\.js)?(\?.*)?$/, async (route) => {
-      const name = new URL(route.request().url()).pathname.slice(1) || "index.html";
-      const type = name.endsWith(".js") ? "text/javascript" : "text/html";
-      await route.fulfill({ body: await readFile(`${files}/${name}`, "utf8"), contentType: type });
-    });
-  }
+  await servePageFiles(page);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Performance.enable", { timeDomain: "threadTicks" });
   // A phone's processor, as Lighthouse's mobile runs take it: four times slower.

@@ -6,7 +6,7 @@
 //   → "PICKER <links> | shown <round> | <smallest link height>"   the results' round picker
 //   → "PICKED <hash> | <title> | <tables>"  after a tap on the first round's link
 
-import { launch } from "./chromium.mjs";
+import { launch, servePageFiles } from "./chromium.mjs";
 
 const [url, tournament] = process.argv.slice(2);
 const say = (line) => process.stdout.write(line + "\n");
@@ -16,6 +16,7 @@ try {
   const page = await browser.newPage({ viewport: { width: 390, height: 844 }, extraHTTPHeaders: { "Accept-Language": "en" } });
   page.on("console", (m) => process.stderr.write(`page: ${m.text()}\n`));
   page.setDefaultTimeout(15_000);
+  await servePageFiles(page);
   await page.addInitScript(() => localStorage.setItem("baffle-lang", "en"));
   await page.goto(`${url}/#/t/${encodeURIComponent(tournament)}`);
   await page.locator("section.round a.card").first().waitFor();
