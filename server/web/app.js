@@ -170,11 +170,19 @@ function setText(e, text) {
   if (e.textContent !== text) e.textContent = text;
 }
 
-// Writes the clock texts into every element marked with data-clock="<match> <a|b>"; ten
-// times a second, but the page changes only where a face does (once a second, tenths
-// under ten seconds).
+// How long until a running face shows something else: its delay's tenths while the
+// delay runs, then its main time's tenths under ten seconds, else its seconds.
+function untilChange(face) {
+  if (face.delay > 0) return 100;
+  return face.main < 10_000 ? (face.main % 100) + 1 : (face.main % 1000) + 1;
+}
+
+// Writes the clock texts into every element marked with data-clock="<match> <a|b>",
+// changing the page only where a face changed; returns how long until the next change
+// (at most a second, which is also how soon a reveal's deadline turns "overdue").
 function tick(states) {
   const now = serverNow();
+  let next = 1000;
   for (const e of document.querySelectorAll("[data-clock]")) {
     const [id, side] = e.dataset.clock.split(" ");
     const s = states.get(id);
@@ -187,8 +195,10 @@ function tick(states) {
     setText(e, mmss(face.main));
     const delay = box.querySelector(".delay");
     if (delay) setText(delay, face.running && face.delay > 0 ? `+${(face.delay / 1000).toFixed(1)}` : "");
+    if (face.running) next = Math.min(next, untilChange(face));
   }
   tickDue(now);
+  return next;
 }
 
 // Each player's row shows his own clock: in chess, White's is side a of the clock.
@@ -342,8 +352,21 @@ let current = null; // { stop: AbortController, timer }
 function leave() {
   if (!current) return;
   current.stop.abort();
-  clearInterval(current.timer);
+  clearTimeout(current.timer);
   current = null;
+}
+
+// Ticks the clocks of `states` each time a face is due to change (not ten times a
+// second whatever they show), until the view `following` is left. Returns the tick, to
+// call at once after a drawing (a clock that starts is then ticked from its start).
+function ticking(states, following = current) {
+  const step = () => {
+    clearTimeout(following.timer);
+    if (following.stop.signal.aborted) return;
+    following.timer = setTimeout(step, tick(states));
+  };
+  step();
+  return step;
 }
 
 // A tournament's name for people, and its other details. The home list and the search
@@ -403,9 +426,10 @@ function followTournament(id, render) {
     const ids = new Set(changed);
     changed.clear();
     render(states, ids);
-    tick(states);
+    retick();
   };
-  current = { stop, timer: setInterval(() => tick(states), 100) };
+  current = { stop, timer: 0 };
+  const retick = ticking(states);
   keepFollowing(stop.signal, async (signal) => {
     for await (const bytes of call("/baffle.v1.Matches/WatchTournament", encode([[1, id]]), signal)) {
       const s = decode(bytes, MatchState);
@@ -539,10 +563,11 @@ function showMatch(id) {
     frame = 0;
     if (stop.signal.aborted || !states.has(id)) return;
     view.replaceChildren(live(states.get(id), events, redraw));
-    tick(states);
+    retick();
   };
   const redraw = () => { if (!frame) frame = requestAnimationFrame(draw); };
-  current = { stop, timer: setInterval(() => tick(states), 100) };
+  current = { stop, timer: 0 };
+  const retick = ticking(states);
   keepFollowing(stop.signal, async (signal) => {
     // Resume after the last event seen: nothing missed, nothing twice.
     const request = encode([[1, id], [2, nextSeq]]);
@@ -613,8 +638,7 @@ async function showSearch(query) {
     const states = new Map(found.map(([, s]) => [s.match_id, s]));
     said.textContent = t("search-results", { count: found.length, query });
     list.replaceChildren(...found.map(([tour, s]) => card(s, tour.name || tour.id)));
-    current.timer = setInterval(() => tick(states), 100);
-    tick(states);
+    ticking(states);
     setStatus("", false);
   } catch (e) {
     setStatus(t("status-unreachable", { error: refusal(e.message) }), true);
