@@ -55,7 +55,7 @@ paused = σταματημένο: { $reason }
 penalty-points = { $points ->
     [one] ένας πόντος ποινής
    *[other] { $points } πόντοι ποινής
-  } υπέρ { $name }
+  } — υπέρ: { $name }
 warnings = { $name }: { $count ->
     [one] μία παρατήρηση
    *[other] { $count } παρατηρήσεις
@@ -63,7 +63,7 @@ warnings = { $name }: { $count ->
 result-won = νίκη: { $name } · { $how }
 result-provisional = προσωρινό
 result-confirmed = επικυρωμένο
-pips = πούλια { $a } – { $b }
+pips = πιπς { $a } – { $b }
 clock-of = ρολόι: { $name }
 score-of = σκορ { $a } – { $b }
 
@@ -142,7 +142,7 @@ color-black = Μαύρα
 ## Τα γεγονότα της ζωντανής προβολής
 
 event-checked-in = { $name }: παρών
-event-lateness-point = { $name } αργεί: πόντος ποινής υπέρ { $other }
+event-lateness-point = { $name } αργεί: πόντος ποινής — υπέρ: { $other }
 event-break-started = { $name }: διάλειμμα έως { $until }
 event-break-ended = το διάλειμμα τελείωσε
 event-game-started = { $crawford ->
@@ -203,7 +203,7 @@ ruling-warning = παρατήρηση: { $name }
 ruling-award-points = { $points ->
     [one] ένας πόντος ποινής
    *[other] { $points } πόντοι ποινής
-  } υπέρ { $name }
+  } — υπέρ: { $name }
 ruling-other = απόφαση του Διευθυντή Αγώνων
 ruling-deduct-points = αφαίρεση { $points ->
     [one] ενός πόντου
@@ -273,6 +273,25 @@ seed-added = ο σπόρος δεσμεύτηκε για { $side }
 seed-failed = χωρίς σπόρο: { $error }
 seed-reveal-due = δεν έχει αποκαλυφθεί ακόμη: { $names } · προθεσμία { $time }
 seed-reveal-overdue = δεν έχει αποκαλυφθεί ακόμη: { $names } · εκπρόθεσμα: αποφασίζει ο Διευθυντής Αγώνων
+
+## Η σελίδα: γύροι, το ταμπλό, οι λέξεις του (θέμα 31). Μόνο της σελίδας.
+
+# Η λίστα ενός τουρνουά, μια επικεφαλίδα ανά γύρο (ο τελευταίος πρώτος).
+page-round-heading = Γύρος { $round }
+# Η επιλογή γύρου στα αποτελέσματα.
+page-rounds = Γύροι
+page-round-link = γύρος { $round }
+# Ο βίδος στη μέση σχεδιάζεται όπως ο αληθινός, με το 64 επάνω· αξίζει 1.
+page-cube-centre = βίδος στη μέση · το 64 επάνω, αξία { $value }
+page-pips = πιπς: { $a } { $pa } · { $b } { $pb }
+page-board-label = το ταμπλό από τη μεριά: { $name }
+page-board-turn = από τη μεριά: { $name } · γύρισε το ταμπλό
+page-board-off = { $count } μαζεμένα
+page-board-cube = ο βίδος: { $value }
+page-dice-label = τα ζάρια: { $dice }
+page-legend-a = { $name }: άσπρα πούλια
+page-legend-b = { $name }: κόκκινα πούλια
+page-download = λήψη .{ $format }
 
 ## Η κονσόλα και η γραμμή εντολών (`baffle`): σύντομες λέξεις για κελιά και γραμμές
 

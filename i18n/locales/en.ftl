@@ -275,6 +275,25 @@ seed-failed = no seed: { $error }
 seed-reveal-due = not revealed yet: { $names } · due { $time }
 seed-reveal-overdue = not revealed yet: { $names } · overdue: the director rules
 
+## The page: rounds, the board, its words (issue 31). The page's alone.
+
+# A tournament's list, a heading per round (latest first).
+page-round-heading = Round { $round }
+# The results' round picker.
+page-rounds = Rounds
+page-round-link = round { $round }
+# The cube in the middle is drawn as a real one is, 64 up; it is worth 1.
+page-cube-centre = cube in the middle · 64 up, worth { $value }
+page-pips = pips { $a } { $pa } · { $b } { $pb }
+page-board-label = the board seen by { $name }
+page-board-turn = seen by { $name }: turn the board
+page-board-off = { $count } off
+page-board-cube = the cube: { $value }
+page-dice-label = the dice: { $dice }
+page-legend-a = { $name }: white checkers
+page-legend-b = { $name }: red checkers
+page-download = download .{ $format }
+
 ## The console and the command line (`baffle`): short words for table cells and lines
 
 match-status-waiting = waiting

@@ -106,7 +106,7 @@ fn messages_take_their_arguments_and_plurals() {
     );
     assert_eq!(
         el.format("penalty-points", &[anna(), ("points", 1.into())]),
-        "ένας πόντος ποινής υπέρ Anna"
+        "ένας πόντος ποινής — υπέρ: Anna"
     );
     // One roll is one roll, in either language.
     let rolls = |c: &Catalogue, n: u32| c.format("dice-verified", &[("count", n.into())]);

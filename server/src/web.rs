@@ -11,6 +11,10 @@
 //! are the Fluent sources, for anyone else. The page's `<html lang>` is set here from
 //! `Accept-Language`, so its first paint is in the reader's language; the script then
 //! follows `navigator.languages` or the reader's own choice. `docs/web.md` describes it.
+//!
+//! These answers, and only these, are compressed (brotli or gzip, as `Accept-Encoding`
+//! asks: tower-http's `CompressionLayer` on the page's own router). The gRPC-Web services
+//! beside them are not: a stream's frames must reach the page as they are written.
 
 use std::sync::OnceLock;
 
@@ -19,6 +23,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use baffle_i18n::Locale;
+use tower_http::compression::{CompressionLayer, CompressionLevel};
 
 /// The page.
 pub const INDEX_HTML: &str = include_str!("../web/index.html");
@@ -104,9 +109,17 @@ fn script(body: &'static str) -> Response {
         .into_response()
 }
 
-/// `router` with the page's routes added.
+/// `router` with the page's routes added, compressed as the browser accepts (brotli,
+/// gzip); `router`'s own routes (the gRPC-Web services) are left as they are.
 pub fn routes(router: axum::Router) -> axum::Router {
-    let mut router = router;
+    // Level 9 for both: brotli beats gzip there (at its default, 4, it does not), and
+    // these few files take a millisecond or two each.
+    router.merge(page().layer(CompressionLayer::new().quality(CompressionLevel::Precise(9))))
+}
+
+/// The page's routes alone.
+fn page() -> axum::Router {
+    let mut router = axum::Router::new();
     for (path, body) in MODULES {
         router = router.route(path, get(move || async move { script(body) }));
     }

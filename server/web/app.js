@@ -141,6 +141,9 @@ function tags(s) {
   if (s.crawford) out.append(tag("crawford", t("crawford")));
   else if (s.cube_owner === SIDE_A || s.cube_owner === SIDE_B) {
     out.append(tag("cube", t("cube-owned", { value: Math.max(s.cube_value, 1), name: nameOf(s, s.cube_owner) })));
+  } else if (s.board) {
+    // The board draws the cube in the middle as a real one is, 64 up: the chip says so.
+    out.append(tag("cube", t("page-cube-centre", { value: Math.max(s.cube_value, 1) })));
   } else out.append(tag("cube", t("cube-centre", { value: Math.max(s.cube_value, 1) })));
   if (s.board) out.append(tag("pips", t("pips", { a: s.board.pips[0] || 0, b: s.board.pips[1] || 0 })));
   // Penalty points a player received (lateness of the other, a director's award): they
@@ -162,23 +165,40 @@ function tags(s) {
   return out;
 }
 
-// Writes the clock texts into every element marked with data-clock="<match> <a|b>".
+// Sets a text only when it changes: a tick that changes nothing costs no style or layout.
+function setText(e, text) {
+  if (e.textContent !== text) e.textContent = text;
+}
+
+// How long until a running face shows something else: its delay's tenths while the
+// delay runs, then its main time's tenths under ten seconds, else its seconds.
+function untilChange(face) {
+  if (face.delay > 0) return 100;
+  return face.main < 10_000 ? (face.main % 100) + 1 : (face.main % 1000) + 1;
+}
+
+// Writes the clock texts into every element marked with data-clock="<match> <a|b>",
+// changing the page only where a face changed; returns how long until the next change
+// (at most a second, which is also how soon a reveal's deadline turns "overdue").
 function tick(states) {
   const now = serverNow();
+  let next = 1000;
   for (const e of document.querySelectorAll("[data-clock]")) {
     const [id, side] = e.dataset.clock.split(" ");
     const s = states.get(id);
     const f = s && faces(s.clock, now);
-    if (!f) { e.textContent = "–"; continue; }
+    if (!f) { setText(e, "–"); continue; }
     const face = f[side === "a" ? 0 : 1];
     const box = e.closest(".side, .row");
     box.classList.toggle("run", face.running);
     box.classList.toggle("flag", face.flagged);
-    e.textContent = mmss(face.main);
+    setText(e, mmss(face.main));
     const delay = box.querySelector(".delay");
-    if (delay) delay.textContent = face.running && face.delay > 0 ? `+${(face.delay / 1000).toFixed(1)}` : "";
+    if (delay) setText(delay, face.running && face.delay > 0 ? `+${(face.delay / 1000).toFixed(1)}` : "");
+    if (face.running) next = Math.min(next, untilChange(face));
   }
   tickDue(now);
+  return next;
 }
 
 // Each player's row shows his own clock: in chess, White's is side a of the clock.
@@ -217,6 +237,8 @@ async function downloadMatch(id, format) {
 // When this page saw each record of the match it follows arrive live, by the server's
 // clock (seq → ms): the time of a record the log keeps none for (a rename, a seed).
 const seenLive = new Map();
+// Each record's own `at`, read from its JSON once (seq → ms, 0 for none).
+const ownTime = new Map();
 
 // The times of `events`, in the reader's locale: a record's own `at`; for one without
 // (match.renamed, dice.*), when it arrived live, else "after" the time of the record
@@ -224,9 +246,12 @@ const seenLive = new Map();
 function eventTimes(events) {
   let before = 0;
   return events.map((e) => {
-    let at = 0;
-    try { at = JSON.parse(e.body).at || 0; } catch { /* no time */ }
-    at = at || seenLive.get(e.seq) || 0;
+    if (!ownTime.has(e.seq)) {
+      let own = 0;
+      try { own = JSON.parse(e.body).at || 0; } catch { /* no time */ }
+      ownTime.set(e.seq, own);
+    }
+    const at = ownTime.get(e.seq) || seenLive.get(e.seq) || 0;
     const words = at ? time(at) : before ? t("event-after", { time: time(before) }) : "";
     before = at || before;
     return words;
@@ -259,6 +284,21 @@ function diceLine(s) {
   return el("p", { class: "verify" }, t("dice-line", { commitment: s.commitment.slice(0, 16), head: s.head_hash.slice(0, 12), verdict: t(id, args) }));
 }
 
+// The board panel last drawn and what it was drawn from: an update that changes nothing
+// on the board (a clock, an event) keeps the same nodes.
+let drawnBoard = { key: "", node: null };
+function board(s, redraw) {
+  const key = JSON.stringify([s.match_id, s.board, boardViewer, s.dice, s.turn_side, s.cube_value, s.cube_owner,
+    s.crawford, s.player_a, s.player_b, language()]);
+  if (drawnBoard.key !== key) {
+    drawnBoard = { key, node: boardPanel(s, boardViewer, el, {
+      onFlip: () => { boardViewer = boardViewer === "a" ? "b" : "a"; redraw(); },
+      onExport: (format) => downloadMatch(s.match_id, format),
+    }) };
+  }
+  return drawnBoard.node;
+}
+
 function live(s, events, redraw = () => {}) {
   const moves = (player) => {
     const side = clockOf(s, player) === "a" ? 0 : 1;
@@ -269,14 +309,11 @@ function live(s, events, redraw = () => {}) {
     el("div", { class: "name" }, name),
     el("div", { class: "big", role: "timer", "aria-label": t("clock-of", { name }), "data-clock": `${s.match_id} ${clockOf(s, player)}` }),
     el("span", { class: "delay" }), el("div", { class: "moves" }, moves(player)));
-  return el("div", { class: "live", "data-match": s.match_id },
+  return el("div", { class: s.board ? "live with-board" : "live", "data-match": s.match_id },
     el("div", { class: "meta state" }, stateWords(s)),
     side("a", s.player_a),
     el("div", { class: "mid" }, el("span", { class: "score" }, `${score(s, "a")} – ${score(s, "b")}`), tags(s)),
-    side("b", s.player_b), s.board ? boardPanel(s, boardViewer, el, {
-      onFlip: () => { boardViewer = boardViewer === "a" ? "b" : "a"; redraw(); },
-      onExport: (format) => downloadMatch(s.match_id, format),
-    }) : "", eventList(s, events), diceLine(s), headLine(s),
+    side("b", s.player_b), s.board ? board(s, redraw) : "", eventList(s, events), diceLine(s), headLine(s),
     drawsFromSeed(s) ? seedPanel(s, events, redraw, serverNow()) : "");
 }
 
@@ -315,8 +352,21 @@ let current = null; // { stop: AbortController, timer }
 function leave() {
   if (!current) return;
   current.stop.abort();
-  clearInterval(current.timer);
+  clearTimeout(current.timer);
   current = null;
+}
+
+// Ticks the clocks of `states` each time a face is due to change (not ten times a
+// second whatever they show), until the view `following` is left. Returns the tick, to
+// call at once after a drawing (a clock that starts is then ticked from its start).
+function ticking(states, following = current) {
+  const step = () => {
+    clearTimeout(following.timer);
+    if (following.stop.signal.aborted) return;
+    following.timer = setTimeout(step, tick(states));
+  };
+  step();
+  return step;
 }
 
 // A tournament's name for people, and its other details. The home list and the search
@@ -361,20 +411,33 @@ function tournamentNav(id, round, shown) {
 }
 
 // Follows a tournament's feed: every match's whole state first, then each change.
-// `render(states)` draws; a reconnect starts afresh, and whole states need nothing else.
+// `render(states, changed)` draws, at most once a frame, with the ids of the matches that
+// changed since (the first burst of whole states is one drawing, not one per match); a
+// reconnect starts afresh, and whole states need nothing else.
 function followTournament(id, render) {
   const stop = new AbortController();
   const states = new Map();
   const announced = new Map();
-  current = { stop, timer: setInterval(() => tick(states), 100) };
+  const changed = new Set();
+  let frame = 0;
+  const draw = () => {
+    frame = 0;
+    if (stop.signal.aborted) return;
+    const ids = new Set(changed);
+    changed.clear();
+    render(states, ids);
+    retick();
+  };
+  current = { stop, timer: 0 };
+  const retick = ticking(states);
   keepFollowing(stop.signal, async (signal) => {
     for await (const bytes of call("/baffle.v1.Matches/WatchTournament", encode([[1, id]]), signal)) {
       const s = decode(bytes, MatchState);
       noteSent(s);
       states.set(s.match_id, s);
       setStatus(t("status-live"), false);
-      render(states);
-      tick(states);
+      changed.add(s.match_id);
+      if (!frame) frame = requestAnimationFrame(draw);
       // A change of score, clock or result is said politely; a tick is not.
       const key = `${s.score_a}/${s.score_b}/${s.clock && s.clock.running}/${s.clock && s.clock.paused}/${!!s.result}`;
       if (announced.has(s.match_id) && announced.get(s.match_id) !== key) announce(spoken(s));
@@ -384,15 +447,52 @@ function followTournament(id, render) {
   return states;
 }
 
+// The rounds among `states`, latest first.
+const roundsOf = (states) => [...new Set(states.map((s) => s.round))].sort((x, y) => y - x);
+
+// A tournament's matches, a section per round, the latest round first (the one being
+// played is on top; earlier rounds below it), each by table. A change redraws only the
+// card of the match that changed, unless a match came or moved.
 function showTournament(id) {
   title.textContent = id;
   tournamentName(id).then((name) => { title.textContent = name; });
-  const list = el("div", { class: "list" });
+  const body = el("div", { class: "rounds-list" });
   const nav = tournamentNav(id, 0, "t");
-  view.replaceChildren(nav, list);
-  followTournament(id, (states) => {
-    list.replaceChildren(...[...states.values()].sort(byTable).map((s) => card(s)));
+  view.replaceChildren(nav, body);
+  const cards = new Map();
+  let shape = "";
+  followTournament(id, (states, changed) => {
+    const all = [...states.values()];
+    const now = all.map((s) => `${s.match_id}\u0000${s.round}\u0000${s.table}`).sort().join("\n");
+    if (now === shape) {
+      for (const m of changed) {
+        const fresh = card(states.get(m));
+        cards.get(m).replaceWith(fresh);
+        cards.set(m, fresh);
+      }
+      return;
+    }
+    shape = now;
+    cards.clear();
+    body.replaceChildren(...roundsOf(all).map((r) => {
+      const cardsOf = all.filter((s) => s.round === r).sort(byTable).map((s) => {
+        const c = card(s);
+        cards.set(s.match_id, c);
+        return c;
+      });
+      return el("section", { class: "round", "data-round": String(r), "aria-labelledby": `round-${r}` },
+        el("h2", { id: `round-${r}` }, t("page-round-heading", { round: r })), el("div", { class: "list" }, ...cardsOf));
+    }));
   });
+}
+
+// The rounds of a tournament to pick from, the one shown marked.
+function roundPicker(id, rounds, shown) {
+  return el("nav", { class: "rounds", "aria-label": t("page-rounds") },
+    el("span", { class: "label", "aria-hidden": "true" }, t("page-rounds")),
+    ...[...rounds].sort((x, y) => x - y).map((n) => el("a", {
+      href: `#/r/${encodeURIComponent(id)}/${n}`, "data-round": String(n), ...(n === shown ? { "aria-current": "page" } : {}),
+    }, t("page-round-link", { round: n }))));
 }
 
 // The results of a round, as a table a director can project: table, players, score,
@@ -412,7 +512,7 @@ function showResults(id, round) {
     const rows = all.filter((s) => s.round === r).sort(byTable);
     const head = el("tr", {}, ...["results-table", "results-players", "results-score", "results-winner", "results-status"]
       .map((k) => el("th", { scope: "col" }, t(k))));
-    top.replaceChildren(tournamentNav(id, r, "r"), el("h2", {}, t("results-title", { round: r })));
+    top.replaceChildren(tournamentNav(id, r, "r"), roundPicker(id, roundsOf(all), r), el("h2", {}, t("results-title", { round: r })));
     box.setAttribute("aria-label", t("results-title", { round: r }));
     box.replaceChildren(el("table", { class: "results" }, el("caption", { class: "sr-only" }, t("results-title", { round: r })),
       el("thead", {}, head),
@@ -453,10 +553,21 @@ function showMatch(id) {
   const stop = new AbortController();
   const states = new Map();
   const events = [];
-  let nextSeq = 0, said = "";
+  let nextSeq = 0, said = "", frame = 0;
   title.textContent = id;
   seenLive.clear();
-  current = { stop, timer: setInterval(() => tick(states), 100) };
+  ownTime.clear();
+  // Drawn at most once a frame, from the latest state: an update, its head's signature
+  // checked and its dice followed ask for one drawing, not three.
+  const draw = () => {
+    frame = 0;
+    if (stop.signal.aborted || !states.has(id)) return;
+    view.replaceChildren(live(states.get(id), events, redraw));
+    retick();
+  };
+  const redraw = () => { if (!frame) frame = requestAnimationFrame(draw); };
+  current = { stop, timer: 0 };
+  const retick = ticking(states);
   keepFollowing(stop.signal, async (signal) => {
     // Resume after the last event seen: nothing missed, nothing twice.
     const request = encode([[1, id], [2, nextSeq]]);
@@ -478,7 +589,6 @@ function showMatch(id) {
         states.set(id, u.state);
         nextSeq = Math.max(nextSeq, u.state.seq);
         title.textContent = `${u.state.player_a} – ${u.state.player_b}`;
-        const redraw = () => { view.replaceChildren(live(states.get(id), events, redraw)); tick(states); };
         redraw();
         const s = u.state;
         checkHead(s, redraw);
@@ -528,8 +638,7 @@ async function showSearch(query) {
     const states = new Map(found.map(([, s]) => [s.match_id, s]));
     said.textContent = t("search-results", { count: found.length, query });
     list.replaceChildren(...found.map(([tour, s]) => card(s, tour.name || tour.id)));
-    current.timer = setInterval(() => tick(states), 100);
-    tick(states);
+    ticking(states);
     setStatus("", false);
   } catch (e) {
     setStatus(t("status-unreachable", { error: refusal(e.message) }), true);

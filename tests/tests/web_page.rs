@@ -411,7 +411,11 @@ async fn the_page_draws_the_board_and_follows_a_move() {
     assert!(child.wait().await.unwrap().success());
 }
 
+#[path = "web_page/compressed.rs"]
+mod compressed;
 #[path = "web_page/dice.rs"]
 mod dice;
+#[path = "web_page/issue31.rs"]
+mod issue31;
 #[path = "web_page/spectator.rs"]
 mod spectator;

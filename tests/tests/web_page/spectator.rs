@@ -364,8 +364,8 @@ async fn a_spectator_finds_reads_and_projects_in_greek_and_english() {
 
     assert_eq!(
         next().await,
-        "EL el | σε εξέλιξη | στους 5 / βίδος 2 · Anna / 2 πόντοι ποινής υπέρ Anna / \
-         ένας πόντος ποινής υπέρ Ben / Anna: μία παρατήρηση / Anna παίζει 6-4"
+        "EL el | σε εξέλιξη | στους 5 / βίδος 2 · Anna / 2 πόντοι ποινής — υπέρ: Anna / \
+         ένας πόντος ποινής — υπέρ: Ben / Anna: μία παρατήρηση / Anna παίζει 6-4"
     );
     let greek: Vec<String> = (1..=9)
         .map(|n| format!("{n}={}", el.enum_value("PauseReason", n).unwrap()))
