@@ -491,3 +491,9 @@ follow-dice-verified = τα ζάρια επαληθεύτηκαν: { $count ->
 follow-dice-not-verified = ζάρια: ΔΕΝ ΕΠΑΛΗΘΕΥΤΗΚΑΝ: { $why }
 follow-dice-unreadable = ζάρια: δεν ελέγχθηκαν: το αρχείο δεν διαβάστηκε ({ $why })
 follow-footer = γεγονός { $seq }  κεφαλή { $head }   q: έξοδος
+
+## The console's rulings worded by the director, and answers he types again (issue 31)
+console-ask-reason = { $action }: η αιτιολογία της απόφασης
+console-ask-article = άρθρο του κανονισμού (Enter: { $usual })
+console-no-reason = μια απόφαση χρειάζεται αιτιολογία: γράψτε την
+console-with-grounds = { $action } (άρθρο { $article }: { $reason })

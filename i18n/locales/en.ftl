@@ -491,3 +491,9 @@ follow-dice-verified = dice verified: { $count ->
 follow-dice-not-verified = dice NOT VERIFIED: { $why }
 follow-dice-unreadable = dice not checked: the log could not be read ({ $why })
 follow-footer = event { $seq }  head { $head }   q: quit
+
+## The console's rulings worded by the director, and answers he types again (issue 31)
+console-ask-reason = { $action }: the reason for the ruling
+console-ask-article = article of the regulations (Enter: { $usual })
+console-no-reason = a ruling needs a reason: type it
+console-with-grounds = { $action } (art. { $article }: { $reason })

@@ -12,7 +12,7 @@ use baffle_proto::v1;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row, Table};
 
 use super::{Dashboard, Prompt, name};
@@ -444,11 +444,30 @@ impl Dashboard {
                 let label = fit::ellipsis(&p.label, fit::width(&p.label).saturating_sub(over));
                 Line::styled(ask(&label), bold().fg(Color::Yellow))
             }
-            (Some(Prompt::Input { label, buffer, .. }), _) => {
+            (
+                Some(Prompt::Input {
+                    label,
+                    buffer,
+                    error,
+                    ..
+                }),
+                _,
+            ) => {
+                // A refused answer is said first, in red, and the prompt stays open with
+                // what was typed, for the director to correct it.
+                let error = error
+                    .as_ref()
+                    .map(|e| fit::ellipsis(&format!("{e} "), columns / 2))
+                    .unwrap_or_default();
                 let typed = format!(": {buffer}_");
-                let room = columns.saturating_sub(fit::width(&typed)).max(8);
+                let room = columns
+                    .saturating_sub(fit::width(&typed) + fit::width(&error))
+                    .max(8);
                 let label = fit::ellipsis(label, room);
-                Line::styled(format!("{label}{typed}"), bold().fg(Color::Yellow))
+                Line::from(vec![
+                    Span::styled(error, bold().fg(Color::Red)),
+                    Span::styled(format!("{label}{typed}"), bold().fg(Color::Yellow)),
+                ])
             }
             (None, Some(problem)) => Line::styled(problem.clone(), bold().fg(Color::Red)),
             (None, None) if self.selected_match().is_some_and(|m| m.chess.is_some()) => {
