@@ -387,9 +387,10 @@ pub enum PlayAction {
         #[arg(long)]
         dice: Option<String>,
     },
-    /// Roll: server dice, or --dice a,b as thrown.
+    /// Roll: server dice, or --dice a,b as thrown. SIDE may be left out: the player on
+    /// roll, as the match says.
     Roll {
-        side: SideArg,
+        side: Option<SideArg>,
         /// Reported dice "3,4" (physical dice only).
         #[arg(long)]
         dice: Option<String>,
@@ -402,11 +403,17 @@ pub enum PlayAction {
     Take { side: SideArg },
     /// Pass the double.
     Pass { side: SideArg },
-    /// Press the clock: the turn ends (4.2 (i)).
-    Press { side: SideArg },
+    /// Press the clock: the turn ends (4.2 (i)). SIDE may be left out: the player whose
+    /// turn it is, as the match says.
+    Press { side: Option<SideArg> },
     /// The mover's play, e.g. "24/18 13/11", "bar/22", "6/off", "8/5(2)" (matches that
-    /// record moves; checked against the roll, 4.2 (iii)). Then press.
-    Move { side: SideArg, play: String },
+    /// record moves; checked against the roll, 4.2 (iii)). Then press. The side may be
+    /// left out (`move "8/3 6/3"`): the player moving, as the match says.
+    Move {
+        /// [SIDE] PLAY: A or B, then the play (its parts may be quoted together or not).
+        #[arg(num_args = 1.., required = true, value_name = "[SIDE] PLAY")]
+        words: Vec<String>,
+    },
     /// Report a game's result (4.6).
     EndGame { winner: SideArg, kind: KindArg },
     /// Concede (4.5).
@@ -774,12 +781,30 @@ mod tests {
             cli.command,
             Command::Play(PlayArgs {
                 action: PlayAction::Roll {
-                    side: SideArg::B,
+                    side: Some(SideArg::B),
                     ..
                 },
                 ..
             })
         ));
+        // The side may be left out where the match says who is to act.
+        let cli = Cli::try_parse_from(["baffle", "play", "m", "roll"]).unwrap();
+        assert!(matches!(
+            cli.command,
+            Command::Play(PlayArgs {
+                action: PlayAction::Roll { side: None, .. },
+                ..
+            })
+        ));
+        let cli = Cli::try_parse_from(["baffle", "play", "m", "move", "8/3 6/3"]).unwrap();
+        let Command::Play(PlayArgs {
+            action: PlayAction::Move { words },
+            ..
+        }) = cli.command
+        else {
+            panic!("a move")
+        };
+        assert_eq!(words, ["8/3 6/3"]);
     }
 
     #[test]

@@ -500,3 +500,4 @@ console-with-grounds = { $action } (άρθρο { $article }: { $reason })
 cli-hint-look-up = το `baffle match show MATCH` δείχνει τις παρτίδες με τους αριθμούς τους, τους πόντους ποινής, τις παρατηρήσεις και ποιος είναι παρών
 cli-hint-play-order = το παιχνίδι δεν είναι σε αυτό το σημείο: το `baffle match show MATCH` λέει ποιος παίζει και τι περιμένει το παιχνίδι
 cli-hint-refused-now = οι κανόνες δεν το επιτρέπουν τώρα: το `baffle match show MATCH` δείχνει τον αγώνα όπως είναι
+cli-no-side-to-act = κανείς δεν έχει σειρά γι' αυτό στο { $match } τώρα: δώστε την πλευρά (A ή B)

@@ -500,3 +500,4 @@ console-with-grounds = { $action } (art. { $article }: { $reason })
 cli-hint-look-up = `baffle match show MATCH` lists the games with their numbers, the penalty points, warnings and who is present
 cli-hint-play-order = the game is not at that point: `baffle match show MATCH` says whose turn it is and what the game waits for
 cli-hint-refused-now = the rules refuse this now: `baffle match show MATCH` shows the match as it stands
+cli-no-side-to-act = nobody is to do that in { $match } now: name the side (A or B)
