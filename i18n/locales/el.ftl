@@ -501,3 +501,15 @@ cli-hint-look-up = το `baffle match show MATCH` δείχνει τις παρτ
 cli-hint-play-order = το παιχνίδι δεν είναι σε αυτό το σημείο: το `baffle match show MATCH` λέει ποιος παίζει και τι περιμένει το παιχνίδι
 cli-hint-refused-now = οι κανόνες δεν το επιτρέπουν τώρα: το `baffle match show MATCH` δείχνει τον αγώνα όπως είναι
 cli-no-side-to-act = κανείς δεν έχει σειρά γι' αυτό στο { $match } τώρα: δώστε την πλευρά (A ή B)
+cli-player-present = παρών
+cli-player-absent = απών
+cli-player-record = παίκτης { $side }: { $name }, { $presence }· πόντοι ποινής { $penalty }, παρατηρήσεις { $warnings }
+cli-games = παρτίδες (οι αριθμοί που δέχεται το `rule … correct-result GAME`):
+cli-games-none = παρτίδες: καμία δεν έχει τελειώσει ακόμη
+cli-game-line = { $number }. { $name } κέρδισε { $points ->
+    [one] 1 πόντο
+   *[other] { $points } πόντους
+  } ({ $kind }, κύβος { $cube })
+cli-game-kind-single = απλή
+cli-game-kind-gammon = γκάμον
+cli-game-kind-backgammon = μπακγκάμον

@@ -501,3 +501,15 @@ cli-hint-look-up = `baffle match show MATCH` lists the games with their numbers,
 cli-hint-play-order = the game is not at that point: `baffle match show MATCH` says whose turn it is and what the game waits for
 cli-hint-refused-now = the rules refuse this now: `baffle match show MATCH` shows the match as it stands
 cli-no-side-to-act = nobody is to do that in { $match } now: name the side (A or B)
+cli-player-present = present
+cli-player-absent = not present
+cli-player-record = player { $side }: { $name }, { $presence }; penalty points { $penalty }, warnings { $warnings }
+cli-games = games (the numbers `rule … correct-result GAME` takes):
+cli-games-none = games: none finished yet
+cli-game-line = { $number }. { $name } won { $points ->
+    [one] 1 point
+   *[other] { $points } points
+  } ({ $kind }, cube { $cube })
+cli-game-kind-single = single
+cli-game-kind-gammon = gammon
+cli-game-kind-backgammon = backgammon
