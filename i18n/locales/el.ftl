@@ -513,3 +513,7 @@ cli-game-line = { $number }. { $name } κέρδισε { $points ->
 cli-game-kind-single = απλή
 cli-game-kind-gammon = γκάμον
 cli-game-kind-backgammon = μπακγκάμον
+follow-event-opened = ο αγώνας άνοιξε
+follow-event-setup = ορίστηκαν οι ρυθμίσεις του αγώνα
+follow-event-input = μια ενέργεια από τη συσκευή { $device }
+follow-event-input-refused = μια ενέργεια από τη συσκευή { $device }, απορρίφθηκε: { $why }

@@ -513,3 +513,7 @@ cli-game-line = { $number }. { $name } won { $points ->
 cli-game-kind-single = single
 cli-game-kind-gammon = gammon
 cli-game-kind-backgammon = backgammon
+follow-event-opened = the match was opened
+follow-event-setup = the match was set up
+follow-event-input = an input from device { $device }
+follow-event-input-refused = an input from device { $device }, refused: { $why }
