@@ -166,7 +166,11 @@ impl Drop for Console {
 /// blanks after it one blank. The console's clocks run on this machine's time between
 /// two states, so a face differs from one run to the next.
 fn masked(screen: &str) -> String {
-    screen.lines().map(masked_line).collect::<Vec<_>>().join("\n")
+    screen
+        .lines()
+        .map(masked_line)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn masked_line(line: &str) -> String {
@@ -354,6 +358,15 @@ async fn the_console_in_greek_and_english_at_80_and_160_columns() {
         // Both rows drawn (the second's score is 0-3).
         let screen = console.shows("0-3/3").await;
         insta::assert_snapshot!(format!("pty_console_{lang}_{columns}"), masked(&screen));
+        // The names before the match id: at 80 columns a long id gives up its start,
+        // and each row keeps both surnames (once "… v B…" beside the whole id).
+        let row = screen.lines().find(|l| l.contains("r1-t7")).unwrap();
+        assert!(row.contains("Jones") && row.contains("Smith"), "{row}");
+        let row = screen.lines().find(|l| l.contains("r1-t8")).unwrap();
+        assert!(row.contains("Παπαδ") && row.contains("Αθανασ"), "{row}");
+        if columns == 80 {
+            assert!(!row.contains("spring-open-r1-t8"), "{row}");
+        }
         console.type_keys("q");
         assert!(console.end().await);
     }
@@ -397,7 +410,11 @@ async fn greek_keys_and_a_filter_without_accents_work_at_the_real_console() {
     tokio::time::timeout(DEADLINE, warned)
         .await
         .expect("Ben was warned");
-    let log = baffle(&server, &["audit", "export", "spring-open-r1-t7", "-o", "-"]).await;
+    let log = baffle(
+        &server,
+        &["audit", "export", "spring-open-r1-t7", "-o", "-"],
+    )
+    .await;
     let grounds = r#"\"ruling\":{\"reason\":\"αργό παιχνίδι\",\"article\":\"2.3\"}"#;
     assert!(log.out.contains(grounds), "{}", log.out);
     assert!(!log.out.contains("warned at the console"), "{}", log.out);
