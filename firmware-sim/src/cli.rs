@@ -82,6 +82,10 @@ pub enum Command {
         /// also on Ctrl-C).
         #[arg(long)]
         keep: bool,
+        /// Sit the tables in this existing tournament (its matches created there, at
+        /// tables demo-1, demo-2, …) instead of a new one; it is never archived.
+        #[arg(long, value_name = "ID")]
+        tournament: Option<String>,
     },
     /// Many matches pressing as fast as allowed: presses/s and round trips beside a ping.
     Load {

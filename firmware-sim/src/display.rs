@@ -112,32 +112,56 @@ fn chess_face(label: &str, view: &View, c: &v1::ChessState, server_now_ms: i64) 
     [title, clocks]
 }
 
-/// Redraws the faces of `devices` in the terminal every `every` until `done` completes.
+/// Redraws the faces of `devices` in the terminal every `every` until `done` completes,
+/// under the `header` lines (what to watch them with: kept on screen, not scrolled away by
+/// the redraws), and once more when it has: the last frame shows how the matches ended.
 pub async fn show_until<F: std::future::Future>(
+    header: &[String],
     devices: Vec<(String, DeviceFace)>,
+    every: Duration,
+    done: F,
+) -> F::Output {
+    let frame = || {
+        let faces: Vec<_> = devices
+            .iter()
+            .map(|(label, d)| face(label, &d.view(), d.server_now_ms()))
+            .collect();
+        frame(header, &faces)
+    };
+    draw_until(&mut std::io::stdout(), frame, every, done).await
+}
+
+/// Writes `frame()` to `out` every `every` until `done` completes, then a last time.
+async fn draw_until<F: std::future::Future>(
+    out: &mut impl Write,
+    frame: impl Fn() -> String,
     every: Duration,
     done: F,
 ) -> F::Output {
     tokio::pin!(done);
     let mut tick = tokio::time::interval(every);
-    loop {
+    let outcome = loop {
         tokio::select! {
-            out = &mut done => return out,
+            out = &mut done => break out,
             _ = tick.tick() => {
-                let mut screen = String::from("\x1b[H\x1b[2J");
-                for (label, d) in &devices {
-                    let view = d.view();
-                    for line in face(label, &view, d.server_now_ms()) {
-                        screen.push_str(&line);
-                        screen.push('\n');
-                    }
-                }
-                let mut out = std::io::stdout().lock();
-                let _ = out.write_all(screen.as_bytes());
+                let _ = out.write_all(frame().as_bytes());
                 let _ = out.flush();
             }
         }
+    };
+    let _ = out.write_all(frame().as_bytes());
+    let _ = out.flush();
+    outcome
+}
+
+/// A whole screen: cleared, the header lines, then each device's two lines.
+fn frame(header: &[String], faces: &[[String; 2]]) -> String {
+    let mut screen = String::from("\x1b[H\x1b[2J");
+    for line in header.iter().chain(faces.iter().flatten()) {
+        screen.push_str(line);
+        screen.push('\n');
     }
+    screen
 }
 
 #[cfg(test)]
@@ -234,5 +258,27 @@ mod tests {
             clocks,
             "  ▶ W Ben 14:59.0 m40 P2  |    B Anna 1:00.0 m39 P1"
         );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_header_stays_on_every_frame_and_a_last_frame_follows_the_end() {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        let drawn = AtomicU32::new(0);
+        let header = ["playing 1 table(s); watch with: baffle console demo-1".to_string()];
+        let mut out = Vec::new();
+        let frame = || {
+            let n = drawn.fetch_add(1, Ordering::SeqCst);
+            frame(&header, &[[format!("t1 frame {n}"), String::new()]])
+        };
+        let done = tokio::time::sleep(Duration::from_millis(250));
+        draw_until(&mut out, frame, Duration::from_millis(100), done).await;
+        let text = String::from_utf8(out).unwrap();
+        let frames: Vec<&str> = text.split("\x1b[H\x1b[2J").skip(1).collect();
+        // Ticks at 0, 100 and 200 ms, then the last frame once the demo ended.
+        assert_eq!(frames.len(), 4, "{text:?}");
+        for f in &frames {
+            assert!(f.starts_with(&header[0]), "{f:?}");
+        }
+        assert!(frames[3].contains("t1 frame 3"), "{text:?}");
     }
 }

@@ -523,3 +523,29 @@ follow-dice-verified = τα ζάρια επαληθεύτηκαν: { $count ->
 follow-dice-not-verified = ζάρια: ΔΕΝ ΕΠΑΛΗΘΕΥΤΗΚΑΝ: { $why }
 follow-dice-unreadable = ζάρια: δεν ελέγχθηκαν: το αρχείο δεν διαβάστηκε ({ $why })
 follow-footer = γεγονός { $seq }  κεφαλή { $head }   q: έξοδος
+
+## The console's rulings worded by the director, and answers he types again (issue 31)
+console-ask-reason = { $action }: η αιτιολογία της απόφασης
+console-ask-article = άρθρο του κανονισμού (Enter: { $usual })
+console-no-reason = μια απόφαση χρειάζεται αιτιολογία: γράψτε την
+console-with-grounds = { $action } (άρθρο { $article }: { $reason })
+cli-hint-look-up = το `baffle match show MATCH` δείχνει τις παρτίδες με τους αριθμούς τους, τους πόντους ποινής, τις παρατηρήσεις και ποιος είναι παρών
+cli-hint-play-order = το παιχνίδι δεν είναι σε αυτό το σημείο: το `baffle match show MATCH` λέει ποιος παίζει και τι περιμένει το παιχνίδι
+cli-hint-refused-now = οι κανόνες δεν το επιτρέπουν τώρα: το `baffle match show MATCH` δείχνει τον αγώνα όπως είναι
+cli-no-side-to-act = κανείς δεν έχει σειρά γι' αυτό στο { $match } τώρα: δώστε την πλευρά (A ή B)
+cli-player-present = παρών
+cli-player-absent = απών
+cli-player-record = παίκτης { $side }: { $name }, { $presence }· πόντοι ποινής { $penalty }, παρατηρήσεις { $warnings }
+cli-games = παρτίδες (οι αριθμοί που δέχεται το `rule … correct-result GAME`):
+cli-games-none = παρτίδες: καμία δεν έχει τελειώσει ακόμη
+cli-game-line = { $number }. { $name } κέρδισε { $points ->
+    [one] 1 πόντο
+   *[other] { $points } πόντους
+  } ({ $kind }, κύβος { $cube })
+cli-game-kind-single = απλή
+cli-game-kind-gammon = γκάμον
+cli-game-kind-backgammon = μπακγκάμον
+follow-event-opened = ο αγώνας άνοιξε
+follow-event-setup = ορίστηκαν οι ρυθμίσεις του αγώνα
+follow-event-input = μια ενέργεια από τη συσκευή { $device }
+follow-event-input-refused = μια ενέργεια από τη συσκευή { $device }, απορρίφθηκε: { $why }

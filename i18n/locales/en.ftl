@@ -524,3 +524,29 @@ follow-dice-verified = dice verified: { $count ->
 follow-dice-not-verified = dice NOT VERIFIED: { $why }
 follow-dice-unreadable = dice not checked: the log could not be read ({ $why })
 follow-footer = event { $seq }  head { $head }   q: quit
+
+## The console's rulings worded by the director, and answers he types again (issue 31)
+console-ask-reason = { $action }: the reason for the ruling
+console-ask-article = article of the regulations (Enter: { $usual })
+console-no-reason = a ruling needs a reason: type it
+console-with-grounds = { $action } (art. { $article }: { $reason })
+cli-hint-look-up = `baffle match show MATCH` lists the games with their numbers, the penalty points, warnings and who is present
+cli-hint-play-order = the game is not at that point: `baffle match show MATCH` says whose turn it is and what the game waits for
+cli-hint-refused-now = the rules refuse this now: `baffle match show MATCH` shows the match as it stands
+cli-no-side-to-act = nobody is to do that in { $match } now: name the side (A or B)
+cli-player-present = present
+cli-player-absent = not present
+cli-player-record = player { $side }: { $name }, { $presence }; penalty points { $penalty }, warnings { $warnings }
+cli-games = games (the numbers `rule … correct-result GAME` takes):
+cli-games-none = games: none finished yet
+cli-game-line = { $number }. { $name } won { $points ->
+    [one] 1 point
+   *[other] { $points } points
+  } ({ $kind }, cube { $cube })
+cli-game-kind-single = single
+cli-game-kind-gammon = gammon
+cli-game-kind-backgammon = backgammon
+follow-event-opened = the match was opened
+follow-event-setup = the match was set up
+follow-event-input = an input from device { $device }
+follow-event-input-refused = an input from device { $device }, refused: { $why }

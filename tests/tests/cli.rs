@@ -1051,3 +1051,6 @@ async fn what_the_director_is_told_is_what_happened() {
     assert!(!tampered.status.success(), "a tampered export verified");
     server.stop().await;
 }
+
+#[path = "cli/record.rs"]
+mod record;

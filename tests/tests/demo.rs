@@ -64,6 +64,64 @@ async fn the_demo_plays_matches_to_the_end() {
     server.stop().await;
 }
 
+/// `baffle-device demo --tournament open`: the demo's tables sit in a tournament that
+/// exists (a new director could not try the devices in his own), their matches created
+/// there beside its own, and the tournament is left listed at the end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_demo_sits_at_tables_of_an_existing_tournament() {
+    use baffle_tests::api::{Director, defaults};
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    // Physical dice in the room: the demo's devices roll the server's all the same.
+    d.tournament("open", defaults(120_000, None, v1::DiceSource::Physical))
+        .await;
+    d.create_match_at("open", "r1-t1", "1", 3, baffle_tests::EPOCH.as_ms())
+        .await;
+    let cfg = DemoConfig {
+        tables: 1,
+        length: 1,
+        think_ms: (0, 0),
+        tournament: "open".into(),
+        existing: true,
+        ..DemoConfig::default()
+    };
+    let results = run(&server.url(), &server.token, cfg)
+        .await
+        .expect("the demo runs");
+    assert_eq!(results.len(), 1);
+    let s = &results[0].state;
+    assert_eq!(s.tournament_id, "open");
+    assert_eq!(s.table, "demo-1");
+    assert!(
+        results[0].match_id.ends_with("-t1"),
+        "{}",
+        results[0].match_id
+    );
+    assert_ne!(results[0].match_id, "r1-t1");
+    assert_eq!(s.phase, v1::MatchPhase::Over as i32);
+    // The director's tournament stays listed, with its own match and the demo's.
+    assert_eq!(archived(&server, "open").await, (false, true));
+    let listed = TournamentsClient::new(server.channel().await)
+        .list_matches(v1::ListMatchesRequest {
+            tournament_id: "open".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .matches;
+    assert_eq!(listed.len(), 2);
+    // A tournament that does not exist is refused, not created.
+    let cfg = DemoConfig {
+        tables: 1,
+        tournament: "nope".into(),
+        existing: true,
+        ..DemoConfig::default()
+    };
+    assert!(run(&server.url(), &server.token, cfg).await.is_err());
+    server.stop().await;
+}
+
 /// `baffle-device demo --chess`: the devices play chess matches of three games to the
 /// end — arrivals, presses, results and next games all sent as device inputs.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

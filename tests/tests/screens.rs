@@ -125,20 +125,22 @@ async fn the_dashboard_shows_every_match_with_ticking_clocks_and_alerts() {
         (pending.match_id.as_str(), pending.order.clone()),
         ("r1-t8", Order::Execute(Action::ConfirmResult(v1::Empty {})))
     );
-    // Adjusting a clock takes text, then a confirmation; a bad value is an alert, not a command.
+    // Adjusting a clock takes text, then a confirmation; a bad value is refused beside
+    // the prompt, which stays open with what was typed, not a command.
     board.key(Key::Up);
     board.key(Key::Char('a'));
     for c in "B zz".chars() {
         board.key(Key::Char(c));
     }
     assert_eq!(board.key(Key::Enter), None);
-    assert!(
-        board.ticker[0].contains("not a duration"),
-        "{:?}",
-        board.ticker
-    );
-    board.key(Key::Char('a'));
-    for c in "B -30s".chars() {
+    terminal.draw(|f| board.draw(f, now)).unwrap();
+    let shown = screen(&terminal, &[]);
+    let bottom = shown.lines().last().unwrap();
+    assert!(bottom.contains("not a duration"), "{bottom}");
+    assert!(bottom.ends_with(": B zz_"), "{bottom}");
+    board.key(Key::Backspace);
+    board.key(Key::Backspace);
+    for c in "-30s".chars() {
         board.key(Key::Char(c));
     }
     board.key(Key::Enter);

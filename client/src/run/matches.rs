@@ -11,6 +11,7 @@ use tonic::transport::Channel;
 
 use super::connection::{authed, channel, to_owner};
 use super::outcome::{Outcome, refused, usage};
+use super::record;
 use super::wire::{ms, side};
 use crate::cli::{Cli, MatchCommand, PhaseArg, SideArg};
 use crate::views::{EventView, MatchView, to_json};
@@ -101,10 +102,22 @@ pub(super) async fn run_match(
                 .map_err(refused)?
                 .into_inner();
             let help = adjudication(cli, token, &s).await;
+            // A backgammon match's games are in its log, not its state.
+            let games = if s.chess.is_none() && s.seq > 0 {
+                let events = crate::tui::app::records(&cli.server, match_id, 0, s.seq).await;
+                Some(record::games(&events))
+            } else {
+                None
+            };
             if cli.json {
                 let mut view = serde_json::to_value(MatchView::of(&s)).unwrap_or_default();
                 if let Some(help) = &help {
                     view["adjudication"] = render::adjudication_json(help);
+                }
+                if let Some(games) = &games {
+                    let more = record::json(&s, games);
+                    view["warnings"] = more["warnings"].clone();
+                    view["games"] = more["games"].clone();
                 }
                 return Ok(Outcome::ok(to_json(&view)));
             }
@@ -115,6 +128,9 @@ pub(super) async fn run_match(
             } else {
                 render::match_text(&s)
             };
+            if let Some(games) = &games {
+                text.push_str(&record::lines(&s, games));
+            }
             if let Some(help) = &help {
                 text.push_str(&render::adjudication_lines(help));
             }

@@ -12,6 +12,7 @@ mod devices;
 mod matches;
 mod outcome;
 mod play;
+mod record;
 mod seeds;
 mod tournaments;
 mod wire;

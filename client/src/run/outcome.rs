@@ -48,12 +48,42 @@ fn hint(status: &Status) -> String {
         Code::NotFound if status.message().starts_with("no device") => "cli-hint-not-found-device",
         Code::NotFound => "cli-hint-not-found",
         Code::Aborted => "cli-hint-aborted",
-        Code::FailedPrecondition => "cli-hint-failed-precondition",
+        Code::FailedPrecondition => precondition_hint(status.message()),
         Code::InvalidArgument | Code::OutOfRange => "cli-hint-invalid-argument",
         Code::ResourceExhausted => "cli-hint-resource-exhausted",
         Code::AlreadyExists => "cli-hint-already-exists",
         _ => "cli-hint-other",
     })
+}
+
+/// What to do next about a refusal of the rules, from what it says. A ruling of the
+/// director is offered only where one is the way on: the refusal names the director's
+/// part (a void, a correction, a stopped clock) or an article where the director may
+/// make exceptions (2.2: breaks, lateness). A record asked for by a number that is not
+/// there sends the director to the list of numbers; the order of play (the turn, the
+/// dice, the cube, the moves: 3, 4.1, 4.2, 4.4) to whose turn it is. A new director was
+/// told to rule when he had mistyped a game's number.
+fn precondition_hint(message: &str) -> &'static str {
+    let m = message.to_lowercase();
+    let article = message
+        .rsplit_once("(backgammon rules ")
+        .and_then(|(_, rest)| rest.strip_suffix(')'))
+        .unwrap_or("");
+    if m.starts_with("no ") || m.starts_with("there is no ") {
+        "cli-hint-look-up"
+    } else if m.contains("the director decides") {
+        // A ruling of his refused: ruling again is not the way on.
+        "cli-hint-refused-now"
+    } else if m.contains("director") || article.starts_with("2.2") {
+        "cli-hint-failed-precondition"
+    } else if ["§3", "4.1", "4.2", "4.4"]
+        .iter()
+        .any(|a| article.starts_with(a))
+    {
+        "cli-hint-play-order"
+    } else {
+        "cli-hint-refused-now"
+    }
 }
 
 /// A refusal as an outcome: connection trouble is exit 3, anything the server refused 4.
@@ -89,4 +119,49 @@ pub fn refused(status: Status) -> Outcome {
 /// A command line that cannot be sent: exit 2 with the reason.
 pub(super) fn usage(message: impl std::fmt::Display) -> Outcome {
     Outcome::failed(exit::USAGE, format!("baffle: {message}\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hint_for(message: &str) -> &'static str {
+        precondition_hint(message)
+    }
+
+    #[test]
+    fn a_ruling_is_hinted_only_where_one_would_help() {
+        // A game's number mistyped: the numbers are in `match show`.
+        assert_eq!(hint_for("no finished game 5"), "cli-hint-look-up");
+        assert_eq!(
+            hint_for("there is no appeal 3: 1 so far (backgammon rules 5)"),
+            "cli-hint-look-up"
+        );
+        // The order of play: no ruling changes whose turn it is.
+        for m in [
+            "the same player cannot roll twice in a row (backgammon rules 4.2 (i))",
+            "a double must be taken or passed first (backgammon rules 4.4)",
+            "the opening roll decides who plays first (backgammon rules §3)",
+        ] {
+            assert_eq!(hint_for(m), "cli-hint-play-order", "{m}");
+        }
+        // Where the director's ruling is the way on.
+        for m in [
+            "the match is over: player A won; only the director's corrections remain (backgammon rules 4.6)",
+            "breaks are taken only between games (backgammon rules 2.2)",
+        ] {
+            assert_eq!(hint_for(m), "cli-hint-failed-precondition", "{m}");
+        }
+        // A refusal of the director's own ruling does not send him to rule again.
+        assert_eq!(
+            hint_for(
+                "the director decides a match only when both players won it at the same instant (backgammon rules 2.2)"
+            ),
+            "cli-hint-refused-now"
+        );
+        assert_eq!(
+            hint_for("this match already has a clock (backgammon rules 2.3)"),
+            "cli-hint-refused-now"
+        );
+    }
 }

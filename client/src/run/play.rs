@@ -7,12 +7,16 @@
 use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 use baffle_proto::v1::matches_client::MatchesClient;
+use baffle_proto::v1::tournaments_client::TournamentsClient;
 
 use super::connection::{authed, channel, to_owner};
 use super::matches::reply_outcome;
-use super::outcome::{Outcome, usage};
+use super::outcome::{Outcome, refused, usage};
 use super::wire::{dice_arg, kind, ms, pause, side};
-use crate::cli::{AskArg, Cli, DecisionArg, DiceArg, PlayAction, PlayArgs, RuleAction, RuleArgs};
+use crate::cli::{
+    AskArg, Cli, DecisionArg, DiceArg, PlayAction, PlayArgs, RuleAction, RuleArgs, SideArg,
+};
+use crate::words;
 
 /// `baffle play MATCH …`: what a player (or a device) does at the table.
 pub(super) async fn run_play(
@@ -20,8 +24,69 @@ pub(super) async fn run_play(
     token: &Option<String>,
     p: &PlayArgs,
 ) -> Result<Outcome, Outcome> {
-    let action = play_action(&p.action)?;
+    let mut action = play_action(&p.action)?;
+    if unnamed_side(&mut action).is_some() {
+        let found = to_act(cli, &p.match_id, &action).await?;
+        if let Some(side) = unnamed_side(&mut action) {
+            *side = found;
+        }
+    }
     execute(cli, token, &p.match_id, action, None, &p.options).await
+}
+
+/// The side of a roll, a press or a move typed without one (0), to be found.
+fn unnamed_side(action: &mut Action) -> Option<&mut i32> {
+    match action {
+        Action::Roll(v1::Roll { side, .. }) | Action::Move(v1::Move { side, .. }) => {
+            Some(side).filter(|s| **s == 0)
+        }
+        Action::Press(side) => Some(side).filter(|s| **s == 0),
+        _ => None,
+    }
+}
+
+/// Who is to roll, move or press in `match_id` now, as its state says (the player on
+/// roll, or moving); a usage error naming the match when nobody is.
+async fn to_act(cli: &Cli, match_id: &str, action: &Action) -> Result<i32, Outcome> {
+    let s = TournamentsClient::new(channel(cli).await?)
+        .get_match(v1::GetMatchRequest {
+            match_id: match_id.to_string(),
+        })
+        .await
+        .map_err(refused)?
+        .into_inner();
+    side_to_act(&s, action).ok_or_else(|| {
+        usage(words::say_with(
+            "cli-no-side-to-act",
+            &[("match", match_id.into())],
+        ))
+    })
+}
+
+/// The side the state of a match says is to do `action`: a roll by the player on roll,
+/// a move or a press by the player moving (or on roll: a press ends a turn either way).
+fn side_to_act(s: &v1::MatchState, action: &Action) -> Option<i32> {
+    let phase = v1::TurnPhase::try_from(s.turn).ok()?;
+    let fits = match action {
+        Action::Roll(_) => phase == v1::TurnPhase::OnRoll,
+        Action::Move(_) => phase == v1::TurnPhase::Moving,
+        Action::Press(_) => matches!(phase, v1::TurnPhase::Moving | v1::TurnPhase::OnRoll),
+        _ => false,
+    };
+    (fits && s.result.is_none() && s.turn_side != 0).then_some(s.turn_side)
+}
+
+/// `move`'s words: a side first if the first word is one, then the play (its words
+/// joined, so `move 8/3 6/3` is `move "8/3 6/3"`).
+fn move_words(words: &[String]) -> (i32, String) {
+    use clap::ValueEnum;
+    match words.split_first() {
+        Some((first, rest)) if !rest.is_empty() => match SideArg::from_str(first, true) {
+            Ok(s) => (side(s), rest.join(" ")),
+            Err(_) => (0, words.join(" ")),
+        },
+        _ => (0, words.join(" ")),
+    }
 }
 
 /// `baffle rule MATCH --reason --article …`: a director's ruling, with its grounds.
@@ -51,18 +116,18 @@ fn play_action(action: &PlayAction) -> Result<Action, Outcome> {
             dice: dice_arg(dice)?,
         }),
         PlayAction::Roll { side: s, dice } => Action::Roll(v1::Roll {
-            side: side(*s),
+            side: s.map_or(0, side),
             dice: dice_arg(dice)?,
         }),
         PlayAction::InvalidRoll { side: s } => Action::InvalidRoll(side(*s)),
         PlayAction::Double { side: s } => Action::Double(side(*s)),
         PlayAction::Take { side: s } => Action::Take(side(*s)),
         PlayAction::Pass { side: s } => Action::Pass(side(*s)),
-        PlayAction::Press { side: s } => Action::Press(side(*s)),
-        PlayAction::Move { side: s, play } => Action::Move(v1::Move {
-            side: side(*s),
-            play: play.clone(),
-        }),
+        PlayAction::Press { side: s } => Action::Press(s.map_or(0, side)),
+        PlayAction::Move { words } => {
+            let (side, play) = move_words(words);
+            Action::Move(v1::Move { side, play })
+        }
         PlayAction::EndGame { winner, kind: k } => Action::EndGame(v1::GameResult {
             side: side(*winner),
             kind: kind(*k),
@@ -232,4 +297,49 @@ async fn execute(
     )
     .await?;
     Ok(reply_outcome(cli, reply))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_may_leave_its_side_out() {
+        let words = |w: &[&str]| move_words(&w.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(words(&["8/3 6/3"]), (0, "8/3 6/3".into()));
+        assert_eq!(words(&["8/3", "6/3"]), (0, "8/3 6/3".into()));
+        assert_eq!(words(&["a", "24/18"]), (v1::Side::A as i32, "24/18".into()));
+        assert_eq!(
+            words(&["Β", "24/18 13/11"]),
+            (v1::Side::B as i32, "24/18 13/11".into())
+        );
+        // A lone word is the play, never a side.
+        assert_eq!(words(&["b"]), (0, "b".into()));
+    }
+
+    #[test]
+    fn the_side_left_out_is_the_one_the_state_says_is_to_act() {
+        let state = |phase: v1::TurnPhase, side: v1::Side| v1::MatchState {
+            turn: phase as i32,
+            turn_side: side as i32,
+            ..Default::default()
+        };
+        let (b, a) = (v1::Side::B as i32, v1::Side::A as i32);
+        let moving = state(v1::TurnPhase::Moving, v1::Side::B);
+        let play = Action::Move(v1::Move::default());
+        assert_eq!(side_to_act(&moving, &play), Some(b));
+        assert_eq!(side_to_act(&moving, &Action::Press(0)), Some(b));
+        assert_eq!(
+            side_to_act(&moving, &Action::Roll(v1::Roll::default())),
+            None
+        );
+        let on_roll = state(v1::TurnPhase::OnRoll, v1::Side::A);
+        assert_eq!(
+            side_to_act(&on_roll, &Action::Roll(v1::Roll::default())),
+            Some(a)
+        );
+        assert_eq!(side_to_act(&on_roll, &play), None);
+        let opening = state(v1::TurnPhase::Opening, v1::Side::Unspecified);
+        assert_eq!(side_to_act(&opening, &Action::Press(0)), None);
+    }
 }

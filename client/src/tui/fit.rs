@@ -33,6 +33,28 @@ pub fn ellipsis(text: &str, columns: usize) -> String {
     out
 }
 
+/// `text` in at most `columns`: whole if it fits, else its end kept after a "…" (a match
+/// id's table, "…-r1-t7", tells it from its neighbours; their common start does not).
+pub fn ellipsis_start(text: &str, columns: usize) -> String {
+    if width(text) <= columns {
+        return text.to_string();
+    }
+    if columns == 0 {
+        return String::new();
+    }
+    let mut kept = Vec::new();
+    let mut used = 0;
+    for c in text.chars().rev() {
+        let w = c.width().unwrap_or(0);
+        if used + w > columns - 1 {
+            break;
+        }
+        kept.push(c);
+        used += w;
+    }
+    std::iter::once('…').chain(kept.into_iter().rev()).collect()
+}
+
 /// A name with its first names as initials: "Γ. Παπαδόπουλος", "B. Smith".
 fn initials(name: &str) -> String {
     let words: Vec<&str> = name.split_whitespace().collect();
@@ -141,6 +163,14 @@ mod tests {
         );
         // A short name leaves its room to the long one.
         assert_eq!(players("Ben", "Αθανασόπουλος", 12, dash), "Ben – Αθανα…");
+    }
+
+    #[test]
+    fn a_long_id_keeps_its_end() {
+        assert_eq!(ellipsis_start("spring-open-r1-t7", 17), "spring-open-r1-t7");
+        assert_eq!(ellipsis_start("spring-open-r1-t7", 7), "…-r1-t7");
+        assert_eq!(ellipsis_start("ανοιχτό-r1-t7", 6), "…r1-t7");
+        assert_eq!(ellipsis_start("r1-t7", 0), "");
     }
 
     #[test]

@@ -38,6 +38,46 @@ pub fn summary(s: &v1::MatchState) -> String {
     line
 }
 
+/// The events of an update, one line each, in the chosen language: "#12 Anna pressed
+/// the clock". The records of the table itself (the match opened, its set-up, a device's
+/// input) are worded here; `--lang el` printed "#0 opened", "#1 setup", "input".
+fn events_text(events: &[v1::Event], names: [&str; 2]) -> String {
+    events
+        .iter()
+        .map(|e| match table_record(e) {
+            Some(said) => format!("#{} {said}\n", e.seq),
+            None => render::events_text(std::slice::from_ref(e), names),
+        })
+        .collect()
+}
+
+/// A record of the table (not of the game) in words, if `e` is one.
+fn table_record(e: &v1::Event) -> Option<String> {
+    let body: serde_json::Value = serde_json::from_str(&e.body).unwrap_or_default();
+    let text = |field: &str| {
+        body.get(field)
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    Some(match e.kind.as_str() {
+        "match.opened" => words::say("follow-event-opened"),
+        "match.setup" => words::say("follow-event-setup"),
+        "device.input" => {
+            let outcome = text("outcome");
+            let args = [("device", text("device").into())];
+            match outcome.strip_prefix("refused: ") {
+                None => words::say_with("follow-event-input", &args),
+                Some(why) => {
+                    let args = [args[0].clone(), ("why", why.to_string().into())];
+                    words::say_with("follow-event-input-refused", &args)
+                }
+            }
+        }
+        _ => return None,
+    })
+}
+
 fn write(out: &mut (dyn Write + Send), text: &str) -> std::io::Result<()> {
     out.write_all(text.as_bytes())?;
     out.flush()
@@ -66,7 +106,7 @@ pub async fn follow(
                         serde_json::json!({ "events": events, "state": MatchView::of(&s) });
                     write(out, &to_line(&update))?;
                 } else {
-                    write(out, &render::events_text(&events, names))?;
+                    write(out, &events_text(&events, names))?;
                     write(out, &format!("{}\n", summary(&s)))?;
                     if !checked && s.dice_revealed && reveal::uses_server_dice(&s) {
                         checked = true;
@@ -126,4 +166,46 @@ pub async fn console(
         }
     }
     Ok(exit::OK)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::words::{Language, in_locale};
+
+    fn event(seq: u64, kind: &str, body: &str) -> v1::Event {
+        v1::Event {
+            seq,
+            kind: kind.into(),
+            body: body.into(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn the_tables_own_records_are_said_in_greek_too() {
+        let events = [
+            event(0, "match.opened", r#"{"kind":"match.opened"}"#),
+            event(1, "match.setup", r#"{"kind":"match.setup"}"#),
+            event(
+                2,
+                "device.input",
+                r#"{"kind":"device.input","device":"t7","outcome":"applied"}"#,
+            ),
+            event(
+                3,
+                "device.input",
+                r#"{"kind":"device.input","device":"t7","outcome":"refused: not his turn"}"#,
+            ),
+        ];
+        let el = in_locale(Language::El, || events_text(&events, ["Άννα", "Βασίλης"]));
+        assert_eq!(
+            el,
+            "#0 ο αγώνας άνοιξε\n#1 ορίστηκαν οι ρυθμίσεις του αγώνα\n\
+             #2 μια ενέργεια από τη συσκευή t7\n\
+             #3 μια ενέργεια από τη συσκευή t7, απορρίφθηκε: not his turn\n"
+        );
+        let en = in_locale(Language::En, || events_text(&events[..1], ["Ann", "Ben"]));
+        assert_eq!(en, "#0 the match was opened\n");
+    }
 }

@@ -48,8 +48,11 @@ async fn main() {
             quiet,
             chess,
             keep,
+            tournament,
         } => {
             let token = token_or_exit(&cli, "the demo");
+            // The director's own tournament is never archived by the demo.
+            let keep = &(*keep || tournament.is_some());
             let cfg = DemoConfig {
                 tables: *tables,
                 length: *length,
@@ -57,7 +60,8 @@ async fn main() {
                 delay_ms: delay_secs * 1_000,
                 think_ms: (think_ms / 10, *think_ms),
                 seed: *seed,
-                tournament: demo::fresh_tournament_id(),
+                tournament: tournament.clone().unwrap_or_else(demo::fresh_tournament_id),
+                existing: tournament.is_some(),
                 link: link.model(),
                 drift_ppm: *drift_ppm,
                 display: !quiet && std::io::stdout().is_terminal(),
@@ -66,10 +70,7 @@ async fn main() {
                 keep: *keep,
             };
             let tournament = cfg.tournament.clone();
-            println!(
-                "playing {tables} table(s); watch with: baffle console {}",
-                cfg.tournament
-            );
+            println!("{}", demo::watch_line(&cfg));
             let run = demo::run(&cli.server, &token, cfg);
             let Some(outcome) = interruptible(run, &cli.server, &token, &tournament, *keep).await
             else {

@@ -40,6 +40,10 @@ pub struct DemoConfig {
     pub seed: u64,
     /// The tournament to create; its matches are `<tournament>-t1`, `-t2`, …
     pub tournament: String,
+    /// The tournament exists already (`--tournament ID`): the demo's tables sit in it,
+    /// their matches `demo-<digits>-t1`, `-t2`, … at tables `demo-1`, `demo-2`, …, and
+    /// it is never archived (it is the director's).
+    pub existing: bool,
     /// The devices' link to the server.
     pub link: LinkModel,
     /// The fastest device clock's drift, ppm (table i drifts i/tables of it, alternating
@@ -76,6 +80,7 @@ impl Default for DemoConfig {
             think_ms: (300, 2_500),
             seed: 7,
             tournament: fresh_tournament_id(),
+            existing: false,
             link: LinkModel::perfect(),
             drift_ppm: 100,
             display: false,
@@ -113,6 +118,9 @@ pub struct Tables {
     token: String,
     tournament: String,
     count: u32,
+    /// How the matches' ids and tables are named: `<prefix>-t<n>` at table `<table>n`.
+    prefix: String,
+    table: &'static str,
 }
 
 impl Tables {
@@ -144,6 +152,32 @@ impl Tables {
             token: token.into(),
             tournament: id.into(),
             count: 0,
+            prefix: id.into(),
+            table: "",
+        })
+    }
+
+    /// Sits new tables in the existing tournament `id` (refused if there is none): their
+    /// matches are `<prefix>-t1`, `-t2`, … at tables `demo-1`, `demo-2`, …, apart from
+    /// the tournament's own.
+    pub async fn join(
+        channel: Channel,
+        token: &str,
+        id: &str,
+        prefix: &str,
+    ) -> Result<Tables, DeviceError> {
+        let mut tournaments = TournamentsClient::new(channel.clone());
+        tournaments
+            .get_tournament(v1::GetTournamentRequest { id: id.into() })
+            .await?;
+        Ok(Tables {
+            tournaments,
+            devices: DevicesClient::new(channel),
+            token: token.into(),
+            tournament: id.into(),
+            count: 0,
+            prefix: prefix.into(),
+            table: "demo-",
         })
     }
 
@@ -163,6 +197,8 @@ impl Tables {
     ) -> Result<(String, String), DeviceError> {
         let request = v1::CreateMatchRequest {
             length,
+            // The devices roll with the server's dice, whatever the tournament's own.
+            dice: v1::DiceSource::Server as i32,
             ..self.next_table(players)
         };
         self.add_match(request).await
@@ -189,9 +225,9 @@ impl Tables {
         self.count += 1;
         v1::CreateMatchRequest {
             tournament_id: self.tournament.clone(),
-            match_id: format!("{}-t{}", self.tournament, self.count),
+            match_id: format!("{}-t{}", self.prefix, self.count),
             round: 1,
-            table: self.count.to_string(),
+            table: format!("{}{}", self.table, self.count),
             player_a: a.into(),
             player_b: b.into(),
             ..Default::default()
@@ -258,7 +294,17 @@ pub async fn run_on(
         delay_ms: Some(cfg.delay_ms),
         ..Default::default()
     };
-    let mut tables = Tables::create(channel.clone(), token, &cfg.tournament, defaults).await?;
+    let mut tables = if cfg.existing {
+        Tables::join(
+            channel.clone(),
+            token,
+            &cfg.tournament,
+            &fresh_tournament_id(),
+        )
+        .await?
+    } else {
+        Tables::create(channel.clone(), token, &cfg.tournament, defaults).await?
+    };
     let names = [
         ("Anna", "Ben"),
         ("Cleo", "Dan"),
@@ -305,11 +351,12 @@ pub async fn run_on(
         Ok(results)
     };
     let outcome = if cfg.display {
-        show_until(faces, Duration::from_millis(100), all).await
+        let header = [watch_line(&cfg)];
+        show_until(&header, faces, Duration::from_millis(100), all).await
     } else {
         all.await
     };
-    if !cfg.keep {
+    if !cfg.keep && !cfg.existing {
         // Archived even when a table failed; that failure is the one reported.
         let archived = tables.archive().await;
         if outcome.is_ok() {
@@ -317,6 +364,15 @@ pub async fn run_on(
         }
     }
     outcome
+}
+
+/// What the demo says first, and keeps above the devices' faces while it draws them:
+/// "playing 4 table(s); watch with: baffle console demo-123456".
+pub fn watch_line(cfg: &DemoConfig) -> String {
+    format!(
+        "playing {} table(s); watch with: baffle console {}",
+        cfg.tables, cfg.tournament
+    )
 }
 
 /// Archives tournament `id` whatever its matches' state, on the first server of `url`

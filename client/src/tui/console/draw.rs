@@ -12,7 +12,7 @@ use baffle_proto::v1;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row, Table};
 
 use super::{Dashboard, Prompt, name};
@@ -158,9 +158,14 @@ fn players(s: &v1::MatchState, columns: usize) -> String {
 /// How wide the rooms' flexible columns are: the players' and (wide) the note's.
 #[derive(Clone, Copy)]
 struct Room {
+    id: usize,
     players: usize,
     note: usize,
 }
+
+/// Columns the players' names keep before the match id gives up its width: a pair of
+/// surnames, as "Jones – Smith" or "Παπαδό… – Αθανασό…".
+const NAMES_AT_LEAST: usize = 18;
 
 /// A backgammon row's turn, short: "B roll", "opening", "over" (the side by its letter:
 /// the names are in the row already).
@@ -195,7 +200,7 @@ fn match_row(s: &v1::MatchState, now_ms: i64, wide: bool, room: Room) -> Row<'st
         cells.push(Cell::from(s.round.to_string()));
     }
     cells.extend([
-        Cell::from(s.match_id.clone()),
+        Cell::from(fit::ellipsis_start(&s.match_id, room.id)),
         Cell::from(players(s, room.players)),
         Cell::from(score(s)),
         Cell::from(words::status(status)).style(status_style(status)),
@@ -349,8 +354,8 @@ impl Dashboard {
             .max()
             .unwrap_or(0)
             .clamp(fit("console-col-turn", if wide { 10 } else { 7 }), 12);
+        let id_width = fit("console-col-match", id_width);
         let mut fixed = vec![
-            fit("console-col-match", id_width),
             fit("console-col-score", 7),
             status_width,
             fit("console-col-clock-a", clock),
@@ -373,15 +378,24 @@ impl Dashboard {
             .sum::<u16>()
             + fixed.iter().sum::<u16>();
         let columns = headers.len() as u16;
-        let left = area
-            .width
-            .saturating_sub(2 + fixed_sum + columns.saturating_sub(1)) as usize;
+        let beside_id =
+            area.width
+                .saturating_sub(2 + fixed_sum + columns.saturating_sub(1)) as usize;
         let players_need = rows
             .iter()
             .map(|s| fit::width(&players(s, usize::MAX)))
             .max()
             .unwrap_or(0)
             .max(fit::width(&col("console-col-players")));
+        // The names before the match id: a long id ("spring-open-r1-t7") is shortened
+        // from its start ("…-r1-t7") while the names would be cut below their surnames.
+        let id_room = {
+            let names = players_need.min(NAMES_AT_LEAST);
+            let header = fit::width(&col("console-col-match")).max(6);
+            let spare = beside_id.saturating_sub(names);
+            (id_width as usize).min(spare.max(header))
+        };
+        let left = beside_id.saturating_sub(id_room);
         let room = if wide {
             let header = fit::width(&col("console-col-note"));
             let need = rows
@@ -392,17 +406,19 @@ impl Dashboard {
                 .max(header);
             let note = left.saturating_sub(players_need).clamp(header, need);
             Room {
+                id: id_room,
                 players: left.saturating_sub(note),
                 note,
             }
         } else {
             Room {
+                id: id_room,
                 players: left,
                 note: 0,
             }
         };
-        let mut fixed = fixed.into_iter().map(Constraint::Length);
-        widths.push(fixed.next().expect("the match id's width"));
+        let fixed = fixed.into_iter().map(Constraint::Length);
+        widths.push(Constraint::Length(room.id as u16));
         widths.push(Constraint::Length(room.players as u16));
         widths.extend(fixed);
         if wide {
@@ -444,11 +460,30 @@ impl Dashboard {
                 let label = fit::ellipsis(&p.label, fit::width(&p.label).saturating_sub(over));
                 Line::styled(ask(&label), bold().fg(Color::Yellow))
             }
-            (Some(Prompt::Input { label, buffer, .. }), _) => {
+            (
+                Some(Prompt::Input {
+                    label,
+                    buffer,
+                    error,
+                    ..
+                }),
+                _,
+            ) => {
+                // A refused answer is said first, in red, and the prompt stays open with
+                // what was typed, for the director to correct it.
+                let error = error
+                    .as_ref()
+                    .map(|e| fit::ellipsis(&format!("{e} "), columns / 2))
+                    .unwrap_or_default();
                 let typed = format!(": {buffer}_");
-                let room = columns.saturating_sub(fit::width(&typed)).max(8);
+                let room = columns
+                    .saturating_sub(fit::width(&typed) + fit::width(&error))
+                    .max(8);
                 let label = fit::ellipsis(label, room);
-                Line::styled(format!("{label}{typed}"), bold().fg(Color::Yellow))
+                Line::from(vec![
+                    Span::styled(error, bold().fg(Color::Red)),
+                    Span::styled(format!("{label}{typed}"), bold().fg(Color::Yellow)),
+                ])
             }
             (None, Some(problem)) => Line::styled(problem.clone(), bold().fg(Color::Red)),
             (None, None) if self.selected_match().is_some_and(|m| m.chess.is_some()) => {

@@ -6,7 +6,7 @@ use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 use ratatui::crossterm::event::KeyCode;
 
-use super::{Dashboard, Order, Pending, Prompt, name};
+use super::{Dashboard, Order, Pending, Prompt};
 use crate::words;
 
 /// Actions that take text.
@@ -30,6 +30,10 @@ pub enum InputKind {
     CorrectScore,
     /// "10": the players' seeds due that many minutes from now.
     ExtendReveal,
+    /// Why the director rules (a warning, penalty points): his own words, required.
+    Reason,
+    /// The article of the regulations the ruling applies; Enter takes the usual one.
+    Article,
     /// Text the rows must contain.
     Filter,
 }
@@ -96,14 +100,14 @@ pub(super) fn pause_reasons() -> Vec<baffle_core::clock::PauseReason> {
         .collect()
 }
 
-fn ruling(reason: &str, article: &str) -> Option<v1::Ruling> {
+pub(super) fn ruling(reason: &str, article: &str) -> Option<v1::Ruling> {
     Some(v1::Ruling {
         reason: reason.into(),
         article: article.into(),
     })
 }
 
-fn chess(a: v1::chess_command::Action) -> Action {
+pub(super) fn chess(a: v1::chess_command::Action) -> Action {
     Action::Chess(v1::ChessCommand { action: Some(a) })
 }
 
@@ -128,60 +132,125 @@ impl Dashboard {
 
     /// A key while a prompt is open: confirm or cancel, or edit the input.
     fn prompt_key(&mut self, prompt: Prompt, key: Key) -> Option<Pending> {
-        let (label, mut buffer, kind) = match prompt {
-            Prompt::Confirm(pending) => {
-                return match key {
-                    // y, or ν (ναι) on a Greek keyboard, as the prompt says.
-                    Key::Char('y' | 'Y' | 'ν' | 'Ν') | Key::Enter => {
-                        let args = [("action", pending.label.clone().into())];
-                        self.tick(words::say_with("console-tick-sent", &args));
-                        Some(pending)
-                    }
-                    _ => None, // anything else cancels
-                };
-            }
-            Prompt::Input {
-                label,
-                buffer,
-                kind,
-            } => (label, buffer, kind),
+        let Prompt::Input {
+            label,
+            mut buffer,
+            kind,
+            mut error,
+            ruling_of,
+        } = prompt
+        else {
+            let Prompt::Confirm(pending) = prompt else {
+                unreachable!("an input prompt is handled below")
+            };
+            return match key {
+                // y, or ν (ναι) on a Greek keyboard, as the prompt says.
+                Key::Char('y' | 'Y' | 'ν' | 'Ν') | Key::Enter => {
+                    let args = [("action", pending.label.clone().into())];
+                    self.tick(words::say_with("console-tick-sent", &args));
+                    Some(pending)
+                }
+                _ => None, // anything else cancels
+            };
         };
         match key {
             Key::Esc => return None,
             // The reasons are numbered 1 to 8: the digit is the whole answer.
             Key::Char(c) if kind == InputKind::PauseReason && c.is_ascii_digit() => {
-                self.finish_input(kind, &c.to_string());
-                return None;
+                buffer = c.to_string();
+                let done = self.finish_input(kind, &buffer, ruling_of.clone());
+                error = done.err();
+                buffer.clear();
             }
-            Key::Enter => {
-                self.finish_input(kind, &buffer);
-                return None;
-            }
+            Key::Enter => match self.finish_input(kind, &buffer, ruling_of.clone()) {
+                Ok(()) => return None,
+                Err(e) => error = Some(e),
+            },
             Key::Backspace => {
                 buffer.pop();
+                error = None;
             }
-            Key::Char(c) => buffer.push(c),
+            Key::Char(c) => {
+                buffer.push(c);
+                error = None;
+            }
             _ => {}
         }
-        self.prompt = Some(Prompt::Input {
-            label,
-            buffer,
-            kind,
-        });
+        if error.is_some() || self.prompt.is_none() {
+            self.prompt = Some(Prompt::Input {
+                label,
+                buffer,
+                kind,
+                error,
+                ruling_of,
+            });
+        }
         None
     }
 
-    /// The text of an input is complete: a filter applies, anything else asks y/n.
-    fn finish_input(&mut self, kind: InputKind, text: &str) {
-        if kind == InputKind::Filter {
-            self.filter = text.trim().to_string();
-            self.selected = 0;
-            return;
+    /// The text of an input is complete: a filter applies, a ruling's reason asks for
+    /// its article, anything else asks y/n (after the ruling's grounds, for the rulings
+    /// whose grounds the director words). A mistyped value is refused in words, and the
+    /// prompt stays open.
+    fn finish_input(
+        &mut self,
+        kind: InputKind,
+        text: &str,
+        ruling_of: Option<Box<Pending>>,
+    ) -> Result<(), String> {
+        match (kind, ruling_of) {
+            (InputKind::Filter, _) => {
+                self.filter = text.trim().to_string();
+                self.selected = 0;
+            }
+            (InputKind::Reason, Some(mut pending)) => {
+                let reason = text.trim();
+                if reason.is_empty() {
+                    return Err(words::say("console-no-reason"));
+                }
+                let ruling = pending.ruling.get_or_insert_with(Default::default);
+                ruling.reason = reason.to_string();
+                let args = [("usual", ruling.article.clone().into())];
+                self.prompt = Some(Prompt::Input {
+                    label: words::say_with("console-ask-article", &args),
+                    buffer: String::new(),
+                    kind: InputKind::Article,
+                    error: None,
+                    ruling_of: Some(pending),
+                });
+            }
+            (InputKind::Article, Some(mut pending)) => {
+                let ruling = pending.ruling.get_or_insert_with(Default::default);
+                if !text.trim().is_empty() {
+                    ruling.article = text.trim().to_string();
+                }
+                let args = [
+                    ("action", pending.label.clone().into()),
+                    ("article", ruling.article.clone().into()),
+                    ("reason", ruling.reason.clone().into()),
+                ];
+                pending.label = words::say_with("console-with-grounds", &args);
+                self.prompt = Some(Prompt::Confirm(*pending));
+            }
+            (kind, _) => {
+                let mut pending = self.parse_input(kind, text)?;
+                self.prompt = Some(match usual_article(kind) {
+                    Some(article) => {
+                        pending.ruling = ruling("", article);
+                        let args = [("action", pending.label.clone().into())];
+                        Prompt::Input {
+                            label: words::say_with("console-ask-reason", &args),
+                            buffer: String::new(),
+                            kind: InputKind::Reason,
+                            error: None,
+                            ruling_of: Some(Box::new(pending)),
+                        }
+                    }
+                    None => Prompt::Confirm(pending),
+                });
+            }
         }
-        match self.parse_input(kind, text) {
-            Ok(pending) => self.prompt = Some(Prompt::Confirm(pending)),
-            Err(e) => self.tick(e),
-        }
+        Ok(())
     }
 
     /// A confirmation of `action` (with a ruling) on the selected match, if any.
@@ -201,6 +270,8 @@ impl Dashboard {
             label,
             buffer: String::new(),
             kind,
+            error: None,
+            ruling_of: None,
         });
     }
 
@@ -263,6 +334,8 @@ impl Dashboard {
                     label,
                     buffer: self.filter.clone(),
                     kind: InputKind::Filter,
+                    error: None,
+                    ruling_of: None,
                 });
             }
             Key::Esc => self.filter.clear(),
@@ -350,185 +423,18 @@ impl Dashboard {
         let label = words::say_with("console-ask-extend", &args);
         self.ask(label, InputKind::ExtendReveal);
     }
-
-    fn parse_input(&self, kind: InputKind, text: &str) -> Result<Pending, String> {
-        let s = self
-            .selected_match()
-            .ok_or_else(|| words::say("console-no-match"))?;
-        let match_id = s.match_id.clone();
-        let pending = |label: String, action, ruling| Pending {
-            label: in_match(&label, &match_id),
-            match_id: match_id.clone(),
-            order: Order::Execute(action),
-            ruling,
-        };
-        match kind {
-            InputKind::PauseReason => {
-                let reasons = pause_reasons();
-                let reason = text
-                    .trim()
-                    .parse::<usize>()
-                    .ok()
-                    .and_then(|n| n.checked_sub(1))
-                    .and_then(|i| reasons.get(i).copied())
-                    .ok_or_else(|| {
-                        let args = [
-                            ("text", text.into()),
-                            ("count", (reasons.len() as u32).into()),
-                        ];
-                        words::say_with("console-bad-reason", &args)
-                    })?;
-                let wire = baffle_proto::convert::pause_reason_to_wire(reason) as i32;
-                let args = [("reason", pause_words(reason).into())];
-                return Ok(pending(
-                    words::say_with("console-do-pause", &args),
-                    Action::Pause(wire),
-                    None,
-                ));
-            }
-            InputKind::CorrectScore => {
-                let numbers: Vec<u32> = text
-                    .split_whitespace()
-                    .map(|n| n.parse().map_err(|_| bad("console-bad-score", text)))
-                    .collect::<Result<_, _>>()?;
-                let [a, b] = numbers[..] else {
-                    return Err(bad("console-bad-score", text));
-                };
-                let args = [
-                    ("a", s.player_a.clone().into()),
-                    ("sa", a.into()),
-                    ("sb", b.into()),
-                    ("b", s.player_b.clone().into()),
-                ];
-                return Ok(pending(
-                    words::say_with("console-do-score", &args),
-                    Action::CorrectScore(v1::Score { a, b }),
-                    ruling("corrected at the console", "4.7"),
-                ));
-            }
-            InputKind::SetChessClock => return self.chess_clock(text, pending),
-            InputKind::ExtendReveal => {
-                let minutes: u32 = text
-                    .trim()
-                    .parse()
-                    .map_err(|_| bad("console-bad-minutes", text.trim()))?;
-                let args = [("minutes", minutes.into())];
-                return Ok(Pending {
-                    label: in_match(&words::say_with("console-do-extend", &args), &match_id),
-                    match_id: match_id.clone(),
-                    order: Order::ExtendReveal { minutes },
-                    ruling: ruling("more time to reveal, given at the console", "2.3"),
-                });
-            }
-            InputKind::CheckIn if s.chess.is_some() => {
-                let color = colour(text.trim())?;
-                return Ok(pending(
-                    words::say_with("console-do-arrive", &[colour_words(color)]),
-                    chess(v1::chess_command::Action::Arrive(color as i32)),
-                    None,
-                ));
-            }
-            _ => {}
-        }
-        let (side_text, rest) = text.trim().split_once(' ').unwrap_or((text.trim(), ""));
-        // A Greek keyboard types Α and Β (Greek capitals that look like A and B).
-        let side = match side_text.to_uppercase().as_str() {
-            "A" | "Α" => v1::Side::A as i32,
-            "B" | "Β" => v1::Side::B as i32,
-            other => return Err(bad("console-bad-side", other)),
-        };
-        let who = name(s, side).to_string();
-        let rest = rest.trim();
-        match kind {
-            InputKind::AdjustClock => {
-                let ms = crate::duration::parse(rest)?.as_ms();
-                let args = [("name", who.into()), ("by", rest.into())];
-                Ok(pending(
-                    words::say_with("console-do-adjust", &args),
-                    Action::AdjustTime(v1::TimeChange { side, ms }),
-                    ruling("adjusted at the console", "4.3 (v)"),
-                ))
-            }
-            InputKind::AwardPoints => {
-                let points: u32 = rest.parse().map_err(|_| bad("console-bad-points", rest))?;
-                let args = [("name", who.into()), ("points", points.into())];
-                Ok(pending(
-                    words::say_with("console-do-points", &args),
-                    Action::AwardPoints(v1::Points { side, points }),
-                    ruling("awarded at the console", "2.3"),
-                ))
-            }
-            InputKind::CheckIn => Ok(pending(
-                words::say_with("console-do-check-in", &[("name", who.into())]),
-                Action::CheckIn(side),
-                None,
-            )),
-            InputKind::Warn => Ok(pending(
-                words::say_with("console-do-warn", &[("name", who.into())]),
-                Action::Warn(side),
-                ruling("warned at the console", "2.3"),
-            )),
-            InputKind::Forfeit => {
-                // A player whose seed the match waits for forfeits for not revealing it
-                // (2.3: docs/dice.md, "A deadline for every reveal"); otherwise 2.2.
-                let stalled = crate::reveal::pending(s).iter().any(|p| p.side == side);
-                let grounds = if stalled {
-                    ruling("did not reveal his seed: forfeited at the console", "2.3")
-                } else {
-                    ruling("forfeited at the console", "2.2")
-                };
-                Ok(pending(
-                    words::say_with("console-do-forfeit", &[("name", who.into())]),
-                    Action::ForfeitMatch(side),
-                    grounds,
-                ))
-            }
-            _ => unreachable!("handled above"),
-        }
-    }
-
-    fn chess_clock(
-        &self,
-        text: &str,
-        pending: impl Fn(String, Action, Option<v1::Ruling>) -> Pending,
-    ) -> Result<Pending, String> {
-        let (color_text, rest) = text
-            .trim()
-            .split_once(' ')
-            .ok_or_else(|| bad("console-bad-side", text.trim()))?;
-        let color = colour(color_text)?;
-        let ms = crate::duration::parse(rest.trim())?.as_ms();
-        let action = v1::chess_command::Action::SetTime(v1::ChessTime {
-            color: color as i32,
-            ms,
-        });
-        let (_, colour_said) = colour_words(color);
-        let args = [("color", colour_said), ("time", rest.trim().into())];
-        Ok(pending(
-            words::say_with("console-do-set-clock", &args),
-            chess(action),
-            ruling("set at the console", "6.10"),
-        ))
-    }
 }
 
-/// A colour as typed: W, B, White, Black, or in Greek Λ (Λευκά), Μ (Μαύρα).
-fn colour(text: &str) -> Result<v1::Color, String> {
-    match text.to_uppercase().as_str() {
-        "W" | "WHITE" | "Λ" | "ΛΕΥΚΑ" => Ok(v1::Color::White),
-        "B" | "BLACK" | "Μ" | "ΜΑΥΡΑ" => Ok(v1::Color::Black),
-        other => Err(bad("console-bad-colour", other)),
+/// The article a ruling the director words usually applies, offered at its prompt (Enter
+/// takes it): a warning, 2.3 (slow play: the regulations' one article that names a
+/// warning); penalty points, 2.2 (lateness: a point for every 5 minutes late). None for
+/// the rulings whose grounds the console knows.
+fn usual_article(kind: InputKind) -> Option<&'static str> {
+    match kind {
+        InputKind::Warn => Some("2.3"),
+        InputKind::AwardPoints => Some("2.2"),
+        _ => None,
     }
-}
-
-/// A colour in words, as a message's `color` argument.
-fn colour_words(color: v1::Color) -> (&'static str, baffle_i18n::Value) {
-    let said = if color == v1::Color::Black {
-        words::say("color-black")
-    } else {
-        words::say("color-white")
-    };
-    ("color", said.into())
 }
 
 /// The pause reasons as the director picks them: "1 dispute", "2 …", in words.
@@ -541,18 +447,13 @@ pub(super) fn pause_choices() -> Vec<String> {
 }
 
 /// A pause reason in words (the catalogue's, by its proto number).
-fn pause_words(reason: baffle_core::clock::PauseReason) -> String {
+pub(super) fn pause_words(reason: baffle_core::clock::PauseReason) -> String {
     let wire = baffle_proto::convert::pause_reason_to_wire(reason) as i32;
     words::pause_reason(wire).unwrap_or_else(|| reason.describe().to_string())
 }
 
 /// An action on a match, for the confirmation and the ticker: "warn Anna in r1-t7".
-fn in_match(action: &str, match_id: &str) -> String {
+pub(super) fn in_match(action: &str, match_id: &str) -> String {
     let args = [("action", action.into()), ("match", match_id.into())];
     words::say_with("console-in-match", &args)
-}
-
-/// A refusal of what was typed, quoting it: `id` is one of the `console-bad-*`.
-fn bad(id: &str, text: &str) -> String {
-    words::say_with(id, &[("text", text.into())])
 }

@@ -12,6 +12,7 @@
 
 mod dice;
 mod draw;
+mod input;
 mod keys;
 
 use std::collections::{BTreeMap, VecDeque};
@@ -67,6 +68,12 @@ pub enum Prompt {
         buffer: String,
         /// Which action the text is for.
         kind: InputKind,
+        /// Why the last answer was refused: shown beside the prompt, which stays open
+        /// for the director to type it again.
+        error: Option<String>,
+        /// The command whose ruling is asked for ([`InputKind::Reason`],
+        /// [`InputKind::Article`]).
+        ruling_of: Option<Box<Pending>>,
     },
 }
 
