@@ -381,8 +381,8 @@ console-do-score = διόρθωση του σκορ σε { $a } { $sa } – { $s
 console-do-arrive = προσέλευση στη σκακιέρα: { $color }
 console-do-adjust = διόρθωση ρολογιού: { $name }, κατά { $by }
 console-do-points = { $points ->
-    [one] ένας πόντος ποινής υπέρ { $name }
-   *[other] { $points } πόντοι ποινής υπέρ { $name }
+    [one] ένας πόντος ποινής — υπέρ: { $name }
+   *[other] { $points } πόντοι ποινής — υπέρ: { $name }
   }
 console-do-check-in = δήλωση παρουσίας: { $name }
 console-do-warn = παρατήρηση σε: { $name }
@@ -397,6 +397,7 @@ console-at-table = { $match } (τραπέζι { $table })
 console-todo-confirm = { $at }: νίκη: { $name } ({ $how }) — επικυρώστε το αποτέλεσμα: c
 console-todo-confirm-nobody = { $at }: το ματς τελείωσε ({ $how }) — επικυρώστε το αποτέλεσμα: c
 console-todo-flag = { $at }: έπεσε η σημαία: { $name } — αποφασίστε
+console-todo-outage = { $at }: ο διακομιστής ήταν εκτός και το ρολόι έχασε { $time } πέρα από όσα επιστράφηκαν — { $name } · απόφαση: a (διόρθωση ρολογιού)
 console-todo-undecided = { $at }: νίκη και των δύο την ίδια στιγμή (2.2) — αποφασίστε το ματς: baffle rule … decide-match A|B
 console-todo-offline = { $at }: ΕΚΤΟΣ ΛΕΙΤΟΥΡΓΙΑΣ, το αρχείο του δεν επαληθεύτηκε ({ $reason }) — επαναφέρετε τον κατάλογο δεδομένων από αντίγραφο ασφαλείας (docs/reliability.md)
 console-todo-appeals = { $at }: { $count ->
@@ -412,7 +413,7 @@ console-tick-press-back = { $match }: { $name }: πάτησε χωρίς ζαρ�
 console-anomaly = { $match }: ύποπτα ζάρια, { $name }: { $what }
 console-anomaly-nobody = { $match }: ύποπτα ζάρια: { $what }
 console-tick-flag = { $match }: έπεσε η σημαία: { $name }
-console-tick-penalty = { $match }: πόντος ποινής υπέρ { $name } ({ $total } συνολικά)
+console-tick-penalty = { $match }: πόντος ποινής — υπέρ: { $name } ({ $total } συνολικά)
 console-tick-device-on = { $match }: η συσκευή { $device } συνδέθηκε
 console-tick-device-off = { $match }: η συσκευή { $device } αποσυνδέθηκε
 console-tick-paused = { $match }: παύση ρολογιού ({ $reason })
@@ -538,6 +539,7 @@ cli-player-absent = απών
 cli-player-record = παίκτης { $side }: { $name }, { $presence }· πόντοι ποινής { $penalty }, παρατηρήσεις { $warnings }
 cli-games = παρτίδες (οι αριθμοί που δέχεται το `rule … correct-result GAME`):
 cli-games-none = παρτίδες: καμία δεν έχει τελειώσει ακόμη
+cli-outage = ο διακομιστής ήταν εκτός και το ρολόι έχασε { $time } πέρα από όσα επιστράφηκαν — { $name }: απόφαση (baffle rule { $match } --reason … --article 4.3 (v) adjust-time { $letter } …)
 cli-game-line = { $number }. { $name } κέρδισε { $points ->
     [one] 1 πόντο
    *[other] { $points } πόντους

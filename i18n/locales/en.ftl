@@ -398,6 +398,7 @@ console-at-table = { $match } (table { $table })
 console-todo-confirm = { $at }: { $name } won ({ $how }) — confirm the result: c
 console-todo-confirm-nobody = { $at }: the match is over ({ $how }) — confirm the result: c
 console-todo-flag = { $at }: { $name }'s flag fell — rule on it
+console-todo-outage = { $at }: the server was down and { $name }'s clock lost { $time } more than it gave back — rule on it: a (adjust the clock)
 console-todo-undecided = { $at }: both players won at the same instant (2.2) — decide the match: baffle rule … decide-match A|B
 console-todo-offline = { $at }: OFFLINE, its log did not check out ({ $reason }) — restore the data directory from a backup (docs/reliability.md)
 console-todo-appeals = { $at }: { $count ->
@@ -539,6 +540,7 @@ cli-player-absent = not present
 cli-player-record = player { $side }: { $name }, { $presence }; penalty points { $penalty }, warnings { $warnings }
 cli-games = games (the numbers `rule … correct-result GAME` takes):
 cli-games-none = games: none finished yet
+cli-outage = the server was down and { $name }'s clock lost { $time } more than it gave back: rule on it (baffle rule { $match } --reason … --article 4.3 (v) adjust-time { $letter } …)
 cli-game-line = { $number }. { $name } won { $points ->
     [one] 1 point
    *[other] { $points } points

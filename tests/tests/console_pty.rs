@@ -307,6 +307,8 @@ async fn ctrl_c_in_a_prompt_cancels_it_and_q_closes_only_the_match_window() {
     // The result's y/n, Ctrl-C: cancelled, nothing sent.
     console.type_keys("\x1b[B");
     console.type_keys("c");
+    console.shows("the reason").await;
+    console.type_keys("signed\r\r");
     console.shows("y/n").await;
     console.type_keys(CTRL_C);
     console.shows("? keys").await;

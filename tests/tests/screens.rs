@@ -117,6 +117,15 @@ async fn the_dashboard_shows_every_match_with_ticking_clocks_and_alerts() {
     // Keys: select the finished match and confirm its result, behind a prompt.
     board.key(Key::Down);
     assert_eq!(board.key(Key::Char('c')), None);
+    // Its grounds are asked (the reason; Enter takes the usual article, 4.6), then y/n.
+    for key in "both signed the scoresheet\r\r".chars() {
+        let key = if key == '\r' {
+            Key::Enter
+        } else {
+            Key::Char(key)
+        };
+        assert_eq!(board.key(key), None);
+    }
     assert!(matches!(board.prompt, Some(Prompt::Confirm(_))));
     terminal.draw(|f| board.draw(f, now)).unwrap();
     insta::assert_snapshot!("console_confirm", screen(&terminal, &[]));
@@ -140,10 +149,9 @@ async fn the_dashboard_shows_every_match_with_ticking_clocks_and_alerts() {
     assert!(bottom.ends_with(": B zz_"), "{bottom}");
     board.key(Key::Backspace);
     board.key(Key::Backspace);
-    for c in "-30s".chars() {
-        board.key(Key::Char(c));
+    for c in "-30s\rthe clock ran on\r\r".chars() {
+        board.key(if c == '\r' { Key::Enter } else { Key::Char(c) });
     }
-    board.key(Key::Enter);
     let pending = board.key(Key::Char('y')).expect("confirmed");
     assert_eq!(
         pending.order,

@@ -120,6 +120,17 @@ pub(super) fn lines(s: &v1::MatchState, games: &[Game]) -> String {
         out.push_str(&words::say_with("cli-player-record", &args));
         out.push('\n');
     }
+    if let Some(o) = s.uncredited_outage.as_ref() {
+        let side = if o.side == v1::Side::B as i32 { 1 } else { 0 };
+        let args = [
+            ("name", names[side].into()),
+            ("letter", ["a", "b"][side].into()),
+            ("match", s.match_id.clone().into()),
+            ("time", baffle_core::Millis::ms(o.ms).to_string().into()),
+        ];
+        out.push_str(&words::say_with("cli-outage", &args));
+        out.push('\n');
+    }
     if games.is_empty() {
         out.push_str(&words::say("cli-games-none"));
         out.push('\n');
@@ -229,6 +240,29 @@ mod tests {
                 games[1].points
             ),
             (2, "B", "single", 2)
+        );
+    }
+
+    #[test]
+    fn an_outage_left_to_the_director_is_shown_with_the_command_that_rules_on_it() {
+        let s = v1::MatchState {
+            match_id: "r1-t4".into(),
+            player_a: "Anna".into(),
+            player_b: "Ben".into(),
+            uncredited_outage: Some(v1::UncreditedOutage {
+                side: v1::Side::B as i32,
+                ms: 30_000,
+                at_ms: 0,
+            }),
+            ..Default::default()
+        };
+        let shown = crate::words::in_locale(crate::words::Language::En, || lines(&s, &[]));
+        assert!(
+            shown.contains(
+                "the server was down and Ben's clock lost 0:30.0 more than it gave back: rule on it \
+                 (baffle rule r1-t4 --reason … --article 4.3 (v) adjust-time b …)"
+            ),
+            "{shown}"
         );
     }
 }

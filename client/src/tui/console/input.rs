@@ -62,7 +62,7 @@ impl Dashboard {
                 return Ok(pending(
                     words::say_with("console-do-score", &args),
                     Action::CorrectScore(v1::Score { a, b }),
-                    ruling("corrected at the console", "4.7"),
+                    ruling("", "4.7"),
                 ));
             }
             InputKind::SetChessClock => return self.chess_clock(text, pending),
@@ -76,7 +76,7 @@ impl Dashboard {
                     label: in_match(&words::say_with("console-do-extend", &args), &match_id),
                     match_id: match_id.clone(),
                     order: Order::ExtendReveal { minutes },
-                    ruling: ruling("more time to reveal, given at the console", "2.3"),
+                    ruling: ruling("", "2.3"),
                 });
             }
             InputKind::CheckIn if s.chess.is_some() => {
@@ -105,7 +105,7 @@ impl Dashboard {
                 Ok(pending(
                     words::say_with("console-do-adjust", &args),
                     Action::AdjustTime(v1::TimeChange { side, ms }),
-                    ruling("adjusted at the console", "4.3 (v)"),
+                    ruling("", "4.3 (v)"),
                 ))
             }
             InputKind::AwardPoints => {
@@ -128,13 +128,14 @@ impl Dashboard {
                 None,
             )),
             InputKind::Forfeit => {
-                // A player whose seed the match waits for forfeits for not revealing it
-                // (2.3: docs/dice.md, "A deadline for every reveal"); otherwise 2.2.
+                // The usual article: a player whose seed the match waits for forfeits for
+                // not revealing it (2.3: docs/dice.md, "A deadline for every reveal");
+                // otherwise 2.2. The director gives the reason, and may change it.
                 let stalled = crate::reveal::pending(s).iter().any(|p| p.side == side);
                 let grounds = if stalled {
-                    ruling("did not reveal his seed: forfeited at the console", "2.3")
+                    ruling("", "2.3")
                 } else {
-                    ruling("forfeited at the console", "2.2")
+                    ruling("", "2.2")
                 };
                 Ok(pending(
                     words::say_with("console-do-forfeit", &[("name", who.into())]),
@@ -166,7 +167,7 @@ impl Dashboard {
         Ok(pending(
             words::say_with("console-do-set-clock", &args),
             chess(action),
-            ruling("set at the console", "6.10"),
+            ruling("", "6.10"),
         ))
     }
 }

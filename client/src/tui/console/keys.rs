@@ -234,20 +234,10 @@ impl Dashboard {
             }
             (kind, _) => {
                 let mut pending = self.parse_input(kind, text)?;
-                self.prompt = Some(match usual_article(kind) {
-                    Some(article) => {
-                        pending.ruling = ruling("", article);
-                        let args = [("action", pending.label.clone().into())];
-                        Prompt::Input {
-                            label: words::say_with("console-ask-reason", &args),
-                            buffer: String::new(),
-                            kind: InputKind::Reason,
-                            error: None,
-                            ruling_of: Some(Box::new(pending)),
-                        }
-                    }
-                    None => Prompt::Confirm(pending),
-                });
+                if let Some(article) = usual_article(kind) {
+                    pending.ruling = ruling("", article);
+                }
+                self.prompt = Some(grounds_or_confirm(pending));
             }
         }
         Ok(())
@@ -366,11 +356,16 @@ impl Dashboard {
                     .map(|s| s.result.as_ref().map(|r| r.confirmed));
                 match awaiting {
                     Some(Some(false)) => {
-                        self.prompt = self.confirm(
-                            Action::ConfirmResult(v1::Empty {}),
-                            ruling("confirmed at the console", "4.6"),
-                            &words::say("console-do-confirm"),
-                        )
+                        self.prompt = self
+                            .confirm(
+                                Action::ConfirmResult(v1::Empty {}),
+                                ruling("", "4.6"),
+                                &words::say("console-do-confirm"),
+                            )
+                            .map(|prompt| match prompt {
+                                Prompt::Confirm(pending) => grounds_or_confirm(pending),
+                                other => other,
+                            })
                     }
                     Some(done) => {
                         let id = if done.is_some() {
@@ -429,6 +424,23 @@ impl Dashboard {
 /// takes it): a warning, 2.3 (slow play: the regulations' one article that names a
 /// warning); penalty points, 2.2 (lateness: a point for every 5 minutes late). None for
 /// the rulings whose grounds the console knows.
+/// The prompt that follows an action: for a ruling, its grounds — the reason (asked, never
+/// made up: a new director's log said "warned at the console") and then the article,
+/// the usual one offered — before the y/n; otherwise the y/n at once.
+fn grounds_or_confirm(pending: Pending) -> Prompt {
+    if pending.ruling.is_none() {
+        return Prompt::Confirm(pending);
+    }
+    let args = [("action", pending.label.clone().into())];
+    Prompt::Input {
+        label: words::say_with("console-ask-reason", &args),
+        buffer: String::new(),
+        kind: InputKind::Reason,
+        error: None,
+        ruling_of: Some(Box::new(pending)),
+    }
+}
+
 fn usual_article(kind: InputKind) -> Option<&'static str> {
     match kind {
         InputKind::Warn => Some("2.3"),

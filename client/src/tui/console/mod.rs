@@ -245,6 +245,16 @@ impl Dashboard {
                 let args = [("at", at.clone().into()), ("name", name(s, f.side).into())];
                 add(0, words::say_with("console-todo-flag", &args));
             }
+            if let Some(o) = s.uncredited_outage.as_ref() {
+                // A restart's outage charged a clock more than the server gave back: the
+                // rest is the director's ruling (docs/server.md, "A restart").
+                let args = [
+                    ("at", at.clone().into()),
+                    ("name", name(s, o.side).into()),
+                    ("time", baffle_core::Millis::ms(o.ms).to_string().into()),
+                ];
+                add(0, words::say_with("console-todo-outage", &args));
+            }
             if let Some(r) = s.result.as_ref().filter(|r| !r.confirmed) {
                 let winner = match r.how.as_str() {
                     "draw" => None,

@@ -82,6 +82,8 @@ fn a_chess_row_gets_the_arbiters_keys() {
         board.key(Key::Char(c));
     }
     board.key(Key::Enter);
+    answer(&mut board, "the clock was set wrongly");
+    answer(&mut board, "");
     let pending = board.key(Key::Char('y')).unwrap();
     assert_eq!(
         pending.order,
@@ -431,6 +433,8 @@ fn an_overdue_reveal_is_urgent_on_the_servers_clock() {
         board.key(Key::Char(c));
     }
     board.key(Key::Enter);
+    answer(&mut board, "his phone died");
+    answer(&mut board, "");
     let extend = board.key(Key::Char('y')).expect("confirmed");
     assert_eq!(extend.order, Order::ExtendReveal { minutes: 10 });
     assert_eq!(extend.ruling.clone().unwrap().article, "2.3");
@@ -443,6 +447,8 @@ fn an_overdue_reveal_is_urgent_on_the_servers_clock() {
     board.key(Key::Char('f'));
     board.key(Key::Char('B'));
     board.key(Key::Enter);
+    answer(&mut board, "did not reveal his seed");
+    answer(&mut board, "");
     let forfeit = board.key(Key::Char('y')).expect("confirmed");
     assert_eq!(
         forfeit.order,
@@ -559,7 +565,56 @@ fn rule_4_6_only_a_result_awaiting_confirmation_is_asked_about() {
     s.result = Some(v1::MatchResult::default());
     board.update(s);
     board.key(Key::Char('c'));
-    assert!(matches!(board.prompt, Some(Prompt::Confirm(_))));
+    // Its grounds first (asked, the usual article 4.6 offered), then y/n.
+    assert!(
+        matches!(&board.prompt, Some(Prompt::Input { label, .. }) if label.contains("the reason")),
+        "{:?}",
+        board.prompt
+    );
+    answer(&mut board, "both players signed the scoresheet");
+    answer(&mut board, "");
+    let Some(Prompt::Confirm(p)) = &board.prompt else {
+        panic!("{:?}", board.prompt)
+    };
+    assert!(
+        p.label.contains("art. 4.6: both players signed"),
+        "{}",
+        p.label
+    );
+    let confirmed = board.key(Key::Char('y')).expect("confirmed");
+    assert_eq!(
+        confirmed.ruling.unwrap().reason,
+        "both players signed the scoresheet"
+    );
+}
+
+/// Issue 31 (2): what a restart's outage took from a clock beyond its credit is the
+/// director's to rule on, with its figure, until he has.
+#[test]
+fn an_outage_the_restart_did_not_give_back_is_on_the_to_do_list() {
+    let mut board = Dashboard::new("open");
+    let mut s = state("m");
+    s.uncredited_outage = Some(v1::UncreditedOutage {
+        side: v1::Side::B as i32,
+        ms: 30_000,
+        at_ms: 0,
+    });
+    board.update(s.clone());
+    let todos = board.todos(0);
+    assert!(
+        todos.iter().any(|t| t.text
+            == "m (table ): the server was down and Ben's clock lost 0:30.0 more than it gave back — rule on it: a (adjust the clock)"),
+        "{todos:?}"
+    );
+    s.uncredited_outage = None;
+    s.seq += 1;
+    board.update(s);
+    assert!(
+        board
+            .todos(0)
+            .iter()
+            .all(|t| !t.text.contains("server was down"))
+    );
 }
 
 mod prompts;

@@ -130,6 +130,8 @@ fn a_mistyped_value_keeps_the_prompt_open_with_the_error() {
         board.key(Key::Backspace);
     }
     answer(&mut board, "-30s");
+    answer(&mut board, "the clock ran while the table was moved");
+    answer(&mut board, "");
     let adjusted = board.key(Key::Char('y')).expect("confirmed");
     assert_eq!(
         adjusted.order,
