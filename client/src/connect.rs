@@ -126,6 +126,23 @@ async fn answers(channel: &Channel) -> bool {
 /// What tonic says when a request's [`REQUEST_DEADLINE`] passes (status CANCELLED).
 const TIMEOUT_EXPIRED: &str = "Timeout expired";
 
+/// Why a connection could not be made, each reason in the chain said once: tonic says
+/// only "transport error"; the reason is in its sources (an untrusted certificate, a
+/// refused connection), where hyper repeats a link ("tcp connect error: tcp connect
+/// error").
+pub fn why_unreachable(e: &tonic::transport::Error) -> String {
+    let mut said = vec![e.to_string()];
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        let text = s.to_string();
+        if said.last() != Some(&text) {
+            said.push(text);
+        }
+        source = s.source();
+    }
+    said.join(": ")
+}
+
 /// Whether `status` is a request's [`REQUEST_DEADLINE`] having passed with no answer.
 pub fn timed_out(status: &Status) -> bool {
     status.code() == Code::Cancelled && status.message().starts_with(TIMEOUT_EXPIRED)

@@ -1,5 +1,6 @@
-//! Durations as directors write them: `12s`, `2m`, `1m30s`, `1h`, `-30s`, `500ms`, and as
-//! a clock shows them: `5:00`, `1:30:00`, `-0:30`.
+//! Durations as directors write them: `12s`, `2m`, `1m30s`, `1h`, `-30s`, `500ms`, `30.4s`,
+//! and as a clock shows them: `5:00`, `1:30:00`, `-0:30`, `+0:30.4` (the consoles print
+//! tenths: a figure shown must be one a director can type back).
 
 use baffle_core::Millis;
 
@@ -20,7 +21,7 @@ pub fn parse(text: &str) -> Result<Millis, String> {
     let mut number = String::new();
     let mut chars = rest.chars().peekable();
     while let Some(c) = chars.next() {
-        if c.is_ascii_digit() {
+        if c.is_ascii_digit() || c == '.' {
             number.push(c);
             continue;
         }
@@ -34,10 +35,13 @@ pub fn parse(text: &str) -> Result<Millis, String> {
             ('s', _) => 1_000,
             _ => return Err(bad()),
         };
-        let n: i64 = number.parse().map_err(|_| bad())?;
-        total = total
-            .checked_add(n.checked_mul(unit).ok_or_else(bad)?)
-            .ok_or_else(bad)?;
+        // Fractions of a second only: `30.4s`, not `1.5m`.
+        let n = match number.split_once('.') {
+            Some((whole, fraction)) if unit == 1_000 => seconds_ms(whole, fraction),
+            Some(_) => None,
+            None => number.parse::<i64>().ok().and_then(|n| n.checked_mul(unit)),
+        };
+        total = total.checked_add(n.ok_or_else(bad)?).ok_or_else(bad)?;
         number.clear();
     }
     if !number.is_empty() {
@@ -46,8 +50,27 @@ pub fn parse(text: &str) -> Result<Millis, String> {
     Ok(Millis(sign * total))
 }
 
-/// `m:ss` or `h:mm:ss` in milliseconds: seconds and minutes after the first field below 60.
+/// `whole.fraction` seconds in milliseconds: 1 to 3 digits after the point.
+fn seconds_ms(whole: &str, fraction: &str) -> Option<i64> {
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    if !digits(whole) || !digits(fraction) || fraction.len() > 3 {
+        return None;
+    }
+    let ms: i64 = format!("{fraction:0<3}").parse().ok()?;
+    whole
+        .parse::<i64>()
+        .ok()?
+        .checked_mul(1_000)?
+        .checked_add(ms)
+}
+
+/// `m:ss` or `h:mm:ss` in milliseconds, with tenths after the seconds allowed (`0:30.4`):
+/// seconds and minutes after the first field below 60.
 fn clock_face(text: &str) -> Option<i64> {
+    let (text, tenths) = match text.split_once('.') {
+        Some((face, fraction)) => (face, seconds_ms("0", fraction)?),
+        None => (text, 0),
+    };
     let fields: Vec<&str> = text.split(':').collect();
     if fields.len() > 3
         || fields
@@ -64,7 +87,7 @@ fn clock_face(text: &str) -> Option<i64> {
         }
         total = total.checked_mul(60)?.checked_add(n)?;
     }
-    total.checked_mul(1_000)
+    total.checked_mul(1_000)?.checked_add(tenths)
 }
 
 #[cfg(test)]
@@ -82,8 +105,28 @@ mod tests {
         assert_eq!(parse("5:00"), Ok(Millis::mins(5)));
         assert_eq!(parse("1:30:00"), Ok(Millis::mins(90)));
         assert_eq!(parse("-0:30"), Ok(Millis::secs(-30)));
+        // The figure a console shows, typed back (a second new director could not).
+        assert_eq!(parse("30.4s"), Ok(Millis(30_400)));
+        assert_eq!(parse("+0:30.4"), Ok(Millis(30_400)));
+        assert_eq!(parse("-1:02.25"), Ok(Millis(-62_250)));
+        assert_eq!(parse("1m0.5s"), Ok(Millis(60_500)));
         for bad in [
-            "", "12", "x", "5d", "-", "1m30", "5:0", "5:60", ":30", "1:2:3:4",
+            "",
+            "12",
+            "x",
+            "5d",
+            "-",
+            "1m30",
+            "5:0",
+            "5:60",
+            ":30",
+            "1:2:3:4",
+            "1.5m",
+            "30.s",
+            ".5s",
+            "0:30.",
+            "0:30.1234",
+            "30.4",
         ] {
             assert!(parse(bad).is_err(), "{bad}");
         }

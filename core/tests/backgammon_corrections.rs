@@ -232,10 +232,18 @@ fn rule_4_3_v_a_time_adjustment_out_of_bounds_is_refused_and_changes_nothing() {
         time: Millis(i64::MAX),
     });
     assert!(e.invalid && e.article == "3.7", "{e}");
-    // The largest adjustment allowed keeps the arithmetic whole.
+    // A week is within the arithmetic's bound but not the clock's: a clock holds at most
+    // the match time given (10 minutes here), and an adjustment never empties it.
+    for delta in [7 * 24 * 60 * MIN, 10 * MIN, -10 * MIN] {
+        let e = t.director_err(DirectorAction::AdjustTime {
+            side: A,
+            delta: Millis(delta),
+        });
+        assert!(e.invalid && e.article == "4.3 (v)", "{e}");
+    }
     t.director(DirectorAction::AdjustTime {
         side: A,
-        delta: Millis(7 * 24 * 60 * MIN),
+        delta: Millis(-MIN),
     });
     assert!(t.m.result().is_none());
 }

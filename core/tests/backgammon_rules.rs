@@ -1306,14 +1306,14 @@ fn rule_4_7_a_correction_records_what_it_changed_before_and_after() {
     );
     let e = effect(t.director(DirectorAction::AdjustTime {
         side: B,
-        delta: Millis::secs(30),
+        delta: Millis::secs(-30),
     }));
     assert_eq!(
         e,
         Some(Effect::Clock {
             side: B,
             before: Millis::mins(14),
-            after: Millis::mins(14) + Millis::secs(30)
+            after: Millis::mins(14) - Millis::secs(30)
         })
     );
     let e = effect(t.director(DirectorAction::SetTime {
@@ -1341,4 +1341,34 @@ fn rule_4_7_a_correction_records_what_it_changed_before_and_after() {
     let mut folded = baffle_core::backgammon::Match::new(t.setup.clone()).unwrap();
     let refused = forged.iter().try_for_each(|e| folded.apply(e));
     assert!(refused.unwrap_err().to_string().contains("says it changed"));
+}
+
+#[test]
+fn rule_4_3_v_an_adjustment_corrects_a_clock_and_never_ends_the_match() {
+    // A second new director typed -20m for -20s on a match not started: it flagged and
+    // ended it, and nothing could undo it. Nor may +10m make 24 minutes of 14.
+    let mut t = Table::seated(7);
+    t.at(0).opening([6, 1]);
+    let e = t.director_err(DirectorAction::AdjustTime {
+        side: B,
+        delta: Millis::mins(-20),
+    });
+    assert!(
+        e.invalid && e.article == "4.3 (v)" && e.message.contains("end the match on time"),
+        "{e}"
+    );
+    let e = t.director_err(DirectorAction::AdjustTime {
+        side: B,
+        delta: Millis::mins(10),
+    });
+    assert!(e.message.contains("more than the 14:00.0"), "{e}");
+    t.director(DirectorAction::AdjustTime {
+        side: B,
+        delta: Millis::secs(-20),
+    });
+    t.director(DirectorAction::AdjustTime {
+        side: B,
+        delta: Millis::secs(20),
+    });
+    assert!(t.m.result().is_none());
 }

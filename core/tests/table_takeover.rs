@@ -486,18 +486,18 @@ fn a_restart_credits_what_the_outage_charged_up_to_a_minute_and_leaves_the_rest_
     assert_eq!((left.side, left.ms), (side, Millis::secs(30)));
     log.replays_and_verifies(104_000);
     // The other side's clock ruled on: still his to settle. This side's: settled.
-    let rule = |side| {
+    let rule = |side, secs| {
         Request::Backgammon(Command::Director {
             action: DirectorAction::AdjustTime {
                 side,
-                delta: Millis::secs(30),
+                delta: Millis::secs(secs),
             },
             ruling: Ruling::new("the server was down", "4.3 (v)"),
         })
     };
-    log.ok(rule(side.other()), 104_000);
+    log.ok(rule(side.other(), -1), 104_000);
     assert!(log.table.uncredited_outage().is_some());
-    log.ok(rule(side), 104_000);
+    log.ok(rule(side, 30), 104_000);
     assert_eq!(log.table.uncredited_outage(), None);
     log.replays_and_verifies(105_000);
 }

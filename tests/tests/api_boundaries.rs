@@ -83,24 +83,24 @@ fn a_main_ms(state: &v1::MatchState) -> i64 {
     state.clock.as_ref().unwrap().a.as_ref().unwrap().main_ms
 }
 
-/// Issue 18 (4): `adjust_time +60000` with `request_id=fix-42`, a restart, the same
-/// request again: applied once (+60 s, not +120 s), and answered with the first reply.
+/// Issue 18 (4): `adjust_time -60000` with `request_id=fix-42`, a restart, the same
+/// request again: applied once (-60 s, not -120 s), and answered with the first reply.
 #[tokio::test]
 async fn a_retried_command_is_applied_once_across_a_restart() {
     let (server, mut d) = room().await;
     let before = a_main_ms(&d.state("m1").await);
     let mut c = MatchesClient::new(server.channel().await);
     let first = c
-        .execute(server.director(adjust(60_000, "fix-42")))
+        .execute(server.director(adjust(-60_000, "fix-42")))
         .await
         .unwrap()
         .into_inner();
-    assert_eq!(a_main_ms(first.state.as_ref().unwrap()), before + 60_000);
+    assert_eq!(a_main_ms(first.state.as_ref().unwrap()), before - 60_000);
     let (dir, time) = server.stop().await;
     let server = TestServer::start_in(dir, time).await;
     let mut c = MatchesClient::new(server.channel().await);
     let again = c
-        .execute(server.director(adjust(60_000, "fix-42")))
+        .execute(server.director(adjust(-60_000, "fix-42")))
         .await
         .unwrap()
         .into_inner();
@@ -108,7 +108,7 @@ async fn a_retried_command_is_applied_once_across_a_restart() {
     let mut d = Director::connect(&server).await;
     let now = d.state("m1").await;
     assert_eq!(now.seq, first.state.as_ref().unwrap().seq, "applied once");
-    assert_eq!(a_main_ms(&now), before + 60_000, "+60 s, not +120 s");
+    assert_eq!(a_main_ms(&now), before - 60_000, "-60 s, not -120 s");
     server.stop().await;
 }
 
@@ -118,12 +118,12 @@ async fn a_retried_command_is_applied_once_across_a_restart() {
 async fn a_request_id_reused_for_another_command_is_refused() {
     let (server, mut d) = room().await;
     let mut c = MatchesClient::new(server.channel().await);
-    c.execute(server.director(adjust(60_000, "fix-42")))
+    c.execute(server.director(adjust(-60_000, "fix-42")))
         .await
         .unwrap();
     let seq = d.state("m1").await.seq;
     let e = c
-        .execute(server.director(adjust(-60_000, "fix-42")))
+        .execute(server.director(adjust(60_000, "fix-42")))
         .await
         .unwrap_err();
     assert_eq!(e.code(), Code::AlreadyExists, "{e:?}");
@@ -132,14 +132,14 @@ async fn a_request_id_reused_for_another_command_is_refused() {
     let server = TestServer::start_in(dir, time).await;
     let mut c = MatchesClient::new(server.channel().await);
     let e = c
-        .execute(server.director(adjust(-60_000, "fix-42")))
+        .execute(server.director(adjust(60_000, "fix-42")))
         .await
         .unwrap_err();
     assert_eq!(e.code(), Code::AlreadyExists, "{e:?}");
     let e = c
         .execute(server.director(v1::ExecuteRequest {
             expected_seq: Some(seq),
-            ..adjust(60_000, "fix-42")
+            ..adjust(-60_000, "fix-42")
         }))
         .await
         .unwrap_err();

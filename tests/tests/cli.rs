@@ -247,6 +247,15 @@ async fn exit_statuses_tell_usage_refusal_and_connection_apart() {
         o.err
     );
     assert!(o.err.contains("is `baffled` running there?"), "{}", o.err);
+    // In Greek too (it stayed English under --lang el).
+    let args = ["baffle", "--lang", "el", "--server", &url, "match", "list"];
+    let o = run(&Cli::try_parse_from(args).unwrap()).await;
+    assert_eq!(o.code, 3, "{}", o.err);
+    assert!(
+        o.err.contains("δεν υπάρχει σύνδεση με τον διακομιστή") && o.err.contains("τρέχει εκεί"),
+        "{}",
+        o.err
+    );
 }
 
 #[tokio::test]

@@ -140,7 +140,7 @@ async fn baffle_tries_each_server_and_follows_the_owner() {
         "--reason",
         "left",
         "--article",
-        "6.7",
+        "2.3",
         "forfeit-match",
         "a",
     ];

@@ -245,13 +245,12 @@ async fn the_console_alerts_on_an_overdue_reveal() {
         );
     });
 
-    // The director extends from the console: `e`, ten minutes, y — sent as the console
-    // sends it.
+    // The director extends from the console: `e`, ten minutes, his reason, Enter for
+    // the usual article (2.3), y — sent as the console sends it.
     board.key(Key::Char('e'));
-    for c in "10".chars() {
-        board.key(Key::Char(c));
+    for c in "10\rhis phone died\r\r".chars() {
+        board.key(if c == '\r' { Key::Enter } else { Key::Char(c) });
     }
-    board.key(Key::Enter);
     let pending = board.key(Key::Char('y')).expect("confirmed");
     let token = Some(server.token.clone());
     baffle_client::tui::app::send(&server.url(), &token, pending)

@@ -160,7 +160,15 @@ async fn the_dashboard_shows_every_match_with_ticking_clocks_and_alerts() {
             ms: -30_000
         }))
     );
-    assert_eq!(pending.ruling.unwrap().article, "4.3 (v)");
+    assert_eq!(pending.ruling.clone().unwrap().article, "4.3 (v)");
+    // Sent, the console's ticker says what the ruling changed, before and after.
+    let said = baffle_client::tui::app::send(&server.url(), &Some(server.token.clone()), pending)
+        .await
+        .expect("taken");
+    assert!(
+        said.len() == 1 && said[0].contains("clock -0:30.0: ") && said[0].contains(" → "),
+        "{said:?}"
+    );
     server.stop().await;
 }
 

@@ -8,7 +8,7 @@ use tonic::{Request, Status};
 
 use super::outcome::{Outcome, refused};
 use crate::cli::Cli;
-use crate::{connect, exit};
+use crate::{connect, exit, words};
 
 /// The director token: given, or read from the data directory.
 pub fn token(cli: &Cli) -> Option<String> {
@@ -64,29 +64,18 @@ where
 /// A channel to `--server`; when none can be opened, why and what to try (exit 3).
 pub(super) async fn channel(cli: &Cli) -> Result<Channel, Outcome> {
     connect::connect(&cli.server).await.map_err(|e| {
-        // tonic says only "transport error"; the reason is in the chain of sources (an
-        // untrusted certificate, a refused connection), where hyper repeats a link
-        // ("tcp connect error: tcp connect error"): each is said once.
-        let mut said = vec![e.to_string()];
-        let mut source = std::error::Error::source(&e);
-        while let Some(s) = source {
-            let text = s.to_string();
-            if said.last() != Some(&text) {
-                said.push(text);
-            }
-            source = s.source();
-        }
-        let why = said.join(": ");
+        let why = connect::why_unreachable(&e);
         let hint = if connect::url(&cli.server).starts_with("https://") {
-            "is it running, and is its certificate trusted? one from a private CA needs --ca-cert FILE"
+            words::say("cli-unreachable-hint-tls")
         } else {
-            "is `baffled` running there? (README: \"Set-up\"), or pass --server URL"
+            words::say("cli-unreachable-hint")
         };
+        let args = [("server", cli.server.clone().into()), ("why", why.into())];
         Outcome::failed(
             exit::CONNECTION,
             format!(
-                "baffle: cannot reach the server at {}: {why}\n        {hint}\n",
-                cli.server
+                "baffle: {}\n        {hint}\n",
+                words::say_with("cli-cannot-reach", &args)
             ),
         )
     })

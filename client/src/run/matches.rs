@@ -262,7 +262,21 @@ async fn create_match(
             _ => refused(status),
         })?
         .into_inner();
-    Ok(match_outcome(cli, &s))
+    let mut outcome = match_outcome(cli, &s);
+    // Lateness counts from the scheduled start (2.2): a round created ahead of its time
+    // with the default start collected penalty points five minutes later, silently (a
+    // second new director). Say when the first one falls.
+    if !cli.json && s.next_due_kind == v1::DueKind::LatenessPoint as i32 {
+        let args = [(
+            "time",
+            words::time_of_day(s.next_due_ms.unwrap_or_default()).into(),
+        )];
+        outcome
+            .err
+            .push_str(&words::say_with("cli-lateness-counts", &args));
+        outcome.err.push('\n');
+    }
+    Ok(outcome)
 }
 
 /// The reveals the listed matches wait for, a line each after the table: each such match

@@ -71,6 +71,10 @@ fn precondition_hint(message: &str) -> &'static str {
         .unwrap_or("");
     if m.starts_with("no ") || m.starts_with("there is no ") {
         "cli-hint-look-up"
+    } else if m.contains("not at the table") {
+        // A player not checked in: the way on is his check-in, not a ruling (a second
+        // new director's opening roll was refused so, and hinted at a ruling).
+        "cli-hint-check-in"
     } else if m.contains("the director decides") {
         // A ruling of his refused: ruling again is not the way on.
         "cli-hint-refused-now"
@@ -152,6 +156,11 @@ mod tests {
         ] {
             assert_eq!(hint_for(m), "cli-hint-failed-precondition", "{m}");
         }
+        // A player not at the table: check him in.
+        assert_eq!(
+            hint_for("player A is not at the table (backgammon rules 2.2)"),
+            "cli-hint-check-in"
+        );
         // A refusal of the director's own ruling does not send him to rule again.
         assert_eq!(
             hint_for(

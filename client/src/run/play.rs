@@ -56,6 +56,19 @@ async fn to_act(cli: &Cli, match_id: &str, action: &Action) -> Result<i32, Outco
         .map_err(refused)?
         .into_inner();
     side_to_act(&s, action).ok_or_else(|| {
+        let moving = s.turn == v1::TurnPhase::Moving as i32 && s.result.is_none();
+        if moving && matches!(action, Action::Roll(_)) {
+            // A roll while the other player moves is his opponent's early roll (4.1
+            // (v)(a)): whose, the director says (a second new director was told
+            // "nobody is to do that").
+            let name = if s.turn_side == v1::Side::B as i32 {
+                &s.player_b
+            } else {
+                &s.player_a
+            };
+            let args = [("name", name.clone().into()), ("match", match_id.into())];
+            return usage(words::say_with("cli-roll-while-moving", &args));
+        }
         usage(words::say_with(
             "cli-no-side-to-act",
             &[("match", match_id.into())],

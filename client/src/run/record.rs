@@ -259,8 +259,8 @@ mod tests {
         let shown = crate::words::in_locale(crate::words::Language::En, || lines(&s, &[]));
         assert!(
             shown.contains(
-                "the server was down and Ben's clock lost 0:30.0 more than it gave back: rule on it \
-                 (baffle rule r1-t4 --reason … --article 4.3 (v) adjust-time b …)"
+                "Ben lost 0:30.0 to the server's outage, not given back: rule on it (baffle rule r1-t4 \
+                 --reason \"…\" --article \"4.3 (v)\" adjust-time b +0:30.0)"
             ),
             "{shown}"
         );

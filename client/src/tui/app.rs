@@ -17,6 +17,7 @@ use super::console::{Dashboard, Order, Pressed, Wanted};
 use super::follow;
 use crate::connect;
 use crate::reveal::{self, DiceCheck};
+use crate::words;
 
 /// What the server side sends the screen.
 #[derive(Debug)]
@@ -221,12 +222,9 @@ fn feed_of_match(server: String, match_id: String, with_events: bool) -> mpsc::R
                                     }
                                     Ok(None) => break,
                                     Err(e) => {
-                                        let _ = tx
-                                            .send(Feed::Problem(format!(
-                                                "connection lost: {} — reconnecting",
-                                                e.message()
-                                            )))
-                                            .await;
+                                        let why = [("why", e.message().into())];
+                                        let said = words::say_with("feed-lost", &why);
+                                        let _ = tx.send(Feed::Problem(said)).await;
                                         break;
                                     }
                                 }
@@ -238,18 +236,14 @@ fn feed_of_match(server: String, match_id: String, with_events: bool) -> mpsc::R
                             return;
                         }
                         Err(e) => {
-                            let _ = tx
-                                .send(Feed::Problem(format!("{} — retrying", e.message())))
-                                .await;
+                            let why = [("why", e.message().into())];
+                            let said = words::say_with("feed-retrying", &why);
+                            let _ = tx.send(Feed::Problem(said)).await;
                         }
                     }
                 }
                 Err(e) => {
-                    let _ = tx
-                        .send(Feed::Problem(format!(
-                            "server unreachable ({e}) — retrying"
-                        )))
-                        .await;
+                    let _ = tx.send(Feed::Problem(unreachable(&server, &e))).await;
                 }
             }
             tokio::time::sleep(Duration::from_secs(1)).await;
@@ -316,6 +310,15 @@ pub async fn follow(server: String, match_id: String) -> std::io::Result<()> {
 /// The states of a tournament's matches: all of them first, then each change; after a
 /// disconnect or server restart a `Problem`, then all of them again. Ends when the
 /// receiver is dropped.
+/// The feed's words for a server it cannot reach: its address and why, said once.
+fn unreachable(server: &str, e: &tonic::transport::Error) -> String {
+    let args = [
+        ("server", crate::connect::url(server).into()),
+        ("why", crate::connect::why_unreachable(e).into()),
+    ];
+    words::say_with("feed-unreachable", &args)
+}
+
 pub fn tournament_feed(server: String, tournament: String) -> mpsc::Receiver<Feed> {
     let (tx, feed) = mpsc::channel(256);
     tokio::spawn(async move {
@@ -359,16 +362,12 @@ pub fn tournament_feed(server: String, tournament: String) -> mpsc::Receiver<Fee
                             let _ = tx.send(Feed::Gone(e.message().to_string())).await;
                             return;
                         }
-                        Err(e) => e.message().to_string(),
+                        Err(e) => words::say_with("feed-lost", &[("why", e.message().into())]),
                     }
                 }
-                Err(e) => format!("server unreachable ({e})"),
+                Err(e) => unreachable(&server, &e),
             };
-            if tx
-                .send(Feed::Problem(format!("{problem} — reconnecting")))
-                .await
-                .is_err()
-            {
+            if tx.send(Feed::Problem(problem)).await.is_err() {
                 return;
             }
             tokio::time::sleep(Duration::from_secs(1)).await;
@@ -411,10 +410,14 @@ pub async fn console(
                     Pressed::Key(key) => key,
                 };
                 if let Some(pending) = board.key(key) {
-                    let result = send(&server, &token, pending).await;
-                    if let Err(e) = result {
-                        let why = [("why", e.into())];
-                        board.tick(crate::words::say_with("console-tick-refused", &why));
+                    match send(&server, &token, pending).await {
+                        // What a ruling changed, as its record says: "score corrected:
+                        // 2–3 → 1–0" (a second new director saw only "sent: …").
+                        Ok(said) => said.into_iter().for_each(|line| board.tick(line)),
+                        Err(e) => {
+                            let why = [("why", e.into())];
+                            board.tick(crate::words::say_with("console-tick-refused", &why));
+                        }
                     }
                 }
             }
@@ -451,11 +454,13 @@ fn authorised<T>(message: T, token: &Option<String>) -> Result<Request<T>, Strin
 /// Sends a command the director confirmed at the console: a match command with
 /// `Execute`, more time for the seeds with `ExtendRevealDeadline`; on a cluster to the
 /// node that writes the match. A refusal is its message.
+/// Sends a confirmed command; returns the words of the rulings it recorded (with what
+/// they changed), one line each, for the ticker.
 pub async fn send(
     server: &str,
     token: &Option<String>,
     pending: super::console::Pending,
-) -> Result<(), String> {
+) -> Result<Vec<String>, String> {
     let channel = connect::connect(server).await.map_err(|e| e.to_string())?;
     let action = match pending.order {
         Order::Execute(action) => action,
@@ -474,7 +479,7 @@ pub async fn send(
                 AuditClient::new(c).extend_reveal_deadline(r).await
             })
             .await
-            .map(|_| ())
+            .map(|_| Vec::new())
             .map_err(|s| s.message().to_string());
         }
     };
@@ -491,10 +496,22 @@ pub async fn send(
         token,
     )?;
     // On a cluster, the node that writes the match takes it (docs/cluster.md).
-    connect::following_owner(channel, request, |c, r| async move {
+    let reply = connect::following_owner(channel, request, |c, r| async move {
         MatchesClient::new(c).execute(r).await
     })
     .await
-    .map(|_| ())
-    .map_err(|s| s.message().to_string())
+    .map_err(|s| s.message().to_string())?
+    .into_inner();
+    let state = reply.state.unwrap_or_default();
+    let names = [state.player_a.as_str(), state.player_b.as_str()];
+    Ok(reply
+        .events
+        .iter()
+        .filter(|e| e.kind == "bg.ruling")
+        .filter_map(|e| {
+            let body = serde_json::from_str(&e.body).ok()?;
+            let said = words::event(&e.kind, &body, names);
+            Some(format!("{}: {said}", state.match_id))
+        })
+        .collect())
 }

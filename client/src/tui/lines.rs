@@ -95,7 +95,9 @@ pub async fn follow(
     let mut feed = match_updates(server.clone(), match_id);
     let mut events: Vec<v1::Event> = Vec::new();
     let mut checked = false;
+    let mut problem = Problem::default();
     while let Some(f) = feed.recv().await {
+        problem.seen(&f);
         match f {
             Feed::Events(e) => events.extend(e),
             Feed::State(s) => {
@@ -118,7 +120,8 @@ pub async fn follow(
                     return Ok(exit::OK);
                 }
             }
-            Feed::Problem(p) => write(err, &format!("baffle: {p}\n"))?,
+            Feed::Problem(p) if problem.fresh(&p) => write(err, &format!("baffle: {p}\n"))?,
+            Feed::Problem(_) => {}
             Feed::Offline(_) => {}
             Feed::Gone(why) => {
                 write(err, &format!("baffle: {why}\n"))?;
@@ -127,6 +130,28 @@ pub async fn follow(
         }
     }
     Ok(exit::OK)
+}
+
+/// The last problem said on standard error: a feed that retries every second said
+/// "server unreachable" ten times in a ten-second outage; now once, until something
+/// else comes.
+#[derive(Default)]
+struct Problem(Option<String>);
+
+impl Problem {
+    /// Anything but a problem ends the one said.
+    fn seen(&mut self, f: &Feed) {
+        if !matches!(f, Feed::Problem(_)) {
+            self.0 = None;
+        }
+    }
+
+    /// Whether `p` is new, to be said.
+    fn fresh(&mut self, p: &str) -> bool {
+        let fresh = self.0.as_deref() != Some(p);
+        self.0 = Some(p.to_string());
+        fresh
+    }
 }
 
 /// The dice of a revealed match, recomputed here from its log: verified, or why not.
@@ -151,12 +176,15 @@ pub async fn console(
     err: &mut (dyn Write + Send),
 ) -> std::io::Result<i32> {
     let mut feed = tournament_feed(server, tournament);
+    let mut problem = Problem::default();
     while let Some(f) = feed.recv().await {
+        problem.seen(&f);
         match f {
             Feed::State(s) if json => write(out, &to_line(&MatchView::of(&s)))?,
             Feed::State(s) => write(out, &format!("{}\n", summary(&s)))?,
             Feed::Events(_) => {}
-            Feed::Problem(p) => write(err, &format!("baffle: {p}\n"))?,
+            Feed::Problem(p) if problem.fresh(&p) => write(err, &format!("baffle: {p}\n"))?,
+            Feed::Problem(_) => {}
             Feed::Offline(m) if json => write(out, &to_line(&OfflineView::of(&m)))?,
             Feed::Offline(m) => write(out, &format!("{}\n", words::line_offline(&m)))?,
             Feed::Gone(why) => {
@@ -171,6 +199,16 @@ pub async fn console(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_problem_is_said_once_until_something_else_comes() {
+        let mut problem = Problem::default();
+        assert!(problem.fresh("cannot reach the server"));
+        assert!(!problem.fresh("cannot reach the server"));
+        assert!(problem.fresh("the connection was lost"));
+        problem.seen(&Feed::Events(Vec::new()));
+        assert!(problem.fresh("the connection was lost"));
+    }
     use crate::words::{Language, in_locale};
 
     fn event(seq: u64, kind: &str, body: &str) -> v1::Event {

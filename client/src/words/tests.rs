@@ -202,7 +202,7 @@ fn a_restart_says_how_long_the_server_was_down_and_what_was_given_back() {
     in_locale(Locale::En, || {
         assert_eq!(
             event("table.restart", &all, names),
-            "the server was down 0:21.4: Ben was given back the 0:21.0 it cost his clock"
+            "the server was down 0:21.4: 0:21.0 given back to Ben's clock"
         );
         let said = event("table.restart", &part, names);
         assert!(

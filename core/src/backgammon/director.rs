@@ -7,13 +7,19 @@ use super::event::{Change, Event, GameEnd, MatchEnd};
 use super::setup::DiceSource;
 use super::setup::{MAX_CLOCK_TIME, MAX_CUBE, MAX_LENGTH, check_clock_settings};
 use super::{Match, RuleError};
+use crate::side::Side;
 use crate::time::Millis;
 use crate::time::Timestamp;
 
 impl Match {
     /// Whether the director may take `action` now: a ruling with its reason and article,
     /// values in range, and the state it needs.
-    fn check_director(&self, action: &DirectorAction, ruling: &Ruling) -> Result<(), RuleError> {
+    fn check_director(
+        &self,
+        action: &DirectorAction,
+        ruling: &Ruling,
+        now: Timestamp,
+    ) -> Result<(), RuleError> {
         if ruling.reason.trim().is_empty() || ruling.article.trim().is_empty() {
             return Err(RuleError::invalid(
                 "",
@@ -46,7 +52,7 @@ impl Match {
                     has => format!("{from} has {has}: {points} cannot be deducted"),
                 }));
             }
-            DirectorAction::AdjustTime { delta, .. } => {
+            DirectorAction::AdjustTime { side, delta } => {
                 if delta.as_ms() == 0 {
                     return Err(RuleError::invalid(
                         "4.3 (v)",
@@ -62,6 +68,7 @@ impl Match {
                     ));
                 }
                 self.clock_required()?;
+                self.check_adjusted_clock(side, delta, now)?;
             }
             DirectorAction::SetTime { time, .. } => {
                 if time < Millis::ZERO || time > MAX_CLOCK_TIME {
@@ -222,7 +229,7 @@ impl Match {
         now: Timestamp,
         out: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
-        self.check_director(action, ruling)?;
+        self.check_director(action, ruling, now)?;
         // The effect is read off a copy the ruling is applied to; the fold reads it
         // again and checks it (`effect.rs`).
         let mut ruled = Change::Ruled {
@@ -279,5 +286,45 @@ impl Match {
             }
             _ => Ok(()),
         }
+    }
+}
+
+impl Match {
+    /// An adjustment is a correction of a clock (4.3 (v)), never a way to end a match:
+    /// one that would leave nothing flags the player, and a mistyped `-20m` for `-20s`
+    /// ended a match that had not started, with no ruling left to undo it (a second new
+    /// director). Nor does it raise a clock above what the player was given or has now
+    /// (after overtime), as `set_time` may not (3.7).
+    fn check_adjusted_clock(
+        &self,
+        side: Side,
+        delta: Millis,
+        now: Timestamp,
+    ) -> Result<(), RuleError> {
+        let Some(clock) = self.clock.as_ref() else {
+            return Ok(());
+        };
+        let left = clock.view(side, now).main;
+        let after = left + delta;
+        if after <= Millis::ZERO {
+            return Err(RuleError::invalid(
+                "4.3 (v)",
+                format!(
+                    "{side}'s clock has {left} left: adjusting it by {delta} would leave nothing and end the match on time; \
+                     a time penalty leaves some time, and a forfeit is its own ruling"
+                ),
+            ));
+        }
+        let most = self.clock_initial.max(left);
+        if after > most {
+            return Err(RuleError::invalid(
+                "4.3 (v)",
+                format!(
+                    "{side}'s clock has {left} left: adjusting it by {delta} would give {after}, \
+                     more than the {most} a clock may hold here (the match time given, 3.7)"
+                ),
+            ));
+        }
+        Ok(())
     }
 }

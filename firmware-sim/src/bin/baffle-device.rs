@@ -67,6 +67,7 @@ async fn main() {
                 display: !quiet && std::io::stdout().is_terminal(),
                 chess: *chess,
                 servers: Vec::new(),
+                url: cli.server.clone(),
                 keep: *keep,
             };
             let tournament = cfg.tournament.clone();

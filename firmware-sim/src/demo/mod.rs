@@ -56,6 +56,9 @@ pub struct DemoConfig {
     pub chess: bool,
     /// The nodes of a cluster the devices go round (`crate::servers`); empty: one server.
     pub servers: Vec<String>,
+    /// The server as the director gave it (`--server`), for the line that says how to
+    /// watch.
+    pub url: String,
     /// Leave the tournament in the listings at the end (by default it is archived:
     /// a demo is not a tournament anyone wants listed forever).
     pub keep: bool,
@@ -86,6 +89,7 @@ impl Default for DemoConfig {
             display: false,
             chess: false,
             servers: Vec::new(),
+            url: DEFAULT_SERVER.into(),
             keep: false,
         }
     }
@@ -278,6 +282,7 @@ pub async fn run(url: &str, token: &str, cfg: DemoConfig) -> Result<Vec<TableRes
         } else {
             Vec::new()
         },
+        url: url.to_string(),
         ..cfg
     };
     run_on(channel, token, cfg).await
@@ -367,13 +372,23 @@ pub async fn run_on(
 }
 
 /// What the demo says first, and keeps above the devices' faces while it draws them:
-/// "playing 4 table(s); watch with: baffle console demo-123456".
+/// "playing 4 table(s); watch with: baffle console demo-123456", naming the server the
+/// demo was given unless it is the default (a director copied the line and reached the
+/// default port).
 pub fn watch_line(cfg: &DemoConfig) -> String {
+    let server = if cfg.url == DEFAULT_SERVER {
+        String::new()
+    } else {
+        format!("--server {} ", cfg.url)
+    };
     format!(
-        "playing {} table(s); watch with: baffle console {}",
+        "playing {} table(s); watch with: baffle {server}console {}",
         cfg.tables, cfg.tournament
     )
 }
+
+/// The server `baffle` and `baffle-device` reach when none is named.
+pub const DEFAULT_SERVER: &str = "http://127.0.0.1:50051";
 
 /// Archives tournament `id` whatever its matches' state, on the first server of `url`
 /// (as typed: `host:port`, a URL, or a cluster's list `a,b,c`) that answers: what a demo
@@ -537,5 +552,31 @@ async fn think(rng: &mut ChaCha8Rng, (low, high): (u64, u64)) {
     };
     if ms > 0 {
         tokio::time::sleep(Duration::from_millis(ms)).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_watch_line_names_the_server_the_demo_was_given() {
+        let cfg = DemoConfig {
+            tables: 2,
+            tournament: "club".into(),
+            ..DemoConfig::default()
+        };
+        assert_eq!(
+            watch_line(&cfg),
+            "playing 2 table(s); watch with: baffle console club"
+        );
+        let cfg = DemoConfig {
+            url: "http://127.0.0.1:50151".into(),
+            ..cfg
+        };
+        assert_eq!(
+            watch_line(&cfg),
+            "playing 2 table(s); watch with: baffle --server http://127.0.0.1:50151 console club"
+        );
     }
 }

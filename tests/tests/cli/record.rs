@@ -123,6 +123,14 @@ async fn the_side_to_act_may_be_left_out_and_refusals_hint_what_helps() {
     assert_eq!(o.code, 2, "{}{}", o.out, o.err);
     assert!(o.err.contains("name the side"), "{}", o.err);
     ok(baffle(&server, &["play", "mv", "opening", "--dice", "3,1"]).await);
+    // A roll while Anna moves would be Ben's early roll: said so, not "nobody".
+    let o = baffle(&server, &["play", "mv", "roll", "--dice", "6,4"]).await;
+    assert_eq!(o.code, 2, "{}{}", o.out, o.err);
+    assert!(
+        o.err.contains("Anna is moving in mv") && o.err.contains("4.1 (v)(a)"),
+        "{}",
+        o.err
+    );
     // The new director's line: the play alone, the mover found from the match.
     let out = ok(baffle(&server, &["play", "mv", "move", "8/5 6/5"]).await);
     assert!(out.contains("Anna played 8/5 6/5"), "{out}");
