@@ -89,6 +89,24 @@ impl Log {
         plan.records
     }
 
+    /// A device's input recorded (a garbled frame, refused): the match now has a device
+    /// in its log, whose own times make any outage whole.
+    fn device_input(&mut self) {
+        let input = DeviceInput {
+            device: "clock-1".into(),
+            seq: 1,
+            device_ms: 0,
+            claimed: None,
+            receipt: Timestamp(1_500),
+            request: Err("a garbled frame".into()),
+        };
+        let DeviceOutcome::Recorded { plan, .. } = self.table.plan_device_input(&input) else {
+            panic!("recorded");
+        };
+        self.records.extend(plan.records);
+        self.table = plan.table;
+    }
+
     /// The takeover by n2 (epoch 2) at `at`, its previous holder silent `silent_ms`;
     /// returns its record, parsed.
     fn take_over(&mut self, at: i64, silent_ms: Option<u64>) -> TakeoverRecord {
@@ -264,19 +282,7 @@ fn a_chess_match_without_devices_credits_the_player_whose_clock_runs() {
 #[test]
 fn a_match_with_device_inputs_gets_no_credit() {
     let mut log = Log::backgammon();
-    let input = DeviceInput {
-        device: "clock-1".into(),
-        seq: 1,
-        device_ms: 0,
-        claimed: None,
-        receipt: Timestamp(1_500),
-        request: Err("a garbled frame".into()),
-    };
-    let DeviceOutcome::Recorded { plan, .. } = log.table.plan_device_input(&input) else {
-        panic!("recorded");
-    };
-    log.records.extend(plan.records);
-    log.table = plan.table;
+    log.device_input();
     let t = log.take_over(5_000, Some(2_600));
     assert_eq!((t.credit_ms, t.side), (None, None));
     log.replays_and_verifies(6_000);
@@ -511,19 +517,7 @@ fn a_restart_that_cost_no_clock_anything_records_nothing() {
     assert_eq!(log.table.len(), len);
     // A match with device inputs: the devices' own times make it whole.
     let mut log = Log::backgammon();
-    let input = DeviceInput {
-        device: "clock-1".into(),
-        seq: 1,
-        device_ms: 0,
-        claimed: None,
-        receipt: Timestamp(1_500),
-        request: Err("a garbled frame".into()),
-    };
-    let DeviceOutcome::Recorded { plan, .. } = log.table.plan_device_input(&input) else {
-        panic!("recorded");
-    };
-    log.records.extend(plan.records);
-    log.table = plan.table;
+    log.device_input();
     let len = log.table.len();
     assert_eq!(log.restart(60_000, 30_000), None);
     assert_eq!(log.table.len(), len);

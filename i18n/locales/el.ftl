@@ -210,7 +210,7 @@ ruling-deduct-points = αφαίρεση { $points ->
    *[other] { $points } πόντων
   } — { $name }
 ruling-correct-score = διόρθωση σκορ
-ruling-correct-result = διόρθωση του παιχνιδιού { $game }: νικητής { $name }
+ruling-correct-result = διόρθωση της παρτίδας { $game }: νικητής { $name }
 ruling-adjust-time = ρολόι — { $name }: { $delta }
 ruling-set-time = ρύθμιση ρολογιού — { $name }
 ruling-confirm = επικύρωση αποτελέσματος
@@ -552,10 +552,10 @@ cli-outage = { $name }: χάθηκαν { $time } στη διακοπή του δ
 cli-game-line = { $number }. { $name } κέρδισε { $points ->
     [one] 1 πόντο
    *[other] { $points } πόντους
-  } ({ $kind }, κύβος { $cube })
-cli-game-kind-single = απλή
-cli-game-kind-gammon = γκάμον
-cli-game-kind-backgammon = μπακγκάμον
+  } ({ $kind }, βίδος { $cube })
+cli-game-kind-single = μονή
+cli-game-kind-gammon = διπλή
+cli-game-kind-backgammon = τριπλή
 follow-event-opened = ο αγώνας άνοιξε
 follow-event-setup = ορίστηκαν οι ρυθμίσεις του αγώνα
 follow-event-input = μια ενέργεια από τη συσκευή { $device }

@@ -86,7 +86,7 @@ async fn match_show_lists_games_penalties_warnings_and_presence() {
     // In Greek too.
     let el = ok(baffle(&server, &["--lang", "el", "match", "show", "m"]).await);
     assert!(
-        el.contains("1. Ben κέρδισε 2 πόντους (γκάμον, κύβος 1)"),
+        el.contains("1. Ben κέρδισε 2 πόντους (διπλή, βίδος 1)"),
         "{el}"
     );
 
