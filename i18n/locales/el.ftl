@@ -424,6 +424,7 @@ console-tick-status = { $match }: τώρα { $status }
 console-tick-renamed = { $match }: διόρθωση ονόματος, παίκτης { $side }: { $old } → { $new }
 console-tick-warning = { $match }: παρατήρηση σε: { $name } ({ $total } συνολικά)
 console-tick-sent = στάλθηκε: { $action }
+console-tick-cancelled = δεν στάλθηκε: { $action }
 console-tick-refused = απορρίφθηκε: { $why }
 console-line = { $match }  γύρος { $round }  τραπέζι { $table }  { $status }  { $score }
 console-offline-line = { $match } γύρος { $round } τραπέζι { $table }: ΕΚΤΟΣ ΛΕΙΤΟΥΡΓΙΑΣ — { $reason }

@@ -426,6 +426,7 @@ console-tick-status = { $match }: now { $status }
 console-tick-renamed = { $match }: player { $side } renamed: { $old } → { $new }
 console-tick-warning = { $match }: warning to { $name } ({ $total } in all)
 console-tick-sent = sent: { $action }
+console-tick-cancelled = not sent: { $action }
 console-tick-refused = refused: { $why }
 console-line = { $match }  round { $round }  table { $table }  { $status }  { $score }
 console-offline-line = { $match } round { $round } table { $table }: OFFLINE — { $reason }

@@ -43,10 +43,10 @@ pub enum PlayAction {
     InvalidRoll { side: SideArg },
     /// Double (4.4).
     Double { side: SideArg },
-    /// Take the double.
-    Take { side: SideArg },
-    /// Pass the double.
-    Pass { side: SideArg },
+    /// Take the double. SIDE may be left out: the player the double was offered to.
+    Take { side: Option<SideArg> },
+    /// Pass the double. SIDE may be left out: the player the double was offered to.
+    Pass { side: Option<SideArg> },
     /// Press the clock: the turn ends (4.2 (i)). SIDE may be left out: the player whose
     /// turn it is, as the match says.
     Press { side: Option<SideArg> },

@@ -34,13 +34,16 @@ pub(super) async fn run_play(
     execute(cli, token, &p.match_id, action, None, &p.options).await
 }
 
-/// The side of a roll, a press or a move typed without one (0), to be found.
+/// The side of a roll, a press, a move, a take or a pass typed without one (0), to be
+/// found.
 fn unnamed_side(action: &mut Action) -> Option<&mut i32> {
     match action {
         Action::Roll(v1::Roll { side, .. }) | Action::Move(v1::Move { side, .. }) => {
             Some(side).filter(|s| **s == 0)
         }
-        Action::Press(side) => Some(side).filter(|s| **s == 0),
+        Action::Press(side) | Action::Take(side) | Action::Pass(side) => {
+            Some(side).filter(|s| **s == 0)
+        }
         _ => None,
     }
 }
@@ -77,13 +80,23 @@ async fn to_act(cli: &Cli, match_id: &str, action: &Action) -> Result<i32, Outco
 }
 
 /// The side the state of a match says is to do `action`: a roll by the player on roll,
-/// a move or a press by the player moving (or on roll: a press ends a turn either way).
+/// a move or a press by the player moving (or on roll: a press ends a turn either way),
+/// a take or a pass by the player a double was offered to.
 fn side_to_act(s: &v1::MatchState, action: &Action) -> Option<i32> {
     let phase = v1::TurnPhase::try_from(s.turn).ok()?;
     let fits = match action {
         Action::Roll(_) => phase == v1::TurnPhase::OnRoll,
         Action::Move(_) => phase == v1::TurnPhase::Moving,
         Action::Press(_) => matches!(phase, v1::TurnPhase::Moving | v1::TurnPhase::OnRoll),
+        // The double's `turn_side` is the doubler: the other player decides.
+        Action::Take(_) | Action::Pass(_) if phase == v1::TurnPhase::DoubleOffered => {
+            let other = if s.turn_side == v1::Side::A as i32 {
+                v1::Side::B
+            } else {
+                v1::Side::A
+            };
+            return (s.result.is_none() && s.turn_side != 0).then_some(other as i32);
+        }
         _ => false,
     };
     (fits && s.result.is_none() && s.turn_side != 0).then_some(s.turn_side)
@@ -134,8 +147,8 @@ fn play_action(action: &PlayAction) -> Result<Action, Outcome> {
         }),
         PlayAction::InvalidRoll { side: s } => Action::InvalidRoll(side(*s)),
         PlayAction::Double { side: s } => Action::Double(side(*s)),
-        PlayAction::Take { side: s } => Action::Take(side(*s)),
-        PlayAction::Pass { side: s } => Action::Pass(side(*s)),
+        PlayAction::Take { side: s } => Action::Take(s.map_or(0, side)),
+        PlayAction::Pass { side: s } => Action::Pass(s.map_or(0, side)),
         PlayAction::Press { side: s } => Action::Press(s.map_or(0, side)),
         PlayAction::Move { words } => {
             let (side, play) = move_words(words);

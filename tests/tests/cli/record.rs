@@ -145,5 +145,10 @@ async fn the_side_to_act_may_be_left_out_and_refusals_hint_what_helps() {
     assert_eq!(o.code, 4, "{}", o.err);
     assert!(o.err.contains("whose turn it is"), "{}", o.err);
     assert!(!o.err.contains("a ruling of yours"), "{}", o.err);
+    // A double: the take needs no side, the player it was offered to is the one.
+    ok(baffle(&server, &["play", "mv", "press"]).await);
+    ok(baffle(&server, &["play", "mv", "double", "a"]).await);
+    let out = ok(baffle(&server, &["play", "mv", "take"]).await);
+    assert!(out.contains("Ben took"), "{out}");
     server.stop().await;
 }

@@ -150,7 +150,13 @@ impl Dashboard {
                     self.tick(words::say_with("console-tick-sent", &args));
                     Some(pending)
                 }
-                _ => None, // anything else cancels
+                // Anything else cancels, and says so (a director typed `n` and was not
+                // sure nothing had gone).
+                _ => {
+                    let args = [("action", pending.label.clone().into())];
+                    self.tick(words::say_with("console-tick-cancelled", &args));
+                    None
+                }
             };
         };
         match key {

@@ -145,3 +145,22 @@ fn a_mistyped_value_keeps_the_prompt_open_with_the_error() {
     answer(&mut board, "C");
     assert!(prompt_error(&board).is_some(), "{:?}", board.prompt);
 }
+
+#[test]
+fn a_question_answered_no_says_nothing_was_sent() {
+    let mut board = Dashboard::new("open");
+    board.update(state("m"));
+    board.key(Key::Char('w'));
+    answer(&mut board, "B");
+    answer(&mut board, "slow play");
+    answer(&mut board, "");
+    assert_eq!(board.key(Key::Char('n')), None);
+    assert!(
+        board
+            .ticker
+            .iter()
+            .any(|t| t.contains("not sent: warn Ben in m")),
+        "{:?}",
+        board.ticker
+    );
+}
