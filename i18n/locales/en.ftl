@@ -329,9 +329,10 @@ console-note-winner = { $name } ({ $how })
 console-title = baffle console — { $tournament }
 console-title-filtered = baffle console — { $tournament } — only “{ $filter }” (Esc: all)
 # The live feeds (console, follow) when the connection fails; they try again by themselves.
-feed-unreachable = cannot reach the server at { $server } ({ $why }) — trying again
+feed-unreachable = cannot reach the server at { $server } ({ $why }) — reconnecting
 feed-lost = the connection was lost ({ $why }) — reconnecting
-feed-retrying = { $why } — trying again
+feed-retrying = { $why } — reconnecting
+feed-closed = the server closed the feed — reconnecting
 console-todo-none = nothing to do
 console-todo-title = to do ({ $count })
 console-ticker-title = what happened

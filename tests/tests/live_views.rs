@@ -44,8 +44,10 @@ async fn feeds_reconnect_and_resume_after_a_server_restart() {
 
     let addr = server.addr;
     let (dir, time) = server.stop().await;
+    let problem = until(&mut tournament, |f| matches!(f, Feed::Problem(_))).await;
     assert!(
-        matches!(until(&mut tournament, |f| matches!(f, Feed::Problem(_))).await, Feed::Problem(p) if p.contains("reconnecting"))
+        matches!(&problem, Feed::Problem(p) if p.contains("reconnecting")),
+        "{problem:?}"
     );
     until(&mut follow, |f| matches!(f, Feed::Problem(_))).await;
 

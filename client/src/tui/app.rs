@@ -351,9 +351,10 @@ pub fn tournament_feed(server: String, tournament: String) -> mpsc::Receiver<Fee
                                             return;
                                         }
                                     }
-                                    Ok(None) => break "the server closed the feed".to_string(),
+                                    Ok(None) => break words::say("feed-closed"),
                                     Err(e) => {
-                                        break format!("connection lost: {}", e.message());
+                                        let why = [("why", e.message().into())];
+                                        break words::say_with("feed-lost", &why);
                                     }
                                 }
                             }
