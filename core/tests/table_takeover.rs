@@ -560,3 +560,19 @@ fn a_chess_restart_credits_the_player_whose_clock_runs() {
     );
     log.replays_and_verifies(31_000);
 }
+
+#[test]
+fn a_flag_that_fell_during_the_restart_stays_at_its_instant_and_gets_no_credit() {
+    // 3 points × 2 minutes: the mover's 6 minutes run out 12 s (the delay) after the
+    // opening at 1 s, at 373 s; the server is down from 300 s to 400 s.
+    let mut log = Log::backgammon();
+    let before = log.table.len();
+    assert_eq!(log.restart(400_000, 100_000), None);
+    let kinds: Vec<String> = log.records[before as usize..]
+        .iter()
+        .map(|r| baffle_core::audit::kind_of(&r.body).unwrap_or_default())
+        .collect();
+    assert!(kinds.contains(&"bg.time_expired".to_string()), "{kinds:?}");
+    assert!(!kinds.contains(&"table.restart".to_string()), "{kinds:?}");
+    log.replays_and_verifies(401_000);
+}
