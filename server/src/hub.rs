@@ -174,8 +174,9 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         mark_alive(&self.store, &self.time).await;
     }
 
-    /// Marks the server alive in the store every second, and once more when it shuts
-    /// down, so the next start knows how long nobody could play (`table.restart`).
+    /// Marks the server alive in the store every second until it shuts down (`serve`
+    /// marks the stop itself), so the next start knows how long nobody could play
+    /// (`table.restart`).
     fn keep_heartbeat(self: &Arc<Self>) {
         let (store, time, mut closing) = (
             self.store.clone(),
@@ -183,14 +184,12 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             self.closing.subscribe(),
         );
         tokio::spawn(async move {
+            // The mark at the stop itself is `serve`'s, after the last connection closed.
             loop {
                 mark_alive(&store, &time).await;
-                if *closing.borrow() {
-                    return;
-                }
                 tokio::select! {
                     _ = tokio::time::sleep(HEARTBEAT) => {}
-                    _ = closing.wait_for(|c| *c) => {}
+                    _ = closing.wait_for(|c| *c) => return,
                 }
             }
         });

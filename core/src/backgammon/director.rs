@@ -230,26 +230,24 @@ impl Match {
         out: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
         self.check_director(action, ruling, now)?;
-        // The effect is read off a copy the ruling is applied to; the fold reads it
-        // again and checks it (`effect.rs`).
-        let mut ruled = Change::Ruled {
+        let before = self.reading(action, now);
+        let ruled = Change::Ruled {
             action: action.clone(),
             ruling: ruling.clone(),
             effect: None,
         };
-        if let Some(before) = self.reading(action, now) {
-            let mut probe = self.clone();
-            probe.apply(&Event {
-                at: now,
-                change: ruled.clone(),
-            })?;
-            if let (Change::Ruled { effect, .. }, Some(after)) =
-                (&mut ruled, probe.reading(action, now))
-            {
-                *effect = before.to(after);
-            }
+        self.record(out, now, ruled)?;
+        // The effect is read off the state the ruling left, and written into its event;
+        // the fold reads it again and checks it (`effect.rs`).
+        if let (Some(before), Some(after)) = (before, self.reading(action, now))
+            && let Some(Event {
+                change: Change::Ruled { effect, .. },
+                ..
+            }) = out.last_mut()
+        {
+            *effect = before.to(after);
         }
-        self.emit(out, now, ruled)?;
+        self.settle_result(out, now)?;
         match *action {
             DirectorAction::ForfeitGame { loser, kind } => {
                 let cube = self.current()?.cube_value();

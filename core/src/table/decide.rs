@@ -5,6 +5,7 @@ use super::body::{
     AnomalyRecord, Body, ChessRuling, DeviceInputRecord, RestartRecord, TakeoverRecord,
 };
 use super::evolve::Owed;
+use super::outage::whole_ms;
 use super::request::{DeviceInput, DeviceOutcome, Refusal, Request};
 use super::{Game, MAX_LAG_CREDIT, Plan, Table};
 use crate::audit::{Entry, Record, record_hash};
@@ -402,12 +403,11 @@ impl Draft {
                 let Some((side, charged)) = self.table.outage_charge(now, Some(now - down)) else {
                     return Ok(());
                 };
-                let ms = |m: Millis| u64::try_from(m.as_ms()).unwrap_or(0);
                 self.emit(Body::Restart(RestartRecord {
                     at: now.as_ms(),
                     down_ms: *down_ms,
-                    charged_ms: ms(charged),
-                    credit_ms: ms(charged.min(super::MAX_RESTART_CREDIT)),
+                    charged_ms: whole_ms(charged),
+                    credit_ms: whole_ms(charged.min(super::MAX_RESTART_CREDIT)),
                     side,
                 }))
             }

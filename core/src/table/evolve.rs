@@ -6,6 +6,7 @@ use std::collections::VecDeque;
 
 use super::body::{AnomalyRecord, Body};
 use super::dice::{Draw, strict_hex};
+use super::outage::whole_ms;
 use super::{Game, Table};
 use crate::audit::Entry;
 use crate::backgammon::{Change, DiceSource, DirectorAction, Event, Turn};
@@ -190,14 +191,7 @@ impl Table {
                     super::MAX_TAKEOVER_CREDIT.as_ms()
                 )
             })?;
-        match &mut self.game {
-            Game::Backgammon(m) => m
-                .credit_takeover(side, amount, at)
-                .map_err(|e| e.to_string()),
-            Game::Chess(m) => m
-                .credit_takeover(side, amount, at)
-                .map_err(|e| e.to_string()),
-        }
+        self.credit_clock(side, amount, at)
     }
 
     /// Folds a restart's credit: `charged_ms` must be what the clock charged `side` over
@@ -213,9 +207,11 @@ impl Table {
             .outage_charge(at, Some(at - down))
             .filter(|(side, _)| *side == r.side)
             .map(|(_, charged)| charged);
-        let credit = charged.map(|c| c.min(super::MAX_RESTART_CREDIT));
-        let ms = |m: Millis| u64::try_from(m.as_ms()).unwrap_or(0);
-        if charged.map(ms) != Some(r.charged_ms) || credit.map(ms) != Some(r.credit_ms) {
+        let stated = charged.filter(|c| {
+            whole_ms(*c) == r.charged_ms
+                && whole_ms((*c).min(super::MAX_RESTART_CREDIT)) == r.credit_ms
+        });
+        let Some(charged) = stated else {
             return Err(format!(
                 "a restart crediting {} ms of {} ms charged to {}: the clock says {} charged, \
                  credited up to {} ms",
@@ -225,19 +221,9 @@ impl Table {
                 charged.map_or("nothing".into(), |c| format!("{} ms", c.as_ms())),
                 super::MAX_RESTART_CREDIT.as_ms()
             ));
-        }
-        let (charged, credit) = (
-            Millis::ms(i64::try_from(r.charged_ms).unwrap_or(i64::MAX)),
-            Millis::ms(i64::try_from(r.credit_ms).unwrap_or(i64::MAX)),
-        );
-        match &mut self.game {
-            Game::Backgammon(m) => m
-                .credit_takeover(r.side, credit, at)
-                .map_err(|e| e.to_string())?,
-            Game::Chess(m) => m
-                .credit_takeover(r.side, credit, at)
-                .map_err(|e| e.to_string())?,
-        }
+        };
+        let credit = charged.min(super::MAX_RESTART_CREDIT);
+        self.credit_clock(r.side, credit, at)?;
         self.uncredited = (charged > credit).then_some(super::Uncredited {
             side: r.side,
             ms: charged - credit,

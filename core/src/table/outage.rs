@@ -103,10 +103,33 @@ impl Table {
         self.uncredited.filter(|_| !self.game.is_over())
     }
 
+    /// Gives `side`'s clock `credit` at `at`, in either game (the fold of a takeover's or
+    /// a restart's credit, checked before); the game's time moves to `at`.
+    pub(super) fn credit_clock(
+        &mut self,
+        side: Side,
+        credit: Millis,
+        at: Timestamp,
+    ) -> Result<(), String> {
+        match &mut self.game {
+            Game::Backgammon(m) => m
+                .credit_takeover(side, credit, at)
+                .map_err(|e| e.to_string()),
+            Game::Chess(m) => m
+                .credit_takeover(side, credit, at)
+                .map_err(|e| e.to_string()),
+        }
+    }
+
     /// Folds a director's ruling on `side`'s clock: it settles the outage left to him.
     pub(super) fn clock_ruled(&mut self, side: Side) {
         if self.uncredited.is_some_and(|u| u.side == side) {
             self.uncredited = None;
         }
     }
+}
+
+/// A span as the records write it: whole ms, never negative.
+pub(super) fn whole_ms(m: Millis) -> u64 {
+    u64::try_from(m.as_ms()).unwrap_or(0)
 }
