@@ -111,10 +111,11 @@ impl Dashboard {
             InputKind::AwardPoints => {
                 let points: u32 = rest.parse().map_err(|_| bad("console-bad-points", rest))?;
                 let args = [("name", who.into()), ("points", points.into())];
+                // The usual article: lateness, a point for each 5 minutes (2.2).
                 Ok(pending(
                     words::say_with("console-do-points", &args),
                     Action::AwardPoints(v1::Points { side, points }),
-                    None,
+                    ruling("", "2.2"),
                 ))
             }
             InputKind::CheckIn => Ok(pending(
@@ -122,10 +123,11 @@ impl Dashboard {
                 Action::CheckIn(side),
                 None,
             )),
+            // The usual article: slow play, the one article that names a warning (2.3).
             InputKind::Warn => Ok(pending(
                 words::say_with("console-do-warn", &[("name", who.into())]),
                 Action::Warn(side),
-                None,
+                ruling("", "2.3"),
             )),
             InputKind::Forfeit => {
                 // The usual article: a player whose seed the match waits for forfeits for

@@ -239,10 +239,7 @@ impl Dashboard {
                 self.prompt = Some(Prompt::Confirm(*pending));
             }
             (kind, _) => {
-                let mut pending = self.parse_input(kind, text)?;
-                if let Some(article) = usual_article(kind) {
-                    pending.ruling = ruling("", article);
-                }
+                let pending = self.parse_input(kind, text)?;
                 self.prompt = Some(grounds_or_confirm(pending));
             }
         }
@@ -444,14 +441,6 @@ fn grounds_or_confirm(pending: Pending) -> Prompt {
         kind: InputKind::Reason,
         error: None,
         ruling_of: Some(Box::new(pending)),
-    }
-}
-
-fn usual_article(kind: InputKind) -> Option<&'static str> {
-    match kind {
-        InputKind::Warn => Some("2.3"),
-        InputKind::AwardPoints => Some("2.2"),
-        _ => None,
     }
 }
 
