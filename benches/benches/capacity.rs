@@ -55,6 +55,7 @@ async fn play(channel: Channel, token: String, id: String, events: u64) {
     let mut state = step(Action::OpeningRoll(v1::Roll {
         side: 0,
         dice: vec![6, 1],
+        link: Vec::new(),
     }))
     .await;
     while state.seq < events {
@@ -65,6 +66,7 @@ async fn play(channel: Channel, token: String, id: String, events: u64) {
             Action::Roll(v1::Roll {
                 side,
                 dice: vec![4, 2],
+                link: Vec::new(),
             })
         })
         .await;

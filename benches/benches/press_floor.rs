@@ -131,7 +131,11 @@ async fn floor<S: EventStore + Clone>(raw: S, store: S, token: &str, n: usize) {
         } else {
             v1::Side::A as i32
         };
-        let roll = Action::Roll(v1::Roll { side, dice: vec![] });
+        let roll = Action::Roll(v1::Roll {
+            side,
+            dice: vec![],
+            link: vec![],
+        });
         device.act(roll).await.unwrap();
     }
 

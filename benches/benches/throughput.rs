@@ -117,6 +117,7 @@ async fn run<S: EventStore + Clone>(
             Action::OpeningRoll(v1::Roll {
                 side: 0,
                 dice: vec![6, 1],
+                link: Vec::new(),
             }),
         ],
     };
@@ -166,6 +167,7 @@ async fn run<S: EventStore + Clone>(
                             Action::Roll(v1::Roll {
                                 side: sides[1 - side],
                                 dice: vec![3, 4],
+                                link: Vec::new(),
                             }),
                         ],
                     };

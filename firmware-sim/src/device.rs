@@ -261,6 +261,7 @@ impl Device {
         let opening = Action::OpeningRoll(v1::Roll {
             side: 0,
             dice: vec![],
+            link: Vec::new(),
         });
         let acked = self.act(opening).await?;
         if !acked.ack.applied {

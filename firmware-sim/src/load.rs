@@ -285,7 +285,11 @@ async fn press_until(
         let action = if moving {
             Action::Press(side)
         } else {
-            Action::Roll(v1::Roll { side, dice: vec![] })
+            Action::Roll(v1::Roll {
+                side,
+                dice: vec![],
+                link: vec![],
+            })
         };
         let acked = device
             .send(action)?

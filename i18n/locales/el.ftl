@@ -78,6 +78,7 @@ pause-reason-illegal-move-replay = επανάληψη αντικανονικής
 pause-reason-result-settled = οριστικό αποτέλεσμα;
 pause-reason-invalid-roll = άκυρη ζαριά
 pause-reason-roll-disputed = αμφισβητούμενη ζαριά
+pause-reason-awaiting-links = αναμονή για τους κρίκους των παικτών (ζωντανά ζάρια)
 match-phase-waiting = αναμονή
 match-phase-playing = σε εξέλιξη
 match-phase-between-games = μεταξύ παρτίδων

@@ -78,6 +78,7 @@ pause-reason-illegal-move-replay = illegal move to replay
 pause-reason-result-settled = result settled?
 pause-reason-invalid-roll = invalid roll
 pause-reason-roll-disputed = roll disputed
+pause-reason-awaiting-links = waiting for the players' links (live dice)
 match-phase-waiting = waiting
 match-phase-playing = playing
 match-phase-between-games = between games

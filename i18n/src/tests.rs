@@ -70,7 +70,11 @@ fn pause_reasons_follow_the_proto_numbers() {
     );
     assert_eq!(en.enum_value("PauseReason", 9).unwrap(), "roll disputed");
     assert_eq!(en.enum_value("PauseReason", 0), None);
-    assert_eq!(en.enum_value("PauseReason", 10), None);
+    assert_eq!(
+        en.enum_value("PauseReason", 10).unwrap(),
+        "waiting for the players' links (live dice)"
+    );
+    assert_eq!(en.enum_value("PauseReason", 11), None);
     assert_eq!(
         enum_message_id("PauseReason", v1_director_called()).as_deref(),
         Some("pause-reason-director-called")
@@ -279,7 +283,7 @@ fn the_page_json_carries_the_proto_enum_tables() {
         json["enums"]["PauseReason"]["3"],
         "pause-reason-director-called"
     );
-    assert_eq!(json["enums"]["PauseReason"].as_object().unwrap().len(), 9);
+    assert_eq!(json["enums"]["PauseReason"].as_object().unwrap().len(), 10);
     assert_eq!(
         json["messages"]["pause-reason-director-called"],
         "κλήση Διευθυντή Αγώνων"

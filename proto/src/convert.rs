@@ -56,6 +56,7 @@ pub fn pause_reason_to_wire(reason: PauseReason) -> v1::PauseReason {
         PauseReason::ResultSettled => W::ResultSettled,
         PauseReason::InvalidRoll => W::InvalidRoll,
         PauseReason::RollDisputed => W::RollDisputed,
+        PauseReason::AwaitingLinks => W::AwaitingLinks,
     }
 }
 

@@ -70,6 +70,7 @@ async fn drive(
             Ok(v1::TurnPhase::OnRoll) => Action::Roll(v1::Roll {
                 side,
                 dice: vec![(commands % 6 + 1) as u32, ((commands / 6) % 6 + 1) as u32],
+                link: Vec::new(),
             }),
             Ok(v1::TurnPhase::Moving) => Action::Press(side),
             other => panic!("{id}: unexpected turn {other:?}"),
@@ -134,6 +135,7 @@ async fn twenty_sigkills_under_load_lose_nothing_acknowledged() {
         let opening = Action::OpeningRoll(v1::Roll {
             side: 0,
             dice: vec![6, 1],
+            link: Vec::new(),
         });
         c.execute(director(dir.path(), execute(id, opening)))
             .await

@@ -70,6 +70,7 @@ async fn every_acknowledged_event_survives_sigkill() {
         command(Action::OpeningRoll(v1::Roll {
             side: 0,
             dice: vec![6, 1],
+            link: Vec::new(),
         })),
     ))
     .await

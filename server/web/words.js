@@ -108,7 +108,7 @@ export function refusal(message) {
 const GAME_KINDS = { single: 1, gammon: 2, backgammon: 3 };
 const REASONS = {
   game_over: 1, break: 2, director_called: 3, director_stopped: 4, dice_picked_up_early: 5,
-  illegal_move_replay: 6, result_settled: 7, invalid_roll: 8, roll_disputed: 9,
+  illegal_move_replay: 6, result_settled: 7, invalid_roll: 8, roll_disputed: 9, awaiting_links: 10,
 };
 const ENDS = { points: 1, timeout: 2, penalty_points: 3, forfeit: 4, director_decision: 5 };
 

@@ -258,12 +258,17 @@ pub fn roll(side: i32, a: u32, b: u32) -> Action {
     Action::Roll(v1::Roll {
         side,
         dice: vec![a, b],
+        link: Vec::new(),
     })
 }
 
 /// `Action::Roll` with server dice: the server draws them.
 pub fn server_roll(side: i32) -> Action {
-    Action::Roll(v1::Roll { side, dice: vec![] })
+    Action::Roll(v1::Roll {
+        side,
+        dice: vec![],
+        link: vec![],
+    })
 }
 
 /// `Action::OpeningRoll` with server dice: the server throws until they differ.
@@ -271,6 +276,7 @@ pub fn server_opening() -> Action {
     Action::OpeningRoll(v1::Roll {
         side: 0,
         dice: vec![],
+        link: Vec::new(),
     })
 }
 
@@ -279,6 +285,7 @@ pub fn opening(a: u32, b: u32) -> Action {
     Action::OpeningRoll(v1::Roll {
         side: 0,
         dice: vec![a, b],
+        link: Vec::new(),
     })
 }
 

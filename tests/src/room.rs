@@ -244,6 +244,7 @@ pub fn next_move(state: &v1::MatchState, rolls: usize) -> (Action, Option<[u32; 
             let roll = v1::Roll {
                 side,
                 dice: d.to_vec(),
+                link: Vec::new(),
             };
             (Action::Roll(roll), Some(d))
         }
@@ -288,6 +289,7 @@ impl Room {
             let roll = v1::Roll {
                 side: 0,
                 dice: vec![6, 1],
+                link: Vec::new(),
             };
             let request = command(m, format!("{m}-opening"), Action::OpeningRoll(roll));
             let answer = self.execute(request).await.expect("the opening roll");

@@ -104,7 +104,11 @@ async fn drive_device(
         let state = device.state();
         let side = state.turn_side;
         let action = match v1::TurnPhase::try_from(state.turn) {
-            Ok(v1::TurnPhase::OnRoll) => Action::Roll(v1::Roll { side, dice: vec![] }),
+            Ok(v1::TurnPhase::OnRoll) => Action::Roll(v1::Roll {
+                side,
+                dice: vec![],
+                link: vec![],
+            }),
             Ok(v1::TurnPhase::Moving) => Action::Press(side),
             other => panic!("{id}: no button for turn {other:?}"),
         };

@@ -334,6 +334,7 @@ async fn a_press_lost_with_the_connection_is_replayed_and_applied_once() {
         .act(Action::OpeningRoll(v1::Roll {
             side: 0,
             dice: vec![],
+            link: Vec::new(),
         }))
         .await
         .unwrap();

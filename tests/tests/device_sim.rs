@@ -93,6 +93,7 @@ async fn the_time_charged_per_move_is_within_5_ms_of_the_truth() {
         let roll = Action::Roll(v1::Roll {
             side: other(s.turn_side),
             dice: vec![],
+            link: Vec::new(),
         });
         assert!(device.act(roll).await.unwrap().ack.applied);
     }

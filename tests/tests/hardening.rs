@@ -461,6 +461,7 @@ async fn a_write_whose_answer_was_lost_is_taken_up_before_the_next_command() {
             action: Some(Action::OpeningRoll(v1::Roll {
                 side: 0,
                 dice: vec![6, 1],
+                link: Vec::new(),
             })),
         }),
         ..check_in(A, "opening")

@@ -140,10 +140,12 @@ fn play_action(action: &PlayAction) -> Result<Action, Outcome> {
         PlayAction::Opening { dice } => Action::OpeningRoll(v1::Roll {
             side: 0,
             dice: dice_arg(dice)?,
+            link: Vec::new(),
         }),
         PlayAction::Roll { side: s, dice } => Action::Roll(v1::Roll {
             side: s.map_or(0, side),
             dice: dice_arg(dice)?,
+            link: Vec::new(),
         }),
         PlayAction::InvalidRoll { side: s } => Action::InvalidRoll(side(*s)),
         PlayAction::Double { side: s } => Action::Double(side(*s)),

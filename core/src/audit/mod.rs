@@ -275,11 +275,52 @@ pub enum Entry {
         /// The 32 seed bytes, hex.
         server_seed: String,
     },
+    /// Live dice: `side` commits to a hash chain (`dice::LiveChain`): its anchor and how
+    /// many links it has. At set-up, and again once a chain is spent.
+    #[serde(rename = "dice.chain")]
+    ChainCommit {
+        /// Whose.
+        side: Side,
+        /// The chain's anchor, hex (32 bytes).
+        anchor: String,
+        /// How many links it has.
+        length: u32,
+    },
+    /// Live dice: a draw is asked for — `side`'s roll, or with no side the opening — and
+    /// waits for both players' links, due by `due` (ms; `at` plus the link window).
+    #[serde(rename = "dice.asked")]
+    Asked {
+        /// Whose roll; absent for an opening.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        side: Option<Side>,
+        /// When it was asked for, ms on the server's time line.
+        at: i64,
+        /// When the links are due, ms.
+        due: i64,
+    },
+    /// Live dice: `side`'s link for the draw in waiting, hex (32 bytes).
+    #[serde(rename = "dice.link")]
+    Link {
+        /// Whose.
+        side: Side,
+        /// The link: it hashes to the last value of his chain made public.
+        link: String,
+    },
+    /// Live dice: the director gives the players until `by` to give their links.
+    #[serde(rename = "dice.link_due")]
+    LinkDue {
+        /// The new deadline, ms: later than the one in force.
+        by: i64,
+        /// His reason.
+        reason: String,
+        /// The article he applies.
+        article: String,
+    },
 }
 
 impl Entry {
     /// The `kind` of each entry.
-    pub const KINDS: [&'static str; 11] = [
+    pub const KINDS: [&'static str; 15] = [
         "match.opened",
         "dice.player_seed",
         "dice.player_commit",
@@ -291,6 +332,10 @@ impl Entry {
         "dice.chess960",
         "dice.reported",
         "dice.reveal",
+        "dice.chain",
+        "dice.asked",
+        "dice.link",
+        "dice.link_due",
     ];
 
     /// The entry as a record body: compact JSON, fields in declaration order.

@@ -289,7 +289,8 @@ impl Match {
             PauseReason::DicePickedUpEarly
             | PauseReason::IllegalMoveReplay
             | PauseReason::ResultSettled
-            | PauseReason::RollDisputed => in_game,
+            | PauseReason::RollDisputed
+            | PauseReason::AwaitingLinks => in_game,
         };
         if fits {
             return Ok(());

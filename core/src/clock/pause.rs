@@ -30,11 +30,15 @@ pub enum PauseReason {
     InvalidRoll,
     /// A roll is disputed until the dispute is resolved (backgammon 4.3 (vi)).
     RollDisputed,
+    /// Live dice: a roll was asked for and waits for the players' links. The roller's
+    /// clock waits, as it does for the network's lag (principle 5: nobody is charged
+    /// for the network); only the server stops a clock for this (`docs/dice.md`).
+    AwaitingLinks,
 }
 
 impl PauseReason {
     /// Every reason, in declaration order.
-    pub const ALL: [PauseReason; 9] = [
+    pub const ALL: [PauseReason; 10] = [
         PauseReason::GameOver,
         PauseReason::Break,
         PauseReason::DirectorCalled,
@@ -44,6 +48,7 @@ impl PauseReason {
         PauseReason::ResultSettled,
         PauseReason::InvalidRoll,
         PauseReason::RollDisputed,
+        PauseReason::AwaitingLinks,
     ];
 
     /// The article of the rules that permits this pause.
@@ -58,6 +63,7 @@ impl PauseReason {
             PauseReason::ResultSettled => "backgammon 4.3 (ii)(g)",
             PauseReason::InvalidRoll => "backgammon 4.3 (vi)",
             PauseReason::RollDisputed => "backgammon 4.3 (vi)",
+            PauseReason::AwaitingLinks => "live dice (docs/dice.md); principle 5",
         }
     }
 
@@ -73,6 +79,7 @@ impl PauseReason {
             PauseReason::ResultSettled => "result-settled",
             PauseReason::InvalidRoll => "invalid-roll",
             PauseReason::RollDisputed => "roll-disputed",
+            PauseReason::AwaitingLinks => "awaiting-links",
         }
     }
 
@@ -93,6 +100,7 @@ impl PauseReason {
             PauseReason::ResultSettled => "result believed settled",
             PauseReason::InvalidRoll => "invalid roll",
             PauseReason::RollDisputed => "roll disputed",
+            PauseReason::AwaitingLinks => "waiting for the players' links (live dice)",
         }
     }
 }

@@ -37,7 +37,13 @@ use sha2::{Digest, Sha256};
 
 use crate::side::Side;
 
+mod live;
 mod position;
+
+pub use live::{
+    DEFAULT_CHAIN_LENGTH, LINK_LABEL, LIVE_DRAW_LABEL, Link, LiveChain, MAX_CHAIN_LENGTH,
+    link_hash, live_key,
+};
 
 pub use position::{
     DICE_KEY_LABEL_V2, DiceVersion, MIN_PLAYER_SEED_V2, PLAYER_COMMITMENT_LABEL_V2, Position,
@@ -150,6 +156,9 @@ pub enum SeedPolicy {
     Optional,
     /// No draw until both players have committed to and revealed their seeds.
     Required,
+    /// Live dice: no player seeds; each player commits to a hash chain and every draw
+    /// takes a link of each, given at the moment of the draw (`live.rs`).
+    Live,
 }
 
 impl SeedPolicy {
@@ -342,6 +351,18 @@ pub enum DiceError {
     MixedSeeds,
     /// The tournament requires both players' seeds before the first draw.
     SeedsRequired(Side),
+    /// Live dice: this player has not committed to his chain, so nothing is drawn.
+    ChainPending(Side),
+    /// Live dice: the draw waits for this player's link.
+    LinkPending(Side),
+    /// Live dice: nothing was asked for, so no draw is waiting for links.
+    NothingAsked,
+    /// Live dice: this player already gave his link for the draw in waiting.
+    LinkGiven(Side),
+    /// Live dice: the link does not hash to the last public value of the player's chain.
+    LinkMismatch(Side),
+    /// A player seed in a match with live dice, or a chain in one without.
+    NotLive(bool),
 }
 
 impl fmt::Display for DiceError {
@@ -394,6 +415,38 @@ impl fmt::Display for DiceError {
                 f,
                 "this tournament requires both players' seeds before the first roll: \
                  player {side} has not committed to and revealed his"
+            ),
+            DiceError::ChainPending(side) => write!(
+                f,
+                "live dice: no dice until player {side} commits to his chain (his phone page \
+                 or `baffle live join` does it)"
+            ),
+            DiceError::LinkPending(side) => write!(
+                f,
+                "live dice: the draw waits for player {side}'s link (his client gives it by \
+                 itself; past the deadline he forfeits unless the director rules otherwise)"
+            ),
+            DiceError::NothingAsked => write!(
+                f,
+                "live dice: no draw is waiting for a link (a link is given only once its roll \
+                 is asked for)"
+            ),
+            DiceError::LinkGiven(side) => write!(
+                f,
+                "live dice: player {side} already gave his link for this draw"
+            ),
+            DiceError::LinkMismatch(side) => write!(
+                f,
+                "live dice: that is not player {side}'s next link (it does not hash to the \
+                 last one he gave, or to his anchor)"
+            ),
+            DiceError::NotLive(true) => write!(
+                f,
+                "this match has live dice: players commit to a chain, not a seed"
+            ),
+            DiceError::NotLive(false) => write!(
+                f,
+                "this match does not have live dice: there is no chain to commit to"
             ),
             DiceError::MixedSeeds => write!(
                 f,

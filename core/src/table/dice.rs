@@ -7,11 +7,12 @@
 //! before the first draw, no draw after the reveal, the revealed seed hashing to the
 //! commitment, and every draw equal to the stream's next (`docs/dice.md`).
 
+use super::live::{Asked, LiveLinks};
 use crate::audit::lower_hex;
 use crate::dice::{
-    Commitment, DiceError, DiceStream, DiceVersion, MAX_PLAYER_SEED, MIN_PLAYER_SEED_V2,
-    OpeningRoll, Position, Roll, SALT_LEN, ServerSeed, dice_key, dice_key_v2, player_commitment,
-    player_commitment_v2,
+    Commitment, DiceError, DiceStream, DiceVersion, Link, MAX_PLAYER_SEED, MIN_PLAYER_SEED_V2,
+    OpeningRoll, Position, Roll, SALT_LEN, ServerSeed, dice_key, dice_key_v2, live_key,
+    player_commitment, player_commitment_v2,
 };
 use crate::side::Side;
 use crate::time::{Millis, Timestamp};
@@ -75,8 +76,10 @@ pub struct TableDice {
     /// v1: the match's one stream, once the first draw was made with the seed known.
     stream: Option<DiceStream>,
     /// Draws recorded while the seed was not known, waiting for the reveal, each with
-    /// its position (v2).
-    sealed: Vec<(u64, Option<Position>, Draw)>,
+    /// its position (v2) and, with live dice, the players' links.
+    sealed: Vec<Sealed>,
+    /// Live dice: the players' chains and the draw in waiting (`live.rs`).
+    live: Option<LiveLinks>,
     /// v2: the openings drawn so far (the game in progress), and each side's rolls in it.
     games: u16,
     rolls: [u32; 2],
@@ -108,11 +111,36 @@ impl TableDice {
             server: None,
             stream: None,
             sealed: Vec::new(),
+            live: None,
             games: 0,
             rolls: [0; 2],
             draws: 0,
             verified: 0,
             revealed: false,
+        }
+    }
+
+    /// The match has live dice (construction 2 with no player seeds, every draw taking a
+    /// link of each player's chain).
+    pub fn make_live(&mut self) {
+        self.live = Some(LiveLinks::new(&self.match_id, self.commitment));
+    }
+
+    /// The players' chains and the draw in waiting, in a match with live dice.
+    pub fn live(&self) -> Option<&LiveLinks> {
+        self.live.as_ref()
+    }
+
+    /// The same, to fold a live record into.
+    pub(super) fn live_mut(&mut self) -> Result<&mut LiveLinks, DiceError> {
+        self.live.as_mut().ok_or(DiceError::NotLive(false))
+    }
+
+    /// Refused in a match with live dice: the players' seeds.
+    fn not_live(&self) -> Result<(), DiceError> {
+        match self.live {
+            Some(_) => Err(DiceError::NotLive(true)),
+            None => Ok(()),
         }
     }
 
@@ -164,6 +192,7 @@ impl TableDice {
         if self.version != DiceVersion::V1 {
             return Err(DiceError::ClearSeed);
         }
+        self.not_live()?;
         self.seeds_open()?;
         if self.commitments.iter().any(Option::is_some) {
             return Err(DiceError::MixedSeeds);
@@ -182,6 +211,7 @@ impl TableDice {
         side: Side,
         commitment: [u8; 32],
     ) -> Result<(), DiceError> {
+        self.not_live()?;
         self.seeds_open()?;
         if self.revealed_seeds.iter().any(|r| *r) {
             return Err(DiceError::SeedsClosed);
@@ -228,6 +258,7 @@ impl TableDice {
         seed: &[u8],
         salt: Option<&[u8]>,
     ) -> Result<(), DiceError> {
+        self.not_live()?;
         self.seeds_open()?;
         if self.commitments.iter().any(Option::is_none) {
             return Err(DiceError::NotCommitted(side));
@@ -286,7 +317,11 @@ impl TableDice {
 
     /// Whether a draw may be made now as far as the players' seeds go: not while a
     /// committed seed is unrevealed, nor, where seeds are required, before both are in.
+    /// With live dice: whether a draw may be asked for (both chains committed).
     pub fn ready(&self) -> Result<(), DiceError> {
+        if let Some(live) = &self.live {
+            return live.ready();
+        }
         if let Some(side) = self.pending_reveal() {
             if self.commitments[side.index()].is_none() {
                 return Err(DiceError::CommitPending(side));
@@ -378,19 +413,44 @@ impl TableDice {
         if self.revealed {
             return Err(DiceError::Revealed);
         }
-        self.ready()?;
+        let links = self.live_links(&like, side)?;
         let seed = self.server.as_ref().ok_or(DiceError::Revealed)?;
         let position = self
             .next_position(&like, side)
             .map_err(DiceError::Unplaced)?;
         let mut stream = match position {
-            Some(at) => DiceStream::at(self.key(seed), at),
+            Some(at) => DiceStream::at(self.draw_key(seed, links), at),
             None => self
                 .stream
                 .clone()
                 .unwrap_or_else(|| DiceStream::new(self.key(seed))),
         };
         Ok((next_draw(&mut stream, &like), position))
+    }
+
+    /// The links a draw of `like`'s kind takes, with live dice: those of the draw asked
+    /// for, once both are in. Without live dice, none, once the seeds allow a draw.
+    fn live_links(&self, like: &Draw, side: Option<Side>) -> Result<Option<[Link; 2]>, DiceError> {
+        let Some(live) = &self.live else {
+            self.ready()?;
+            return Ok(None);
+        };
+        let pending = live.pending().ok_or(DiceError::NothingAsked)?;
+        if pending.asked != asked_of(like, side).ok_or(DiceError::NothingAsked)? {
+            return Err(DiceError::NothingAsked);
+        }
+        match pending.both() {
+            Some(links) => Ok(Some(links)),
+            None => Err(DiceError::LinkPending(
+                pending.missing().expect("a link is missing"),
+            )),
+        }
+    }
+
+    /// The key of one draw: the match's, or with live dice the draw's own.
+    fn draw_key(&self, seed: &ServerSeed, links: Option<[Link; 2]>) -> [u8; 32] {
+        let key = self.key(seed);
+        links.map_or(key, |links| live_key(key, links))
     }
 
     /// `side`'s next roll, without taking it, and its position (v2).
@@ -431,7 +491,14 @@ impl TableDice {
         if self.revealed {
             return Err("a server draw after the seed was revealed".into());
         }
-        self.ready().map_err(|e| e.to_string())?;
+        let links = match (&mut self.live, asked_of(&draw, side)) {
+            (Some(live), Some(asked)) => Some(live.take(asked)?),
+            (Some(_), None) => return Err("a Chess960 position with live dice".into()),
+            (None, _) => {
+                self.ready().map_err(|e| e.to_string())?;
+                None
+            }
+        };
         let position = self.next_position(&draw, side)?;
         let expected_name = position.filter(|p| *p != Position::Chess960);
         if named != expected_name {
@@ -459,11 +526,16 @@ impl TableDice {
         }
         self.draws += 1;
         let Some(seed) = self.server.clone() else {
-            self.sealed.push((seq, position, draw));
+            self.sealed.push(Sealed {
+                seq,
+                position,
+                links,
+                draw,
+            });
             return Ok(());
         };
         let expected = match position {
-            Some(at) => next_draw(&mut DiceStream::at(self.key(&seed), at), &draw),
+            Some(at) => next_draw(&mut DiceStream::at(self.draw_key(&seed, links), at), &draw),
             None => {
                 let key = self.key(&seed);
                 let stream = self.stream.get_or_insert_with(|| DiceStream::new(key));
@@ -507,9 +579,18 @@ impl TableDice {
         }
         let key = self.key(&seed);
         let mut stream = DiceStream::new(key);
-        for (seq, position, draw) in std::mem::take(&mut self.sealed) {
+        for sealed in std::mem::take(&mut self.sealed) {
+            let Sealed {
+                seq,
+                position,
+                links,
+                draw,
+            } = sealed;
             let expected = match position {
-                Some(at) => next_draw(&mut DiceStream::at(key, at), &draw),
+                Some(at) => next_draw(
+                    &mut DiceStream::at(links.map_or(key, |l| live_key(key, l)), at),
+                    &draw,
+                ),
                 None => next_draw(&mut stream, &draw),
             };
             if expected != draw {
@@ -527,6 +608,24 @@ impl TableDice {
         self.server = Some(seed);
         self.revealed = true;
         Ok(())
+    }
+}
+
+/// A draw recorded before the seed was known, kept for the reveal.
+#[derive(Clone, Debug)]
+struct Sealed {
+    seq: u64,
+    position: Option<Position>,
+    links: Option<[Link; 2]>,
+    draw: Draw,
+}
+
+/// What a live draw of `like`'s kind answers: an opening, or `side`'s roll.
+fn asked_of(like: &Draw, side: Option<Side>) -> Option<Asked> {
+    match (like, side) {
+        (Draw::Opening(_), _) => Some(Asked::Opening),
+        (Draw::Roll(_), Some(side)) => Some(Asked::Roll(side)),
+        _ => None,
     }
 }
 

@@ -444,6 +444,10 @@ impl Table {
             Entry::Reported { .. } => {
                 return Err("reported dice with no physically rolled dice before them".into());
             }
+            Entry::ChainCommit { .. }
+            | Entry::Asked { .. }
+            | Entry::Link { .. }
+            | Entry::LinkDue { .. } => self.evolve_live(entry)?,
             Entry::Reveal { server_seed } => {
                 if !self.game.is_over() {
                     return Err("the server seed was revealed before the match was over".into());

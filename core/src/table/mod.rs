@@ -51,6 +51,7 @@ mod body;
 mod decide;
 pub mod dice;
 mod evolve;
+mod live;
 mod outage;
 mod replay;
 mod request;
@@ -61,6 +62,7 @@ pub use body::{
     SeedPolicy, SetupRecord, TakeoverRecord, check_player_name,
 };
 pub use dice::TableDice;
+pub use live::{Asked, LINK_WINDOW, LiveLinks, PendingDraw};
 pub use outage::{MAX_RESTART_CREDIT, Uncredited};
 pub use replay::{Replay, ReplayError, setup_of};
 pub use request::{DeviceInput, DeviceOutcome, Refusal, RefusalKind, Request};

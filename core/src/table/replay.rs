@@ -222,6 +222,10 @@ impl Replay {
                     None => TableDice::sealed(&match_id, version, commitment),
                 };
                 dice.require_seeds(seeds == super::SeedPolicy::Required);
+                if seeds == super::SeedPolicy::Live {
+                    super::live::check_live_setup(&game, version)?;
+                    dice.make_live();
+                }
                 if let Some(ms) = reveal_window_ms {
                     let ms = i64::try_from(ms)
                         .ok()

@@ -63,6 +63,25 @@ pub enum Request {
         /// His reason and the article he applies.
         ruling: ChessRuling,
     },
+    /// Live dice: `side` commits to his hash chain (`dice::LiveChain`): its anchor and
+    /// length. At set-up, and again once his chain is spent.
+    CommitChain {
+        /// Whose.
+        side: Side,
+        /// The chain's anchor.
+        anchor: crate::dice::Link,
+        /// How many links.
+        length: u32,
+    },
+    /// Live dice: `side`'s next link, for the draw in waiting. With nothing in waiting, a
+    /// link asks for the draw it is for — the player's own roll, if he is on roll, or the
+    /// opening due — so a roller's link goes with his roll, in one request.
+    DiceLink {
+        /// Whose.
+        side: Side,
+        /// The link.
+        link: crate::dice::Link,
+    },
     /// Reveal the server seed (after the match).
     Reveal,
     /// A server node takes the match over with its lease's `epoch` (`docs/cluster.md`):

@@ -484,6 +484,7 @@ async fn play(
                     Action::OpeningRoll(v1::Roll {
                         side: 0,
                         dice: vec![],
+                        link: Vec::new(),
                     })
                 }
                 Ok(v1::TurnPhase::OnRoll) if pick(&mut rng, 10) == 0 && !s.crawford => {
@@ -492,6 +493,7 @@ async fn play(
                 Ok(v1::TurnPhase::OnRoll) => Action::Roll(v1::Roll {
                     side: side(s.turn_side),
                     dice: vec![],
+                    link: Vec::new(),
                 }),
                 Ok(v1::TurnPhase::Moving) => {
                     think(&mut rng, cfg.think_ms).await;
@@ -537,6 +539,7 @@ async fn play(
                     .act(Action::Roll(v1::Roll {
                         side: s,
                         dice: vec![],
+                        link: Vec::new(),
                     }))
                     .await?;
             }

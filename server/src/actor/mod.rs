@@ -2,8 +2,8 @@
 //! [`Table`]. The actor applies requests in order: the table plans the request (its
 //! records, chained, on a copy) → durable append → only then the new table, the reply and
 //! the broadcast to watchers. A refused request, or a failed append, leaves everything as
-//! it was — the dice included. Timers come from the game's `next_due`; when one fires the
-//! actor asks its table for a `Tick`.
+//! it was — the dice included. Timers come from the table's `next_due` (the game's, and a
+//! live draw's deadline); when one fires the actor asks its table for a `Tick`.
 //!
 //! On a node of a cluster (`docs/cluster.md`) every node runs an actor for every match,
 //! but only the **owner** (the node holding the match's lease) writes: the others are
@@ -250,7 +250,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             // A replica records nothing by itself: the owner does.
             let due = match &self.takeover {
                 Some(_) => Some(self.time.now() + baffle_core::Millis::secs(1)),
-                None if self.writes() => self.table.game().next_due(),
+                None if self.writes() => self.table.next_due(),
                 None => None,
             };
             let timer = {

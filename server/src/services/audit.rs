@@ -52,6 +52,25 @@ impl<S: EventStore + Clone, T: TimeSource> AuditService<S, T> {
         }
     }
 
+    /// The side a live link is for, if the caller may carry it: that side's player, the
+    /// director, or the device bound to the match (a relay from the player's phone).
+    /// Nobody but the player can make one — it must hash to his last — so carrying it is
+    /// all the others can do.
+    async fn relayer(&self, caller: &Caller, match_id: &str, side: i32) -> Result<Side, Status> {
+        match caller {
+            Caller::Director => {
+                side_from_wire(side).map_err(|e| Status::invalid_argument(format!("side: {e}")))
+            }
+            Caller::Device(id) if self.hub.device_match(id).await.as_deref() == Some(match_id) => {
+                side_from_wire(side).map_err(|e| Status::invalid_argument(format!("side: {e}")))
+            }
+            Caller::Device(id) => Err(Status::permission_denied(format!(
+                "device {id} is not bound to match {match_id}"
+            ))),
+            _ => self.player(caller, match_id, side),
+        }
+    }
+
     /// Records a seed request; answers with the log's length after it.
     async fn seed(
         &self,
@@ -167,6 +186,39 @@ impl<S: EventStore + Clone, T: TimeSource> Audit for AuditService<S, T> {
         Ok(Response::new(v1::SubmitPlayerSeedResponse {
             seq: reply.state.map_or(0, |s| s.seq),
         }))
+    }
+
+    async fn commit_chain(
+        &self,
+        r: Request<v1::CommitChainRequest>,
+    ) -> Result<Response<v1::SubmitPlayerSeedResponse>, Status> {
+        let caller = self.hub.caller(r.metadata()).await?;
+        let r = r.into_inner();
+        let side = self.player(&caller, &r.match_id, r.side)?;
+        let anchor: [u8; 32] = r.anchor.try_into().map_err(|_| {
+            Status::invalid_argument("anchor: the chain's anchor (docs/dice.md), 32 bytes")
+        })?;
+        let request = TableRequest::CommitChain {
+            side,
+            anchor,
+            length: r.length,
+        };
+        self.seed(&r.match_id, side, request).await
+    }
+
+    async fn give_link(
+        &self,
+        r: Request<v1::GiveLinkRequest>,
+    ) -> Result<Response<v1::SubmitPlayerSeedResponse>, Status> {
+        let caller = self.hub.caller(r.metadata()).await?;
+        let r = r.into_inner();
+        let side = self.relayer(&caller, &r.match_id, r.side).await?;
+        let link: [u8; 32] = r
+            .link
+            .try_into()
+            .map_err(|_| Status::invalid_argument("link: a live dice link is 32 bytes"))?;
+        self.seed(&r.match_id, side, TableRequest::DiceLink { side, link })
+            .await
     }
 
     type ExportLogStream = Stream<v1::ExportLine>;

@@ -91,9 +91,13 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
                     "commands need the director token or a device credential",
                 ));
             }
-            // A player may send his own move (issue 23), and nothing else.
+            // A player may send his own move (issue 23); with live dice, where he plays
+            // from his own phone or terminal, his own play (issue 35); nothing else.
             Caller::Player { match_id, side }
-                if *match_id == r.match_id && own_move(r.command.as_ref(), *side) => {}
+                if *match_id == r.match_id
+                    && (own_move(r.command.as_ref(), *side)
+                        || (own_play(r.command.as_ref(), *side)
+                            && handle.state().await?.live_dice.is_some())) => {}
             Caller::Player { .. } => {
                 return Err(Status::permission_denied(
                     "a player code gives a seed (Audit) and his own moves, not other commands: the table's device sends them",
@@ -205,6 +209,20 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
 }
 
 /// Whether `command` is a move of `side`'s own (a player's code may send it).
+/// Whether `command` is `side`'s own play with server dice — the opening or his roll
+/// (dice left to the server), a double, a take or a pass, his press — which a player
+/// sends himself in a match with live dice.
+fn own_play(command: Option<&v1::Command>, side: baffle_core::Side) -> bool {
+    use v1::command::Action;
+    let own = baffle_proto::convert::side_to_wire(side) as i32;
+    match command.and_then(|c| c.action.as_ref()) {
+        Some(Action::OpeningRoll(r)) => r.dice.is_empty(),
+        Some(Action::Roll(r)) => r.side == own && r.dice.is_empty(),
+        Some(Action::Double(s) | Action::Take(s) | Action::Pass(s) | Action::Press(s)) => *s == own,
+        _ => false,
+    }
+}
+
 fn own_move(command: Option<&v1::Command>, side: baffle_core::Side) -> bool {
     match command.and_then(|c| c.action.as_ref()) {
         Some(v1::command::Action::Move(m)) => {

@@ -31,6 +31,12 @@ pub(super) fn play_request(action: Action) -> Result<Request, Status> {
         }),
         Action::Roll(r) => {
             let s = side(r.side, "roll.side")?;
+            if !r.link.is_empty() {
+                let link = r.link.try_into().map_err(|_| {
+                    Status::invalid_argument("roll.link: a live dice link is 32 bytes")
+                })?;
+                return Ok(Request::DiceLink { side: s, link });
+            }
             if r.dice.is_empty() {
                 return Ok(Request::ServerRoll(s));
             }
@@ -317,6 +323,7 @@ pub(super) fn match_state(m: &Match, cx: &StateContext<'_>) -> v1::MatchState {
         // Set by `wire::match_state` from the table.
         uncredited_outage: None,
         chess: None,
+        live_dice: super::live_dice(cx.dice),
         player_seeds: player_seeds(cx),
         player_seeds_required: cx.dice.seeds_required(),
         dice_construction: super::dice_construction(cx.dice),

@@ -313,6 +313,7 @@ pub fn match_state(m: &ChessMatch, cx: &StateContext<'_>) -> v1::MatchState {
         last_anomaly: cx.anomalies.1.to_string(),
         devices: super::device_presence(cx),
         chess: Some(chess),
+        live_dice: None,
         player_seeds: super::player_seeds(cx),
         player_seeds_required: cx.dice.seeds_required(),
         dice_construction: super::dice_construction(cx.dice),

@@ -233,6 +233,32 @@ pub(crate) fn player_seeds(cx: &StateContext<'_>) -> Vec<v1::PlayerSeed> {
         .to_vec()
 }
 
+/// A match's live dice: the chains and the draw waiting for links (`docs/dice.md`).
+pub(crate) fn live_dice(dice: &baffle_core::table::TableDice) -> Option<v1::LiveDice> {
+    use baffle_core::table::Asked;
+    let live = dice.live()?;
+    let chain = |side| {
+        live.chain(side).map(|(head, left)| v1::LiveChain {
+            head: hex::encode(head),
+            left,
+        })
+    };
+    Some(v1::LiveDice {
+        chain_a: chain(Side::A),
+        chain_b: chain(Side::B),
+        waiting: live.pending().map(|p| v1::LiveDraw {
+            side: match p.asked {
+                Asked::Roll(side) => baffle_proto::convert::side_to_wire(side),
+                Asked::Opening => v1::Side::Unspecified,
+            } as i32,
+            asked_ms: p.at.as_ms(),
+            due_ms: p.due.as_ms(),
+            given_a: p.links[0].is_some(),
+            given_b: p.links[1].is_some(),
+        }),
+    })
+}
+
 /// The number of the dice construction a match's log follows (`docs/dice.md`).
 pub(crate) fn dice_construction(dice: &baffle_core::table::TableDice) -> u32 {
     match dice.version() {
@@ -307,6 +333,7 @@ mod tests {
         let roll = v1::Roll {
             side: 1,
             dice: vec![7],
+            link: Vec::new(),
         };
         let e = decode(cmd(Action::Roll(roll)), None, Rules::Backgammon).unwrap_err();
         assert!(e.message().starts_with("roll: two dice"), "{}", e.message());
@@ -328,6 +355,7 @@ mod tests {
         let roll = v1::Roll {
             side: 2,
             dice: vec![],
+            link: Vec::new(),
         };
         assert_eq!(
             decode(cmd(Action::Roll(roll)), None, Rules::Backgammon).unwrap(),
@@ -336,6 +364,7 @@ mod tests {
         let reported = v1::Roll {
             side: 2,
             dice: vec![3, 4],
+            link: Vec::new(),
         };
         // Reported dice decode as reported; a match of server dice refuses them.
         assert!(matches!(
@@ -345,6 +374,7 @@ mod tests {
         let opening = v1::Roll {
             side: 0,
             dice: vec![],
+            link: Vec::new(),
         };
         assert_eq!(
             decode(cmd(Action::OpeningRoll(opening)), None, Rules::Backgammon).unwrap(),

@@ -51,6 +51,7 @@ pub fn defaults_from_wire(d: v1::TournamentDefaults) -> Result<TournamentDefault
             SeedPolicy::Optional
         }
         Ok(v1::PlayerSeedPolicy::Required) => SeedPolicy::Required,
+        Ok(v1::PlayerSeedPolicy::Live) => SeedPolicy::Live,
         Err(_) => {
             return Err(Status::invalid_argument(format!(
                 "defaults.player_seeds: unknown value {}",
@@ -116,6 +117,7 @@ pub fn tournament_to_wire(id: &str, t: &crate::registry::Tournament) -> v1::Tour
             player_seeds: match d.player_seeds {
                 SeedPolicy::Optional => v1::PlayerSeedPolicy::Optional,
                 SeedPolicy::Required => v1::PlayerSeedPolicy::Required,
+                SeedPolicy::Live => v1::PlayerSeedPolicy::Live,
             } as i32,
             reveal_window_seconds: d
                 .reveal_window

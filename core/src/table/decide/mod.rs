@@ -1,10 +1,13 @@
 //! Deciding a request: the records it adds, each emitted through the fold on a working
 //! copy, so a request is accepted only if every record it writes would replay.
 
+mod live;
+
 use super::body::{
     AnomalyRecord, Body, ChessRuling, DeviceInputRecord, RestartRecord, TakeoverRecord,
 };
 use super::evolve::Owed;
+use super::live::Asked;
 use super::outage::whole_ms;
 use super::request::{DeviceInput, DeviceOutcome, Refusal, Request};
 use super::{Game, MAX_LAG_CREDIT, Plan, Table};
@@ -131,6 +134,9 @@ impl Draft {
         let Some(side) = self.table.queued_roll else {
             return Ok(());
         };
+        if self.live_draw_waits() {
+            return Ok(());
+        }
         if !matches!(self.table.game.to_move_phase(), Some(Turn::OnRoll { side: s, .. }) if s == side)
         {
             return Ok(());
@@ -140,6 +146,14 @@ impl Draft {
 
     fn server_opening(&mut self, now: Timestamp) -> Result<(), Refusal> {
         self.server_dice()?;
+        if self.table.dice.live().is_some() {
+            return self.ask_draw(Asked::Opening, now);
+        }
+        self.draw_opening(now)
+    }
+
+    /// Draws the opening roll and throws it.
+    fn draw_opening(&mut self, now: Timestamp) -> Result<(), Refusal> {
         let (opening, at) = self.table.dice.next_opening().map_err(Refusal::rule)?;
         let game = match at {
             Some(Position::Opening { game }) => Some(game),
@@ -172,6 +186,14 @@ impl Draft {
         if early {
             return self.emit(Body::Dice(Entry::RollQueued { side }));
         }
+        if self.table.dice.live().is_some() {
+            return self.ask_draw(Asked::Roll(side), now);
+        }
+        self.draw_roll(side, now)
+    }
+
+    /// Draws `side`'s roll and rolls it.
+    fn draw_roll(&mut self, side: Side, now: Timestamp) -> Result<(), Refusal> {
         let (dice, at) = self.table.dice.next_roll(side).map_err(Refusal::rule)?;
         let (game, roll) = match at {
             Some(Position::Roll { game, roll, .. }) => (Some(game), Some(roll)),
@@ -275,10 +297,22 @@ impl Draft {
     fn request_at(&mut self, request: &Request, now: Timestamp) -> Result<(), Refusal> {
         match request {
             Request::Tick => match self.table.game {
-                Game::Backgammon(_) => self.backgammon_command(&Command::Tick, now),
+                Game::Backgammon(_) => {
+                    self.link_deadline(now)?;
+                    self.backgammon_command(&Command::Tick, now)
+                }
                 Game::Chess(_) => self.chess_command(&MatchCommand::Tick, now),
             },
-            Request::Backgammon(command) => self.backgammon_command(command, now),
+            Request::Backgammon(command) => {
+                self.while_links_awaited(command)?;
+                self.backgammon_command(command, now)
+            }
+            Request::CommitChain {
+                side,
+                anchor,
+                length,
+            } => self.commit_chain(*side, *anchor, *length),
+            Request::DiceLink { side, link } => self.give_link(*side, *link, now),
             Request::ServerOpening => self.server_opening(now),
             Request::ServerRoll(side) => self.server_roll(*side, now),
             Request::Chess { command, ruling } => {
@@ -335,6 +369,9 @@ impl Draft {
                     )));
                 }
                 let by = now + *window;
+                if self.table.dice.live().and_then(|l| l.pending()).is_some() {
+                    return self.extend_links(by, ruling);
+                }
                 if self.table.dice.reveal_due().is_none() {
                     return Err(Refusal::rule(
                         "no player's reveal is pending: there is no deadline to extend",

@@ -1,0 +1,316 @@
+//! Live dice as a match log records them: each player's chain (`dice.chain`), the draw
+//! asked for (`dice.asked`), the links given for it (`dice.link`), its deadline
+//! (`dice.link_due`). The dice themselves are drawn by [`super::TableDice`] once both
+//! links are in (`docs/dice.md`, "Live dice").
+//!
+//! The order that leaves nobody a choice: a link is taken only for a draw already asked
+//! for — a roll asked after the roller's cube decision, an opening due — so nobody can
+//! compute a roll before it is asked for; once asked, a draw is never dropped, and the
+//! only thing a player can still do is withhold his link, which costs him the match at
+//! the deadline unless the director rules otherwise.
+
+use super::{Game, Table};
+use crate::audit::Entry;
+use crate::backgammon::{Command, DiceSource, Turn};
+use crate::dice::{Commitment, DiceError, DiceVersion, Link, MAX_CHAIN_LENGTH, link_hash};
+use crate::side::Side;
+use crate::time::{Millis, Timestamp};
+
+/// How long the players' clients have to give their links once a draw is asked for:
+/// they give them by themselves within a round trip, so a minute means a client that is
+/// gone, not a slow one. Past it the withholder forfeits unless the director rules.
+pub const LINK_WINDOW: Millis = Millis::secs(60);
+
+/// What a live draw was asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Asked {
+    /// The opening roll of the next game.
+    Opening,
+    /// `side`'s roll.
+    Roll(Side),
+}
+
+/// A draw asked for and waiting for links.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PendingDraw {
+    /// What is to be drawn.
+    pub asked: Asked,
+    /// When it was asked for.
+    pub at: Timestamp,
+    /// When the links are due.
+    pub due: Timestamp,
+    /// The links given so far, A then B.
+    pub links: [Option<Link>; 2],
+}
+
+impl PendingDraw {
+    /// The first player whose link is missing, A first.
+    pub fn missing(&self) -> Option<Side> {
+        Side::BOTH
+            .into_iter()
+            .find(|s| self.links[s.index()].is_none())
+    }
+
+    /// Both links, once both are in.
+    pub fn both(&self) -> Option<[Link; 2]> {
+        Some([self.links[0]?, self.links[1]?])
+    }
+}
+
+/// A committed chain: the last value made public (the anchor, then each link given) and
+/// how many links are left.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ChainHead {
+    head: Link,
+    left: u32,
+}
+
+/// The players' chains and the draw in waiting.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveLinks {
+    match_id: String,
+    server: Commitment,
+    chains: [Option<ChainHead>; 2],
+    pending: Option<PendingDraw>,
+}
+
+impl LiveLinks {
+    /// A match with live dice, bound to its id and the server's commitment.
+    pub fn new(match_id: &str, server: Commitment) -> LiveLinks {
+        LiveLinks {
+            match_id: match_id.to_string(),
+            server,
+            chains: [None, None],
+            pending: None,
+        }
+    }
+
+    /// `side` commits to a chain of `length` links ending at `anchor`: once at set-up, and
+    /// again only when his chain is spent.
+    pub fn commit(&mut self, side: Side, anchor: Link, length: u32) -> Result<(), String> {
+        if !(1..=MAX_CHAIN_LENGTH).contains(&length) {
+            return Err(format!(
+                "a chain has 1 to {MAX_CHAIN_LENGTH} links, not {length}"
+            ));
+        }
+        if self.chains[side.index()]
+            .as_ref()
+            .is_some_and(|c| c.left > 0)
+        {
+            return Err(format!(
+                "player {side} is committed to a chain with links left: a new one only once it is spent"
+            ));
+        }
+        self.chains[side.index()] = Some(ChainHead {
+            head: anchor,
+            left: length,
+        });
+        Ok(())
+    }
+
+    /// Whether a draw could be asked for: both chains committed, with links left.
+    pub fn ready(&self) -> Result<(), DiceError> {
+        for side in Side::BOTH {
+            if self.chains[side.index()]
+                .as_ref()
+                .is_none_or(|c| c.left == 0)
+            {
+                return Err(DiceError::ChainPending(side));
+            }
+        }
+        Ok(())
+    }
+
+    /// A draw is asked for at `at`, its links due by `due`.
+    pub fn ask(&mut self, asked: Asked, at: Timestamp, due: Timestamp) -> Result<(), String> {
+        if let Some(p) = &self.pending {
+            return Err(format!(
+                "a draw ({:?}) is already waiting for links: one draw at a time",
+                p.asked
+            ));
+        }
+        self.ready().map_err(|e| e.to_string())?;
+        if due <= at {
+            return Err("a draw's links are due after it is asked for".into());
+        }
+        self.pending = Some(PendingDraw {
+            asked,
+            at,
+            due,
+            links: [None, None],
+        });
+        Ok(())
+    }
+
+    /// `side` gives his link for the draw in waiting: it must hash to the last value of
+    /// his chain made public.
+    pub fn give(&mut self, side: Side, link: Link) -> Result<(), DiceError> {
+        let pending = self.pending.as_mut().ok_or(DiceError::NothingAsked)?;
+        if pending.links[side.index()].is_some() {
+            return Err(DiceError::LinkGiven(side));
+        }
+        let chain = self.chains[side.index()]
+            .as_mut()
+            .filter(|c| c.left > 0)
+            .ok_or(DiceError::ChainPending(side))?;
+        if link_hash(&self.server, &self.match_id, side, &link) != chain.head {
+            return Err(DiceError::LinkMismatch(side));
+        }
+        chain.head = link;
+        chain.left -= 1;
+        pending.links[side.index()] = Some(link);
+        Ok(())
+    }
+
+    /// The links are due by `by` instead (the director's extension): only later.
+    pub fn extend(&mut self, by: Timestamp) -> Result<(), String> {
+        let pending = self
+            .pending
+            .as_mut()
+            .ok_or("no draw is waiting for links: there is no deadline to extend")?;
+        if by <= pending.due {
+            return Err(format!(
+                "the links were due by {} ms: a new deadline is later, not {} ms",
+                pending.due.as_ms(),
+                by.as_ms()
+            ));
+        }
+        pending.due = by;
+        Ok(())
+    }
+
+    /// The draw in waiting, if any.
+    pub fn pending(&self) -> Option<&PendingDraw> {
+        self.pending.as_ref()
+    }
+
+    /// The draw of `asked`'s kind, taken now that both links are in: its links.
+    pub fn take(&mut self, asked: Asked) -> Result<[Link; 2], String> {
+        let pending = self
+            .pending
+            .as_ref()
+            .ok_or("a live draw that nobody asked for")?;
+        if pending.asked != asked {
+            return Err(format!(
+                "the draw made ({asked:?}) is not the one asked for ({:?})",
+                pending.asked
+            ));
+        }
+        let links = pending.both().ok_or_else(|| {
+            let side = pending.missing().expect("a link is missing");
+            DiceError::LinkPending(side).to_string()
+        })?;
+        self.pending = None;
+        Ok(links)
+    }
+
+    /// The last public value of `side`'s chain (the anchor, or the last link given) and
+    /// how many links are left: what his client needs to know which link comes next.
+    pub fn chain(&self, side: Side) -> Option<(Link, u32)> {
+        self.chains[side.index()].as_ref().map(|c| (c.head, c.left))
+    }
+}
+
+/// Live dice are for backgammon with server dice, construction 2 or later: a chess
+/// match's one Chess960 draw and dice rolled at the table have no roll to add a link to.
+pub(super) fn check_live_setup(game: &Game, version: DiceVersion) -> Result<(), String> {
+    match game {
+        Game::Backgammon(m) if m.dice() == DiceSource::Server && version != DiceVersion::V1 => {
+            Ok(())
+        }
+        Game::Backgammon(_) => {
+            Err("live dice are server dice: not with dice rolled at the table".into())
+        }
+        Game::Chess(_) => Err("live dice are for backgammon: a chess match has no rolls".into()),
+    }
+}
+
+/// A 32-byte value written in hex in a live record.
+fn hex32(text: &str, what: &str) -> Result<Link, String> {
+    super::dice::strict_hex(text, what)?
+        .try_into()
+        .map_err(|_| format!("{what} is not 32 bytes"))
+}
+
+impl Table {
+    /// Folds a live dice record: the dice keep the chains and the draw in waiting; the
+    /// game is asked whether it stands for the draw asked for.
+    pub(super) fn evolve_live(&mut self, entry: &Entry) -> Result<(), String> {
+        match entry {
+            Entry::ChainCommit {
+                side,
+                anchor,
+                length,
+            } => {
+                let anchor = hex32(anchor, "the chain's anchor")?;
+                self.dice
+                    .live_mut()
+                    .map_err(|e| e.to_string())?
+                    .commit(*side, anchor, *length)
+            }
+            Entry::Asked { side, at, due } => {
+                let (at, due) = (Timestamp(*at), Timestamp(*due));
+                if due != at + LINK_WINDOW {
+                    return Err(format!(
+                        "a draw's links are due {} s after it is asked for",
+                        LINK_WINDOW.as_ms() / 1000
+                    ));
+                }
+                let asked = side.map_or(Asked::Opening, Asked::Roll);
+                self.stands_for(asked, at)?;
+                self.dice
+                    .live_mut()
+                    .map_err(|e| e.to_string())?
+                    .ask(asked, at, due)
+            }
+            Entry::Link { side, link } => {
+                let link = hex32(link, "the link")?;
+                self.dice
+                    .live_mut()
+                    .and_then(|live| live.give(*side, link))
+                    .map_err(|e| e.to_string())
+            }
+            Entry::LinkDue {
+                by,
+                reason,
+                article,
+            } => {
+                if reason.trim().is_empty() || article.trim().is_empty() {
+                    return Err(
+                        "an extension of the links' deadline needs a reason and an article".into(),
+                    );
+                }
+                self.dice
+                    .live_mut()
+                    .map_err(|e| e.to_string())?
+                    .extend(Timestamp(*by))
+            }
+            _ => unreachable!("only live records are folded here"),
+        }
+    }
+
+    /// Whether the game stands for `asked` at `at`: the side's roll in his turn (4.1),
+    /// or the opening of a game waiting for it (§3).
+    pub(super) fn stands_for(&self, asked: Asked, at: Timestamp) -> Result<(), String> {
+        let Game::Backgammon(m) = &self.game else {
+            return Err("live dice in a chess match".into());
+        };
+        match asked {
+            Asked::Roll(side) => {
+                let on_roll = matches!(self.game.to_move_phase(),
+                    Some(Turn::OnRoll { side: s, .. }) if s == side);
+                if !on_roll {
+                    return Err(format!("{side}'s roll asked for when he is not on roll"));
+                }
+                m.may_roll(side, at).map_err(|e| e.to_string())
+            }
+            Asked::Opening => {
+                let throw = Command::OpeningThrow {
+                    throw: [1, 2],
+                    source: DiceSource::Server,
+                };
+                m.handle(&throw, at).map(|_| ()).map_err(|e| e.to_string())
+            }
+        }
+    }
+}
