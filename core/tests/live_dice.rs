@@ -357,3 +357,29 @@ fn live_dice_the_log_replays_and_verifies_with_every_link() {
     let error = Replay::run(&forged, None).unwrap_err();
     assert!(error.reason.contains("revealed seed gives"), "{error:?}");
 }
+
+/// A twin server — another server seed, the players' chains and links copied into its
+/// log — is caught by the chains themselves: each step hashes the server's commitment, so
+/// no link the players gave steps to their anchors under the twin's.
+#[test]
+fn live_dice_a_twin_log_cannot_reuse_the_players_chains() {
+    let mut live = Live::new().opened();
+    let mover = live.to_move();
+    live.ok(Request::Backgammon(Command::Press { side: mover }));
+    let link = live.link(mover.other());
+    live.ok(link);
+    let twin = ServerSeed::from_bytes([0x77; 32]);
+    let mut forged: Vec<Record> = Vec::new();
+    for r in &live.records {
+        let body = r.body.replace(
+            &live.seed.commitment().to_string(),
+            &twin.commitment().to_string(),
+        );
+        forged.push(Record::next(forged.last(), body));
+    }
+    let error = Replay::run(&forged, Some(twin)).unwrap_err();
+    assert!(
+        error.reason.contains("not player A's next link"),
+        "{error:?}"
+    );
+}

@@ -1,0 +1,334 @@
+//! Live dice against a real server (issue 35, `docs/dice.md` "Live dice"): the players
+//! are clients that read the docs (a chain each, a link per draw), the operator is
+//! whoever can read the whole data directory, and the attacks are played as such:
+//!
+//! - the operator, alone or with one player, looks through every byte the server has
+//!   written for the next links before a roll is asked for: they are nowhere, so the
+//!   roll cannot be computed, whatever he knows of the server seed;
+//! - a player who withholds his link forfeits at the deadline, on the server's clock;
+//! - a player's code carries only his own side's play and links.
+
+use baffle_core::Side;
+use baffle_core::audit::verify::verify_jsonl;
+use baffle_core::dice::{Commitment, LiveChain};
+use baffle_proto::v1;
+use baffle_proto::v1::audit_client::AuditClient;
+use baffle_proto::v1::command::Action;
+use baffle_tests::api::{B, Director, defaults, server_opening};
+use baffle_tests::seeds::server_commitment;
+use baffle_tests::{TestServer, with_token};
+use tonic::Code;
+
+const MATCH: &str = "r1-t1";
+const LENGTH: u32 = 32;
+
+/// A player's client: his chain and his code.
+struct Player {
+    side: Side,
+    chain: LiveChain,
+    code: String,
+    next: u32,
+}
+
+impl Player {
+    fn wire(&self) -> i32 {
+        baffle_proto::convert::side_to_wire(self.side) as i32
+    }
+
+    fn next_link(&self) -> [u8; 32] {
+        self.chain.link(self.next).expect("links left")
+    }
+
+    /// Gives his next link (`Audit.GiveLink`).
+    async fn give(&mut self, server: &TestServer) -> Result<(), tonic::Status> {
+        let request = v1::GiveLinkRequest {
+            match_id: MATCH.into(),
+            side: self.wire(),
+            link: self.next_link().to_vec(),
+        };
+        AuditClient::new(server.channel().await)
+            .give_link(with_token(request, &self.code))
+            .await?;
+        self.next += 1;
+        Ok(())
+    }
+
+    /// Rolls with his next link, with his own code (`Execute` with `Roll.link`).
+    async fn roll(&mut self, server: &TestServer) -> Result<v1::ExecuteReply, tonic::Status> {
+        let action = Action::Roll(v1::Roll {
+            side: self.wire(),
+            dice: vec![],
+            link: self.next_link().to_vec(),
+        });
+        let reply = execute(server, &self.code, action).await?;
+        self.next += 1;
+        Ok(reply)
+    }
+}
+
+async fn execute(
+    server: &TestServer,
+    token: &str,
+    action: Action,
+) -> Result<v1::ExecuteReply, tonic::Status> {
+    let request = v1::ExecuteRequest {
+        match_id: MATCH.into(),
+        command: Some(v1::Command {
+            action: Some(action),
+        }),
+        ..Default::default()
+    };
+    v1::matches_client::MatchesClient::new(server.channel().await)
+        .execute(with_token(request, token))
+        .await
+        .map(tonic::Response::into_inner)
+}
+
+/// A live-dice tournament with one 3-point match, both players checked in, their codes
+/// issued and their chains committed.
+async fn seated(server: &TestServer) -> (Director, [Player; 2]) {
+    let mut director = Director::connect(server).await;
+    let mut d = defaults(120_000, None, v1::DiceSource::Server);
+    d.player_seeds = v1::PlayerSeedPolicy::Live as i32;
+    director.tournament("club", d).await;
+    director
+        .create_match("club", MATCH, 3, baffle_tests::EPOCH.as_ms())
+        .await;
+    let mut audit = AuditClient::new(server.channel().await);
+    let codes = audit
+        .issue_player_codes(server.director(v1::IssuePlayerCodesRequest {
+            match_id: MATCH.into(),
+        }))
+        .await
+        .unwrap()
+        .into_inner();
+    let commitment: Commitment = server_commitment(server.channel().await, MATCH).await;
+    let player = |side, tip, code: &str| Player {
+        side,
+        chain: LiveChain::new([tip; 32], LENGTH, commitment, MATCH, side),
+        code: code.into(),
+        next: 1,
+    };
+    let players = [
+        player(Side::A, 0xa7, &codes.code_a),
+        player(Side::B, 0xb7, &codes.code_b),
+    ];
+    for p in &players {
+        let request = v1::CommitChainRequest {
+            match_id: MATCH.into(),
+            side: p.wire(),
+            anchor: p.chain.anchor().to_vec(),
+            length: LENGTH,
+        };
+        audit
+            .commit_chain(with_token(request, &p.code))
+            .await
+            .expect("chain committed");
+        let check_in = Action::CheckIn(p.wire());
+        execute(server, &p.code, check_in)
+            .await
+            .expect_err("a check-in is the table's, not a player code's");
+        director.act(MATCH, Action::CheckIn(p.wire())).await;
+    }
+    (director, players)
+}
+
+/// The match's log as the server exports it.
+async fn log(server: &TestServer) -> String {
+    baffle_client::audit::export_log(server.channel().await, MATCH)
+        .await
+        .unwrap()
+}
+
+/// Every file the server wrote, as one byte string: what the operator can read.
+fn everything_on_disk(server: &TestServer) -> Vec<u8> {
+    let mut all = Vec::new();
+    let mut dirs = vec![server.data_dir()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if let Ok(bytes) = std::fs::read(&path) {
+                all.extend(bytes);
+            }
+        }
+    }
+    all
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// Whether the operator could find `link` on the machine, raw or in hex.
+fn on_disk(server: &TestServer, link: &[u8; 32]) -> bool {
+    let all = everything_on_disk(server);
+    contains(&all, link) || contains(&all, hex::encode(link).as_bytes())
+}
+
+/// The opening, asked for by the director, with both players' links.
+async fn opened(server: &TestServer, director: &mut Director, players: &mut [Player; 2]) {
+    let asked = director.act(MATCH, server_opening()).await;
+    assert!(asked.live_dice.unwrap().waiting.is_some());
+    for p in players.iter_mut() {
+        p.give(server).await.expect("link taken");
+    }
+    let s = director.state(MATCH).await;
+    assert_eq!(s.turn, v1::TurnPhase::Moving as i32, "{s:?}");
+}
+
+/// Issue 35, done when: a stranger acting as the operator with full access to the
+/// machine cannot say the next roll before it is asked for. Before each roll, neither
+/// player's next link is anywhere in the data directory (raw or hex) — so the dice, which
+/// hash both, cannot be computed from it, the server seed and the sealing key included.
+/// Once given, each link is there (the log keeps it), and the dice follow from it.
+#[tokio::test]
+async fn live_dice_the_operator_with_the_whole_disk_cannot_say_the_next_roll() {
+    let server = TestServer::start().await;
+    let (mut director, mut players) = seated(&server).await;
+    opened(&server, &mut director, &mut players).await;
+    for _ in 0..4 {
+        let s = director.state(MATCH).await;
+        let mover = usize::from(s.turn_side == v1::Side::B as i32);
+        let press = Action::Press(players[mover].wire());
+        execute(&server, &players[mover].code.clone(), press)
+            .await
+            .expect("his own press");
+        let roller = 1 - mover;
+        // The operator (and the mover, who knows his own next link) look for the
+        // roller's next link: not on the machine, so the roll cannot be computed.
+        let (next_roller, next_mover) = (players[roller].next_link(), players[mover].next_link());
+        assert!(!on_disk(&server, &next_roller));
+        assert!(!on_disk(&server, &next_mover));
+        // The roller's link goes with his roll: asked for, not drawn, his clock stopped.
+        let reply = players[roller].roll(&server).await.expect("his roll");
+        let state = reply.state.unwrap();
+        let waiting = state.live_dice.unwrap().waiting.expect("the draw waits");
+        assert!(state.dice.is_empty(), "nothing drawn with one link");
+        assert_eq!(
+            state.clock.unwrap().paused,
+            v1::PauseReason::AwaitingLinks as i32
+        );
+        assert!(waiting.given_a != waiting.given_b);
+        // Nothing is played meanwhile, by either player: not even a double.
+        let double = Action::Double(players[roller].wire());
+        let refused = execute(&server, &players[roller].code.clone(), double)
+            .await
+            .unwrap_err();
+        assert_eq!(refused.code(), Code::FailedPrecondition, "{refused:?}");
+        assert!(
+            on_disk(&server, &next_roller),
+            "the link given is in the log"
+        );
+        // The other player's client gives his: drawn.
+        players[mover].give(&server).await.expect("link taken");
+        let s = director.state(MATCH).await;
+        assert_eq!(s.dice.len(), 2, "{s:?}");
+        assert!(s.live_dice.unwrap().waiting.is_none());
+    }
+    // The match ends, the seed is revealed, and the log verifies draw by draw.
+    director.act(MATCH, Action::ForfeitMatch(B)).await;
+    let s = director
+        .act(MATCH, Action::ConfirmResult(v1::Empty {}))
+        .await;
+    assert!(s.dice_revealed);
+    let report = verify_jsonl(&log(&server).await, None);
+    assert!(report.is_ok(), "{report}");
+    assert_eq!(report.dice_verified, 5, "{report}");
+}
+
+/// A player who withholds his link forfeits at the deadline, on the server's clock; the
+/// roller waits meanwhile without being charged.
+#[tokio::test]
+async fn live_dice_a_player_who_withholds_his_link_forfeits_at_the_deadline() {
+    let server = TestServer::start().await;
+    let (mut director, mut players) = seated(&server).await;
+    opened(&server, &mut director, &mut players).await;
+    let s = director.state(MATCH).await;
+    let mover = usize::from(s.turn_side == v1::Side::B as i32);
+    execute(
+        &server,
+        &players[mover].code.clone(),
+        Action::Press(players[mover].wire()),
+    )
+    .await
+    .unwrap();
+    let roller = 1 - mover;
+    players[roller].roll(&server).await.unwrap();
+    let before = director.state(MATCH).await;
+    let due = before.live_dice.unwrap().waiting.unwrap().due_ms;
+    // 59 s later: still waiting, nobody charged.
+    server.time.advance(59_000);
+    let s = director.state(MATCH).await;
+    assert!(s.result.is_none());
+    let (now, then) = (s.clock.unwrap(), before.clock.unwrap());
+    assert_eq!(
+        (now.a, now.b),
+        (then.a, then.b),
+        "nobody charged while waiting"
+    );
+    // Past the deadline the withholder has forfeited, at its instant.
+    server.time.advance(2_000);
+    let s = director.until(MATCH, |s| s.result.is_some()).await;
+    let result = s.result.unwrap();
+    assert_eq!(result.winner, players[roller].wire());
+    assert_eq!(result.how_kind, v1::MatchEndKind::Forfeit as i32);
+    assert!(!result.confirmed);
+    let text = log(&server).await;
+    let ruling = text
+        .lines()
+        .find(|l| l.contains("did not give his link"))
+        .expect("the forfeit's ruling");
+    assert!(
+        ruling.contains(r#"\"article\":\"2.3\""#) || ruling.contains("2.3"),
+        "{ruling}"
+    );
+    // At the deadline's instant: the match ended then, not at the tick that found it.
+    let ended = text
+        .lines()
+        .find(|l| l.contains("bg.match_ended"))
+        .expect("the end");
+    assert!(ended.contains(&format!("{due}")), "{ended}");
+}
+
+/// A player's code carries his own side's links and play only.
+#[tokio::test]
+async fn live_dice_a_player_code_is_for_his_own_side() {
+    let server = TestServer::start().await;
+    let (mut director, mut players) = seated(&server).await;
+    let asked = director.act(MATCH, server_opening()).await;
+    assert!(asked.live_dice.is_some());
+    // B's code giving A's link.
+    let request = v1::GiveLinkRequest {
+        match_id: MATCH.into(),
+        side: players[0].wire(),
+        link: players[0].next_link().to_vec(),
+    };
+    let refused = AuditClient::new(server.channel().await)
+        .give_link(with_token(request.clone(), &players[1].code))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::PermissionDenied);
+    // No token at all.
+    let refused = AuditClient::new(server.channel().await)
+        .give_link(request)
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::Unauthenticated);
+    // A made-up link from the right code: a wrong value, and nothing recorded.
+    let before = director.state(MATCH).await.seq;
+    let made_up = v1::GiveLinkRequest {
+        match_id: MATCH.into(),
+        side: players[0].wire(),
+        link: vec![9; 32],
+    };
+    let refused = AuditClient::new(server.channel().await)
+        .give_link(with_token(made_up, &players[0].code))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::InvalidArgument, "{refused:?}");
+    assert_eq!(director.state(MATCH).await.seq, before);
+    players[0].give(&server).await.unwrap();
+    players[1].give(&server).await.unwrap();
+}
