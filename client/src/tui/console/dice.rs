@@ -168,10 +168,54 @@ impl Dashboard {
                 todo(1, words::say_with("console-todo-reveal-pending", &args))
             });
         }
+        for p in live_awaited(s) {
+            let args = [
+                ("at", at.clone().into()),
+                ("name", p.name.clone().into()),
+                ("due", words::time_of_day(p.due_ms).into()),
+            ];
+            let asked_ms = s
+                .live_dice
+                .as_ref()
+                .and_then(|l| l.waiting.as_ref())
+                .map_or(now_ms, |w| w.asked_ms);
+            if p.overdue(now_ms) {
+                todos.push(todo(0, words::say_with("console-todo-link-overdue", &args)));
+            } else if now_ms - asked_ms >= LINK_TODO_AFTER_MS {
+                todos.push(todo(1, words::say_with("console-todo-link-pending", &args)));
+            }
+        }
         for c in self.claims.get(&s.match_id).into_iter().flatten() {
             let args = [("at", at.clone().into()), ("name", name(s, c.side).into())];
             todos.push(todo(1, words::say_with("console-todo-press-back", &args)));
         }
         todos
     }
+}
+
+/// A player's client gives his link within a round trip; only a wait this long is the
+/// director's business (a phone gone, a player walked away).
+const LINK_TODO_AFTER_MS: i64 = 10_000;
+
+/// Live dice: the players whose link the draw in waiting still needs, with its deadline
+/// (`MatchState.live_dice.waiting`); empty once the match has a result.
+pub(super) fn live_awaited(s: &v1::MatchState) -> Vec<reveal::PendingReveal> {
+    let Some(w) = s.live_dice.as_ref().and_then(|l| l.waiting.as_ref()) else {
+        return Vec::new();
+    };
+    if s.result.is_some() {
+        return Vec::new();
+    }
+    [
+        (v1::Side::A, &s.player_a, w.given_a),
+        (v1::Side::B, &s.player_b, w.given_b),
+    ]
+    .into_iter()
+    .filter(|(_, _, given)| !given)
+    .map(|(side, name, _)| reveal::PendingReveal {
+        side: side as i32,
+        name: name.clone(),
+        due_ms: w.due_ms,
+    })
+    .collect()
 }

@@ -613,3 +613,41 @@ fn an_outage_the_restart_did_not_give_back_is_on_the_to_do_list() {
 }
 
 mod prompts;
+
+/// Issue 35: a draw waiting for a player's link is the director's only once it waits
+/// past a round trip (10 s), and urgent at its deadline, naming who withholds.
+#[test]
+fn live_dice_a_link_awaited_is_a_todo_after_ten_seconds_and_urgent_at_its_deadline() {
+    let mut board = Dashboard::new("open");
+    let mut s = state("m");
+    s.live_dice = Some(v1::LiveDice {
+        chain_a: None,
+        chain_b: None,
+        waiting: Some(v1::LiveDraw {
+            side: v1::Side::A as i32,
+            asked_ms: 1_000,
+            due_ms: 61_000,
+            given_a: true,
+            given_b: false,
+        }),
+    });
+    board.update(s);
+    assert!(
+        board.todos(5_000).is_empty(),
+        "a round trip is nobody's business"
+    );
+    let todos = board.todos(11_000);
+    assert_eq!(todos.len(), 1, "{todos:?}");
+    assert!(
+        todos[0].text.contains("waiting for Ben's link"),
+        "{}",
+        todos[0].text
+    );
+    let todos = board.todos(61_000);
+    assert!(
+        todos[0].text.contains("Ben has not given his link"),
+        "{}",
+        todos[0].text
+    );
+    assert_eq!(todos[0].urgency, 0);
+}
