@@ -332,3 +332,61 @@ async fn live_dice_a_player_code_is_for_his_own_side() {
     players[0].give(&server).await.unwrap();
     players[1].give(&server).await.unwrap();
 }
+
+/// Live dice are server dice for backgammon: a tournament of dice rolled at the table
+/// with live dice is refused, and so is a chess match in a live-dice tournament — each
+/// with INVALID_ARGUMENT and nothing created.
+#[tokio::test]
+async fn live_dice_are_for_backgammon_with_server_dice() {
+    let server = TestServer::start().await;
+    let mut director = Director::connect(&server).await;
+    let mut physical = defaults(120_000, None, v1::DiceSource::Physical);
+    physical.player_seeds = v1::PlayerSeedPolicy::Live as i32;
+    let t = v1::Tournament {
+        id: "table-dice".into(),
+        name: "table dice".into(),
+        defaults: Some(physical),
+        ..Default::default()
+    };
+    let refused = director
+        .tournaments
+        .create_tournament(director.with_token(v1::CreateTournamentRequest {
+            tournament: Some(t),
+        }))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::InvalidArgument, "{refused:?}");
+    assert!(
+        refused.message().contains("live dice are server dice"),
+        "{refused:?}"
+    );
+    let mut live = defaults(120_000, None, v1::DiceSource::Server);
+    live.player_seeds = v1::PlayerSeedPolicy::Live as i32;
+    director.tournament("club", live).await;
+    let chess = v1::CreateMatchRequest {
+        tournament_id: "club".into(),
+        match_id: "c1".into(),
+        round: 1,
+        table: "2".into(),
+        player_a: "Anna".into(),
+        player_b: "Boris".into(),
+        scheduled_start_ms: baffle_tests::EPOCH.as_ms() + 600_000,
+        chess: Some(v1::ChessMatchSettings {
+            control: Some((&baffle_core::clock::TimeControl::rapid()).into()),
+            games: 1,
+            chess960: true,
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let refused = director
+        .tournaments
+        .create_match(director.with_token(chess))
+        .await
+        .unwrap_err();
+    assert!(
+        refused.message().contains("live dice are for backgammon"),
+        "{refused:?}"
+    );
+    assert!(director.state_opt("c1").await.is_none());
+}

@@ -87,6 +87,12 @@ impl TournamentDefaults {
                 ),
             ));
         }
+        if self.player_seeds == crate::dice::SeedPolicy::Live && self.dice != DiceSource::Server {
+            return Err(RuleError::invalid(
+                "3.3",
+                "live dice are server dice, drawn with the players' links: not with dice rolled at the table",
+            ));
+        }
         self.timeout.validate()
     }
 
