@@ -14,7 +14,10 @@ use baffle_core::backgammon::{Command, Match, MatchSetup};
 use baffle_core::chess::{ChessMatch, ChessSettings, Color, Laws, MatchCommand};
 use baffle_core::clock::{Clock, TimeControl};
 use baffle_core::device_time::TimeSync;
-use baffle_core::dice::{DiceStream, ServerSeed, dice_key};
+use baffle_core::dice::{
+    DEFAULT_CHAIN_LENGTH, DiceStream, LiveChain, Position, ServerSeed, dice_key, link_hash,
+    live_key,
+};
 use baffle_core::{Millis, Side, Timestamp};
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 
@@ -138,6 +141,37 @@ fn dice_and_audit(c: &mut Criterion) {
     let mut dice = DiceStream::new(key);
     g.bench_function("server roll (ChaCha20, rejection sampling)", |b| {
         b.iter(|| black_box(dice.roll()))
+    });
+    // Live dice (issue 35): per roll the server checks two links (one step each) and
+    // hashes the draw's key before the same ChaCha20 roll; a player's client computes
+    // each link from its tip, at worst a whole chain's steps.
+    let seed = ServerSeed::from_bytes([7; 32]);
+    let chain = LiveChain::new(
+        [1; 32],
+        DEFAULT_CHAIN_LENGTH,
+        seed.commitment(),
+        "m",
+        Side::A,
+    );
+    let (anchor, link) = (chain.anchor(), chain.link(1).expect("link 1"));
+    let at = Position::Roll {
+        game: 1,
+        side: Side::A,
+        roll: 1,
+    };
+    g.bench_function("construction 2 roll at its position (stream set up)", |b| {
+        b.iter(|| black_box(DiceStream::at(key, at).roll()))
+    });
+    g.bench_function("live roll (two links checked, draw key, roll)", |b| {
+        b.iter(|| {
+            for _ in 0..2 {
+                assert_eq!(link_hash(&seed.commitment(), "m", Side::A, &link), anchor);
+            }
+            black_box(DiceStream::at(live_key(key, [link, link]), at).roll())
+        })
+    });
+    g.bench_function("live dice client: a chain of 4,096 links made", |b| {
+        b.iter(|| black_box(chain.anchor()))
     });
     let body =
         r#"{"kind":"bg.pressed","side":"A","at":1700000123456,"main_ms":583210,"delay_ms":0}"#;
