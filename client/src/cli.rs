@@ -146,9 +146,14 @@ pub enum PhaseArg {
     Over,
 }
 
-/// The pause reasons the rules allow, by their names in `baffle-core`.
+/// The pause reasons the rules allow, by their names in `baffle-core` (not the server's
+/// own wait for live dice links, which no command may give).
 pub(crate) fn pause_reasons() -> clap::builder::PossibleValuesParser {
-    clap::builder::PossibleValuesParser::new(baffle_core::clock::PauseReason::ALL.map(|r| r.name()))
+    use baffle_core::clock::PauseReason;
+    let given = PauseReason::ALL
+        .into_iter()
+        .filter(|r| *r != PauseReason::AwaitingLinks);
+    clap::builder::PossibleValuesParser::new(given.map(|r| r.name()))
 }
 
 /// The commands of `baffle`.
@@ -488,8 +493,9 @@ pub enum AuditCommand {
         /// A player's own seed, SIDE=HEX: the log's seed for that side must be it.
         #[arg(long, value_name = "SIDE=HEX")]
         player_seed: Vec<String>,
-        /// A player's own commitment, SIDE=HEX (as `baffle audit commit` printed it):
-        /// the log's commitment for that side must be it, so a twin log fails.
+        /// A player's own commitment, SIDE=HEX (as `baffle audit commit` printed it; with
+        /// live dice, his chain's anchor): the log's commitment for that side must be it,
+        /// so a twin log fails.
         #[arg(long, value_name = "SIDE=HEX")]
         player_commit: Vec<String>,
         /// Signed heads a witness kept (`audit witness`; repeatable): each must be signed

@@ -197,6 +197,13 @@ fn live_dice_a_link_is_taken_only_for_a_draw_asked_for() {
     // The mover's opponent is not on roll: his link would show his next roll early.
     let early = live.link(mover.other());
     let refused = live.plan(&early).unwrap_err();
+    assert!(refused.contains("queued without a link"), "{refused}");
+    // The mover himself has no roll to ask for either.
+    let own = Request::DiceLink {
+        side: mover,
+        link: live.chains[mover.index()].link(2).unwrap(),
+    };
+    let refused = live.plan(&own).unwrap_err();
     assert!(refused.contains("no draw is waiting"), "{refused}");
     // A wrong link is refused as a value, and changes nothing.
     live.ok(Request::Backgammon(Command::Press { side: mover }));
@@ -382,4 +389,61 @@ fn live_dice_a_twin_log_cannot_reuse_the_players_chains() {
         error.reason.contains("not player A's next link"),
         "{error:?}"
     );
+}
+
+/// A red team's find: a twin log made by the operator with chains of his own (a new
+/// server seed, new anchors, the hashes redone) verifies on its own — nothing in it is
+/// the players'. What tells the logs apart is the anchor each player's client kept:
+/// `--player-commit` (`Expect::player_commits`) takes it, and the twin fails.
+#[test]
+fn live_dice_a_twin_with_the_operators_own_chains_fails_the_players_anchor() {
+    use baffle_core::audit::verify::{Expect, verify_expecting};
+    let mut real = Live::new().opened();
+    let mover = real.to_move();
+    real.ok(Request::Backgammon(Command::Press { side: mover }));
+    let anchor_a = real.chains[0].anchor();
+    // The twin: the same match id, another seed, the operator's own chains.
+    let info = MatchInfo {
+        id: "live-1".into(),
+        tournament: "t".into(),
+        round: 1,
+        table: "1".into(),
+    };
+    let twin_seed = ServerSeed::from_bytes([0x99; 32]);
+    let setup = GameSetup::Backgammon(MatchSetup::new(["Anna", "Ben"], 3, Timestamp(0)));
+    let (table, records) =
+        Table::create_with(info, setup, SeedPolicy::Live, twin_seed.clone()).unwrap();
+    let chain = |side: Side, tip: u8| {
+        LiveChain::new([tip; 32], LENGTH, twin_seed.commitment(), "live-1", side)
+    };
+    let chains = [chain(Side::A, 0x0a), chain(Side::B, 0x0b)];
+    let mut twin = Live {
+        table,
+        records,
+        seed: twin_seed,
+        chains,
+        next: [1, 1],
+        now: 1_000,
+    };
+    for side in Side::BOTH {
+        twin.ok(Request::Backgammon(Command::CheckIn { side }));
+        let anchor = twin.chains[side.index()].anchor();
+        twin.ok(Request::CommitChain {
+            side,
+            anchor,
+            length: LENGTH,
+        });
+    }
+    let twin = twin.opened();
+    let text = |log: &Live| baffle_core::audit::export::to_jsonl(&log.records);
+    let alone = verify_expecting(&text(&twin), &Expect::default());
+    assert!(alone.is_ok(), "{alone}");
+    let expect = Expect {
+        player_commits: vec![(Side::A, anchor_a.to_vec())],
+        ..Expect::default()
+    };
+    assert!(verify_expecting(&text(&real), &expect).is_ok());
+    let caught = verify_expecting(&text(&twin), &expect);
+    let problem = caught.problem.expect("the twin fails the anchor Anna kept");
+    assert!(problem.reason.contains("not the one given"), "{problem:?}");
 }

@@ -390,3 +390,100 @@ async fn live_dice_are_for_backgammon_with_server_dice() {
     );
     assert!(director.state_opt("c1").await.is_none());
 }
+
+/// A red team's find: the server went down 0.7 s after a roll was asked for and came
+/// back 75 s later — and forfeited the player whose link it had not been there to take.
+/// Now an outage moves the deadline by as much (`dice.link_due`, the reason and the
+/// principle), so the draw still waits, and the roller's clock is not charged.
+#[tokio::test]
+async fn live_dice_a_restart_moves_the_links_deadline_by_the_outage() {
+    let server = TestServer::start().await;
+    let (mut director, mut players) = seated(&server).await;
+    opened(&server, &mut director, &mut players).await;
+    let s = director.state(MATCH).await;
+    let mover = usize::from(s.turn_side == v1::Side::B as i32);
+    let press = Action::Press(players[mover].wire());
+    execute(&server, &players[mover].code.clone(), press)
+        .await
+        .unwrap();
+    let roller = 1 - mover;
+    players[roller].roll(&server).await.unwrap();
+    let before = director.state(MATCH).await;
+    let due = before
+        .live_dice
+        .as_ref()
+        .unwrap()
+        .waiting
+        .as_ref()
+        .unwrap()
+        .due_ms;
+    server.time.advance(700);
+    let (dir, time) = server.stop().await;
+    time.advance(75_000);
+    let server = TestServer::start_in(dir, time).await;
+    let mut director = Director::connect(&server).await;
+    let s = director.state(MATCH).await;
+    assert!(
+        s.result.is_none(),
+        "nobody forfeits for the server's outage: {s:?}"
+    );
+    let waiting = s.live_dice.unwrap().waiting.expect("the draw still waits");
+    assert!(
+        waiting.due_ms >= due + 75_000,
+        "{} vs {}",
+        waiting.due_ms,
+        due
+    );
+    let (now, then) = (s.clock.unwrap(), before.clock.unwrap());
+    assert_eq!(
+        (now.a, now.b),
+        (then.a, then.b),
+        "nobody charged while waiting"
+    );
+    assert!(log(&server).await.contains("the server was down"));
+    // The other player's client gives his link: drawn.
+    players[mover].give(&server).await.unwrap();
+    assert_eq!(director.state(MATCH).await.dice.len(), 2);
+}
+
+/// A red team's find: a link given with the opening roll (`opening_roll.link`) was
+/// dropped without a word. Now it is the player's link for the opening, which it asks
+/// for; a side missing with a link is refused as a value.
+#[tokio::test]
+async fn live_dice_a_link_with_the_opening_roll_is_taken() {
+    let server = TestServer::start().await;
+    let (mut director, mut players) = seated(&server).await;
+    let before = director.state(MATCH).await.seq;
+    let nobodys = Action::OpeningRoll(v1::Roll {
+        side: 0,
+        dice: vec![],
+        link: players[0].next_link().to_vec(),
+    });
+    let refused = execute(&server, &players[0].code.clone(), nobodys)
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::InvalidArgument, "{refused:?}");
+    assert_eq!(director.state(MATCH).await.seq, before);
+    let with_link = Action::OpeningRoll(v1::Roll {
+        side: players[0].wire(),
+        dice: vec![],
+        link: players[0].next_link().to_vec(),
+    });
+    execute(&server, &players[0].code.clone(), with_link)
+        .await
+        .unwrap();
+    players[0].next += 1;
+    let waiting = director
+        .state(MATCH)
+        .await
+        .live_dice
+        .unwrap()
+        .waiting
+        .unwrap();
+    assert!(waiting.given_a && !waiting.given_b);
+    players[1].give(&server).await.unwrap();
+    assert_eq!(
+        director.state(MATCH).await.turn,
+        v1::TurnPhase::Moving as i32
+    );
+}

@@ -100,8 +100,9 @@ pub struct Expect {
     /// (a player checks his own went in).
     pub player_seeds: Vec<(Side, Vec<u8>)>,
     /// Commitments players know they made: the log's commitment for each side must be
-    /// the one given. In construction 2 a commitment binds the server's commitment, so a
-    /// twin log opened with another server seed cannot hold it.
+    /// the one given — with live dice, his chain's first anchor. In construction 2 a
+    /// commitment (and a chain's every step) binds the server's commitment, so a twin log
+    /// opened with another server seed cannot hold it.
     pub player_commits: Vec<(Side, Vec<u8>)>,
     /// Heads the server signed, kept by a witness ([`super::signed_head`]): each must
     /// be signed by the key the log's `match.opened` names, and the log must pass
@@ -238,7 +239,11 @@ fn check(text: &str, expect: &Expect, report: &mut Report) -> Result<(), Problem
         }
     }
     for (side, commitment) in &expect.player_commits {
-        let recorded = table.dice().player_commitment(*side);
+        // With live dice the player's commitment is his chain's anchor.
+        let recorded = table
+            .dice()
+            .player_commitment(*side)
+            .or_else(|| table.dice().live().and_then(|live| live.anchor(*side)));
         if recorded.as_ref().map(|c| c.as_slice()) != Some(commitment.as_slice()) {
             let recorded = recorded.map_or("none".to_string(), hex::encode);
             return Err(problem(

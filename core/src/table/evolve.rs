@@ -380,7 +380,12 @@ impl Table {
                 }
                 let opponent_moving = matches!(self.game.to_move_phase(),
                     Some(Turn::Moving { side: mover, .. }) if mover == side.other());
-                if !opponent_moving || self.queued_roll.is_some() {
+                if let Some(queued) = self.queued_roll {
+                    return Err(format!(
+                        "a roll is already queued for {queued}: it is drawn at the opponent's press (4.1 (v)(a))"
+                    ));
+                }
+                if !opponent_moving {
                     return Err(format!(
                         "a roll queued for {side} when it is not the opponent's move (4.1 (v)(a))"
                     ));

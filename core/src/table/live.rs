@@ -71,6 +71,8 @@ pub struct LiveLinks {
     match_id: String,
     server: Commitment,
     chains: [Option<ChainHead>; 2],
+    /// Each player's first anchor: what his client kept, to find his chain in a log.
+    anchors: [Option<Link>; 2],
     pending: Option<PendingDraw>,
 }
 
@@ -81,6 +83,7 @@ impl LiveLinks {
             match_id: match_id.to_string(),
             server,
             chains: [None, None],
+            anchors: [None, None],
             pending: None,
         }
     }
@@ -105,6 +108,7 @@ impl LiveLinks {
             head: anchor,
             left: length,
         });
+        self.anchors[side.index()].get_or_insert(anchor);
         Ok(())
     }
 
@@ -202,6 +206,12 @@ impl LiveLinks {
         })?;
         self.pending = None;
         Ok(links)
+    }
+
+    /// The anchor `side` first committed to: the value his client kept, so that he can
+    /// tell his log from a twin's (`baffle audit verify --player-commit`).
+    pub fn anchor(&self, side: Side) -> Option<Link> {
+        self.anchors[side.index()]
     }
 
     /// The last public value of `side`'s chain (the anchor, or the last link given) and

@@ -67,6 +67,9 @@ impl<S: EventStore + Clone, T: TimeSource> AuditService<S, T> {
             Caller::Device(id) => Err(Status::permission_denied(format!(
                 "device {id} is not bound to match {match_id}"
             ))),
+            Caller::Spectator => Err(Status::unauthenticated(
+                "a link needs the player's own code (or the table's device, or the director, relaying it)",
+            )),
             _ => self.player(caller, match_id, side),
         }
     }

@@ -100,7 +100,7 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
                             && handle.state().await?.live_dice.is_some())) => {}
             Caller::Player { .. } => {
                 return Err(Status::permission_denied(
-                    "a player code gives a seed (Audit) and his own moves, not other commands: the table's device sends them",
+                    "a player code gives his seed or chain (Audit), his own moves, and with live dice his own play (roll, double, take, pass, press) and links — nothing for the other side: the table's device or the director sends the rest",
                 ));
             }
             Caller::Device(id) => {
@@ -216,7 +216,10 @@ fn own_play(command: Option<&v1::Command>, side: baffle_core::Side) -> bool {
     use v1::command::Action;
     let own = baffle_proto::convert::side_to_wire(side) as i32;
     match command.and_then(|c| c.action.as_ref()) {
-        Some(Action::OpeningRoll(r)) => r.dice.is_empty(),
+        // With a link, whose it is: his own (no side is the wire's to refuse as a value).
+        Some(Action::OpeningRoll(r)) => {
+            r.dice.is_empty() && (r.link.is_empty() || r.side == own || r.side == 0)
+        }
         Some(Action::Roll(r)) => r.side == own && r.dice.is_empty(),
         Some(Action::Double(s) | Action::Take(s) | Action::Pass(s) | Action::Press(s)) => *s == own,
         _ => false,

@@ -24,6 +24,13 @@ pub(super) fn play_request(action: Action) -> Result<Request, Status> {
             side: side(s, "check_in")?,
         }),
         Action::StartGame(_) => engine(Command::StartGame),
+        // Live dice: a player's link given with the opening asks for it with his link.
+        Action::OpeningRoll(r) if !r.link.is_empty() => Ok(Request::DiceLink {
+            side: side(r.side, "opening_roll.side (whose link)")?,
+            link: r.link.try_into().map_err(|_| {
+                Status::invalid_argument("opening_roll.link: a live dice link is 32 bytes")
+            })?,
+        }),
         Action::OpeningRoll(r) if r.dice.is_empty() => Ok(Request::ServerOpening),
         Action::OpeningRoll(r) => engine(Command::OpeningThrow {
             throw: two_dice(&r.dice, "opening_roll")?,
@@ -323,7 +330,7 @@ pub(super) fn match_state(m: &Match, cx: &StateContext<'_>) -> v1::MatchState {
         // Set by `wire::match_state` from the table.
         uncredited_outage: None,
         chess: None,
-        live_dice: super::live_dice(cx.dice),
+        live_dice: super::live_dice(cx.dice, m.result().is_some()),
         player_seeds: player_seeds(cx),
         player_seeds_required: cx.dice.seeds_required(),
         dice_construction: super::dice_construction(cx.dice),

@@ -234,7 +234,7 @@ pub(crate) fn player_seeds(cx: &StateContext<'_>) -> Vec<v1::PlayerSeed> {
 }
 
 /// A match's live dice: the chains and the draw waiting for links (`docs/dice.md`).
-pub(crate) fn live_dice(dice: &baffle_core::table::TableDice) -> Option<v1::LiveDice> {
+pub(crate) fn live_dice(dice: &baffle_core::table::TableDice, over: bool) -> Option<v1::LiveDice> {
     use baffle_core::table::Asked;
     let live = dice.live()?;
     let chain = |side| {
@@ -246,7 +246,8 @@ pub(crate) fn live_dice(dice: &baffle_core::table::TableDice) -> Option<v1::Live
     Some(v1::LiveDice {
         chain_a: chain(Side::A),
         chain_b: chain(Side::B),
-        waiting: live.pending().map(|p| v1::LiveDraw {
+        // A match over waits for nothing (a withholder forfeited).
+        waiting: live.pending().filter(|_| !over).map(|p| v1::LiveDraw {
             side: match p.asked {
                 Asked::Roll(side) => baffle_proto::convert::side_to_wire(side),
                 Asked::Opening => v1::Side::Unspecified,

@@ -91,12 +91,13 @@ pub enum Key {
 }
 
 /// The pause reasons the console offers, numbered from 1 as in its prompt: every reason
-/// the backgammon rules allow a director to stop the clock for.
+/// the backgammon rules allow a director to stop the clock for (not the server's own
+/// wait for live dice links, which no command may give).
 pub(super) fn pause_reasons() -> Vec<baffle_core::clock::PauseReason> {
     use baffle_core::clock::PauseReason;
     PauseReason::ALL
         .into_iter()
-        .filter(|r| *r != PauseReason::DirectorStopped)
+        .filter(|r| ![PauseReason::DirectorStopped, PauseReason::AwaitingLinks].contains(r))
         .collect()
 }
 

@@ -18,6 +18,10 @@ use crate::time::Timestamp;
 /// of a match (2.3), as for a seed never revealed.
 pub const WITHHELD_LINK_ARTICLE: &str = "2.3";
 
+/// What a deadline moved for a server's outage applies: nobody is charged for time the
+/// server was not there (the design's principle 5, as a restart's clock credit).
+pub const OUTAGE_ARTICLE: &str = "design principle 5 (docs/server.md, \"A restart\")";
+
 impl Draft {
     /// Whether a live draw was asked for and waits for links.
     pub(super) fn live_draw_waits(&self) -> bool {
@@ -141,10 +145,19 @@ impl Draft {
             .live()
             .ok_or_else(|| Refusal::invalid(DiceError::NotLive(false).to_string()))?;
         if live.pending().is_none() {
+            let early = matches!(self.table.game.to_move_phase(),
+                Some(crate::backgammon::Turn::Moving { side: mover, .. }) if mover == side.other());
             let asked = [Asked::Roll(side), Asked::Opening]
                 .into_iter()
                 .find(|a| self.table.stands_for(*a, now).is_ok())
-                .ok_or_else(|| Refusal::rule(DiceError::NothingAsked.to_string()))?;
+                .ok_or_else(|| match early {
+                    true => Refusal::rule(format!(
+                        "live dice: player {side}'s roll asked for during the opponent's move is \
+                         queued without a link (send the roll without one): his link is taken \
+                         once the roll is asked for, at the opponent's press"
+                    )),
+                    false => Refusal::rule(DiceError::NothingAsked.to_string()),
+                })?;
             self.ask_draw(asked, now)?;
         }
         // Checked first, so that a wrong link is a wrong value (INVALID_ARGUMENT) and a
@@ -198,6 +211,35 @@ impl Draft {
             by: by.as_ms(),
             reason: ruling.reason.clone(),
             article: ruling.article.clone(),
+        }))
+    }
+
+    /// A server outage of `down_ms` while a draw waited for links, its deadline not yet
+    /// passed when the server went down: the deadline moves by as much
+    /// (`dice.link_due`), so nobody forfeits for time the server was not there to take
+    /// his link. A deadline already past when it went down is caught up at its instant.
+    pub(super) fn outage_moves_link_deadline(
+        &mut self,
+        now: Timestamp,
+        down_ms: u64,
+    ) -> Result<(), Refusal> {
+        let Some(pending) = self.table.dice.live().and_then(|l| l.pending()) else {
+            return Ok(());
+        };
+        let down = crate::time::Millis::ms(i64::try_from(down_ms).unwrap_or(i64::MAX));
+        if self.table.game.is_over()
+            || pending.due <= now - down
+            || down <= crate::time::Millis::ZERO
+        {
+            return Ok(());
+        }
+        self.emit(Body::Dice(Entry::LinkDue {
+            by: (pending.due + down).as_ms(),
+            reason: format!(
+                "the server was down {} s while the draw waited for links: its deadline moves by as much",
+                down_ms.div_ceil(1000)
+            ),
+            article: OUTAGE_ARTICLE.into(),
         }))
     }
 

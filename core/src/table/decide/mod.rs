@@ -364,7 +364,7 @@ impl Draft {
             Request::ExtendReveal { window, ruling } => {
                 if *window <= Millis::ZERO || *window > super::MAX_REVEAL_WINDOW {
                     return Err(Refusal::invalid(format!(
-                        "an extension of the reveal deadline is 1 s to {} s",
+                        "an extension of a deadline (the seeds' reveal, or live dice links) is 1 s to {} s",
                         super::MAX_REVEAL_WINDOW.as_ms() / 1000
                     )));
                 }
@@ -397,6 +397,9 @@ impl Draft {
                 epoch,
                 silent_ms,
             } => {
+                if let Some(silent) = silent_ms {
+                    self.outage_moves_link_deadline(now, *silent)?;
+                }
                 let fell_due = self.catch_up(now);
                 let record = TakeoverRecord {
                     at: now.as_ms(),
@@ -433,6 +436,7 @@ impl Draft {
                 self.emit(Body::Takeover(record))
             }
             Request::Restart { down_ms } => {
+                self.outage_moves_link_deadline(now, *down_ms)?;
                 if self.catch_up(now) {
                     return Ok(());
                 }
