@@ -7,15 +7,16 @@
 //   node live.mjs <page url> <match> <code A> <code B>
 //   → "VECTORS <json>"              docs/dice.md vectors 12–15 from the page's own pieces
 //   → "COMMITTED <A's panel> | <B's panel>"
-//   → "AWAY"                         B's page is closed (its context, and storage, kept)
-//   ← "ASKED"                        the director asked for the opening
-//   → "WAITING <A's waiting line>"   whose link the draw waits for
-//   ← "BACK"                         B's page opens again: it resumes from its storage
-//   → "BACK"
+//   then, in any order:
 //   ← "CLICK <A|B> <play>"           a button of that player's page (roll, press, …)
 //   → "CLICKED <A|B> <play>"
+//   ← "AWAY <A|B>" / "BACK <A|B>"    that page closed (its context, and storage, kept) /
+//   → "AWAY <A|B>" / "BACK <A|B>"    opened again: it resumes from its storage
+//   ← "WAITING <A|B> <name>"         → "WAITING <that page's waiting line>", once the
+//                                      line no longer names <name> (whose link is in)
 //   ← "OVER"                         the result is confirmed: the seed is revealed
 //   → "VERIFIED <A's dice line>"
+//   ← "FORGED <log as a JSON string>" → "FORGED <window.baffleVerify's answer, JSON>"
 //   ← "END"
 
 import { launch } from "./chromium.mjs";
@@ -76,29 +77,37 @@ try {
   for (const side of ["A", "B"]) await panel(side).filter({ hasNotText: "no chain" }).waitFor();
   say(`COMMITTED ${await panel("A").textContent()} | ${await panel("B").textContent()}`);
 
-  await pages.B.close();
-  say("AWAY");
-  await expect("ASKED");
-  const waiting = pages.A.locator(".live .live-dice .waiting");
-  await waiting.waitFor();
-  say(`WAITING ${await waiting.textContent()}`);
-  await expect("BACK");
-  await open("B");
-  await pages.B.locator('.live .plays[data-side="B"]').waitFor();
-  say("BACK");
-
   for (;;) {
     const line = await next();
     if (line === "OVER") break;
-    const [word, side, play] = line.split(" ");
-    if (word !== "CLICK") throw new Error(`unexpected ${line}`);
-    await pages[side].locator(`.live .plays[data-side="${side}"] button[data-play="${play}"]`).click();
-    say(`CLICKED ${side} ${play}`);
+    const [word, side, play, ...rest] = line.split(" ");
+    if (word === "CLICK") {
+      await pages[side].locator(`.live .plays[data-side="${side}"] button[data-play="${play}"]`).click();
+      say(`CLICKED ${side} ${play}`);
+    } else if (word === "AWAY") {
+      await pages[side].close();
+      say(line);
+    } else if (word === "BACK") {
+      await open(side);
+      await pages[side].locator(`.live .plays[data-side="${side}"]`).waitFor();
+      say(line);
+    } else if (word === "WAITING") {
+      const given = [play, ...rest].join(" ");
+      const waiting = pages[side].locator(".live .live-dice .waiting").filter({ hasNotText: given });
+      await waiting.waitFor();
+      say(`WAITING ${await waiting.textContent()}`);
+    } else throw new Error(`unexpected ${line}`);
   }
   const verified = pages.A.locator(".live .verify").filter({ hasText: /in this browser|NOT VERIFIED/ });
   await verified.waitFor();
   say(`VERIFIED ${await verified.textContent()}`);
-  await expect("END");
+  for (;;) {
+    const line = await next();
+    if (line === "END") break;
+    if (!line.startsWith("FORGED ")) throw new Error(`unexpected ${line}`);
+    const log = JSON.parse(line.slice(7));
+    say(`FORGED ${JSON.stringify(await pages.A.evaluate((text) => window.baffleVerify(text), log))}`);
+  }
 } finally {
   await browser.close();
   input.close();

@@ -16,6 +16,7 @@ use baffle_tests::{EPOCH, TestServer};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 use super::browser_tools_or_skip;
+use super::dice::forge;
 
 /// The chain length the page makes (core's `DEFAULT_CHAIN_LENGTH`).
 const LENGTH: u32 = 4096;
@@ -122,43 +123,77 @@ async fn two_players_play_live_dice_from_their_phones() {
     );
     assert_eq!(left(&d.state("m").await), [LENGTH; 2]);
 
+    let letter = |side| if side == A { "A" } else { "B" };
+    // A line to the browser, and its answer.
+    let mut talk = async |stdin: &mut tokio::process::ChildStdin, line: String| {
+        stdin
+            .write_all(format!("{line}\n").as_bytes())
+            .await
+            .unwrap();
+        next().await
+    };
     // Ben's phone is away when the director asks for the opening: Anna's page gives her
     // link by itself and says the draw waits for Ben's.
-    assert_eq!(next().await, "AWAY");
+    assert_eq!(talk(&mut stdin, "AWAY B".into()).await, "AWAY B");
     d.act("m", Action::CheckIn(A)).await;
     d.act("m", Action::CheckIn(B)).await;
     let s = d.act("m", server_opening()).await;
     assert!(s.live_dice.unwrap().waiting.is_some(), "the opening waits");
-    stdin.write_all(b"ASKED\n").await.unwrap();
-    assert_eq!(next().await, "WAITING the dice wait for Ben's link");
+    assert_eq!(
+        talk(&mut stdin, "WAITING A Anna".into()).await,
+        "WAITING the dice wait for Ben's link"
+    );
     let s = d.state("m").await;
     let waiting = s.live_dice.unwrap().waiting.unwrap();
     assert!(waiting.given_a && !waiting.given_b);
     // Ben's page comes back: from what it kept, it gives his link, and the opening is
     // drawn.
-    stdin.write_all(b"BACK\n").await.unwrap();
-    assert_eq!(next().await, "BACK");
+    assert_eq!(talk(&mut stdin, "BACK B".into()).await, "BACK B");
     let s = until(&mut d, "the opening drawn", |s| drawn(s, 1)).await;
     let mut roller = s.turn_side;
     let mut draws = 1;
-    let letter = |side| if side == A { "A" } else { "B" };
-    let mut click = async |stdin: &mut tokio::process::ChildStdin, side, play: &str| {
-        let line = format!("CLICK {} {play}", letter(side));
-        stdin
-            .write_all(format!("{line}\n").as_bytes())
-            .await
-            .unwrap();
-        assert_eq!(next().await, format!("CLICKED {}", &line[6..]));
-    };
     // Four turns: the player on roll presses on his page; the other clicks Roll on his
-    // (his link goes with it, the other page gives its own), and so on.
-    for _ in 0..4 {
+    // (his link goes with it, the other page gives its own), and so on. In the last, the
+    // presser's phone is away when the roll is asked for: the roller's clock stands and
+    // his page says whose link the dice wait for, until that phone is back.
+    for turn in 0..4 {
         server.time.advance(2_000);
-        click(&mut stdin, roller, "press").await;
+        let press = format!("CLICK {} press", letter(roller));
+        assert_eq!(
+            talk(&mut stdin, press).await,
+            format!("CLICKED {} press", letter(roller))
+        );
         let other = if roller == A { B } else { A };
         until(&mut d, "the press", |s| s.turn_side == other).await;
-        click(&mut stdin, other, "roll").await;
+        let away = turn == 3;
+        if away {
+            let line = format!("AWAY {}", letter(roller));
+            assert_eq!(talk(&mut stdin, line.clone()).await, line);
+        }
+        let roll = format!("CLICK {} roll", letter(other));
+        assert_eq!(
+            talk(&mut stdin, roll).await,
+            format!("CLICKED {} roll", letter(other))
+        );
         draws += 1;
+        if away {
+            let s = until(&mut d, "the roll asked for", |s| {
+                s.live_dice.as_ref().is_some_and(|l| l.waiting.is_some())
+            })
+            .await;
+            assert_eq!(
+                s.clock.unwrap().paused,
+                v1::PauseReason::AwaitingLinks as i32
+            );
+            let names = |side| if side == A { "Anna" } else { "Ben" };
+            let asked = format!("WAITING {} {}", letter(other), names(other));
+            assert_eq!(
+                talk(&mut stdin, asked).await,
+                format!("WAITING the dice wait for {}'s link", names(roller))
+            );
+            let line = format!("BACK {}", letter(roller));
+            assert_eq!(talk(&mut stdin, line.clone()).await, line);
+        }
         let s = until(&mut d, "the roll drawn", |s| drawn(s, draws)).await;
         assert_eq!(s.dice.len(), 2, "{s:?}");
         roller = other;
@@ -170,8 +205,7 @@ async fn two_players_play_live_dice_from_their_phones() {
         .await;
     let s = d.act("m", Action::ConfirmResult(v1::Empty {})).await;
     assert!(s.dice_revealed);
-    stdin.write_all(b"OVER\n").await.unwrap();
-    let verified = next().await;
+    let verified = talk(&mut stdin, "OVER".into()).await;
     assert!(
         verified.starts_with(&format!(
             "VERIFIED dice committed: {}…",
@@ -179,14 +213,36 @@ async fn two_players_play_live_dice_from_their_phones() {
         )) && verified.ends_with(&format!(" · all {draws} rolls verified in this browser")),
         "{verified}"
     );
+
+    // The log, and a copy with a link changed (the chain rebuilt around it): the page
+    // refuses the copy at that link, which no longer hashes to its chain.
+    let log = baffle_client::audit::export_log(server.channel().await, "m")
+        .await
+        .unwrap();
+    let mut changed_at = 0;
+    let forged = forge(&log, |seq, body| {
+        if changed_at == 0 && body.contains("\"kind\":\"dice.link\"") {
+            changed_at = seq;
+            let end = body.len() - 3;
+            let digit = if &body[end..end + 1] == "0" { "1" } else { "0" };
+            return format!("{}{digit}{}", &body[..end], &body[end + 1..]);
+        }
+        body
+    });
+    let forged = serde_json::to_string(&forged).unwrap();
+    let answer = talk(&mut stdin, format!("FORGED {forged}")).await;
+    assert!(
+        answer.contains("\"ok\":false")
+            && answer.contains(&format!(
+                "record {changed_at}: the link does not hash to the last value of that player's chain"
+            )),
+        "{answer}"
+    );
     stdin.write_all(b"END\n").await.unwrap();
     drop(stdin);
     assert!(child.wait().await.unwrap().success());
 
     // The log: two links for every draw, both made in the browsers, and it verifies.
-    let log = baffle_client::audit::export_log(server.channel().await, "m")
-        .await
-        .unwrap();
     let kinds: Vec<String> = log
         .lines()
         .filter_map(|l| match parse_line(l) {
