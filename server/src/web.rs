@@ -30,14 +30,16 @@ pub const INDEX_HTML: &str = include_str!("../web/index.html");
 /// Its script, `/app.js`: the views and the router.
 pub const APP_JS: &str = include_str!("../web/app.js");
 /// The modules it imports, by path: the board of a match that records moves, protobuf
-/// and gRPC-Web, the words, the dice checked in the browser, and a few DOM helpers.
-pub const MODULES: [(&str, &str); 7] = [
+/// and gRPC-Web, the words, the dice checked in the browser, a player's side with live
+/// dice, and a few DOM helpers.
+pub const MODULES: [(&str, &str); 8] = [
     ("/app.js", APP_JS),
     ("/board.js", include_str!("../web/board.js")),
     ("/wire.js", include_str!("../web/wire.js")),
     ("/words.js", include_str!("../web/words.js")),
     ("/dice.js", include_str!("../web/dice.js")),
     ("/heads.js", include_str!("../web/heads.js")),
+    ("/player.js", include_str!("../web/player.js")),
     ("/ui.js", include_str!("../web/ui.js")),
 ];
 

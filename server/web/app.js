@@ -1,7 +1,8 @@
 // baffle's live scoreboard: a page served by baffled that follows tournaments and matches
 // over gRPC-Web, speaking protobuf. No framework and no build step: what is here is what
 // runs. Its modules: wire.js (protobuf and gRPC-Web), words.js (the catalogue, Greek and
-// English), dice.js (the dice checked here, a player's seed), board.js, ui.js. This one
+// English), dice.js (the dice checked here, a player's seed), player.js (a player's side
+// with live dice), board.js, ui.js. This one
 // has the chess words, the clock faces (as baffle_proto::faces), the views and the router:
 // `#/` tournaments and search, `#/s/<name>` a search, `#/t/<id>` a tournament's matches,
 // `#/r/<id>/<round>` its results, `#/w/<id>/<round>` the wall, `#/m/<match>` a match live.
@@ -11,6 +12,7 @@ import { decode, encode, call, unary, MatchState, MatchUpdate, Tournament, ListT
   ListMatchesResponse, ExportMatchResponse, SIDE_A, SIDE_B } from "./wire.js";
 import { t, enumWords, eventWords, useLanguage, chosenLanguage, language, time, refusal, days } from "./words.js";
 import { verdicts, followDice, seedPanel, tickDue } from "./dice.js";
+import { livePanel, followLive } from "./player.js";
 import { checkHead, headLine } from "./heads.js";
 import { el, setStatus, announce } from "./ui.js";
 
@@ -314,7 +316,8 @@ function live(s, events, redraw = () => {}) {
     side("a", s.player_a),
     el("div", { class: "mid" }, el("span", { class: "score" }, `${score(s, "a")} – ${score(s, "b")}`), tags(s)),
     side("b", s.player_b), s.board ? board(s, redraw) : "", eventList(s, events), diceLine(s), headLine(s),
-    drawsFromSeed(s) ? seedPanel(s, events, redraw, serverNow()) : "");
+    // Live dice take no seeds: the panel is the players' chains and a player's controls.
+    s.live_dice ? livePanel(s, redraw) : drawsFromSeed(s) ? seedPanel(s, events, redraw, serverNow()) : "");
 }
 
 // What a screen reader is told of a match when it changes: the score, whose clock runs
@@ -596,6 +599,7 @@ function showMatch(id) {
         if (said && said !== key) announce(spoken(s));
         said = key;
         followDice(s, events, u.events, redraw);
+        followLive(s, redraw);
       }
       setStatus(t("status-live"), false);
     }

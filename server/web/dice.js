@@ -107,12 +107,20 @@ function playerCommitment(construction, server, matchId, side, salt, seed) {
   return sha256(concat(...parts.map(lp)));
 }
 
+// Live dice (docs/dice.md, "Live dice"): one step of a player's chain, bound to the
+// server's commitment (32 raw bytes), the match and the side; and a draw's own key, the
+// match's key hashed with both players' links for it, A then B.
+const liveStep = (server, matchId, side, link) =>
+  sha256(concat(...[text("baffle-live-link-v1"), server, text(matchId), text(side), link].map(lp)));
+const liveKey = (key, linkA, linkB) => sha256(concat(...[text("baffle-live-draw-v1"), key, linkA, linkB].map(lp)));
+
 // Verifies an exported log (its text). Returns { ok: true, draws } when the chain holds
 // and every draw is the seed's, { ok: false, message } at the first that is not, and
 // { ok: null, message } while the seed is not revealed. The construction is the one
 // `match.opened` names (none: 1); in construction 2 each draw's place is checked against
 // this page's own count before its dice are recomputed there, and each player's reveal
-// against his commitment.
+// against his commitment. With live dice each link is checked against its player's
+// chain as it comes, and each draw recomputed under the key of the two links it took.
 async function verifyExport(log) {
   const label = text("baffle-audit-v1");
   let prev = new Uint8Array(32), seq = 0, ended = false;
@@ -121,6 +129,9 @@ async function verifyExport(log) {
   // Construction 2's count: openings drawn (the game), and each side's rolls in it.
   let game = 0, rolls = { A: 0, B: 0 };
   const draws = [];
+  // Live dice: each chain's last public value, and the links given since the last draw.
+  let live = false, links = { A: null, B: null };
+  const heads = {};
   for (const line of log.split("\n")) {
     if (!line.trim()) continue;
     const r = JSON.parse(line);
@@ -146,6 +157,18 @@ async function verifyExport(log) {
       matchId = b.match_id; commitment = b.commitment;
       construction = b.dice === undefined ? 1 : b.dice;
       if (!LABELS[construction]) return { ok: false, message: t("dice-why-construction", { construction: String(b.dice) }) };
+    } else if (b.kind === "match.setup") {
+      live = live || b.seeds === "live";
+    } else if (b.kind === "dice.chain") {
+      live = true;
+      heads[b.side] = fromHex(b.anchor, "an anchor");
+    } else if (b.kind === "dice.link") {
+      live = true;
+      const link = fromHex(b.link, "a link");
+      const stepped = heads[b.side] && toHex(await liveStep(fromHex(commitment, "the commitment"), matchId, b.side, link));
+      if (links[b.side] || !stepped || stepped !== toHex(heads[b.side])) return { ok: false, message: t("dice-why-link", place) };
+      heads[b.side] = link;
+      links[b.side] = link;
     } else if (b.kind === "dice.player_seed") {
       if (v2) return { ok: false, message: t("dice-why-clear-seed", place) };
       seeds[b.side] = fromHex(b.seed, "a seed");
@@ -173,6 +196,12 @@ async function verifyExport(log) {
       if (misplaced(undefined, undefined)) return { ok: false, message: t("dice-why-place", place) };
       draws.push({ seq: r.seq, claimed: String(b.sp), draw: drawChess960, at: v2 && position(3, "", 0, 0) });
     } else if (b.kind === "dice.reveal") serverSeed = fromHex(b.server_seed, "the server seed");
+    // A live draw takes the two links given since the one before it.
+    if (live && (b.kind === "dice.roll" || b.kind === "dice.opening" || b.kind === "dice.chess960")) {
+      if (!links.A || !links.B) return { ok: false, message: t("dice-why-links", place) };
+      draws[draws.length - 1].links = [links.A, links.B];
+      links = { A: null, B: null };
+    }
   }
   if (!ended) return { ok: false, message: t("dice-why-cut") };
   if (!serverSeed) return { ok: null, message: t("dice-after-match") };
@@ -181,7 +210,8 @@ async function verifyExport(log) {
   // Construction 1: one stream, each draw taking the words after the last one's.
   const one = new ChaCha20(key);
   for (const d of draws) {
-    const expected = d.draw(d.at ? new ChaCha20(key, d.at) : one);
+    const drawKey = d.links ? await liveKey(key, ...d.links) : key;
+    const expected = d.draw(d.at ? new ChaCha20(drawKey, d.at) : one);
     if (expected !== d.claimed) return { ok: false, message: t("dice-why-draw", { seq: d.seq, claimed: d.claimed, expected }) };
   }
   return { ok: true, draws: draws.length };
@@ -194,6 +224,8 @@ window.baffleDice = {
   drawRoll, drawOpening, drawChess960,
   commitment: async (server, id, side, salt, seed) =>
     toHex(await playerCommitment(2, fromHex(server, "server"), id, side, fromHex(salt, "salt"), fromHex(seed, "seed"))),
+  liveStep: async (server, id, side, link) => toHex(await liveStep(fromHex(server, "server"), id, side, fromHex(link, "link"))),
+  liveKey: async (key, a, b) => toHex(await liveKey(fromHex(key, "key"), fromHex(a, "A"), fromHex(b, "B"))),
 };
 
 // The log of `id`, exported by the server, as text.
@@ -369,4 +401,4 @@ function seedPanel(s, events, redraw, now) {
   return panel;
 }
 
-export { verdicts, followDice, seedPanel, tickDue, verifyExport };
+export { verdicts, followDice, seedPanel, tickDue, verifyExport, fromHex, toHex, liveStep, playerCode, random };

@@ -141,6 +141,12 @@ const MatchState = {
   84: ["signed_head", { 1: ["match_id", "string"], 2: ["length", "uint"], 3: ["head", "string"],
     4: ["signature", "string"], 5: ["signer", "string"] }],
 };
+// Live dice (docs/dice.md): each player's chain as the log knows it, and the draw that
+// waits for the players' links.
+const LiveChain = { 1: ["head", "string"], 2: ["left", "uint"] };
+const LiveDraw = { 1: ["side", "enum"], 2: ["asked_ms", "int64"], 3: ["due_ms", "int64"],
+  4: ["given_a", "bool"], 5: ["given_b", "bool"] };
+MatchState[86] = ["live_dice", { 1: ["chain_a", LiveChain], 2: ["chain_b", LiveChain], 3: ["waiting", LiveDraw] }];
 MatchState[60] = ["board", {
   1: ["checkers_a", "uint", "repeated"], 2: ["checkers_b", "uint", "repeated"],
   3: ["pips", "uint", "repeated"], 4: ["borne_off", "uint", "repeated"],
@@ -165,6 +171,18 @@ const SIDE_A = 1, SIDE_B = 2;
 const commitRequest = (match, side, commitment) => encode([[1, match], [2, side], [3, commitment]]);
 const revealRequest = (match, side, seed, salt) =>
   encode([[1, match], [2, side], [3, seed], ...(salt ? [[4, salt]] : [])]);
+
+// Live dice requests: Audit.CommitChain (match, side, anchor, length) and Audit.GiveLink
+// (match, side, link).
+const commitChainRequest = (match, side, anchor, length) => encode([[1, match], [2, side], [3, anchor], [4, length]]);
+const giveLinkRequest = (match, side, link) => encode([[1, match], [2, side], [3, link]]);
+
+// Matches.Execute with one of a player's own plays (the Command's field number and its
+// value: a Side, or a Roll's bytes). A nested message is bytes on the wire, so the flat
+// encoder serves: Roll is {1: side, 3: link} (dice left empty: the server draws them).
+const COMMAND = { roll: 4, double: 6, take: 7, pass: 8, press: 9 };
+const rollMessage = (side, link) => encode([[1, side], [3, link]]);
+const executeRequest = (match, command, value) => encode([[1, match], [2, encode([[COMMAND[command], value]])]]);
 
 // ---------------------------------------------------------------- gRPC-Web
 
@@ -237,4 +255,4 @@ async function unary(path, request, schema) {
 
 export { utf8, utf8Encode, decode, encode, call, unary, GrpcError, MatchState, MatchUpdate, Tournament,
   ListTournamentsResponse, ListMatchesResponse, ExportLine, ExportMatchResponse, GetCommitmentResponse,
-  commitRequest, revealRequest, SIDE_A, SIDE_B };
+  commitRequest, revealRequest, commitChainRequest, giveLinkRequest, rollMessage, executeRequest, SIDE_A, SIDE_B };

@@ -417,5 +417,7 @@ mod compressed;
 mod dice;
 #[path = "web_page/issue31.rs"]
 mod issue31;
+#[path = "web_page/live.rs"]
+mod live;
 #[path = "web_page/spectator.rs"]
 mod spectator;

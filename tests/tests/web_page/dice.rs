@@ -28,7 +28,7 @@ use super::browser_tools_or_skip;
 
 /// `log` (an export) with each record's body passed through `change` (seq, body) and the
 /// chain rebuilt around it, as a forger who rewrites the whole log would.
-fn forge(log: &str, mut change: impl FnMut(u64, String) -> String) -> String {
+pub(super) fn forge(log: &str, mut change: impl FnMut(u64, String) -> String) -> String {
     let mut chain = Chain::new();
     for line in log.lines() {
         if let Ok(Line::Record(r)) = parse_line(line) {
