@@ -266,6 +266,8 @@ dice-why-place = record { $seq }: the draw is not at its place (its game and rol
 dice-why-player-seed = record { $seq }: the revealed seed and salt do not match the player's commitment
 dice-why-clear-seed = record { $seq }: a seed in the clear, which construction 2 refuses
 dice-why-link = record { $seq }: the link does not hash to the last value of that player's chain
+live-anchor = your chain: { $anchor }… (this browser checks the log holds it)
+dice-why-anchor = record { $seq }: that is not the chain this browser committed for its player: not the log of his match
 dice-why-links = record { $seq }: a live draw without both players' links
 # Live dice (issue 35): a player's own chain and controls on the match's page.
 live-chain = { $name }: chain committed, { $left } links left

@@ -121,7 +121,11 @@ const liveKey = (key, linkA, linkB) => sha256(concat(...[text("baffle-live-draw-
 // this page's own count before its dice are recomputed there, and each player's reveal
 // against his commitment. With live dice each link is checked against its player's
 // chain as it comes, and each draw recomputed under the key of the two links it took.
-async function verifyExport(log) {
+//
+// `anchors` ({ A: hex, B: hex }) are the chains' anchors this browser committed for its
+// player: the log's first `dice.chain` of that side must be it, or this is not the log
+// his chain was committed in (a twin with the operator's own chains verifies otherwise).
+async function verifyExport(log, anchors = {}) {
   const label = text("baffle-audit-v1");
   let prev = new Uint8Array(32), seq = 0, ended = false;
   let matchId = null, commitment = null, serverSeed = null, construction = 1;
@@ -161,6 +165,7 @@ async function verifyExport(log) {
       live = live || b.seeds === "live";
     } else if (b.kind === "dice.chain") {
       live = true;
+      if (!heads[b.side] && anchors[b.side] && anchors[b.side] !== b.anchor) return { ok: false, message: t("dice-why-anchor", place) };
       heads[b.side] = fromHex(b.anchor, "an anchor");
     } else if (b.kind === "dice.link") {
       live = true;
@@ -216,7 +221,11 @@ async function verifyExport(log) {
   }
   return { ok: true, draws: draws.length };
 }
-window.baffleVerify = verifyExport;
+// A log as this page checks it: with the anchors it committed for that match's player.
+window.baffleVerify = (log) => {
+  const opened = JSON.parse(JSON.parse(log.split("\n")[0]).body);
+  return verifyExport(log, keptAnchors(opened.match_id));
+};
 // The pieces, for the page's test to reproduce docs/dice.md's vectors with (as hex).
 window.baffleDice = {
   key: async (construction, id, server, a, b) => toHex(await diceKey(construction, id, fromHex(server, "seed"), fromHex(a, "A"), fromHex(b, "B"))),
@@ -237,6 +246,19 @@ async function exportLog(id) {
   return text;
 }
 
+// The anchors this browser committed for a live dice player of `id` (player.js keeps
+// them with his chain), by side.
+function keptAnchors(id) {
+  const anchors = {};
+  for (const side of ["A", "B"]) {
+    try {
+      const mine = JSON.parse(localStorage.getItem(`baffle-live:${id}:${side}`));
+      if (mine && mine.anchor) anchors[side] = mine.anchor;
+    } catch { /* nothing kept */ }
+  }
+  return anchors;
+}
+
 // What this page found of a match's dice, by match id; and which check has the say (a
 // check started at the result may end after the one started at the reveal).
 const verdicts = new Map();
@@ -246,7 +268,7 @@ async function checkDice(id, redraw) {
   checks.set(id, mine);
   let verdict;
   try {
-    const v = await verifyExport(await exportLog(id));
+    const v = await verifyExport(await exportLog(id), keptAnchors(id));
     verdict = v.ok ? ["dice-verified", { count: v.draws }] : v.ok === null ? ["dice-after-match", {}] : ["dice-not-verified", { why: v.message }];
   } catch (e) {
     verdict = ["dice-not-verified", { why: e.message }];

@@ -67,6 +67,9 @@ async function commitChain(match, code) {
   const answer = await unary("/baffle.v1.Audit/GetCommitment", encode([[1, match]]), GetCommitmentResponse);
   const mine = { code: code.trim(), side, tip: toHex(random(32)), length: LENGTH, server: answer.commitment };
   const links = await chainOf(match, mine);
+  // Kept to find his chain in the log afterwards (the verifier checks it; he can give it
+  // to `baffle audit verify --player-commit`).
+  mine.anchor = toHex(links[0]);
   const before = localStorage.getItem(keyOf(match, side));
   localStorage.setItem(keyOf(match, side), JSON.stringify(mine));
   try {
@@ -126,7 +129,8 @@ function controls(s, mine, name, redraw) {
     return b;
   };
   const same = async () => side;
-  return el("div", { class: "plays", "data-side": mine.side }, el("p", {}, t("live-mine", { name })),
+  const anchor = mine.anchor ? el("p", { class: "anchor", title: mine.anchor }, t("live-anchor", { anchor: mine.anchor.slice(0, 16) })) : "";
+  return el("div", { class: "plays", "data-side": mine.side }, el("p", {}, t("live-mine", { name })), anchor,
     // The roll's link from the match as it stands now, not as the panel was drawn: a
     // phone behind by a draw would give a link already spent.
     button(t("live-roll"), "roll", async () => rollMessage(side, await nextLink(await fresh(s.match_id), mine))),

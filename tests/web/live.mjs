@@ -6,7 +6,7 @@
 //
 //   node live.mjs <page url> <match> <code A> <code B>
 //   → "VECTORS <json>"              docs/dice.md vectors 12–15 from the page's own pieces
-//   → "COMMITTED <A's panel> | <B's panel>"
+//   → "COMMITTED <A's panel> | <B's panel> | <A's anchor> | <B's anchor>"
 //   then, in any order:
 //   ← "CLICK <A|B> <play>"           a button of that player's page (roll, press, …)
 //   → "CLICKED <A|B> <play>"
@@ -75,7 +75,8 @@ try {
   // Both chains as each page shows them, once both are committed.
   const panel = (side) => pages[side].locator(".live .live-dice > p:first-child");
   for (const side of ["A", "B"]) await panel(side).filter({ hasNotText: "no chain" }).waitFor();
-  say(`COMMITTED ${await panel("A").textContent()} | ${await panel("B").textContent()}`);
+  const anchor = (side) => pages[side].locator(".live .live-dice .anchor");
+  say(`COMMITTED ${await panel("A").textContent()} | ${await panel("B").textContent()} | ${await anchor("A").getAttribute("title")} | ${await anchor("B").getAttribute("title")}`);
 
   for (;;) {
     const line = await next();
