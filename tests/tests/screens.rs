@@ -515,8 +515,9 @@ async fn the_pause_prompt_lists_every_reason() {
         let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
         terminal.draw(|f| board.draw(f, now)).unwrap();
         let shown = screen(&terminal, &[]);
-        // Every reason but the director's own stop (the console's `s` key).
-        let reasons = baffle_core::clock::PauseReason::ALL.len() - 1;
+        // Every reason but the director's own stop (the console's `s` key) and the
+        // server's own wait for live dice links.
+        let reasons = baffle_core::clock::PauseReason::ALL.len() - 2;
         for n in 1..=reasons {
             assert!(
                 shown.lines().any(|l| l.contains(&format!("│{n} "))),
