@@ -170,6 +170,22 @@ async fn two_players_play_live_dice_from_their_terminals_and_the_log_verifies() 
     for side in [v1::Side::A, v1::Side::B] {
         d.act("r1-t1", Action::CheckIn(side as i32)).await;
     }
+    // A spectator follows it without a terminal: a line per change.
+    let bin = baffle_tests::binaries::built(&["baffle"]);
+    let follower = Command::new(bin.join("baffle"))
+        .args([
+            "--server",
+            &server.addr_url,
+            "--lang",
+            "en",
+            "follow",
+            "r1-t1",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("baffle follow runs");
     let mut t = [
         Terminal::start(&server, &code_a, &files[0]),
         Terminal::start(&server, &code_b, &files[1]),
@@ -260,6 +276,20 @@ async fn two_players_play_live_dice_from_their_terminals_and_the_log_verifies() 
         );
         assert!(!said.contains("refused"), "{said}");
     }
+    // The follower said which draw waited for whose link, and stopped at the confirmation.
+    let followed = tokio::time::timeout(Duration::from_secs(20), follower.wait_with_output())
+        .await
+        .expect("baffle follow ends once the result is confirmed")
+        .unwrap();
+    let followed = String::from_utf8_lossy(&followed.stdout);
+    assert!(
+        followed.contains("dice   the opening roll waits for the link of"),
+        "{followed}"
+    );
+    assert!(
+        followed.contains("live dice: Anna gave a link"),
+        "{followed}"
+    );
     // Every draw in the log was made only after both players' links for it.
     ok(&baffle(&server, &["audit", "reveal", "r1-t1"]).await);
     let log = dir.path().join("r1-t1.jsonl");
