@@ -257,3 +257,40 @@ async fn commit(channel: Channel, match_id: &str, code: &str, kept: &Kept) -> Re
     .await
     .map(|_| ())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kept_chain_reads_back_and_counts_its_links_as_the_server_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.json");
+        let server = Commitment([5; 32]);
+        let made = new_chain(&path, "m", Side::A, server).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        let kept = load(&path, "m", Side::A).unwrap().unwrap();
+        assert_eq!(kept.chain.anchor(), made.chain.anchor(), "the same chain");
+        let n = DEFAULT_CHAIN_LENGTH;
+        // Nothing given: the head is the anchor and the next link is link 1.
+        assert_eq!(kept.head(n), kept.chain.anchor());
+        assert_eq!(kept.next(n), Some((1, kept.chain.link(1).unwrap())));
+        // Two given: the head is link 2, the next is link 3; spent: none.
+        assert_eq!(kept.head(n - 2), kept.chain.link(2).unwrap());
+        assert_eq!(kept.next(n - 2).map(|(i, _)| i), Some(3));
+        assert_eq!(kept.next(0), None);
+        // Another match's or side's file is refused, not used.
+        assert!(load(&path, "m", Side::B).is_err());
+        assert!(load(&path, "other", Side::A).is_err());
+        assert!(
+            load(&dir.path().join("none.json"), "m", Side::A)
+                .unwrap()
+                .is_none()
+        );
+    }
+}
