@@ -7,7 +7,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::connect::DEFAULT_SERVER;
 use crate::dice::StreamFormat;
 
+mod live;
 mod table;
+pub use live::LiveCommand;
 pub use table::{AskArg, DecisionArg, PlayAction, PlayArgs, RuleAction, RuleArgs};
 
 /// baffle: the director's console for the baffle tournament clock and dice server.
@@ -27,6 +29,7 @@ pub use table::{AskArg, DecisionArg, PlayAction, PlayArgs, RuleAction, RuleArgs}
   baffle console open
   baffle follow r1-t7
   baffle audit export r1-t7 -o r1-t7.jsonl && baffle audit verify r1-t7.jsonl
+  baffle live join r1-t7 --code player.r1-t7.a.… && baffle live play r1-t7 --code player.r1-t7.a.…
 
 The server and the director token are found by themselves: --server / BAFFLE_SERVER
 (default http://127.0.0.1:50051); --token / BAFFLE_TOKEN, else the token file in
@@ -186,6 +189,9 @@ pub enum Command {
     /// Offline tools for the audited dice (no server needed).
     #[command(subcommand)]
     Dice(DiceCommand),
+    /// A player's own terminal in a match of live dice: his chain, his links, his play.
+    #[command(subcommand)]
+    Live(LiveCommand),
     /// A live scoreboard of one match (no token needed). Without a terminal (or with
     /// --json) it prints one line per change instead: words, or NDJSON with --json.
     Follow {
@@ -237,6 +243,10 @@ pub enum TournamentCommand {
         /// first roll: `baffle audit player-codes` gives them their codes.
         #[arg(long)]
         require_player_seeds: bool,
+        /// Live dice: every draw takes a link of each player's hash chain, given only once
+        /// the draw is asked for (`baffle live join` / `baffle live play`).
+        #[arg(long, conflicts_with = "require_player_seeds")]
+        live_dice: bool,
         /// How long the players have to reveal their seeds once both have committed
         /// (e.g. 5m, 90s; default 5m): past it the director rules.
         #[arg(long, value_name = "DURATION")]

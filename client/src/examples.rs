@@ -11,12 +11,24 @@ use crate::cli::Cli;
 const EXAMPLES: &[(&str, &str)] = &[
     ("presets", "baffle presets --length 11"),
     (
+        "live",
+        "baffle live join r1-t7 --code player.r1-t7.a.…\n  baffle live play r1-t7 --code player.r1-t7.a.…",
+    ),
+    (
+        "live join",
+        "baffle live join r1-t7 --code player.r1-t7.a.…\n  baffle live join r1-t7 --code player.r1-t7.b.… --chain-file ~/ben-r1-t7.json",
+    ),
+    (
+        "live play",
+        "baffle live play r1-t7 --code player.r1-t7.a.…\n  printf 'opening\\npress\\n' | baffle live play r1-t7 --code player.r1-t7.a.…",
+    ),
+    (
         "tournament",
         "baffle tournament create open --name \"Club open\"\n  baffle tournament list",
     ),
     (
         "tournament create",
-        "baffle tournament create open --name \"Club open\"\n  baffle tournament create blitz --per-point 1m --delay 8s --timeout points:1",
+        "baffle tournament create open --name \"Club open\"\n  baffle tournament create blitz --per-point 1m --delay 8s --timeout points:1\n  baffle tournament create live --live-dice",
     ),
     (
         "tournament list",

@@ -129,6 +129,38 @@ pub async fn check(channel: Channel, match_id: &str, head: &str) -> DiceCheck {
 /// awaited and until when — past the deadline (judged at `now_ms`, the server's clock,
 /// when known) the alert with both rulings — and, once the seed is revealed, what the
 /// check found (or how to run it, when it was not run).
+/// Live dice (`docs/dice.md`, "Live dice"): the draw asked for and waiting for the
+/// players' links — whose roll (or the opening), whose links are missing and until when;
+/// nothing when no draw waits or the match has a result.
+pub fn live_lines(s: &v1::MatchState) -> Vec<String> {
+    let Some(w) = s.live_dice.as_ref().and_then(|l| l.waiting.as_ref()) else {
+        return Vec::new();
+    };
+    if s.result.is_some() {
+        return Vec::new();
+    }
+    let draw = match w.side {
+        x if x == v1::Side::A as i32 => {
+            words::say_with("live-draw-roll", &[("name", s.player_a.clone().into())])
+        }
+        x if x == v1::Side::B as i32 => {
+            words::say_with("live-draw-roll", &[("name", s.player_b.clone().into())])
+        }
+        _ => words::say("live-draw-opening"),
+    };
+    let missing: Vec<&str> = [(w.given_a, &s.player_a), (w.given_b, &s.player_b)]
+        .into_iter()
+        .filter(|(given, _)| !given)
+        .map(|(_, name)| name.as_str())
+        .collect();
+    let args = [
+        ("draw", draw.into()),
+        ("names", missing.join(", ").into()),
+        ("due", time_of_day(w.due_ms).into()),
+    ];
+    vec![words::say_with("cli-live-waiting", &args)]
+}
+
 pub fn lines(s: &v1::MatchState, now_ms: Option<i64>, check: Option<&DiceCheck>) -> Vec<String> {
     let mut out: Vec<String> = pending(s)
         .iter()
@@ -143,6 +175,7 @@ pub fn lines(s: &v1::MatchState, now_ms: Option<i64>, check: Option<&DiceCheck>)
             ),
         })
         .collect();
+    out.extend(live_lines(s));
     if s.dice_revealed && uses_server_dice(s) {
         out.push(match check {
             Some(DiceCheck::Verified { draws }) => {

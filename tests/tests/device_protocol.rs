@@ -368,3 +368,143 @@ async fn a_press_lost_with_the_connection_is_replayed_and_applied_once() {
     device.close().await;
     server.stop().await;
 }
+
+/// Live dice (issue 35): a table's device may relay a link from a player's phone
+/// (`Roll.link` in its input), never make one. A link it made up is refused — in its ack
+/// over the device protocol, INVALID_ARGUMENT over `Matches.Execute` — and asks for no
+/// draw; the player's own link, relayed, is taken, and the roll is drawn once the other
+/// player's link is in.
+#[tokio::test]
+async fn a_device_relays_a_players_live_link_and_one_it_made_up_is_refused() {
+    use baffle_core::Side;
+    use baffle_core::dice::LiveChain;
+    use baffle_proto::v1::audit_client::AuditClient;
+    use baffle_proto::v1::matches_client::MatchesClient;
+
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    let mut live = defaults(0, None, v1::DiceSource::Server);
+    live.player_seeds = v1::PlayerSeedPolicy::Live as i32;
+    d.tournament("open", live).await;
+    d.create_match("open", "m", 5, EPOCH.as_ms()).await;
+    let credential = d.device(server.channel().await, "t7", "m").await;
+    let mut audit = AuditClient::new(server.channel().await);
+    let codes = audit
+        .issue_player_codes(d.with_token(v1::IssuePlayerCodesRequest {
+            match_id: "m".into(),
+        }))
+        .await
+        .unwrap()
+        .into_inner();
+    let commitment = baffle_tests::seeds::server_commitment(server.channel().await, "m").await;
+    let chains = [
+        LiveChain::new([1; 32], 16, commitment, "m", Side::A),
+        LiveChain::new([2; 32], 16, commitment, "m", Side::B),
+    ];
+    let codes = [codes.code_a, codes.code_b];
+    let wire = [A, B];
+    for i in 0..2 {
+        let commit = v1::CommitChainRequest {
+            match_id: "m".into(),
+            side: wire[i],
+            anchor: chains[i].anchor().to_vec(),
+            length: 16,
+        };
+        audit
+            .commit_chain(baffle_tests::with_token(commit, &codes[i]))
+            .await
+            .unwrap();
+    }
+    d.act("m", Action::CheckIn(A)).await;
+    d.act("m", Action::CheckIn(B)).await;
+    d.act("m", Action::OpeningRoll(v1::Roll::default())).await;
+    for i in 0..2 {
+        let give = v1::GiveLinkRequest {
+            match_id: "m".into(),
+            side: wire[i],
+            link: chains[i].link(1).unwrap().to_vec(),
+        };
+        audit
+            .give_link(baffle_tests::with_token(give, &codes[i]))
+            .await
+            .unwrap();
+    }
+    let s = d.state("m").await;
+    assert_eq!(s.turn, v1::TurnPhase::Moving as i32, "the opening drawn");
+    let winner = s.turn_side;
+    let (w, l) = if winner == A { (0, 1) } else { (1, 0) };
+    d.act("m", Action::Press(winner)).await;
+
+    let relayed = |link: Vec<u8>| {
+        Action::Roll(v1::Roll {
+            side: wire[l],
+            dice: Vec::new(),
+            link,
+        })
+    };
+    let mut device = Device::connect(&server, &credential).await;
+    device.sync(&server).await;
+    let before = d.state("m").await;
+    // Made up by the device: refused, and nothing is asked for.
+    let ack = device.input(&server, 1, 0, relayed(vec![9; 32])).await;
+    assert!(!ack.applied, "{ack:?}");
+    assert!(!ack.error.is_empty(), "{ack:?}");
+    let mut execute = v1::ExecuteRequest {
+        match_id: "m".into(),
+        command: Some(v1::Command {
+            action: Some(relayed(vec![9; 32])),
+        }),
+        ..Default::default()
+    };
+    let refused = MatchesClient::new(server.channel().await)
+        .execute(baffle_tests::with_token(execute.clone(), &credential))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::InvalidArgument, "{refused:?}");
+    let after = d.state("m").await;
+    assert_eq!(
+        after.live_dice, before.live_dice,
+        "no draw asked, no link taken"
+    );
+    assert_eq!(
+        (after.turn, after.turn_side, after.dice.clone()),
+        (before.turn, before.turn_side, before.dice.clone())
+    );
+    // The player's own link, relayed: taken; the roll waits for the other's link.
+    let ack = device
+        .input(&server, 2, 0, relayed(chains[l].link(2).unwrap().to_vec()))
+        .await;
+    assert!(ack.applied, "{ack:?}");
+    let waiting = d.state("m").await.live_dice.unwrap().waiting.unwrap();
+    assert_eq!(waiting.side, wire[l]);
+    assert!(
+        [waiting.given_a, waiting.given_b][l],
+        "the relayed link is in"
+    );
+    // Relaying it again is not a second link.
+    execute.command = Some(v1::Command {
+        action: Some(relayed(chains[l].link(2).unwrap().to_vec())),
+    });
+    assert!(
+        MatchesClient::new(server.channel().await)
+            .execute(baffle_tests::with_token(execute, &credential))
+            .await
+            .is_err()
+    );
+    let give = v1::GiveLinkRequest {
+        match_id: "m".into(),
+        side: wire[w],
+        link: chains[w].link(2).unwrap().to_vec(),
+    };
+    audit
+        .give_link(baffle_tests::with_token(give, &codes[w]))
+        .await
+        .unwrap();
+    let s = d.state("m").await;
+    assert_eq!(
+        (s.turn, s.turn_side),
+        (v1::TurnPhase::Moving as i32, wire[l])
+    );
+    assert!(s.live_dice.unwrap().waiting.is_none());
+    server.stop().await;
+}

@@ -9,6 +9,7 @@
 mod audit;
 mod connection;
 mod devices;
+mod live;
 mod matches;
 mod outcome;
 mod play;
@@ -71,6 +72,7 @@ async fn run_inner(cli: &Cli) -> Result<Outcome, Outcome> {
         Command::Chess(c) => play::run_chess(cli, &token, c).await,
         Command::Device(d) => devices::run_device(cli, &token, d).await,
         Command::Audit(a) => audit::run_audit(cli, &token, a).await,
+        Command::Live(l) => live::run_live(cli, l).await,
         Command::Dice(crate::cli::DiceCommand::Key {
             match_id,
             server_seed,

@@ -154,7 +154,7 @@ pub(super) async fn commit(
 }
 
 /// `n` bytes from the operating system's RNG.
-fn random_bytes(n: usize) -> Result<Vec<u8>, Outcome> {
+pub(super) fn random_bytes(n: usize) -> Result<Vec<u8>, Outcome> {
     let mut bytes = vec![0u8; n];
     getrandom::fill(&mut bytes).map_err(|e| usage(format!("no random bytes from the OS: {e}")))?;
     Ok(bytes)
@@ -193,7 +193,7 @@ pub(super) async fn reveal(
 }
 
 /// The side a player code is for, checked against the match it is used with.
-fn code_side(code: &str, match_id: &str) -> Result<baffle_core::Side, Outcome> {
+pub(super) fn code_side(code: &str, match_id: &str) -> Result<baffle_core::Side, Outcome> {
     let rest = code
         .strip_prefix(&format!("player.{match_id}."))
         .ok_or_else(|| usage(format!("--code is not a player code of match {match_id}")))?;

@@ -33,6 +33,7 @@ pub(super) async fn run_tournament(
             dice,
             breaks_in_match_time,
             require_player_seeds,
+            live_dice,
             reveal_window,
         } => {
             let mut defaults = tournament_defaults(
@@ -42,7 +43,7 @@ pub(super) async fn run_tournament(
                 *clocks,
                 *dice,
                 *breaks_in_match_time,
-                *require_player_seeds,
+                seed_policy(*require_player_seeds, *live_dice),
             )?;
             defaults.reveal_window_seconds = reveal_window
                 .as_deref()
@@ -153,7 +154,7 @@ fn tournament_defaults(
     clocks: ClocksArg,
     dice: DiceArg,
     breaks: bool,
-    require_player_seeds: bool,
+    player_seeds: v1::PlayerSeedPolicy,
 ) -> Result<v1::TournamentDefaults, Outcome> {
     use v1::timeout_policy::Policy;
     let policy = match timeout {
@@ -184,13 +185,18 @@ fn tournament_defaults(
         clocks: clocks as i32,
         dice: dice as i32,
         breaks_in_match_time: breaks,
-        player_seeds: if require_player_seeds {
-            v1::PlayerSeedPolicy::Required
-        } else {
-            v1::PlayerSeedPolicy::Optional
-        } as i32,
+        player_seeds: player_seeds as i32,
         reveal_window_seconds: None,
     })
+}
+
+/// `--require-player-seeds` and `--live-dice` (exclusive) as the wire's policy.
+fn seed_policy(require_player_seeds: bool, live_dice: bool) -> v1::PlayerSeedPolicy {
+    match (live_dice, require_player_seeds) {
+        (true, _) => v1::PlayerSeedPolicy::Live,
+        (false, true) => v1::PlayerSeedPolicy::Required,
+        (false, false) => v1::PlayerSeedPolicy::Optional,
+    }
 }
 
 /// A `--dice` argument on the wire.

@@ -259,6 +259,9 @@ fn info_lines(s: &v1::MatchState, status: &Status) -> Vec<Line<'static>> {
             bold,
         ));
     }
+    for line in reveal::live_lines(s) {
+        lines.push(Line::styled(line, bold));
+    }
     if let Some(verdict) = dice_verdict(s, status.dice.as_ref()) {
         lines.push(Line::styled(verdict, bold));
     }

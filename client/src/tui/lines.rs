@@ -110,6 +110,9 @@ pub async fn follow(
                 } else {
                     write(out, &events_text(&events, names))?;
                     write(out, &format!("{}\n", summary(&s)))?;
+                    for line in reveal::live_lines(&s) {
+                        write(out, &format!("{line}\n"))?;
+                    }
                     if !checked && s.dice_revealed && reveal::uses_server_dice(&s) {
                         checked = true;
                         write(out, &format!("{}\n", dice_line(&server, &s).await))?;
