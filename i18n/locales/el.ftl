@@ -510,6 +510,7 @@ cli-live-waiting = ζάρια  { $draw }: αναμένεται ο κρίκος: 
 live-draw-roll = η ζαριά του/της { $name }
 live-draw-opening = η αρχική ζαριά
 live-joined = η αλυσίδα δεσμεύτηκε για το { $match } ως { $side } ({ $length } κρίκοι), φυλάσσεται στο { $file }: κρατήστε το αρχείο μυστικό ως το τέλος του αγώνα
+live-verify-hint = μετά τον αγώνα, ελέγξτε ότι το αρχείο του περιέχει την αλυσίδα σας: baffle audit export { $match } -o log.jsonl && baffle audit verify log.jsonl --require-reveal --player-commit { $side }={ $anchor }
 live-resumed = η αλυσίδα σας για το { $match } είναι ήδη δεσμευμένη (απομένουν { $left } κρίκοι): συνέχεια με το { $file }
 live-chain-mismatch = η αλυσίδα στο { $file } δεν είναι αυτή που κρατά ο διακομιστής για το { $side }: οι κρίκοι σας θα απορρίπτονταν
 live-file-other-match = το { $file } είναι η αλυσίδα του αγώνα { $match }, πλευρά { $side }: δώστε άλλο --chain-file

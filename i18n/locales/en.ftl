@@ -512,6 +512,7 @@ cli-live-waiting = dice   { $draw } waits for the link of { $names } (due { $due
 live-draw-roll = { $name }'s roll
 live-draw-opening = the opening roll
 live-joined = chain committed for { $match } as { $side } ({ $length } links), kept in { $file }: keep that file secret until the match is over
+live-verify-hint = after the match, check that its log holds your chain: baffle audit export { $match } -o log.jsonl && baffle audit verify log.jsonl --require-reveal --player-commit { $side }={ $anchor }
 live-resumed = your chain for { $match } is already committed ({ $left } links left): resuming with { $file }
 live-chain-mismatch = the chain in { $file } is not the one the server holds for { $side }: your links would be refused
 live-file-other-match = { $file } is the chain of match { $match }, side { $side }: give another --chain-file

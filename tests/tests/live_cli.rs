@@ -140,6 +140,8 @@ async fn two_players_play_live_dice_from_their_terminals_and_the_log_verifies() 
     let dir = tempfile::tempdir().unwrap();
     let (code_a, code_b) = live_match(&server).await;
     let files = [dir.path().join("a.json"), dir.path().join("b.json")];
+    // What each join says to keep: the check of his chain in the log afterwards.
+    let mut anchors = Vec::new();
     for (code, file) in [(&code_a, &files[0]), (&code_b, &files[1])] {
         let file = file.to_str().unwrap();
         let o = baffle(
@@ -159,6 +161,12 @@ async fn two_players_play_live_dice_from_their_terminals_and_the_log_verifies() 
         .await;
         ok(&o);
         assert!(o.out.contains("chain committed for r1-t1"), "{}", o.out);
+        let hint = o
+            .out
+            .split("--player-commit ")
+            .nth(1)
+            .expect("the check to keep");
+        anchors.push(hint.trim().to_string());
     }
     #[cfg(unix)]
     {
@@ -325,12 +333,20 @@ async fn two_players_play_live_dice_from_their_terminals_and_the_log_verifies() 
         }
     }
     assert_eq!(draws, 4, "the opening and three rolls");
-    let verified = baffle(
+    let log = log.to_str().unwrap();
+    let mut verify = vec!["audit", "verify", log, "--require-reveal"];
+    for anchor in &anchors {
+        verify.extend(["--player-commit", anchor.as_str()]);
+    }
+    ok(&baffle(&server, &verify).await);
+    // Another anchor — a twin's chain — fails, as the player's own check should.
+    let other = format!("a={}", "0".repeat(64));
+    let twin = baffle(
         &server,
-        &["audit", "verify", log.to_str().unwrap(), "--require-reveal"],
+        &["audit", "verify", log, "--player-commit", other.as_str()],
     )
     .await;
-    ok(&verified);
+    assert_eq!(twin.code, 1, "{}{}", twin.out, twin.err);
 }
 
 #[tokio::test]

@@ -195,6 +195,8 @@ async fn join(
         None => new_chain(&path, match_id, side, server)?,
     };
     let file = ("file", path.display().to_string().into());
+    // The first chain's anchor is what tells his log from a twin's afterwards.
+    let first = held(live, side).is_none();
     match held(live, side) {
         Some(h) if h.left > 0 && h.head == hex::encode(kept.head(h.left)) => {
             let args = [("match", match_id.into()), ("left", h.left.into()), file];
@@ -217,7 +219,16 @@ async fn join(
         ("length", kept.chain.length().into()),
         file,
     ];
-    Ok(Outcome::ok(words::say_with("live-joined", &args) + "\n"))
+    let mut out = words::say_with("live-joined", &args) + "\n";
+    if first {
+        let args = [
+            ("match", match_id.into()),
+            ("side", side.to_string().to_lowercase().into()),
+            ("anchor", hex::encode(kept.chain.anchor()).into()),
+        ];
+        out += &(words::say_with("live-verify-hint", &args) + "\n");
+    }
+    Ok(Outcome::ok(out))
 }
 
 /// A chain from a fresh secret tip, kept in `path`.
