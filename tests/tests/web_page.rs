@@ -18,8 +18,9 @@ use baffle_server::time::TimeSource;
 use baffle_tests::api::{A, B, Director, defaults, opening, result};
 use baffle_tests::{EPOCH, TestServer};
 use prost::Message;
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::net::TcpStream;
+use tokio::process::{Child, ChildStdin, ChildStdout};
 
 /// One HTTP/1.1 exchange on a fresh connection: the response's head and body (de-chunked).
 async fn http(server: &TestServer, request: &[u8]) -> (String, Vec<u8>) {
@@ -213,6 +214,69 @@ fn browser_tools_or_skip() -> Option<(PathBuf, PathBuf)> {
     }
 }
 
+/// A node script of `tests/web/` driving Chromium, spoken to a line at a time: it answers
+/// on its standard output and is told what happened on its standard input.
+struct Script {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Lines<BufReader<ChildStdout>>,
+}
+
+impl Script {
+    /// Runs `script` with `args`, the browser at `chromium`.
+    fn start(script: &PathBuf, chromium: &PathBuf, args: &[&str]) -> Script {
+        let mut child = tokio::process::Command::new("node")
+            .arg(script)
+            .args(args)
+            .env("CHROMIUM", chromium)
+            .env("CHROME_PATH", chromium)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("node runs");
+        let stdin = child.stdin.take();
+        let lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        Script {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    /// The script's next line (within 90 s), echoed to the test's output.
+    async fn next(&mut self) -> String {
+        let line = tokio::time::timeout(Duration::from_secs(90), self.lines.next_line())
+            .await
+            .expect("the browser answers within 90 s")
+            .unwrap()
+            .expect("the browser script ended early: see its output above");
+        eprintln!("browser: {line}");
+        line
+    }
+
+    /// Tells the script `line`.
+    async fn say(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin
+            .write_all(format!("{line}\n").as_bytes())
+            .await
+            .unwrap();
+    }
+
+    /// Tells the script `line` and returns its answer.
+    async fn talk(&mut self, line: &str) -> String {
+        self.say(line).await;
+        self.next().await
+    }
+
+    /// Closes its input and waits for it to end well.
+    async fn end(mut self) {
+        drop(self.stdin.take());
+        assert!(self.child.wait().await.unwrap().success());
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_real_browser_sees_a_press_and_resumes_after_a_server_restart() {
     let Some((script, chromium)) = browser_tools_or_skip() else {
@@ -249,36 +313,21 @@ async fn a_real_browser_sees_a_press_and_resumes_after_a_server_restart() {
     d.act("c", chess(Chess::AgreeDraw(v1::Empty {}))).await;
 
     let screenshot = std::env::var("BAFFLE_WEB_SCREENSHOT").unwrap_or_default();
-    let mut child = tokio::process::Command::new("node")
-        .arg(&script)
-        .args([&server.url(), "club", "m", "c", &screenshot])
-        .env("CHROMIUM", &chromium)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("node runs");
-    let mut stdin = child.stdin.take().unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut next = async || {
-        let line = tokio::time::timeout(Duration::from_secs(60), lines.next_line())
-            .await
-            .expect("the browser answers within a minute")
-            .unwrap()
-            .expect("the browser script ended early: see its output above");
-        eprintln!("browser: {line}");
-        line
-    };
+    let mut browser = Script::start(
+        &script,
+        &chromium,
+        &[&server.url(), "club", "m", "c", &screenshot],
+    );
 
-    let seen = next().await;
+    let seen = browser.next().await;
     assert!(seen.starts_with("SEEN 0 – 0 | "), "{seen}");
     assert_eq!(
-        next().await,
+        browser.next().await,
         "CHESS ½ – ½ | game 1 of 2 · rapid · FIDE 2023 / White: Anna / game 1: ½-½"
     );
     // The category in the reader's words too (ChessState.category is a string).
     assert_eq!(
-        next().await,
+        browser.next().await,
         "ELCHESS παρτίδα 1 από 2 · γρήγορο · FIDE 2023 / Λευκά: Anna / παρτίδα 1: ½-½"
     );
     // A moves for 20 s (12 s of delay, then 8 s of his 10 minutes), presses, and wins
@@ -287,10 +336,10 @@ async fn a_real_browser_sees_a_press_and_resumes_after_a_server_restart() {
     d.act("m", Action::Press(A)).await;
     d.act("m", Action::EndGame(result(A, v1::GameKind::Single)))
         .await;
-    stdin.write_all(b"GO\n").await.unwrap();
-    assert_eq!(next().await, "SCORE 1 – 0");
-    assert_eq!(next().await, "CLOCK 9:52");
-    assert_eq!(next().await, "LIVE 9:52");
+    browser.say("GO").await;
+    assert_eq!(browser.next().await, "SCORE 1 – 0");
+    assert_eq!(browser.next().await, "CLOCK 9:52");
+    assert_eq!(browser.next().await, "LIVE 9:52");
     // The head shown is signed by the server's published key, checked in the browser.
     let key = ServerClient::new(server.channel().await)
         .get_server_info(v1::GetServerInfoRequest {})
@@ -299,7 +348,7 @@ async fn a_real_browser_sees_a_press_and_resumes_after_a_server_restart() {
         .into_inner()
         .signing_key;
     assert_eq!(
-        next().await,
+        browser.next().await,
         format!(
             "SIGNED head signed by {}, checked in this browser and kept | {key} | kept true",
             &key[..8]
@@ -320,12 +369,9 @@ async fn a_real_browser_sees_a_press_and_resumes_after_a_server_restart() {
         "match_id": twin.match_id, "length": twin.length, "head": twin.head,
         "signature": twin.signature, "signer": twin.signer,
     });
-    stdin
-        .write_all(format!("TWIN {twin}\n").as_bytes())
-        .await
-        .unwrap();
-    assert_eq!(next().await, "FORGED head-signature-bad");
-    assert_eq!(next().await, "TWINSEEN head-two-histories");
+    browser.say(&format!("TWIN {twin}")).await;
+    assert_eq!(browser.next().await, "FORGED head-signature-bad");
+    assert_eq!(browser.next().await, "TWINSEEN head-two-histories");
 
     // Restart the server at the same address; the page reconnects and resumes.
     drop(d);
@@ -335,11 +381,10 @@ async fn a_real_browser_sees_a_press_and_resumes_after_a_server_restart() {
     let mut d = Director::connect(&server).await;
     d.act("m", Action::AwardPoints(v1::Points { side: B, points: 1 }))
         .await;
-    stdin.write_all(b"AGAIN\n").await.unwrap();
-    assert_eq!(next().await, "RESUMED 1 – 1");
-    assert_eq!(next().await, "DONE");
-    drop(stdin);
-    assert!(child.wait().await.unwrap().success());
+    browser.say("AGAIN").await;
+    assert_eq!(browser.next().await, "RESUMED 1 – 1");
+    assert_eq!(browser.next().await, "DONE");
+    browser.end().await;
     server.stop().await;
 }
 
@@ -373,27 +418,11 @@ async fn the_page_draws_the_board_and_follows_a_move() {
     d.act("m", Action::CheckIn(A)).await;
     d.act("m", Action::CheckIn(B)).await;
     d.act("m", opening(3, 1)).await;
-    let mut child = tokio::process::Command::new("node")
-        .arg(&script)
-        .args([&server.url(), "m", &screenshot])
-        .env("CHROMIUM", &chromium)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("node runs");
-    let mut stdin = child.stdin.take().unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut next = async || {
-        let line = tokio::time::timeout(Duration::from_secs(60), lines.next_line())
-            .await
-            .expect("the browser answers within a minute")
-            .unwrap()
-            .expect("the browser script ended early: see its output above");
-        eprintln!("browser: {line}");
-        line
-    };
-    assert_eq!(next().await, "BOARD pips Anna 167 · Ben 167 | 15 15");
+    let mut browser = Script::start(&script, &chromium, &[&server.url(), "m", &screenshot]);
+    assert_eq!(
+        browser.next().await,
+        "BOARD pips Anna 167 · Ben 167 | 15 15"
+    );
     d.act(
         "m",
         Action::Move(v1::Move {
@@ -402,13 +431,12 @@ async fn the_page_draws_the_board_and_follows_a_move() {
         }),
     )
     .await;
-    stdin.write_all(b"GO\n").await.unwrap();
-    assert_eq!(next().await, "MOVED pips Anna 163 · Ben 167 | 2");
+    browser.say("GO").await;
+    assert_eq!(browser.next().await, "MOVED pips Anna 163 · Ben 167 | 2");
     // Seen by Ben: his 6 point holds his five checkers, bottom right his 1 point.
-    assert_eq!(next().await, "TURNED b | 1 5");
-    assert_eq!(next().await, "MAT 1) 31: 8/5 6/5");
-    drop(stdin);
-    assert!(child.wait().await.unwrap().success());
+    assert_eq!(browser.next().await, "TURNED b | 1 5");
+    assert_eq!(browser.next().await, "MAT 1) 31: 8/5 6/5");
+    browser.end().await;
 }
 
 #[path = "web_page/compressed.rs"]

@@ -429,27 +429,12 @@ async fn a_player_adds_his_seed_from_the_page() {
         .await
         .unwrap()
         .into_inner();
-    let mut child = tokio::process::Command::new("node")
-        .arg(&script)
-        .args([server.url().as_str(), "m", codes.code_a.as_str(), "c"])
-        .env("CHROMIUM", &chromium)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("node runs");
-    let mut stdin = child.stdin.take().unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut next = async || {
-        let line = tokio::time::timeout(Duration::from_secs(60), lines.next_line())
-            .await
-            .expect("the browser answers within a minute")
-            .unwrap()
-            .expect("the browser script ended early: see its output above");
-        eprintln!("browser: {line}");
-        line
-    };
-    let committed = next().await;
+    let mut browser = super::Script::start(
+        &script,
+        &chromium,
+        &[server.url().as_str(), "m", codes.code_a.as_str(), "c"],
+    );
+    let committed = browser.next().await;
     assert!(committed.contains("Anna: seed committed"), "{committed}");
     // Ben commits through the API; the page (reloaded since it committed) then reveals
     // Anna's seed by itself, with its salt.
@@ -460,21 +445,21 @@ async fn a_player_adds_his_seed_from_the_page() {
         .commit_player_seed(with_token(request, &codes.code_b))
         .await
         .unwrap();
-    stdin.write_all(b"GO\n").await.unwrap();
-    let revealed = next().await;
+    browser.say("GO").await;
+    let revealed = browser.next().await;
     assert!(revealed.contains("Anna: seed revealed"), "{revealed}");
     let due = d.state("m").await.reveal_due_ms;
     assert!(due > 0);
-    let said = next().await;
+    let said = browser.next().await;
     // The time as the page's language writes it ("14:32", or "02:32 PM").
     let when = said.strip_prefix("DUE not revealed yet: Ben · due ");
     assert!(when.is_some_and(|w| w.contains(':')), "{said}");
     // Past the deadline (the page learns the server's time from its next update).
     server.time.advance(due - server.time.now().as_ms() + 1_000);
     d.act("m", Action::CheckIn(A)).await;
-    stdin.write_all(b"LATE\n").await.unwrap();
+    browser.say("LATE").await;
     assert_eq!(
-        next().await,
+        browser.next().await,
         "OVERDUE not revealed yet: Ben · overdue: the director rules"
     );
     // The director rules: ten more minutes. The page says so, and the reveal is due again.
@@ -487,8 +472,8 @@ async fn a_player_adds_his_seed_from_the_page() {
         }))
         .await
         .unwrap();
-    stdin.write_all(b"EXTENDED\n").await.unwrap();
-    let extended = next().await;
+    browser.say("EXTENDED").await;
+    let extended = browser.next().await;
     let [due, event, first]: [&str; 3] = extended
         .split(" | ")
         .collect::<Vec<_>>()
@@ -511,9 +496,8 @@ async fn a_player_adds_his_seed_from_the_page() {
     );
     // No dice commitment nor players' seeds on a match that draws nothing (a stranger
     // saw "dice committed" and "Ann: no seed" on a plain rapid match).
-    assert_eq!(next().await, "CHESS verify 0 seeds 0");
-    drop(stdin);
-    assert!(child.wait().await.unwrap().success());
+    assert_eq!(browser.next().await, "CHESS verify 0 seeds 0");
+    browser.end().await;
     // Ben reveals too, late but before the director ruled, and the dice are drawn with
     // both seeds in the key.
     let request = reveal_request("m", Side::B, &ben);

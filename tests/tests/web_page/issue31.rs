@@ -10,69 +10,14 @@
 //! was before issue 31.
 
 use std::path::PathBuf;
-use std::process::Stdio;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 use baffle_tests::api::{A, B, Director, defaults, opening, result};
 use baffle_tests::{EPOCH, TestServer};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
-use tokio::process::{Child, ChildStdin, ChildStdout};
 
-use super::browser_tools_or_skip;
-
-/// A script of `tests/web/` running against `server`: its stdin, and its lines.
-struct Script {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Lines<BufReader<ChildStdout>>,
-}
-
-impl Script {
-    fn start(script: &PathBuf, chromium: &PathBuf, args: &[&str]) -> Script {
-        let mut child = tokio::process::Command::new("node")
-            .arg(script)
-            .args(args)
-            .env("CHROMIUM", chromium)
-            .env("CHROME_PATH", chromium)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .expect("node runs");
-        let stdin = child.stdin.take();
-        let lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        Script {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    async fn next(&mut self) -> String {
-        let line = tokio::time::timeout(Duration::from_secs(90), self.lines.next_line())
-            .await
-            .expect("the browser answers within 90 s")
-            .unwrap()
-            .expect("the browser script ended early: see its output above");
-        eprintln!("browser: {line}");
-        line
-    }
-
-    async fn say(&mut self, line: &str) {
-        let stdin = self.stdin.as_mut().unwrap();
-        stdin
-            .write_all(format!("{line}\n").as_bytes())
-            .await
-            .unwrap();
-    }
-
-    async fn end(mut self) {
-        drop(self.stdin.take());
-        assert!(self.child.wait().await.unwrap().success());
-    }
-}
+use super::{Script, browser_tools_or_skip};
 
 async fn create(d: &mut Director, id: &str, round: u32, table: &str, moves: bool) {
     d.create(v1::CreateMatchRequest {

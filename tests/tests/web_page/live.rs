@@ -5,7 +5,6 @@
 //! server reveals its seed, and every roll verifies in the page and in
 //! `baffle_core::audit::verify`. `tests/web/live.mjs` is the browser's side.
 
-use std::process::Stdio;
 use std::time::Duration;
 
 use baffle_core::audit::export::{Line, parse_line};
@@ -13,7 +12,6 @@ use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 use baffle_tests::api::{A, B, Director, defaults, result, server_opening};
 use baffle_tests::{EPOCH, TestServer};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 use super::browser_tools_or_skip;
 use super::dice::forge;
@@ -75,34 +73,17 @@ async fn two_players_play_live_dice_from_their_phones() {
         .await
         .unwrap()
         .into_inner();
-    let mut child = tokio::process::Command::new("node")
-        .arg(&script)
-        .args([
-            server.url().as_str(),
-            "m",
-            codes.code_a.as_str(),
-            codes.code_b.as_str(),
-        ])
-        .env("CHROMIUM", &chromium)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("node runs");
-    let mut stdin = child.stdin.take().unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut next = async || {
-        let line = tokio::time::timeout(Duration::from_secs(60), lines.next_line())
-            .await
-            .expect("the browser answers within a minute")
-            .unwrap()
-            .expect("the browser script ended early: see its output above");
-        eprintln!("browser: {line}");
-        line
-    };
+    let args = [
+        server.url(),
+        "m".into(),
+        codes.code_a.clone(),
+        codes.code_b.clone(),
+    ];
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut browser = super::Script::start(&script, &chromium, &args);
 
     // The page's pieces reproduce docs/dice.md's vectors 12–15.
-    let vectors = next().await;
+    let vectors = browser.next().await;
     for value in [
         "4adf6be9dfe4d6a6e73db07d64e86e3d4145fa8e2fa8a878b88afc4cf0aa7b04",
         "e0765bf103a88d52c5d618990dc2624be27a1e39744edf198477ef42ae93c5ea",
@@ -115,7 +96,7 @@ async fn two_players_play_live_dice_from_their_phones() {
     }
 
     // Both chains committed from the pages, full length.
-    let committed = next().await;
+    let committed = browser.next().await;
     let chains = "Anna: chain committed, 4,096 links left · Ben: chain committed, 4,096 links left";
     assert!(
         committed.starts_with(&format!("COMMITTED {chains}"))
@@ -126,22 +107,15 @@ async fn two_players_play_live_dice_from_their_phones() {
 
     let letter = |side| if side == A { "A" } else { "B" };
     // A line to the browser, and its answer.
-    let mut talk = async |stdin: &mut tokio::process::ChildStdin, line: String| {
-        stdin
-            .write_all(format!("{line}\n").as_bytes())
-            .await
-            .unwrap();
-        next().await
-    };
     // Ben's phone is away when the director asks for the opening: Anna's page gives her
     // link by itself and says the draw waits for Ben's.
-    assert_eq!(talk(&mut stdin, "AWAY B".into()).await, "AWAY B");
+    assert_eq!(browser.talk("AWAY B").await, "AWAY B");
     d.act("m", Action::CheckIn(A)).await;
     d.act("m", Action::CheckIn(B)).await;
     let s = d.act("m", server_opening()).await;
     assert!(s.live_dice.unwrap().waiting.is_some(), "the opening waits");
     assert_eq!(
-        talk(&mut stdin, "WAITING A Anna".into()).await,
+        browser.talk("WAITING A Anna").await,
         "WAITING the dice wait for Ben's link"
     );
     let s = d.state("m").await;
@@ -149,7 +123,7 @@ async fn two_players_play_live_dice_from_their_phones() {
     assert!(waiting.given_a && !waiting.given_b);
     // Ben's page comes back: from what it kept, it gives his link, and the opening is
     // drawn.
-    assert_eq!(talk(&mut stdin, "BACK B".into()).await, "BACK B");
+    assert_eq!(browser.talk("BACK B").await, "BACK B");
     let s = until(&mut d, "the opening drawn", |s| drawn(s, 1)).await;
     let mut roller = s.turn_side;
     let mut draws = 1;
@@ -161,7 +135,7 @@ async fn two_players_play_live_dice_from_their_phones() {
         server.time.advance(2_000);
         let press = format!("CLICK {} press", letter(roller));
         assert_eq!(
-            talk(&mut stdin, press).await,
+            browser.talk(&press).await,
             format!("CLICKED {} press", letter(roller))
         );
         let other = if roller == A { B } else { A };
@@ -169,11 +143,11 @@ async fn two_players_play_live_dice_from_their_phones() {
         let away = turn == 3;
         if away {
             let line = format!("AWAY {}", letter(roller));
-            assert_eq!(talk(&mut stdin, line.clone()).await, line);
+            assert_eq!(browser.talk(&line).await, line);
         }
         let roll = format!("CLICK {} roll", letter(other));
         assert_eq!(
-            talk(&mut stdin, roll).await,
+            browser.talk(&roll).await,
             format!("CLICKED {} roll", letter(other))
         );
         draws += 1;
@@ -189,11 +163,11 @@ async fn two_players_play_live_dice_from_their_phones() {
             let names = |side| if side == A { "Anna" } else { "Ben" };
             let asked = format!("WAITING {} {}", letter(other), names(other));
             assert_eq!(
-                talk(&mut stdin, asked).await,
+                browser.talk(&asked).await,
                 format!("WAITING the dice wait for {}'s link", names(roller))
             );
             let line = format!("BACK {}", letter(roller));
-            assert_eq!(talk(&mut stdin, line.clone()).await, line);
+            assert_eq!(browser.talk(&line).await, line);
         }
         let s = until(&mut d, "the roll drawn", |s| drawn(s, draws)).await;
         assert_eq!(s.dice.len(), 2, "{s:?}");
@@ -206,7 +180,7 @@ async fn two_players_play_live_dice_from_their_phones() {
         .await;
     let s = d.act("m", Action::ConfirmResult(v1::Empty {})).await;
     assert!(s.dice_revealed);
-    let verified = talk(&mut stdin, "OVER".into()).await;
+    let verified = browser.talk("OVER").await;
     assert!(
         verified.starts_with(&format!(
             "VERIFIED dice committed: {}…",
@@ -231,7 +205,7 @@ async fn two_players_play_live_dice_from_their_phones() {
         body
     });
     let forged = serde_json::to_string(&forged).unwrap();
-    let answer = talk(&mut stdin, format!("FORGED {forged}")).await;
+    let answer = browser.talk(&format!("FORGED {forged}")).await;
     assert!(
         answer.contains("\"ok\":false")
             && answer.contains(&format!(
@@ -271,7 +245,7 @@ async fn two_players_play_live_dice_from_their_phones() {
         body
     });
     let twin = serde_json::to_string(&twin).unwrap();
-    let answer = talk(&mut stdin, format!("FORGED {twin}")).await;
+    let answer = browser.talk(&format!("FORGED {twin}")).await;
     assert!(
         answer.contains("\"ok\":false")
             && answer.contains(&format!(
@@ -279,9 +253,8 @@ async fn two_players_play_live_dice_from_their_phones() {
             )),
         "{answer}"
     );
-    stdin.write_all(b"END\n").await.unwrap();
-    drop(stdin);
-    assert!(child.wait().await.unwrap().success());
+    browser.say("END").await;
+    browser.end().await;
 
     // The log: two links for every draw, both made in the browsers, and it verifies.
     let kinds: Vec<String> = log

@@ -4,15 +4,11 @@
 //! words, the results of a round, the wall, the language switch, and an axe-core audit of
 //! each view. `tests/web/spectator.mjs` is the browser's side; its header lists the lines.
 
-use std::process::Stdio;
-use std::time::Duration;
-
 use baffle_i18n::{Catalogue, Locale};
 use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 use baffle_tests::api::{A, B, Director, defaults, opening, result, roll};
 use baffle_tests::{EPOCH, TestServer};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tonic::Code;
 
 use super::{browser_tools_or_skip, get, http};
@@ -209,38 +205,19 @@ async fn a_spectator_finds_reads_and_projects_in_greek_and_english() {
         .unwrap_or_else(|| panic!("a refusal citing its article: {refused}"));
 
     let shots = std::env::var("BAFFLE_WEB_SCREENSHOT_DIR").unwrap_or_default();
-    let mut child = tokio::process::Command::new("node")
-        .arg(&script)
-        .args([&server.url(), &shots, &refused])
-        .env("CHROMIUM", &chromium)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("node runs");
-    let mut stdin = child.stdin.take().unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut next = async || {
-        let line = tokio::time::timeout(Duration::from_secs(60), lines.next_line())
-            .await
-            .expect("the browser answers within a minute")
-            .unwrap()
-            .expect("the browser script ended early: see its output above");
-        eprintln!("browser: {line}");
-        line
-    };
-    let home = next().await;
+    let mut browser = super::Script::start(&script, &chromium, &[&server.url(), &shots, &refused]);
+    let home = browser.next().await;
     assert_eq!(
         home,
         "HOME en | club open / Πανελλήνιο Πρωτάθλημα Τάβλι 2026 | Αθήνα · Nov 21 – 23, 2026 | code gbf · round 1 · 7 matches"
     );
-    assert_eq!(next().await, "AXE home 0");
+    assert_eq!(browser.next().await, "AXE home 0");
     // Left off the home list, an archived tournament opened by its id has its name.
     assert_eq!(
-        next().await,
+        browser.next().await,
         "ARCHIVED old open | old open | old open · round 0"
     );
-    assert_eq!(next().await, "SEARCH 2 matches for “anna”: | c1 m1");
+    assert_eq!(browser.next().await, "SEARCH 2 matches for “anna”: | c1 m1");
     let states = [
         "STATE m1 playing | to 5 / cube 2 · Anna / one penalty point to Ben / Anna: one warning / Anna to move 6-4",
         "STATE m2 waiting for the players | to 5 / cube 1 in the middle",
@@ -251,16 +228,16 @@ async fn a_spectator_finds_reads_and_projects_in_greek_and_english() {
         "STATE m7 between games | to 3 / cube 1 in the middle",
     ];
     for want in states {
-        assert_eq!(next().await, want);
+        assert_eq!(browser.next().await, want);
     }
     assert_eq!(
-        next().await,
+        browser.next().await,
         format!("LONG {LONG_NAME} true"),
         "the surname is not cut"
     );
     // Ben received the point (MatchState.penalty_points): in his favour, not a red flag.
-    assert_eq!(next().await, "AWARD tag award | rgb(31, 74, 44)");
-    assert_eq!(next().await, "AXE tournament 0");
+    assert_eq!(browser.next().await, "AWARD tag award | rgb(31, 74, 44)");
+    assert_eq!(browser.next().await, "AXE tournament 0");
 
     // Every PauseReason a running clock can stop for, by the proto's number, in the
     // words of the catalogue, as m1's card shows them.
@@ -276,27 +253,30 @@ async fn a_spectator_finds_reads_and_projects_in_greek_and_english() {
     ] {
         d.act("m1", Action::Pause(r as i32)).await;
         let n = r as i32;
-        stdin
-            .write_all(format!("PAUSE {n} {}\n", words(r)).as_bytes())
-            .await
-            .unwrap();
-        assert_eq!(next().await, format!("PAUSED {n} paused: {}", words(r)));
+        browser.say(&format!("PAUSE {n} {}", words(r))).await;
+        assert_eq!(
+            browser.next().await,
+            format!("PAUSED {n} paused: {}", words(r))
+        );
         d.act("m1", Action::Resume(v1::Empty {})).await;
     }
 
-    stdin.write_all(b"LIVE\n").await.unwrap();
+    browser.say("LIVE").await;
     // Game over (1) and break (2) stop no running clock here (between games it is
     // stopped already): for them, and again for all, the page's words for every number
     // are compared with the catalogue's.
     let english: Vec<String> = (1..=9)
         .map(|n| format!("{n}={}", en.enum_value("PauseReason", n).unwrap()))
         .collect();
-    assert_eq!(next().await, format!("ENPAUSE {}", english.join(";")));
     assert_eq!(
-        next().await,
+        browser.next().await,
+        format!("ENPAUSE {}", english.join(";"))
+    );
+    assert_eq!(
+        browser.next().await,
         format!("REFUSAL Refused: {text} (art. {article} of the regulations)")
     );
-    let events = next().await;
+    let events = browser.next().await;
     for said in [
         "ruling, art. 2.3 of the regulations: a warning to Anna",
         // What the ruling changed, as the record says (issue 31: "the director's decision").
@@ -309,7 +289,7 @@ async fn a_spectator_finds_reads_and_projects_in_greek_and_english() {
         assert!(events.contains(said), "{said} in {events}");
     }
     assert!(!events.contains("bg."), "no internal names: {events}");
-    assert_eq!(next().await, "AXE live 0");
+    assert_eq!(browser.next().await, "AXE live 0");
     rule(
         &mut d,
         "m1",
@@ -317,8 +297,8 @@ async fn a_spectator_finds_reads_and_projects_in_greek_and_english() {
         "2.2",
     )
     .await;
-    stdin.write_all(b"GO\n").await.unwrap();
-    let announced = next().await;
+    browser.say("GO").await;
+    let announced = browser.next().await;
     assert!(
         announced.starts_with("ANNOUNCED polite Anna – Ben: score 2 – 1 · Anna "),
         "{announced}"
@@ -335,8 +315,8 @@ async fn a_spectator_finds_reads_and_projects_in_greek_and_english() {
             .await
             .expect("renamed");
     }
-    stdin.write_all(b"RENAME\n").await.unwrap();
-    let renamed = next().await;
+    browser.say("RENAME").await;
+    let renamed = browser.next().await;
     let (times, award) = renamed
         .strip_prefix("RENAMED ")
         .and_then(|r| r.split_once(" | "))
@@ -344,45 +324,45 @@ async fn a_spectator_finds_reads_and_projects_in_greek_and_english() {
     assert!(!award.is_empty(), "{renamed}");
     assert_eq!(times, format!("{award} {award}"), "{renamed}");
     assert_eq!(
-        next().await,
+        browser.next().await,
         "RESULTS 1::playing, 2::waiting for the players, 3::Eva checked in, \
          4::ready: both checked in, 5:Ian:over · result provisional, \
          6:Kim:over · result confirmed, 7::between games"
     );
     // Words whole on a phone; the table scrolls in its box, not the page.
-    assert_eq!(next().await, "WORDS none true");
-    assert_eq!(next().await, "AXE results 0");
-    assert_eq!(next().await, "SWITCHED el Τραπέζι");
-    assert_eq!(next().await, "REMEMBERED el");
-    assert_eq!(next().await, "ELWORDS none true");
+    assert_eq!(browser.next().await, "WORDS none true");
+    assert_eq!(browser.next().await, "AXE results 0");
+    assert_eq!(browser.next().await, "SWITCHED el Τραπέζι");
+    assert_eq!(browser.next().await, "REMEMBERED el");
+    assert_eq!(browser.next().await, "ELWORDS none true");
     assert_eq!(
-        next().await,
+        browser.next().await,
         "PLURALS the one roll verified in this browser | all 4 rolls verified in this browser | \
          η μία ζαριά επαληθεύτηκε σε αυτόν τον φυλλομετρητή | \
          και οι 4 ζαριές επαληθεύτηκαν σε αυτόν τον φυλλομετρητή"
     );
 
     assert_eq!(
-        next().await,
+        browser.next().await,
         "EL el | σε εξέλιξη | στους 5 / βίδος 2 · Anna / 2 πόντοι ποινής — υπέρ: Anna / \
          ένας πόντος ποινής — υπέρ: Ben / Anna: μία παρατήρηση / Anna παίζει 6-4"
     );
     let greek: Vec<String> = (1..=9)
         .map(|n| format!("{n}={}", el.enum_value("PauseReason", n).unwrap()))
         .collect();
-    assert_eq!(next().await, format!("ELPAUSE {}", greek.join(";")));
+    assert_eq!(browser.next().await, format!("ELPAUSE {}", greek.join(";")));
     assert_eq!(
-        next().await,
+        browser.next().await,
         format!("ELREFUSAL Δεν επιτρέπεται: {text} (άρθρο {article} του Κανονισμού)")
     );
-    let events = next().await;
+    let events = browser.next().await;
     for said in ["Anna έφερε 6-4", "Ben διπλασίασε στα 2", "Anna δέχτηκε"]
     {
         assert!(events.contains(said), "{said} in {events}");
     }
     assert!(events.contains("άρθρο 2.2 του Κανονισμού"), "{events}");
     // Made before this page opened, the renames are "after" the record before them.
-    let renamed = next().await;
+    let renamed = browser.next().await;
     let times: Vec<_> = renamed
         .strip_prefix("ELRENAMED ")
         .unwrap_or_else(|| panic!("{renamed}"))
@@ -395,9 +375,9 @@ async fn a_spectator_finds_reads_and_projects_in_greek_and_english() {
             .all(|t| t.starts_with("μετά τις ") && t.len() > "μετά τις ".len()),
         "{renamed}"
     );
-    assert_eq!(next().await, "AXE live-el 0");
+    assert_eq!(browser.next().await, "AXE live-el 0");
 
-    let wall = next().await;
+    let wall = browser.next().await;
     let [_, cards, name_px, clock_px, fits] = wall.split(' ').collect::<Vec<_>>()[..] else {
         panic!("{wall}")
     };
@@ -407,7 +387,7 @@ async fn a_spectator_finds_reads_and_projects_in_greek_and_english() {
     assert!(name_px.parse::<f64>().unwrap() >= 40.0, "{wall}");
     assert!(clock_px.parse::<f64>().unwrap() >= 52.0, "{wall}");
     assert_eq!(fits, "true", "{wall}");
-    assert_eq!(next().await, "AXE wall 0");
+    assert_eq!(browser.next().await, "AXE wall 0");
     rule(
         &mut d,
         "m7",
@@ -415,12 +395,11 @@ async fn a_spectator_finds_reads_and_projects_in_greek_and_english() {
         "2.2",
     )
     .await;
-    stdin.write_all(b"WALLGO\n").await.unwrap();
-    assert_eq!(next().await, "WALLLIVE 2 – 0");
+    browser.say("WALLGO").await;
+    assert_eq!(browser.next().await, "WALLLIVE 2 – 0");
     // No 404 (the icon) and no console error in any page.
-    assert_eq!(next().await, "ERRORS none");
-    assert_eq!(next().await, "DONE");
-    drop(stdin);
-    assert!(child.wait().await.unwrap().success());
+    assert_eq!(browser.next().await, "ERRORS none");
+    assert_eq!(browser.next().await, "DONE");
+    browser.end().await;
     server.stop().await;
 }
