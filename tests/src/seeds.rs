@@ -79,13 +79,7 @@ pub fn reveal_request(match_id: &str, side: Side, secret: &Secret) -> v1::Submit
 /// commitment. Returns B's secret, for a test in which he reveals late.
 pub async fn only_a_reveals(server: &crate::TestServer, match_id: &str) -> Secret {
     let mut audit = AuditClient::new(server.channel().await);
-    let codes = audit
-        .issue_player_codes(server.director(v1::IssuePlayerCodesRequest {
-            match_id: match_id.into(),
-        }))
-        .await
-        .expect("codes issued")
-        .into_inner();
+    let codes = player_codes(server, match_id).await;
     let published = server_commitment(server.channel().await, match_id).await;
     let (anna, ben) = (Secret::named(b"anna", 0x5a), Secret::named(b"ben", 0x5b));
     for (side, secret, code) in [
@@ -104,4 +98,18 @@ pub async fn only_a_reveals(server: &crate::TestServer, match_id: &str) -> Secre
         .await
         .expect("A's reveal taken");
     ben
+}
+
+/// The two players' codes of `match_id`, issued by the director (`Audit.IssuePlayerCodes`).
+pub async fn player_codes(
+    server: &crate::TestServer,
+    match_id: &str,
+) -> v1::IssuePlayerCodesResponse {
+    AuditClient::new(server.channel().await)
+        .issue_player_codes(server.director(v1::IssuePlayerCodesRequest {
+            match_id: match_id.into(),
+        }))
+        .await
+        .expect("codes issued")
+        .into_inner()
 }

@@ -172,14 +172,8 @@ impl Seeded {
         };
         d.tournament("open", defaults).await;
         d.create_match("open", "m", 3, EPOCH.as_ms()).await;
-        let mut audit = AuditClient::new(server.channel().await);
-        let codes = audit
-            .issue_player_codes(server.director(v1::IssuePlayerCodesRequest {
-                match_id: "m".into(),
-            }))
-            .await
-            .unwrap()
-            .into_inner();
+        let audit = AuditClient::new(server.channel().await);
+        let codes = baffle_tests::seeds::player_codes(&server, "m").await;
         let commitment = seeds::server_commitment(server.channel().await, "m").await;
         Seeded {
             server,

@@ -122,13 +122,7 @@ async fn attack_2_only_a_player_gives_his_seed_committed_before_any_is_revealed(
         .device(server.channel().await, "table-seeds", "seeds")
         .await;
     let mut audit = AuditClient::new(server.channel().await);
-    let codes = audit
-        .issue_player_codes(server.director(v1::IssuePlayerCodesRequest {
-            match_id: "seeds".into(),
-        }))
-        .await
-        .unwrap()
-        .into_inner();
+    let codes = baffle_tests::seeds::player_codes(&server, "seeds").await;
     let (seed_a, seed_b) = (
         Secret::named(b"anna's own", 0xa1),
         Secret::named(b"ben's own", 0xb1),
@@ -286,13 +280,7 @@ async fn attack_5_a_chess960_position_waits_for_the_players_seeds() {
         "no position before the players' seeds"
     );
     let mut audit = AuditClient::new(server.channel().await);
-    let codes = audit
-        .issue_player_codes(server.director(v1::IssuePlayerCodesRequest {
-            match_id: "c960".into(),
-        }))
-        .await
-        .unwrap()
-        .into_inner();
+    let codes = baffle_tests::seeds::player_codes(&server, "c960").await;
     let players = [
         (A, baffle_core::Side::A, &codes.code_a),
         (B, baffle_core::Side::B, &codes.code_b),

@@ -95,13 +95,7 @@ async fn seated(server: &TestServer) -> (Director, [Player; 2]) {
         .create_match("club", MATCH, 3, baffle_tests::EPOCH.as_ms())
         .await;
     let mut audit = AuditClient::new(server.channel().await);
-    let codes = audit
-        .issue_player_codes(server.director(v1::IssuePlayerCodesRequest {
-            match_id: MATCH.into(),
-        }))
-        .await
-        .unwrap()
-        .into_inner();
+    let codes = baffle_tests::seeds::player_codes(server, MATCH).await;
     let commitment: Commitment = server_commitment(server.channel().await, MATCH).await;
     let player = |side, tip, code: &str| Player {
         side,

@@ -105,14 +105,7 @@ async fn rule_4_2_iii_an_illegal_move_is_refused_and_changes_nothing() {
 async fn a_player_sends_his_own_moves_and_nothing_else() {
     let server = TestServer::start().await;
     let mut d = seated(&server, "p").await;
-    let mut audit = v1::audit_client::AuditClient::new(server.channel().await);
-    let codes = audit
-        .issue_player_codes(server.director(v1::IssuePlayerCodesRequest {
-            match_id: "p".into(),
-        }))
-        .await
-        .unwrap()
-        .into_inner();
+    let codes = baffle_tests::seeds::player_codes(&server, "p").await;
     d.act("p", opening(3, 1)).await;
     let mut matches = v1::matches_client::MatchesClient::new(server.channel().await);
     let send = |action: Action| v1::ExecuteRequest {
@@ -158,14 +151,7 @@ async fn rule_1_7_the_adjudication_help_is_the_directors_alone() {
     assert_eq!(e.code(), Code::FailedPrecondition, "{}", e.message());
     d.act("h", opening(3, 1)).await;
     // A player (his code) and anyone without a token are refused; the director is told.
-    let mut audit = v1::audit_client::AuditClient::new(server.channel().await);
-    let codes = audit
-        .issue_player_codes(server.director(v1::IssuePlayerCodesRequest {
-            match_id: "h".into(),
-        }))
-        .await
-        .unwrap()
-        .into_inner();
+    let codes = baffle_tests::seeds::player_codes(&server, "h").await;
     let e = matches
         .adjudicate(with_token(ask(), &codes.code_a))
         .await

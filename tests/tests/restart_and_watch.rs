@@ -127,13 +127,7 @@ async fn server_dice_are_committed_recorded_and_recomputable_after_the_reveal() 
     assert_eq!(commitment.len(), 64);
 
     let mut audit = AuditClient::new(server.channel().await);
-    let codes = audit
-        .issue_player_codes(server.director(v1::IssuePlayerCodesRequest {
-            match_id: "m".into(),
-        }))
-        .await
-        .unwrap()
-        .into_inner();
+    let codes = baffle_tests::seeds::player_codes(&server, "m").await;
     // Each player commits to his own seed, with his own code; both reveal.
     let server_commitment =
         baffle_tests::seeds::server_commitment(server.channel().await, "m").await;

@@ -355,13 +355,7 @@ async fn the_follow_view_shows_the_dice_commitment() {
     );
     // A player's commitment shows as soon as it is made.
     let mut audit = baffle_proto::v1::audit_client::AuditClient::new(server.channel().await);
-    let codes = audit
-        .issue_player_codes(server.director(v1::IssuePlayerCodesRequest {
-            match_id: "r1-t1".into(),
-        }))
-        .await
-        .unwrap()
-        .into_inner();
+    let codes = baffle_tests::seeds::player_codes(&server, "r1-t1").await;
     let commitment = baffle_core::dice::player_commitment("r1-t1", baffle_core::Side::A, b"x");
     audit
         .commit_player_seed(baffle_tests::with_token(

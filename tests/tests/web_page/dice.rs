@@ -297,13 +297,7 @@ async fn a_confirmed_match_shows_its_dice_verified_without_a_reveal_call() {
         .await;
     d.create_match("club", "m", 1, EPOCH.as_ms()).await;
     let mut audit = v1::audit_client::AuditClient::new(server.channel().await);
-    let codes = audit
-        .issue_player_codes(server.director(v1::IssuePlayerCodesRequest {
-            match_id: "m".into(),
-        }))
-        .await
-        .unwrap()
-        .into_inner();
+    let codes = baffle_tests::seeds::player_codes(&server, "m").await;
     let commitment = server_commitment(server.channel().await, "m").await;
     let players = [
         (Side::A, Secret::named(b"anna's seed", 0xa5), &codes.code_a),
@@ -422,13 +416,7 @@ async fn a_player_adds_his_seed_from_the_page() {
     )
     .await;
     let mut audit = v1::audit_client::AuditClient::new(server.channel().await);
-    let codes = audit
-        .issue_player_codes(server.director(v1::IssuePlayerCodesRequest {
-            match_id: "m".into(),
-        }))
-        .await
-        .unwrap()
-        .into_inner();
+    let codes = baffle_tests::seeds::player_codes(&server, "m").await;
     let mut browser = super::Script::start(
         &script,
         &chromium,

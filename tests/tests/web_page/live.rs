@@ -65,14 +65,7 @@ async fn two_players_play_live_dice_from_their_phones() {
     )
     .await;
     d.create_match("club", "m", 1, EPOCH.as_ms()).await;
-    let mut audit = v1::audit_client::AuditClient::new(server.channel().await);
-    let codes = audit
-        .issue_player_codes(server.director(v1::IssuePlayerCodesRequest {
-            match_id: "m".into(),
-        }))
-        .await
-        .unwrap()
-        .into_inner();
+    let codes = baffle_tests::seeds::player_codes(&server, "m").await;
     let args = [
         server.url(),
         "m".into(),
