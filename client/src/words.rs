@@ -477,6 +477,18 @@ pub fn event(kind: &str, body: &Json, names: [&str; 2]) -> String {
         "dice.asked" if body.get("side").is_some() => say_with("event-dice-asked", &[name("side")]),
         "dice.asked" => say("event-dice-asked-opening"),
         "dice.link" => say_with("event-dice-link", &[name("side")]),
+        "match.opened" => say("follow-event-opened"),
+        "match.setup" => say("follow-event-setup"),
+        "dice.link_due" => say_with(
+            "event-links-due",
+            &[
+                (
+                    "time",
+                    time_of_day(body.get("by").and_then(Json::as_i64).unwrap_or(0)).into(),
+                ),
+                ("reason", field("reason")),
+            ],
+        ),
         "dice.anomaly" => say("event-dice-anomaly"),
         "chess.arrived" => say_with("event-chess-arrived", &[color("color")]),
         "chess.started" => say("event-chess-started"),
@@ -565,6 +577,7 @@ fn ruling_action(action: &Json, effect: Option<&Json>, names: [&str; 2]) -> Stri
         }
         Some("set_time") => say_with("ruling-set-time", &[who(action, "side", names)]),
         Some("confirm_result") => say("ruling-confirm"),
+        Some("forfeit_match") => say_with("ruling-forfeit-match", &[who(action, "loser", names)]),
         _ => say("ruling-other"),
     };
     let Some(effect) = effect else {

@@ -44,6 +44,13 @@ const tag = (cls, text) => el("span", { class: `tag ${cls}` }, text);
 function pauseTag(s) {
   if (!s.clock || !s.clock.paused) return "";
   const reason = enumWords("PauseReason", s.clock.paused, {}, "?");
+  // Waiting for live dice links: whose, where everyone looks first.
+  const w = s.live_dice && s.live_dice.waiting;
+  if (w) {
+    const missing = [[w.given_a, s.player_a], [w.given_b, s.player_b]].filter(([given]) => !given).map(([, name]) => name);
+    const names = new Intl.ListFormat(language(), { type: "conjunction" }).format(missing);
+    return tag("paused", t("live-waiting", { names }));
+  }
   return tag("paused", t("paused", { reason }));
 }
 
@@ -315,9 +322,11 @@ function live(s, events, redraw = () => {}) {
     el("div", { class: "meta state" }, stateWords(s)),
     side("a", s.player_a),
     el("div", { class: "mid" }, el("span", { class: "score" }, `${score(s, "a")} – ${score(s, "b")}`), tags(s)),
-    side("b", s.player_b), s.board ? board(s, redraw) : "", eventList(s, events), diceLine(s), headLine(s),
-    // Live dice take no seeds: the panel is the players' chains and a player's controls.
-    s.live_dice ? livePanel(s, redraw) : drawsFromSeed(s) ? seedPanel(s, events, redraw, serverNow()) : "");
+    side("b", s.player_b), s.board ? board(s, redraw) : "",
+    // Live dice take no seeds: the panel is the players' chains and a player's controls,
+    // above the events so that his buttons are under his thumb, not a scroll away.
+    s.live_dice ? livePanel(s, redraw) : "", eventList(s, events), diceLine(s), headLine(s),
+    !s.live_dice && drawsFromSeed(s) ? seedPanel(s, events, redraw, serverNow()) : "");
 }
 
 // What a screen reader is told of a match when it changes: the score, whose clock runs
@@ -442,7 +451,7 @@ function followTournament(id, render) {
       changed.add(s.match_id);
       if (!frame) frame = requestAnimationFrame(draw);
       // A change of score, clock or result is said politely; a tick is not.
-      const key = `${s.score_a}/${s.score_b}/${s.clock && s.clock.running}/${s.clock && s.clock.paused}/${!!s.result}`;
+      const key = `${s.score_a}/${s.score_b}/${s.clock && s.clock.running}/${s.clock && s.clock.paused}/${!!s.result}/${!!(s.result && s.result.confirmed)}`;
       if (announced.has(s.match_id) && announced.get(s.match_id) !== key) announce(spoken(s));
       announced.set(s.match_id, key);
     }
@@ -595,7 +604,7 @@ function showMatch(id) {
         redraw();
         const s = u.state;
         checkHead(s, redraw);
-        const key = `${s.score_a}/${s.score_b}/${s.clock && s.clock.running}/${s.clock && s.clock.paused}/${!!s.result}`;
+        const key = `${s.score_a}/${s.score_b}/${s.clock && s.clock.running}/${s.clock && s.clock.paused}/${!!s.result}/${!!(s.result && s.result.confirmed)}`;
         if (said && said !== key) announce(spoken(s));
         said = key;
         followDice(s, events, u.events, redraw);

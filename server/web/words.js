@@ -134,6 +134,7 @@ function action(a, name, effect) {
       case "adjust_time": return t("ruling-adjust-time", { name: name(a.side), delta: (a.delta >= 0 ? "+" : "") + span(a.delta) });
       case "set_time": return t("ruling-set-time", { name: name(a.side) });
       case "confirm_result": return t("ruling-confirm");
+      case "forfeit_match": return t("ruling-forfeit-match", { name: name(a.loser) });
       default: return t("ruling-other");
     }
   })();
@@ -190,6 +191,8 @@ export function eventWords(e, s) {
     // The deadline for the players' reveals; with a reason, the director's extension.
     case "dice.reveal_due": return b.reason ? t("event-reveal-extended", { rule: rule(b.article || ""), time: time(b.by) })
       : t("event-reveal-due", { time: time(b.by) });
+    // Live dice: the links' deadline moved (the director's extension, a server outage).
+    case "dice.link_due": return t("event-links-due", { time: time(b.by), reason: b.reason });
     case "match.renamed": return t("event-renamed", { was: b.was, name: b.name });
     case "table.restart": return t(b.credit_ms === b.charged_ms ? "event-restart" : "event-restart-partial",
       { down: span(b.down_ms), charged: span(b.charged_ms), credit: span(b.credit_ms), name: name(b.side) });

@@ -14,6 +14,7 @@ use baffle_core::dice::{Commitment, LiveChain};
 use baffle_proto::v1;
 use baffle_proto::v1::audit_client::AuditClient;
 use baffle_proto::v1::command::Action;
+use baffle_server::time::TimeSource;
 use baffle_tests::api::{B, Director, defaults, server_opening};
 use baffle_tests::seeds::server_commitment;
 use baffle_tests::{TestServer, with_token};
@@ -479,5 +480,67 @@ async fn live_dice_a_link_with_the_opening_roll_is_taken() {
     assert_eq!(
         director.state(MATCH).await.turn,
         v1::TurnPhase::Moving as i32
+    );
+}
+
+/// A stranger's find: `baffle rule … extend-reveal` while a draw waited for a link said
+/// "the reveals are now due by 00:00 UTC". It extends the links' deadline, and says so.
+#[tokio::test]
+async fn live_dice_the_director_extends_a_links_deadline_from_the_command_line() {
+    let server = TestServer::start().await;
+    let (mut director, mut players) = seated(&server).await;
+    director.act(MATCH, server_opening()).await;
+    players[0].give(&server).await.unwrap();
+    let due = director
+        .state(MATCH)
+        .await
+        .live_dice
+        .unwrap()
+        .waiting
+        .unwrap()
+        .due_ms;
+    let rule = [
+        "rule",
+        MATCH,
+        "--reason",
+        "Ben's phone restarted",
+        "--article",
+        "2.3",
+        "extend-reveal",
+        "10",
+    ];
+    let o = baffle_tests::cli::baffle(&server, &rule).await;
+    assert_eq!(o.code, 0, "{}{}", o.out, o.err);
+    let by = director
+        .state(MATCH)
+        .await
+        .live_dice
+        .unwrap()
+        .waiting
+        .unwrap()
+        .due_ms;
+    assert_eq!(by, server.time.now().as_ms() + 600_000);
+    assert!(by > due);
+    let said = baffle_client::words::time_of_day(by);
+    assert!(
+        o.out.contains(&format!("the links are now due by {said}")),
+        "{}",
+        o.out
+    );
+    // The extension in words, as `follow`, `live play` and the console tell it.
+    let text = log(&server).await;
+    let line = text
+        .lines()
+        .find(|l| l.contains("dice.link_due"))
+        .expect("the extension");
+    let record = baffle_core::audit::export::parse_line(line).unwrap();
+    let baffle_core::audit::export::Line::Record(record) = record else {
+        panic!("{line}")
+    };
+    let body: serde_json::Value = serde_json::from_str(&record.body).unwrap();
+    let words = baffle_client::words::event("dice.link_due", &body, ["Anna", "Ben"]);
+    assert!(
+        words.contains("the links are now due by") && words.contains("Ben's phone restarted"),
+        "{words}"
     );
 }

@@ -239,13 +239,23 @@ pub(super) async fn extend_reveal(
     if cli.json {
         return Ok(Outcome::ok(to_json(&MatchView::of(&state))));
     }
+    // With live dice the extension is of the links a draw waits for.
+    let links_due = state
+        .live_dice
+        .as_ref()
+        .and_then(|l| l.waiting.as_ref())
+        .map(|w| w.due_ms);
+    let (id, due) = match links_due {
+        Some(due) => ("cli-links-extended", due),
+        None => ("cli-reveal-extended", state.reveal_due_ms),
+    };
     let args = [
-        ("due", words::time_of_day(state.reveal_due_ms).into()),
+        ("due", words::time_of_day(due).into()),
         ("count", r.seq.into()),
     ];
     Ok(Outcome::ok(format!(
         "{}\n{}",
-        words::say_with("cli-reveal-extended", &args),
+        words::say_with(id, &args),
         render::match_text(&state)
     )))
 }

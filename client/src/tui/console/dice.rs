@@ -168,7 +168,10 @@ impl Dashboard {
                 todo(1, words::say_with("console-todo-reveal-pending", &args))
             });
         }
-        for p in live_awaited(s) {
+        let awaited = live_awaited(s);
+        // With both links missing nobody forfeits by himself: the director rules.
+        let alone = awaited.len() == 1;
+        for p in awaited {
             let args = [
                 ("at", at.clone().into()),
                 ("name", p.name.clone().into()),
@@ -180,7 +183,11 @@ impl Dashboard {
                 .and_then(|l| l.waiting.as_ref())
                 .map_or(now_ms, |w| w.asked_ms);
             if p.overdue(now_ms) {
-                todos.push(todo(0, words::say_with("console-todo-link-overdue", &args)));
+                let id = match alone {
+                    true => "console-todo-link-overdue",
+                    false => "console-todo-links-overdue",
+                };
+                todos.push(todo(0, words::say_with(id, &args)));
             } else if now_ms - asked_ms >= LINK_TODO_AFTER_MS {
                 todos.push(todo(1, words::say_with("console-todo-link-pending", &args)));
             }

@@ -72,8 +72,12 @@ impl Dashboard {
                     .parse()
                     .map_err(|_| bad("console-bad-minutes", text.trim()))?;
                 let args = [("minutes", minutes.into())];
+                let id = match s.live_dice.as_ref().and_then(|l| l.waiting.as_ref()) {
+                    Some(_) => "console-do-extend-links",
+                    None => "console-do-extend",
+                };
                 return Ok(Pending {
-                    label: in_match(&words::say_with("console-do-extend", &args), &match_id),
+                    label: in_match(&words::say_with(id, &args), &match_id),
                     match_id: match_id.clone(),
                     order: Order::ExtendReveal { minutes },
                     ruling: ruling("", "2.3"),

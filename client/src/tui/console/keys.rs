@@ -420,7 +420,11 @@ impl Dashboard {
             return;
         }
         let args = [("name", awaited.join(", ").into())];
-        let label = words::say_with("console-ask-extend", &args);
+        let id = match s.live_dice.as_ref().and_then(|l| l.waiting.as_ref()) {
+            Some(_) => "console-ask-extend-links",
+            None => "console-ask-extend",
+        };
+        let label = words::say_with(id, &args);
         self.ask(label, InputKind::ExtendReveal);
     }
 }

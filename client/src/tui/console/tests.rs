@@ -645,9 +645,22 @@ fn live_dice_a_link_awaited_is_a_todo_after_ten_seconds_and_urgent_at_its_deadli
     );
     let todos = board.todos(61_000);
     assert!(
-        todos[0].text.contains("Ben has not given his link"),
+        todos[0].text.contains("Ben's link has not come")
+            && todos[0].text.contains("forfeits the match"),
         "{}",
         todos[0].text
     );
     assert_eq!(todos[0].urgency, 0);
+    // With both links missing nobody forfeits by himself: the director rules.
+    let mut s = board.matches["m"].clone();
+    if let Some(w) = s.live_dice.as_mut().and_then(|l| l.waiting.as_mut()) {
+        w.given_a = false;
+    }
+    board.update(s);
+    let todos = board.todos(61_000);
+    assert_eq!(todos.len(), 2, "{todos:?}");
+    assert!(
+        todos.iter().all(|t| t.text.contains("nobody forfeits")),
+        "{todos:?}"
+    );
 }
