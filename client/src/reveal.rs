@@ -125,14 +125,12 @@ pub async fn check(channel: Channel, match_id: &str, head: &str) -> DiceCheck {
     }
 }
 
-/// The dice lines of `match show` and the console's match in full: whose seed is
-/// awaited and until when — past the deadline (judged at `now_ms`, the server's clock,
-/// when known) the alert with both rulings — and, once the seed is revealed, what the
-/// check found (or how to run it, when it was not run).
 /// Live dice (`docs/dice.md`, "Live dice"): the draw asked for and waiting for the
-/// players' links — whose roll (or the opening), whose links are missing and until when;
-/// nothing when no draw waits or the match has a result.
-pub fn live_lines(s: &v1::MatchState) -> Vec<String> {
+/// players' links — whose roll (or the opening), whose links are missing and until when,
+/// and past the deadline (at `now_ms`, the server's clock, when known) that it is
+/// overdue and how the director extends it; nothing when no draw waits or the match has
+/// a result.
+pub fn live_lines(s: &v1::MatchState, now_ms: Option<i64>) -> Vec<String> {
     let Some(w) = s.live_dice.as_ref().and_then(|l| l.waiting.as_ref()) else {
         return Vec::new();
     };
@@ -157,10 +155,21 @@ pub fn live_lines(s: &v1::MatchState) -> Vec<String> {
         ("draw", draw.into()),
         ("names", missing.join(", ").into()),
         ("due", time_of_day(w.due_ms).into()),
+        ("match", s.match_id.clone().into()),
     ];
-    vec![words::say_with("cli-live-waiting", &args)]
+    let overdue = now_ms.is_some_and(|now| now >= w.due_ms);
+    let id = if overdue {
+        "cli-live-overdue"
+    } else {
+        "cli-live-waiting"
+    };
+    vec![words::say_with(id, &args)]
 }
 
+/// The dice lines of `match show` and the console's match in full: whose seed is
+/// awaited and until when — past the deadline (judged at `now_ms`, the server's clock,
+/// when known) the alert with both rulings — and, once the seed is revealed, what the
+/// check found (or how to run it, when it was not run).
 pub fn lines(s: &v1::MatchState, now_ms: Option<i64>, check: Option<&DiceCheck>) -> Vec<String> {
     let mut out: Vec<String> = pending(s)
         .iter()
@@ -175,7 +184,7 @@ pub fn lines(s: &v1::MatchState, now_ms: Option<i64>, check: Option<&DiceCheck>)
             ),
         })
         .collect();
-    out.extend(live_lines(s));
+    out.extend(live_lines(s, now_ms));
     if s.dice_revealed && uses_server_dice(s) {
         out.push(match check {
             Some(DiceCheck::Verified { draws }) => {

@@ -300,6 +300,17 @@ fn live_dice_a_player_who_withholds_his_link_forfeits_at_the_deadline() {
 }
 
 #[test]
+fn live_dice_with_both_links_missing_nobody_forfeits_at_the_deadline() {
+    let mut live = Live::new();
+    live.ok(Request::ServerOpening);
+    // No deadline falls due by itself: nobody is singled out.
+    assert_eq!(live.table.next_due(), None);
+    live.now += LINK_WINDOW.as_ms() + 10_000;
+    assert!(live.ok(Request::Tick).is_empty());
+    assert!(!live.table.game().is_over());
+}
+
+#[test]
 fn live_dice_the_log_replays_and_verifies_with_every_link() {
     let mut live = Live::new().opened();
     for _ in 0..6 {

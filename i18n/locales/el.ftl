@@ -512,6 +512,7 @@ cli-device-not-connected = συσκευή { $device } αποσυνδεδεμέν
 cli-log = αρχείο { $count } εγγραφές, κεφαλή { $head }
 cli-reveal-pending = ζάρια  αναμένεται ο σπόρος: { $name } (προθεσμία { $due }): κανένα ζάρι ως τότε
 cli-live-waiting = ζάρια  { $draw }: αναμένεται ο κρίκος: { $names } (προθεσμία { $due })
+cli-live-overdue = ζάρια  { $draw }: αναμονή για τον κρίκο: { $names }: ΕΚΠΡΟΘΕΣΜΑ από τις { $due }, αποφασίζει ο Διευθυντής — παράταση: baffle rule { $match } --reason … --article 2.3 extend-reveal ΛΕΠΤΑ, ή ήττα με κατακύρωση (2.3)
 live-draw-roll = η ζαριά του/της { $name }
 live-draw-opening = η αρχική ζαριά
 live-joined = η αλυσίδα δεσμεύτηκε για το { $match } ως { $side } ({ $length } κρίκοι), φυλάσσεται στο { $file }: κρατήστε το αρχείο μυστικό ως το τέλος του αγώνα

@@ -514,6 +514,7 @@ cli-device-not-connected = device { $device } not connected
 cli-log = log    { $count } events, head { $head }
 cli-reveal-pending = dice   waiting for { $name }'s seed (due { $due }): no die is drawn until it is revealed
 cli-live-waiting = dice   { $draw } waits for the link of { $names } (due { $due })
+cli-live-overdue = dice   { $draw } waits for the link of { $names }: OVERDUE since { $due }, the director rules — extend: baffle rule { $match } --reason … --article 2.3 extend-reveal MINUTES, or forfeit a player (2.3)
 live-draw-roll = { $name }'s roll
 live-draw-opening = the opening roll
 live-joined = chain committed for { $match } as { $side } ({ $length } links), kept in { $file }: keep that file secret until the match is over

@@ -544,3 +544,24 @@ async fn live_dice_the_director_extends_a_links_deadline_from_the_command_line()
         "{words}"
     );
 }
+
+/// An opening nobody answered: with both links missing nobody is singled out — past the
+/// deadline nobody forfeits, and `match show` says the director rules, and how.
+#[tokio::test]
+async fn live_dice_with_both_links_missing_nobody_forfeits_and_the_director_rules() {
+    let server = TestServer::start().await;
+    let (mut director, _players) = seated(&server).await;
+    director.act(MATCH, server_opening()).await;
+    server.time.advance(61_000);
+    let s = director.state(MATCH).await;
+    assert!(s.result.is_none(), "{s:?}");
+    assert!(s.live_dice.unwrap().waiting.is_some());
+    let o = baffle_tests::cli::baffle(&server, &["match", "show", MATCH]).await;
+    assert!(
+        o.out
+            .contains("waits for the link of Anna, Ben: OVERDUE since")
+            && o.out.contains("extend-reveal MINUTES"),
+        "{}",
+        o.out
+    );
+}

@@ -259,7 +259,7 @@ fn info_lines(s: &v1::MatchState, status: &Status) -> Vec<Line<'static>> {
             bold,
         ));
     }
-    for line in reveal::live_lines(s) {
+    for line in reveal::live_lines(s, Some(s.sent_at_ms)) {
         lines.push(Line::styled(line, bold));
     }
     if let Some(verdict) = dice_verdict(s, status.dice.as_ref()) {

@@ -110,7 +110,7 @@ pub async fn follow(
                 } else {
                     write(out, &events_text(&events, names))?;
                     write(out, &format!("{}\n", summary(&s)))?;
-                    for line in reveal::live_lines(&s) {
+                    for line in reveal::live_lines(&s, Some(s.sent_at_ms)) {
                         write(out, &format!("{line}\n"))?;
                     }
                     if !checked && s.dice_revealed && reveal::uses_server_dice(&s) {

@@ -172,7 +172,7 @@ impl Player {
             self.state = s;
             let now = waiting(&self.state);
             if now.is_some() && now != before.as_ref() {
-                for line in crate::reveal::live_lines(&self.state) {
+                for line in crate::reveal::live_lines(&self.state, Some(self.state.sent_at_ms)) {
                     print_now(&(line + "\n"));
                 }
             }
