@@ -329,8 +329,9 @@ async fn live_dice_a_player_code_is_for_his_own_side() {
 }
 
 /// Live dice are server dice for backgammon: a tournament of dice rolled at the table
-/// with live dice is refused, and so is a chess match in a live-dice tournament — each
-/// with INVALID_ARGUMENT and nothing created.
+/// with live dice is refused (INVALID_ARGUMENT: its settings contradict each other), and
+/// so is a chess match in a live-dice tournament (FAILED_PRECONDITION: the tournament's
+/// rules refuse it) — nothing created either way.
 #[tokio::test]
 async fn live_dice_are_for_backgammon_with_server_dice() {
     let server = TestServer::start().await;
@@ -379,6 +380,8 @@ async fn live_dice_are_for_backgammon_with_server_dice() {
         .create_match(director.with_token(chess))
         .await
         .unwrap_err();
+    // Refused by the rules for this tournament, not as a malformed request.
+    assert_eq!(refused.code(), Code::FailedPrecondition, "{refused:?}");
     assert!(
         refused.message().contains("live dice are for backgammon"),
         "{refused:?}"
