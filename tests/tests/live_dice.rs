@@ -567,4 +567,9 @@ async fn live_dice_with_both_links_missing_nobody_forfeits_and_the_director_rule
         "{}",
         o.out
     );
+    // `match list` says it too, under the table.
+    let list = ["match", "list", "--tournament", "club"];
+    let o = baffle_tests::cli::baffle(&server, &list).await;
+    let line = format!("{MATCH}  dice   the opening roll waits for the link of Anna, Ben");
+    assert!(o.out.contains(&line), "{}", o.out);
 }

@@ -279,14 +279,18 @@ async fn create_match(
     Ok(outcome)
 }
 
-/// The reveals the listed matches wait for, a line each after the table: each such match
-/// read again (`GetMatch`) for the server's clock, which judges a deadline passed.
+/// The reveals the listed matches wait for — and, with live dice, the links a draw waits
+/// for — a line each after the table: each such match read again (`GetMatch`) for the
+/// server's clock, which judges a deadline passed.
 async fn pending_reveals(
     client: &mut TournamentsClient<Channel>,
     matches: &[v1::MatchState],
 ) -> Result<String, Outcome> {
     let mut text = String::new();
-    for listed in matches.iter().filter(|s| !reveal::pending(s).is_empty()) {
+    let waits = |s: &v1::MatchState| {
+        !reveal::pending(s).is_empty() || !reveal::live_lines(s, None).is_empty()
+    };
+    for listed in matches.iter().filter(|s| waits(s)) {
         let s = client
             .get_match(v1::GetMatchRequest {
                 match_id: listed.match_id.clone(),
