@@ -43,6 +43,14 @@ pub fn strict_hex(s: &str, what: &str) -> Result<Vec<u8>, String> {
     lower_hex(s).ok_or_else(|| format!("{what} is not lower-case hex"))
 }
 
+/// [`strict_hex`] of exactly 32 bytes (a seed, a commitment, a chain's anchor or link),
+/// or an error naming `what`.
+pub fn strict_hex32(s: &str, what: &str) -> Result<[u8; 32], String> {
+    strict_hex(s, what)?
+        .try_into()
+        .map_err(|_| format!("{what} is not 32 bytes"))
+}
+
 /// A player seed is 1 (v1) or [`MIN_PLAYER_SEED_V2`] (v2) to [`MAX_PLAYER_SEED`] bytes.
 pub(super) fn check_seed_length(version: DiceVersion, seed: &[u8]) -> Result<(), DiceError> {
     let least = match version {
@@ -439,18 +447,12 @@ impl TableDice {
         if pending.asked != asked_of(like, side).ok_or(DiceError::NothingAsked)? {
             return Err(DiceError::NothingAsked);
         }
-        match pending.both() {
-            Some(links) => Ok(Some(links)),
-            None => Err(DiceError::LinkPending(
-                pending.missing().expect("a link is missing"),
-            )),
-        }
+        pending.both_links().map(Some)
     }
 
     /// The key of one draw: the match's, or with live dice the draw's own.
     fn draw_key(&self, seed: &ServerSeed, links: Option<[Link; 2]>) -> [u8; 32] {
-        let key = self.key(seed);
-        links.map_or(key, |links| live_key(key, links))
+        with_links(self.key(seed), links)
     }
 
     /// `side`'s next roll, without taking it, and its position (v2).
@@ -560,10 +562,7 @@ impl TableDice {
         if self.revealed {
             return Err(RevealError::new("the server seed was revealed twice"));
         }
-        let bytes: [u8; 32] = strict_hex(seed_hex, "the server seed")
-            .map_err(RevealError::new)?
-            .try_into()
-            .map_err(|_| RevealError::new("the server seed is not 32 bytes"))?;
+        let bytes = strict_hex32(seed_hex, "the server seed").map_err(RevealError::new)?;
         let seed = ServerSeed::from_bytes(bytes);
         if seed.commitment() != self.commitment {
             return Err(RevealError::new(
@@ -587,10 +586,7 @@ impl TableDice {
                 draw,
             } = sealed;
             let expected = match position {
-                Some(at) => next_draw(
-                    &mut DiceStream::at(links.map_or(key, |l| live_key(key, l)), at),
-                    &draw,
-                ),
+                Some(at) => next_draw(&mut DiceStream::at(with_links(key, links), at), &draw),
                 None => next_draw(&mut stream, &draw),
             };
             if expected != draw {
@@ -618,6 +614,12 @@ struct Sealed {
     position: Option<Position>,
     links: Option<[Link; 2]>,
     draw: Draw,
+}
+
+/// A draw's key from the match's `key`: the same, or with live dice, the key of the two
+/// links the draw took.
+fn with_links(key: [u8; 32], links: Option<[Link; 2]>) -> [u8; 32] {
+    links.map_or(key, |links| live_key(key, links))
 }
 
 /// What a live draw of `like`'s kind answers: an opening, or `side`'s roll.

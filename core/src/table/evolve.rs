@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 
 use super::body::{AnomalyRecord, Body};
-use super::dice::{Draw, strict_hex};
+use super::dice::{Draw, strict_hex, strict_hex32};
 use super::outage::whole_ms;
 use super::{Game, Table};
 use crate::audit::Entry;
@@ -338,9 +338,7 @@ impl Table {
                     .map_err(|e| e.to_string())?;
             }
             Entry::PlayerCommit { side, commitment } => {
-                let bytes: [u8; 32] = strict_hex(commitment, "the player's commitment")?
-                    .try_into()
-                    .map_err(|_| "the player's commitment is not 32 bytes")?;
+                let bytes = strict_hex32(commitment, "the player's commitment")?;
                 self.dice
                     .commit_player_seed(*side, bytes)
                     .map_err(|e| e.to_string())?;

@@ -9,6 +9,7 @@
 //! only thing a player can still do is withhold his link, which costs him the match at
 //! the deadline unless the director rules otherwise.
 
+use super::dice::strict_hex32;
 use super::{Game, Table};
 use crate::audit::Entry;
 use crate::backgammon::{Command, DiceSource, Turn};
@@ -54,6 +55,19 @@ impl PendingDraw {
     /// Both links, once both are in.
     pub fn both(&self) -> Option<[Link; 2]> {
         Some([self.links[0]?, self.links[1]?])
+    }
+
+    /// Both links, or the player whose link the draw still waits for.
+    pub fn both_links(&self) -> Result<[Link; 2], DiceError> {
+        self.both()
+            .ok_or_else(|| DiceError::LinkPending(self.missing().expect("a link is missing")))
+    }
+
+    /// The player who withholds his link: the one missing when the other gave his. With
+    /// both missing, nobody (the director rules); with both in, nobody.
+    pub fn withholder(&self) -> Option<Side> {
+        let given = self.links.iter().filter(|l| l.is_some()).count();
+        self.missing().filter(|_| given == 1)
     }
 }
 
@@ -200,10 +214,7 @@ impl LiveLinks {
                 pending.asked
             ));
         }
-        let links = pending.both().ok_or_else(|| {
-            let side = pending.missing().expect("a link is missing");
-            DiceError::LinkPending(side).to_string()
-        })?;
+        let links = pending.both_links().map_err(|e| e.to_string())?;
         self.pending = None;
         Ok(links)
     }
@@ -235,13 +246,6 @@ pub(super) fn check_live_setup(game: &Game, version: DiceVersion) -> Result<(), 
     }
 }
 
-/// A 32-byte value written in hex in a live record.
-fn hex32(text: &str, what: &str) -> Result<Link, String> {
-    super::dice::strict_hex(text, what)?
-        .try_into()
-        .map_err(|_| format!("{what} is not 32 bytes"))
-}
-
 impl Table {
     /// Folds a live dice record: the dice keep the chains and the draw in waiting; the
     /// game is asked whether it stands for the draw asked for.
@@ -252,7 +256,7 @@ impl Table {
                 anchor,
                 length,
             } => {
-                let anchor = hex32(anchor, "the chain's anchor")?;
+                let anchor = strict_hex32(anchor, "the chain's anchor")?;
                 self.dice
                     .live_mut()
                     .map_err(|e| e.to_string())?
@@ -274,7 +278,7 @@ impl Table {
                     .ask(asked, at, due)
             }
             Entry::Link { side, link } => {
-                let link = hex32(link, "the link")?;
+                let link = strict_hex32(link, "the link")?;
                 self.dice
                     .live_mut()
                     .and_then(|live| live.give(*side, link))

@@ -3,7 +3,7 @@
 //! reveal).
 
 use super::body::{Body, GameSetup, MAX_REVEAL_WINDOW, SetupRecord};
-use super::dice::{TableDice, strict_hex};
+use super::dice::{TableDice, strict_hex, strict_hex32};
 use super::{Game, Table};
 use crate::audit::{Entry, Hash, Record, record_hash};
 use crate::dice::{Commitment, DiceVersion, ServerSeed};
@@ -168,9 +168,7 @@ impl Replay {
                 }),
             ) => {
                 let version = DiceVersion::from_number(dice)?;
-                let bytes: [u8; 32] = strict_hex(&commitment, "the commitment")?
-                    .try_into()
-                    .map_err(|_| "the commitment is not 32 bytes")?;
+                let bytes = strict_hex32(&commitment, "the commitment")?;
                 if let Some(key) = &signer
                     && strict_hex(key, "the signer")?.len() != 32
                 {

@@ -200,13 +200,7 @@ impl Draft {
         by: Timestamp,
         ruling: &ChessRuling,
     ) -> Result<(), Refusal> {
-        if ruling.reason.trim().is_empty() || ruling.article.trim().is_empty() {
-            return Err(Refusal::invalid(
-                "ruling: an extension of the links' deadline needs a reason and an article",
-            ));
-        }
-        crate::backgammon::articles::check_article(&ruling.article)
-            .map_err(|e| Refusal::invalid(format!("ruling: {}", e.message)))?;
+        self.extension_ruling(ruling, "the links' deadline")?;
         self.emit(Body::Dice(Entry::LinkDue {
             by: by.as_ms(),
             reason: ruling.reason.clone(),
@@ -250,9 +244,8 @@ impl Draft {
         let Some(pending) = self.table.dice.live().and_then(|l| l.pending()) else {
             return Ok(());
         };
-        let given = pending.links.iter().filter(|l| l.is_some()).count();
-        let (due, missing) = (pending.due, pending.missing());
-        let Some(loser) = missing.filter(|_| now >= due && given == 1) else {
+        let due = pending.due;
+        let Some(loser) = pending.withholder().filter(|_| now >= due) else {
             return Ok(());
         };
         if self.table.game.is_over() {
@@ -280,7 +273,7 @@ impl Table {
             .dice
             .live()
             .and_then(|l| l.pending())
-            .filter(|p| p.links.iter().filter(|l| l.is_some()).count() == 1)
+            .filter(|p| p.withholder().is_some())
             .filter(|_| !self.game.is_over())
             .map(|p| p.due);
         match (self.game.next_due(), links) {

@@ -377,15 +377,7 @@ impl Draft {
                         "no player's reveal is pending: there is no deadline to extend",
                     ));
                 }
-                if ruling.reason.trim().is_empty() || ruling.article.trim().is_empty() {
-                    return Err(Refusal::invalid(
-                        "ruling: an extension of the reveal deadline needs a reason and an article",
-                    ));
-                }
-                if let Game::Backgammon(_) = self.table.game {
-                    crate::backgammon::articles::check_article(&ruling.article)
-                        .map_err(|e| Refusal::invalid(format!("ruling: {}", e.message)))?;
-                }
+                self.extension_ruling(ruling, "the reveal deadline")?;
                 self.emit(Body::Dice(Entry::RevealDue {
                     by: by.as_ms(),
                     reason: Some(ruling.reason.clone()),
@@ -488,6 +480,21 @@ impl Draft {
 }
 
 impl Draft {
+    /// The director's ruling that extends `deadline` (the seeds' reveal, the links'): a
+    /// reason and an article, in backgammon one of the regulations' articles.
+    fn extension_ruling(&self, ruling: &ChessRuling, deadline: &str) -> Result<(), Refusal> {
+        if ruling.reason.trim().is_empty() || ruling.article.trim().is_empty() {
+            return Err(Refusal::invalid(format!(
+                "ruling: an extension of {deadline} needs a reason and an article"
+            )));
+        }
+        if let Game::Backgammon(_) = self.table.game {
+            crate::backgammon::articles::check_article(&ruling.article)
+                .map_err(|e| Refusal::invalid(format!("ruling: {}", e.message)))?;
+        }
+        Ok(())
+    }
+
     /// With the first commitment the seeds fall due: `dice.reveal_due`, the tournament's
     /// window from now or from the match's scheduled start, whichever is later — a
     /// player may commit long before his match (v2 logs; a v1 log waits without one).
