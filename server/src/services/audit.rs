@@ -6,7 +6,7 @@ use baffle_core::Side;
 use baffle_core::audit::Hash;
 use baffle_core::audit::export::{Line, end_line, parse_line};
 use baffle_core::table::Request as TableRequest;
-use baffle_proto::convert::side_from_wire;
+
 use baffle_proto::v1;
 use baffle_proto::v1::audit_server::Audit;
 use tokio_stream::wrappers::ReceiverStream;
@@ -18,6 +18,7 @@ use crate::auth::Caller;
 use crate::hub::Hub;
 use crate::store::EventStore;
 use crate::time::TimeSource;
+use crate::wire;
 
 /// Records per read while exporting.
 const EXPORT_CHUNK: usize = 512;
@@ -33,8 +34,7 @@ impl<S: EventStore + Clone, T: TimeSource> AuditService<S, T> {
     /// player gives his own seed — not the director, not the other player, not the
     /// table's device (docs/dice.md, threat model).
     fn player(&self, caller: &Caller, match_id: &str, side: i32) -> Result<Side, Status> {
-        let side =
-            side_from_wire(side).map_err(|e| Status::invalid_argument(format!("side: {e}")))?;
+        let side = wire::side(side, "side")?;
         match caller {
             Caller::Player {
                 match_id: m,
@@ -58,20 +58,21 @@ impl<S: EventStore + Clone, T: TimeSource> AuditService<S, T> {
     /// all the others can do.
     async fn relayer(&self, caller: &Caller, match_id: &str, side: i32) -> Result<Side, Status> {
         match caller {
-            Caller::Director => {
-                side_from_wire(side).map_err(|e| Status::invalid_argument(format!("side: {e}")))
+            Caller::Director => {}
+            Caller::Device(id) if self.hub.device_match(id).await.as_deref() == Some(match_id) => {}
+            Caller::Device(id) => {
+                return Err(Status::permission_denied(format!(
+                    "device {id} is not bound to match {match_id}"
+                )));
             }
-            Caller::Device(id) if self.hub.device_match(id).await.as_deref() == Some(match_id) => {
-                side_from_wire(side).map_err(|e| Status::invalid_argument(format!("side: {e}")))
+            Caller::Spectator => {
+                return Err(Status::unauthenticated(
+                    "a link needs the player's own code (or the table's device, or the director, relaying it)",
+                ));
             }
-            Caller::Device(id) => Err(Status::permission_denied(format!(
-                "device {id} is not bound to match {match_id}"
-            ))),
-            Caller::Spectator => Err(Status::unauthenticated(
-                "a link needs the player's own code (or the table's device, or the director, relaying it)",
-            )),
-            _ => self.player(caller, match_id, side),
+            Caller::Player { .. } => return self.player(caller, match_id, side),
         }
+        wire::side(side, "side")
     }
 
     /// Records a seed request; answers with the log's length after it.
@@ -216,10 +217,7 @@ impl<S: EventStore + Clone, T: TimeSource> Audit for AuditService<S, T> {
         let caller = self.hub.caller(r.metadata()).await?;
         let r = r.into_inner();
         let side = self.relayer(&caller, &r.match_id, r.side).await?;
-        let link: [u8; 32] = r
-            .link
-            .try_into()
-            .map_err(|_| Status::invalid_argument("link: a live dice link is 32 bytes"))?;
+        let link = wire::link(r.link, "link")?;
         self.seed(&r.match_id, side, TableRequest::DiceLink { side, link })
             .await
     }

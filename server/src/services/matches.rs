@@ -208,7 +208,6 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
     }
 }
 
-/// Whether `command` is a move of `side`'s own (a player's code may send it).
 /// Whether `command` is `side`'s own play with server dice — the opening or his roll
 /// (dice left to the server), a double, a take or a pass, his press — which a player
 /// sends himself in a match with live dice.
@@ -226,6 +225,7 @@ fn own_play(command: Option<&v1::Command>, side: baffle_core::Side) -> bool {
     }
 }
 
+/// Whether `command` is a move of `side`'s own (a player's code may send it).
 fn own_move(command: Option<&v1::Command>, side: baffle_core::Side) -> bool {
     match command.and_then(|c| c.action.as_ref()) {
         Some(v1::command::Action::Move(m)) => {

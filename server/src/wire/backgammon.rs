@@ -27,9 +27,7 @@ pub(super) fn play_request(action: Action) -> Result<Request, Status> {
         // Live dice: a player's link given with the opening asks for it with his link.
         Action::OpeningRoll(r) if !r.link.is_empty() => Ok(Request::DiceLink {
             side: side(r.side, "opening_roll.side (whose link)")?,
-            link: r.link.try_into().map_err(|_| {
-                Status::invalid_argument("opening_roll.link: a live dice link is 32 bytes")
-            })?,
+            link: super::link(r.link, "opening_roll.link")?,
         }),
         Action::OpeningRoll(r) if r.dice.is_empty() => Ok(Request::ServerOpening),
         Action::OpeningRoll(r) => engine(Command::OpeningThrow {
@@ -39,9 +37,7 @@ pub(super) fn play_request(action: Action) -> Result<Request, Status> {
         Action::Roll(r) => {
             let s = side(r.side, "roll.side")?;
             if !r.link.is_empty() {
-                let link = r.link.try_into().map_err(|_| {
-                    Status::invalid_argument("roll.link: a live dice link is 32 bytes")
-                })?;
+                let link = super::link(r.link, "roll.link")?;
                 return Ok(Request::DiceLink { side: s, link });
             }
             if r.dice.is_empty() {

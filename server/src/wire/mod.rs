@@ -83,8 +83,17 @@ pub enum Rules {
     Chess,
 }
 
-fn side(value: i32, field: &str) -> Result<Side, Status> {
+/// A side from the wire, or INVALID_ARGUMENT naming `field`.
+pub(crate) fn side(value: i32, field: &str) -> Result<Side, Status> {
     side_from_wire(value).map_err(|e| Status::invalid_argument(format!("{field}: {e}")))
+}
+
+/// A live dice link from the wire (`docs/dice.md`, "Live dice"): 32 bytes, or
+/// INVALID_ARGUMENT naming `field`.
+pub(crate) fn link(bytes: Vec<u8>, field: &str) -> Result<baffle_core::dice::Link, Status> {
+    bytes
+        .try_into()
+        .map_err(|_| Status::invalid_argument(format!("{field}: a live dice link is 32 bytes")))
 }
 
 /// A `RenamePlayerRequest` as the table's request; the name is the rules' to check
