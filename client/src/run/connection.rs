@@ -80,3 +80,19 @@ pub(super) async fn channel(cli: &Cli) -> Result<Channel, Outcome> {
         )
     })
 }
+
+/// `match_id` as it stands (`Tournaments.GetMatch`, no token needed).
+pub(super) async fn match_state(
+    channel: Channel,
+    match_id: &str,
+) -> Result<baffle_proto::v1::MatchState, Outcome> {
+    Ok(
+        baffle_proto::v1::tournaments_client::TournamentsClient::new(channel)
+            .get_match(baffle_proto::v1::GetMatchRequest {
+                match_id: match_id.to_string(),
+            })
+            .await
+            .map_err(super::outcome::refused)?
+            .into_inner(),
+    )
+}

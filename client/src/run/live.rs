@@ -15,13 +15,12 @@ use baffle_core::Side;
 use baffle_core::dice::{Commitment, DEFAULT_CHAIN_LENGTH, Link, LiveChain};
 use baffle_proto::v1;
 use baffle_proto::v1::audit_client::AuditClient;
-use baffle_proto::v1::tournaments_client::TournamentsClient;
 use serde::{Deserialize, Serialize};
 use tonic::transport::Channel;
 
-use super::connection::{authed, channel, to_owner};
-use super::outcome::{Outcome, refused, usage};
-use super::seeds::{code_side, random_bytes};
+use super::connection::{authed, channel, match_state, to_owner};
+use super::outcome::{Outcome, usage};
+use super::seeds::{code_side, published_commitment, random_bytes};
 use crate::cli::{Cli, LiveCommand};
 use crate::words;
 
@@ -136,31 +135,6 @@ fn save(path: &Path, f: &ChainFile) -> Result<(), Outcome> {
     file.sync_all().map_err(fail)
 }
 
-/// The server's commitment for `match_id`, 32 bytes.
-async fn server_commitment(channel: Channel, match_id: &str) -> Result<Commitment, Outcome> {
-    let published = AuditClient::new(channel)
-        .get_commitment(v1::GetCommitmentRequest {
-            match_id: match_id.to_string(),
-        })
-        .await
-        .map_err(refused)?
-        .into_inner();
-    hex32(&published.commitment)
-        .map(Commitment)
-        .ok_or_else(|| usage("the server's commitment is not 32 bytes of hex"))
-}
-
-/// The match as it stands.
-pub(super) async fn state(channel: Channel, match_id: &str) -> Result<v1::MatchState, Outcome> {
-    Ok(TournamentsClient::new(channel)
-        .get_match(v1::GetMatchRequest {
-            match_id: match_id.to_string(),
-        })
-        .await
-        .map_err(refused)?
-        .into_inner())
-}
-
 /// `side`'s chain as the server holds it: its head and the links left.
 pub(super) fn held(live: &v1::LiveDice, side: Side) -> Option<&v1::LiveChain> {
     match side {
@@ -180,12 +154,12 @@ async fn join(
     let side = code_side(code, match_id)?;
     let path = chain_path(chain_file, match_id, side);
     let channel = channel(cli).await?;
-    let s = state(channel.clone(), match_id).await?;
+    let s = match_state(channel.clone(), match_id).await?;
     let Some(live) = s.live_dice.as_ref() else {
         let args = [("match", match_id.into())];
         return Err(usage(words::say_with("live-not-live", &args)));
     };
-    let server = server_commitment(channel.clone(), match_id).await?;
+    let (server, _) = published_commitment(channel.clone(), match_id).await?;
     let kept = match load(&path, match_id, side)? {
         Some(k) if k.server == server => k,
         Some(_) => {

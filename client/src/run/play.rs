@@ -7,11 +7,10 @@
 use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 use baffle_proto::v1::matches_client::MatchesClient;
-use baffle_proto::v1::tournaments_client::TournamentsClient;
 
-use super::connection::{authed, channel, to_owner};
+use super::connection::{authed, channel, match_state, to_owner};
 use super::matches::reply_outcome;
-use super::outcome::{Outcome, refused, usage};
+use super::outcome::{Outcome, usage};
 use super::wire::{dice_arg, kind, ms, pause, side};
 use crate::cli::{
     AskArg, Cli, DecisionArg, DiceArg, PlayAction, PlayArgs, RuleAction, RuleArgs, SideArg,
@@ -51,13 +50,7 @@ fn unnamed_side(action: &mut Action) -> Option<&mut i32> {
 /// Who is to roll, move or press in `match_id` now, as its state says (the player on
 /// roll, or moving); a usage error naming the match when nobody is.
 async fn to_act(cli: &Cli, match_id: &str, action: &Action) -> Result<i32, Outcome> {
-    let s = TournamentsClient::new(channel(cli).await?)
-        .get_match(v1::GetMatchRequest {
-            match_id: match_id.to_string(),
-        })
-        .await
-        .map_err(refused)?
-        .into_inner();
+    let s = match_state(channel(cli).await?, match_id).await?;
     side_to_act(&s, action).ok_or_else(|| {
         let moving = s.turn == v1::TurnPhase::Moving as i32 && s.result.is_none();
         if moving && matches!(action, Action::Roll(_)) {

@@ -9,9 +9,7 @@ use baffle_proto::v1;
 use baffle_proto::v1::audit_client::AuditClient;
 use tonic::transport::Channel;
 
-use baffle_proto::v1::tournaments_client::TournamentsClient;
-
-use super::connection::{authed, channel, to_owner};
+use super::connection::{authed, channel, match_state, to_owner};
 use super::outcome::{Outcome, refused, usage};
 use super::wire::side;
 use crate::cli::{Cli, RuleArgs, SideArg};
@@ -76,6 +74,29 @@ pub(super) async fn player_codes(
     })
 }
 
+/// The server's commitment for `match_id`, 32 bytes, and the dice construction it
+/// follows (a player's commitment, or chain, is bound to it).
+pub(super) async fn published_commitment(
+    channel: Channel,
+    match_id: &str,
+) -> Result<(baffle_core::dice::Commitment, u32), Outcome> {
+    let published = AuditClient::new(channel)
+        .get_commitment(v1::GetCommitmentRequest {
+            match_id: match_id.to_string(),
+        })
+        .await
+        .map_err(refused)?
+        .into_inner();
+    let server: [u8; 32] = ::hex::decode(&published.commitment)
+        .ok()
+        .and_then(|b| b.try_into().ok())
+        .ok_or_else(|| usage("the server's commitment is not 32 bytes of hex"))?;
+    Ok((
+        baffle_core::dice::Commitment(server),
+        published.dice_construction,
+    ))
+}
+
 /// `baffle audit commit`: commits to a player's seed (drawn from the OS, or given) and
 /// prints what the player keeps: the command that reveals it, and the check of his
 /// commitment after the match.
@@ -92,18 +113,7 @@ pub(super) async fn commit(
         })?,
         None => random_bytes(32)?,
     };
-    let published = AuditClient::new(channel.clone())
-        .get_commitment(v1::GetCommitmentRequest {
-            match_id: match_id.to_string(),
-        })
-        .await
-        .map_err(super::outcome::refused)?
-        .into_inner();
-    let server: [u8; 32] = ::hex::decode(&published.commitment)
-        .ok()
-        .and_then(|b| b.try_into().ok())
-        .ok_or_else(|| usage("the server's commitment is not 32 bytes of hex"))?;
-    let construction = published.dice_construction;
+    let (server, construction) = published_commitment(channel.clone(), match_id).await?;
     let (commitment, salt) = match construction {
         1 => (
             baffle_core::dice::player_commitment(match_id, player, &seed),
@@ -119,13 +129,8 @@ pub(super) async fn commit(
                 )));
             }
             let salt = random_bytes(baffle_core::dice::SALT_LEN)?;
-            let commitment = baffle_core::dice::player_commitment_v2(
-                &baffle_core::dice::Commitment(server),
-                match_id,
-                player,
-                &salt,
-                &seed,
-            );
+            let commitment =
+                baffle_core::dice::player_commitment_v2(&server, match_id, player, &salt, &seed);
             (commitment, Some(salt))
         }
     };
@@ -229,13 +234,7 @@ pub(super) async fn extend_reveal(
         |c, r| async move { AuditClient::new(c).extend_reveal_deadline(r).await },
     )
     .await?;
-    let state = TournamentsClient::new(channel)
-        .get_match(v1::GetMatchRequest {
-            match_id: rule.match_id.clone(),
-        })
-        .await
-        .map_err(refused)?
-        .into_inner();
+    let state = match_state(channel, &rule.match_id).await?;
     if cli.json {
         return Ok(Outcome::ok(to_json(&MatchView::of(&state))));
     }
