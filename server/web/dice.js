@@ -251,12 +251,17 @@ async function exportLog(id) {
 function keptAnchors(id) {
   const anchors = {};
   for (const side of ["A", "B"]) {
-    try {
-      const mine = JSON.parse(localStorage.getItem(`baffle-live:${id}:${side}`));
-      if (mine && mine.anchor) anchors[side] = mine.anchor;
-    } catch { /* nothing kept */ }
+    const mine = keptChain(id, side);
+    if (mine && mine.anchor) anchors[side] = mine.anchor;
   }
   return anchors;
+}
+
+// Where this browser keeps a live dice player's chain (player.js makes it): one key per
+// match and side.
+const keptChainKey = (match, side) => `baffle-live:${match}:${side}`;
+function keptChain(match, side) {
+  try { return JSON.parse(localStorage.getItem(keptChainKey(match, side))); } catch { return null; }
 }
 
 // What this page found of a match's dice, by match id; and which check has the say (a
@@ -423,4 +428,4 @@ function seedPanel(s, events, redraw, now) {
   return panel;
 }
 
-export { verdicts, followDice, seedPanel, tickDue, verifyExport, fromHex, toHex, liveStep, playerCode, random };
+export { keptChainKey, keptChain, verdicts, followDice, seedPanel, tickDue, verifyExport, fromHex, toHex, liveStep, playerCode, random };

@@ -9,16 +9,12 @@ import { encode, call, unary, MatchState, GetCommitmentResponse, commitChainRequ
   executeRequest, SIDE_A, SIDE_B } from "./wire.js";
 import { t, refusal, language } from "./words.js";
 import { el, setStatus } from "./ui.js";
-import { fromHex, toHex, liveStep, playerCode, random } from "./dice.js";
+import { fromHex, toHex, liveStep, playerCode, random, keptChain, keptChainKey } from "./dice.js";
 
 // As the other clients make them (core's DEFAULT_CHAIN_LENGTH): more links than a
 // 25-point match draws, and 4,096 hashes to make — well under a second here.
 const LENGTH = 4096;
 
-const keyOf = (match, side) => `baffle-live:${match}:${side}`;
-function keptChain(match, side) {
-  try { return JSON.parse(localStorage.getItem(keyOf(match, side))); } catch { return null; }
-}
 const wireSide = (side) => side === "A" ? SIDE_A : SIDE_B;
 const chainIn = (s, side) => side === "A" ? s.live_dice.chain_a : s.live_dice.chain_b;
 const givenIn = (w, side) => side === "A" ? w.given_a : w.given_b;
@@ -70,13 +66,13 @@ async function commitChain(match, code) {
   // Kept to find his chain in the log afterwards (the verifier checks it; he can give it
   // to `baffle audit verify --player-commit`).
   mine.anchor = toHex(links[0]);
-  const before = localStorage.getItem(keyOf(match, side));
-  localStorage.setItem(keyOf(match, side), JSON.stringify(mine));
+  const before = localStorage.getItem(keptChainKey(match, side));
+  localStorage.setItem(keptChainKey(match, side), JSON.stringify(mine));
   try {
     await asPlayer("/baffle.v1.Audit/CommitChain", commitChainRequest(match, wireSide(side), links[0], LENGTH), mine.code);
   } catch (e) {
-    if (before === null) localStorage.removeItem(keyOf(match, side));
-    else localStorage.setItem(keyOf(match, side), before);
+    if (before === null) localStorage.removeItem(keptChainKey(match, side));
+    else localStorage.setItem(keptChainKey(match, side), before);
     throw e;
   }
   return side;
