@@ -173,6 +173,22 @@ async fn opened(server: &TestServer, director: &mut Director, players: &mut [Pla
     assert_eq!(s.turn, v1::TurnPhase::Moving as i32, "{s:?}");
 }
 
+/// The player moving presses, with his own code: his opponent is on roll. Returns the
+/// mover's and the roller's places in `players`.
+async fn mover_presses(
+    server: &TestServer,
+    director: &mut Director,
+    players: &[Player; 2],
+) -> (usize, usize) {
+    let s = director.state(MATCH).await;
+    let mover = usize::from(s.turn_side == v1::Side::B as i32);
+    let press = Action::Press(players[mover].wire());
+    execute(server, &players[mover].code, press)
+        .await
+        .expect("his own press");
+    (mover, 1 - mover)
+}
+
 /// Issue 35, done when: a stranger acting as the operator with full access to the
 /// machine cannot say the next roll before it is asked for. Before each roll, neither
 /// player's next link is anywhere in the data directory (raw or hex) — so the dice, which
@@ -184,13 +200,7 @@ async fn live_dice_the_operator_with_the_whole_disk_cannot_say_the_next_roll() {
     let (mut director, mut players) = seated(&server).await;
     opened(&server, &mut director, &mut players).await;
     for _ in 0..4 {
-        let s = director.state(MATCH).await;
-        let mover = usize::from(s.turn_side == v1::Side::B as i32);
-        let press = Action::Press(players[mover].wire());
-        execute(&server, &players[mover].code.clone(), press)
-            .await
-            .expect("his own press");
-        let roller = 1 - mover;
+        let (mover, roller) = mover_presses(&server, &mut director, &players).await;
         // The operator (and the mover, who knows his own next link) look for the
         // roller's next link: not on the machine, so the roll cannot be computed.
         let (next_roller, next_mover) = (players[roller].next_link(), players[mover].next_link());
@@ -240,16 +250,7 @@ async fn live_dice_a_player_who_withholds_his_link_forfeits_at_the_deadline() {
     let server = TestServer::start().await;
     let (mut director, mut players) = seated(&server).await;
     opened(&server, &mut director, &mut players).await;
-    let s = director.state(MATCH).await;
-    let mover = usize::from(s.turn_side == v1::Side::B as i32);
-    execute(
-        &server,
-        &players[mover].code.clone(),
-        Action::Press(players[mover].wire()),
-    )
-    .await
-    .unwrap();
-    let roller = 1 - mover;
+    let (_, roller) = mover_presses(&server, &mut director, &players).await;
     players[roller].roll(&server).await.unwrap();
     let before = director.state(MATCH).await;
     let due = before.live_dice.unwrap().waiting.unwrap().due_ms;
@@ -398,13 +399,7 @@ async fn live_dice_a_restart_moves_the_links_deadline_by_the_outage() {
     let server = TestServer::start().await;
     let (mut director, mut players) = seated(&server).await;
     opened(&server, &mut director, &mut players).await;
-    let s = director.state(MATCH).await;
-    let mover = usize::from(s.turn_side == v1::Side::B as i32);
-    let press = Action::Press(players[mover].wire());
-    execute(&server, &players[mover].code.clone(), press)
-        .await
-        .unwrap();
-    let roller = 1 - mover;
+    let (mover, roller) = mover_presses(&server, &mut director, &players).await;
     players[roller].roll(&server).await.unwrap();
     let before = director.state(MATCH).await;
     let due = before
