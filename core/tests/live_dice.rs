@@ -30,20 +30,24 @@ struct Live {
 impl Live {
     /// A 3-point clocked match with live dice, both players checked in and committed.
     fn new() -> Live {
+        Live::with(ServerSeed::from_bytes([0x1e; 32]), [0xa1, 0xb2])
+    }
+
+    /// The same match under server `seed`, the players' chains from tips of `tips`.
+    fn with(seed: ServerSeed, tips: [u8; 2]) -> Live {
         let info = MatchInfo {
             id: "live-1".into(),
             tournament: "t".into(),
             round: 1,
             table: "1".into(),
         };
-        let seed = ServerSeed::from_bytes([0x1e; 32]);
         let setup = GameSetup::Backgammon(MatchSetup::new(["Anna", "Ben"], 3, Timestamp(0)));
         let (table, records) =
             Table::create_with(info, setup, SeedPolicy::Live, seed.clone()).unwrap();
         let chain = |side: Side, tip: u8| {
             LiveChain::new([tip; 32], LENGTH, seed.commitment(), "live-1", side)
         };
-        let chains = [chain(Side::A, 0xa1), chain(Side::B, 0xb2)];
+        let chains = [chain(Side::A, tips[0]), chain(Side::B, tips[1])];
         let mut live = Live {
             table,
             records,
@@ -414,38 +418,7 @@ fn live_dice_a_twin_with_the_operators_own_chains_fails_the_players_anchor() {
     real.ok(Request::Backgammon(Command::Press { side: mover }));
     let anchor_a = real.chains[0].anchor();
     // The twin: the same match id, another seed, the operator's own chains.
-    let info = MatchInfo {
-        id: "live-1".into(),
-        tournament: "t".into(),
-        round: 1,
-        table: "1".into(),
-    };
-    let twin_seed = ServerSeed::from_bytes([0x99; 32]);
-    let setup = GameSetup::Backgammon(MatchSetup::new(["Anna", "Ben"], 3, Timestamp(0)));
-    let (table, records) =
-        Table::create_with(info, setup, SeedPolicy::Live, twin_seed.clone()).unwrap();
-    let chain = |side: Side, tip: u8| {
-        LiveChain::new([tip; 32], LENGTH, twin_seed.commitment(), "live-1", side)
-    };
-    let chains = [chain(Side::A, 0x0a), chain(Side::B, 0x0b)];
-    let mut twin = Live {
-        table,
-        records,
-        seed: twin_seed,
-        chains,
-        next: [1, 1],
-        now: 1_000,
-    };
-    for side in Side::BOTH {
-        twin.ok(Request::Backgammon(Command::CheckIn { side }));
-        let anchor = twin.chains[side.index()].anchor();
-        twin.ok(Request::CommitChain {
-            side,
-            anchor,
-            length: LENGTH,
-        });
-    }
-    let twin = twin.opened();
+    let twin = Live::with(ServerSeed::from_bytes([0x99; 32]), [0x0a, 0x0b]).opened();
     let text = |log: &Live| baffle_core::audit::export::to_jsonl(&log.records);
     let alone = verify_expecting(&text(&twin), &Expect::default());
     assert!(alone.is_ok(), "{alone}");
