@@ -125,6 +125,29 @@ pub async fn check(channel: Channel, match_id: &str, head: &str) -> DiceCheck {
     }
 }
 
+/// Live dice: the players whose link the draw in waiting still needs, with its deadline
+/// (`MatchState.live_dice.waiting`); empty once the match has a result.
+pub fn awaited_links(s: &v1::MatchState) -> Vec<PendingReveal> {
+    let Some(w) = s.live_dice.as_ref().and_then(|l| l.waiting.as_ref()) else {
+        return Vec::new();
+    };
+    if s.result.is_some() {
+        return Vec::new();
+    }
+    [
+        (v1::Side::A, &s.player_a, w.given_a),
+        (v1::Side::B, &s.player_b, w.given_b),
+    ]
+    .into_iter()
+    .filter(|(_, _, given)| !given)
+    .map(|(side, name, _)| PendingReveal {
+        side: side as i32,
+        name: name.clone(),
+        due_ms: w.due_ms,
+    })
+    .collect()
+}
+
 /// Live dice (`docs/dice.md`, "Live dice"): the draw asked for and waiting for the
 /// players' links — whose roll (or the opening), whose links are missing and until when,
 /// and past the deadline (at `now_ms`, the server's clock, when known) that it is
@@ -134,7 +157,8 @@ pub fn live_lines(s: &v1::MatchState, now_ms: Option<i64>) -> Vec<String> {
     let Some(w) = s.live_dice.as_ref().and_then(|l| l.waiting.as_ref()) else {
         return Vec::new();
     };
-    if s.result.is_some() {
+    let missing: Vec<String> = awaited_links(s).into_iter().map(|p| p.name).collect();
+    if missing.is_empty() {
         return Vec::new();
     }
     let draw = match w.side {
@@ -146,11 +170,6 @@ pub fn live_lines(s: &v1::MatchState, now_ms: Option<i64>) -> Vec<String> {
         }
         _ => words::say("live-draw-opening"),
     };
-    let missing: Vec<&str> = [(w.given_a, &s.player_a), (w.given_b, &s.player_b)]
-        .into_iter()
-        .filter(|(given, _)| !given)
-        .map(|(_, name)| name.as_str())
-        .collect();
     let args = [
         ("draw", draw.into()),
         ("names", missing.join(", ").into()),

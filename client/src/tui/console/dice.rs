@@ -168,7 +168,7 @@ impl Dashboard {
                 todo(1, words::say_with("console-todo-reveal-pending", &args))
             });
         }
-        let awaited = live_awaited(s);
+        let awaited = reveal::awaited_links(s);
         // With both links missing nobody forfeits by himself: the director rules.
         let alone = awaited.len() == 1;
         for p in awaited {
@@ -203,26 +203,3 @@ impl Dashboard {
 /// A player's client gives his link within a round trip; only a wait this long is the
 /// director's business (a phone gone, a player walked away).
 const LINK_TODO_AFTER_MS: i64 = 10_000;
-
-/// Live dice: the players whose link the draw in waiting still needs, with its deadline
-/// (`MatchState.live_dice.waiting`); empty once the match has a result.
-pub(super) fn live_awaited(s: &v1::MatchState) -> Vec<reveal::PendingReveal> {
-    let Some(w) = s.live_dice.as_ref().and_then(|l| l.waiting.as_ref()) else {
-        return Vec::new();
-    };
-    if s.result.is_some() {
-        return Vec::new();
-    }
-    [
-        (v1::Side::A, &s.player_a, w.given_a),
-        (v1::Side::B, &s.player_b, w.given_b),
-    ]
-    .into_iter()
-    .filter(|(_, _, given)| !given)
-    .map(|(side, name, _)| reveal::PendingReveal {
-        side: side as i32,
-        name: name.clone(),
-        due_ms: w.due_ms,
-    })
-    .collect()
-}

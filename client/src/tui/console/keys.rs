@@ -410,7 +410,7 @@ impl Dashboard {
         let s = self.selected_match().expect("selected");
         let awaited: Vec<String> = crate::reveal::pending(s)
             .into_iter()
-            .chain(super::dice::live_awaited(s))
+            .chain(crate::reveal::awaited_links(s))
             .map(|p| p.name)
             .collect();
         if awaited.is_empty() {
