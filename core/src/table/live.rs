@@ -163,20 +163,28 @@ impl LiveLinks {
     /// `side` gives his link for the draw in waiting: it must hash to the last value of
     /// his chain made public.
     pub fn give(&mut self, side: Side, link: Link) -> Result<(), DiceError> {
-        let pending = self.pending.as_mut().ok_or(DiceError::NothingAsked)?;
+        self.check_link(side, link)?;
+        let chain = self.chains[side.index()].as_mut().expect("checked");
+        chain.head = link;
+        chain.left -= 1;
+        let pending = self.pending.as_mut().expect("checked");
+        pending.links[side.index()] = Some(link);
+        Ok(())
+    }
+
+    /// Whether [`give`](Self::give) would take `side`'s `link`, changing nothing.
+    pub fn check_link(&self, side: Side, link: Link) -> Result<(), DiceError> {
+        let pending = self.pending.as_ref().ok_or(DiceError::NothingAsked)?;
         if pending.links[side.index()].is_some() {
             return Err(DiceError::LinkGiven(side));
         }
         let chain = self.chains[side.index()]
-            .as_mut()
+            .as_ref()
             .filter(|c| c.left > 0)
             .ok_or(DiceError::ChainPending(side))?;
         if link_hash(&self.server, &self.match_id, side, &link) != chain.head {
             return Err(DiceError::LinkMismatch(side));
         }
-        chain.head = link;
-        chain.left -= 1;
-        pending.links[side.index()] = Some(link);
         Ok(())
     }
 

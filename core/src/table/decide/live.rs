@@ -162,8 +162,7 @@ impl Draft {
         }
         // Checked first, so that a wrong link is a wrong value (INVALID_ARGUMENT) and a
         // link given twice the rules' refusal.
-        let mut check = self.table.dice.live().expect("live").clone();
-        match check.give(side, link) {
+        match self.table.dice.live().expect("live").check_link(side, link) {
             Err(e @ DiceError::LinkMismatch(_)) => return Err(Refusal::invalid(e.to_string())),
             Err(e) => return Err(Refusal::rule(e.to_string())),
             Ok(()) => {}
