@@ -526,7 +526,6 @@ live-no-chain-file = καμία αλυσίδα στο { $file }: τρέξτε π
 live-no-link = δεν απομένει κρίκος στο { $file }: τρέξτε ξανά `baffle live join` για νέα αλυσίδα
 live-link-given = δόθηκε ο κρίκος { $index }
 live-done = έγινε
-live-feed-lost = χάθηκε η ροή του αγώνα ({ $why }): επανασύνδεση
 live-commands = εντολές: roll, opening, double, take, pass, press, move ΚΙΝΗΣΗ (π.χ. move 8/3 6/3), show, quit
 cli-reveal-overdue = ζάρια  { $name }: δεν αποκάλυψε τον σπόρο του, προθεσμία { $due } — παράταση: baffle rule { $match } --reason … --article … extend-reveal ΛΕΠΤΑ, ή ήττα με κατακύρωση (2.3): baffle rule { $match } --reason … --article 2.3 forfeit-match { $side }
 cli-dice-verified = ζάρια  επαληθεύτηκαν: { $count ->

@@ -528,7 +528,6 @@ live-no-chain-file = no chain in { $file }: run `baffle live join { $match } --c
 live-no-link = no link left to give in { $file }: run `baffle live join` again for a new chain
 live-link-given = link { $index } given
 live-done = done
-live-feed-lost = the match's feed was lost ({ $why }): reconnecting
 live-commands = commands: roll, opening, double, take, pass, press, move PLAY (e.g. move 8/3 6/3), show, quit
 cli-reveal-overdue = dice   { $name } has not revealed his seed: due { $due } — extend: baffle rule { $match } --reason … --article … extend-reveal MINUTES, or rule a forfeit (2.3): baffle rule { $match } --reason … --article 2.3 forfeit-match { $side }
 cli-dice-verified = dice   verified: { $count ->

@@ -11,7 +11,6 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::time::Duration;
 
 use baffle_core::Side;
 use baffle_proto::v1;
@@ -19,7 +18,6 @@ use baffle_proto::v1::audit_client::AuditClient;
 use baffle_proto::v1::command::Action;
 use baffle_proto::v1::matches_client::MatchesClient;
 use tokio::sync::mpsc;
-use tonic::Streaming;
 use tonic::transport::Channel;
 
 use super::{Kept, chain_path, held, load};
@@ -27,6 +25,7 @@ use crate::cli::Cli;
 use crate::run::connection::{authed, channel, to_owner};
 use crate::run::outcome::{Outcome, usage};
 use crate::run::seeds::code_side;
+use crate::tui::app::{Feed, match_updates};
 use crate::{render, words};
 
 /// `baffle live play`.
@@ -56,15 +55,22 @@ pub(super) async fn play(
     };
     let mut lines = stdin_lines();
     let mut input_open = true;
-    let mut feed = watch(&channel, match_id, 0).await;
+    // The match's feed, reconnecting by itself as `follow`'s does; an update's events
+    // come before its state, and are said with the names it carries.
+    let mut feed = match_updates(cli.server.clone(), match_id.to_string());
+    let mut events = Vec::new();
     loop {
         tokio::select! {
-            update = next_update(&mut feed) => match update {
-                Some(u) => player.update(u).await,
-                None => {
-                    tokio::time::sleep(Duration::from_millis(500)).await;
-                    feed = watch(&channel, match_id, player.state.seq + 1).await;
+            update = feed.recv() => match update {
+                Some(Feed::Events(e)) => events.extend(e),
+                Some(Feed::State(s)) => player.update(std::mem::take(&mut events), *s).await,
+                Some(Feed::Problem(why)) => print_now(&format!("{why}\n")),
+                Some(Feed::Offline(_)) => {}
+                // The server says the match does not exist: no retry brings it back.
+                Some(Feed::Gone(why)) => {
+                    return Err(Outcome::failed(crate::exit::REFUSED, format!("baffle: {why}\n")));
                 }
+                None => return Err(Outcome::failed(crate::exit::REFUSED, String::new())),
             },
             line = lines.recv(), if input_open => match line {
                 Some(l) => {
@@ -97,37 +103,6 @@ fn stdin_lines() -> mpsc::UnboundedReceiver<String> {
     rx
 }
 
-/// The match's feed from `from_seq`; `None` when it cannot be opened now.
-async fn watch(
-    channel: &Channel,
-    match_id: &str,
-    from_seq: u64,
-) -> Option<Streaming<v1::MatchUpdate>> {
-    let request = v1::WatchRequest {
-        match_id: match_id.to_string(),
-        from_seq,
-    };
-    match MatchesClient::new(channel.clone()).watch(request).await {
-        Ok(r) => Some(r.into_inner()),
-        Err(e) => {
-            say("live-feed-lost", &[("why", e.message().to_string().into())]);
-            None
-        }
-    }
-}
-
-/// The feed's next update; `None` when it ended or failed (then it is opened again).
-async fn next_update(feed: &mut Option<Streaming<v1::MatchUpdate>>) -> Option<v1::MatchUpdate> {
-    match feed.as_mut()?.message().await {
-        Ok(Some(u)) => Some(u),
-        Ok(None) => None,
-        Err(e) => {
-            say("live-feed-lost", &[("why", e.message().to_string().into())]);
-            None
-        }
-    }
-}
-
 /// Prints a line of the catalogue (and flushes: the input may be a pipe, the output too).
 fn say(id: &str, args: &[(&str, baffle_i18n::Value)]) {
     print_now(&(words::say_with(id, args) + "\n"));
@@ -157,10 +132,9 @@ impl Player {
 
     /// An update of the feed: its events said, the state kept if it is newer, and the
     /// player's link given if a draw waits for it.
-    async fn update(&mut self, u: v1::MatchUpdate) {
-        let Some(s) = u.state else { return };
+    async fn update(&mut self, events: Vec<v1::Event>, s: v1::MatchState) {
         let names = [s.player_a.as_str(), s.player_b.as_str()];
-        print_now(&render::events_text(&u.events, names));
+        print_now(&render::events_text(&events, names));
         self.keep(s);
         self.give_if_asked().await;
     }
