@@ -19,7 +19,7 @@ pub struct Cli {
         long,
         global = true,
         env = "BAFFLE_SERVER",
-        default_value = "http://127.0.0.1:50051"
+        default_value = crate::demo::DEFAULT_SERVER
     )]
     pub server: String,
 
