@@ -12,6 +12,7 @@
 //!   the server runs and the verifier replays.
 //! - [`time`]: integer milliseconds and instants.
 //! - [`side`]: the two players.
+//! - [`tournament`]: entrants, the draw, rounds and standings: the matches between matches.
 
 #![warn(missing_docs)]
 
@@ -26,6 +27,7 @@ pub mod engine;
 pub mod side;
 pub mod table;
 pub mod time;
+pub mod tournament;
 
 pub use side::Side;
 pub use time::{Millis, Timestamp};
