@@ -7,6 +7,7 @@ const PROTOS: &[&str] = &[
     "baffle/v1/chess.proto",
     "baffle/v1/time_controls.proto",
     "baffle/v1/tournaments.proto",
+    "baffle/v1/draws.proto",
     "baffle/v1/matches.proto",
     "baffle/v1/devices.proto",
     "baffle/v1/audit.proto",

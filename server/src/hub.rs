@@ -26,6 +26,7 @@ use crate::signing::HeadSigner;
 use crate::store::EventStore;
 use crate::time::TimeSource;
 
+mod draw_entries;
 mod replicas;
 
 /// The registry and the live matches, under one lock: a match is registered and its

@@ -24,6 +24,7 @@ pub mod coalesce;
 pub mod config;
 pub mod data_dir;
 pub mod decode_errors;
+pub mod draws;
 pub mod error;
 pub mod feed;
 pub mod followers;
@@ -52,6 +53,7 @@ use baffle_proto::v1::devices_server::DevicesServer;
 use baffle_proto::v1::matches_server::MatchesServer;
 use baffle_proto::v1::server_server::ServerServer;
 use baffle_proto::v1::time_controls_server::TimeControlsServer;
+use baffle_proto::v1::draws_server::DrawsServer;
 use baffle_proto::v1::tournaments_server::TournamentsServer;
 use tokio::net::TcpListener;
 use tonic::codegen::http;
@@ -195,6 +197,8 @@ where
         tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET,
         tonic_reflection::pb::v1alpha::FILE_DESCRIPTOR_SET,
     ])?);
+    // The drawn tournaments' logs, replayed before the first request (`draws`).
+    let draws = draws::Draws::open(hub.clone()).await?;
     let (signalled, on_signal) = tokio::sync::oneshot::channel::<()>();
     let builder = Server::builder();
     // Each service also answers gRPC-Web (browsers, on HTTP/1.1); the layer goes on the
@@ -214,6 +218,12 @@ where
         .add_service(
             web.layer(
                 TournamentsServer::new(TournamentsService { hub: hub.clone() })
+                    .max_decoding_message_size(MAX_MESSAGE_BYTES),
+            ),
+        )
+        .add_service(
+            web.layer(
+                DrawsServer::new(services::draws::DrawsService { draws })
                     .max_decoding_message_size(MAX_MESSAGE_BYTES),
             ),
         )

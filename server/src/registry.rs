@@ -81,6 +81,22 @@ pub enum Entry {
         /// The device.
         id: String,
     },
+    /// A tournament's draw opened: its log (`t/{id}`, [`crate::draws`]) commits to the
+    /// draw seed held here, sealed like a match's server seed until the draw reveals it.
+    #[serde(rename = "tournament.draw_opened")]
+    DrawOpened {
+        /// The tournament.
+        id: String,
+        /// Its draw seed, sealed ([`crate::seal`], under the id `draw/{id}`).
+        sealed_seed: String,
+        /// A chess tournament's game settings (players and start filled in per match).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        chess: Option<baffle_core::chess::ChessSettings>,
+        /// The body of the log's first record, `tournament.opened`: written to the log
+        /// after this entry, and again at a start that finds the log empty (a crash
+        /// between the two), the same bytes either way.
+        opening: String,
+    },
     /// A tournament archived (left out of the default listings) or brought back.
     #[serde(rename = "tournament.archived")]
     TournamentArchived {
@@ -130,6 +146,20 @@ pub struct Tournament {
     pub venue_dates: VenueDates,
     /// Left out of the default listings (`tournament.archived`).
     pub archived: bool,
+    /// Its draw, once opened.
+    pub draw: Option<DrawEntry>,
+}
+
+/// What the registry holds of a tournament's draw: the sealed seed and the chess
+/// settings; everything else is in the tournament's own log.
+#[derive(Clone, Debug)]
+pub struct DrawEntry {
+    /// The draw seed, sealed under `draw/{id}`.
+    pub sealed_seed: String,
+    /// A chess tournament's game settings.
+    pub chess: Option<baffle_core::chess::ChessSettings>,
+    /// The body of the log's first record.
+    pub opening: String,
 }
 
 /// Where and when a tournament is played, for the people following it (tournament cards,
@@ -253,8 +283,25 @@ impl Registry {
                         defaults,
                         venue_dates,
                         archived: false,
+                        draw: None,
                     },
                 );
+            }
+            Entry::DrawOpened {
+                id,
+                sealed_seed,
+                chess,
+                opening,
+            } => {
+                let t = self
+                    .tournaments
+                    .get_mut(&id)
+                    .ok_or_else(|| format!("tournament {id}'s draw opened before it was created"))?;
+                t.draw = Some(DrawEntry {
+                    sealed_seed,
+                    chess,
+                    opening,
+                });
             }
             Entry::Match {
                 info,

@@ -3,6 +3,7 @@
 
 pub mod audit;
 pub mod devices;
+pub mod draws;
 pub mod export;
 pub mod feed;
 pub mod follow;

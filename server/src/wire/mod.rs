@@ -16,6 +16,7 @@ use tonic::Status;
 
 mod backgammon;
 pub mod chess;
+pub mod draw;
 pub mod setup;
 pub mod tournament;
 

@@ -1,0 +1,404 @@
+//! The server's driver of tournaments' draws: each drawn tournament's log (stream
+//! `t/{id}`), its [`Tournament`] (the fold of that log), and the matches it makes.
+//!
+//! A command is planned by the core, its records appended to the log, and only then
+//! kept — as a match's are. Every `match.assigned` it wrote is then made a real match
+//! through the hub (its log, its actor), with the players' names from the entrants. A
+//! result comes back the other way: a watcher follows the tournament's feed and, when a
+//! match of the draw has its result confirmed by the director (4.6), tells the
+//! tournament, whose plan may assign the next match of the bracket.
+//!
+//! A crash between the two halves is mended at the next start ([`Draws::open`]): an
+//! assignment without its match gets it, a confirmed result the log lacks is read from
+//! the match. Both are idempotent (the same match id; a result already recorded is
+//! nothing new), so running them again is harmless.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use baffle_core::Timestamp;
+use baffle_core::audit::Record;
+use baffle_core::audit::export;
+use baffle_core::side::Side;
+use baffle_core::table::MatchInfo;
+use baffle_core::tournament::{
+    self, Command, ErrorKind, Event, Game, Tournament, TournamentError,
+};
+use baffle_proto::v1;
+use tokio::sync::{Mutex, watch};
+
+use crate::error::Error;
+use crate::feed::FeedItem;
+use crate::hub::{Hub, NewGame, NewMatch};
+use crate::seeds::fresh_server_seed;
+use crate::store::{EventStore, StoreError};
+use crate::time::TimeSource;
+
+/// A tournament's log in the event store.
+pub fn stream(tournament: &str) -> String {
+    format!("t/{tournament}")
+}
+
+/// Every drawn tournament, each behind one lock, and a signal per tournament that its
+/// draw changed (for `WatchDraw`).
+pub struct Draws<S: EventStore, T: TimeSource> {
+    hub: Arc<Hub<S, T>>,
+    tournaments: Mutex<BTreeMap<String, Tournament>>,
+    changed: std::sync::Mutex<BTreeMap<String, watch::Sender<u64>>>,
+}
+
+impl From<TournamentError> for Error {
+    fn from(e: TournamentError) -> Error {
+        match e.kind {
+            ErrorKind::Invalid => Error::Invalid(e.message),
+            ErrorKind::NotFound => Error::NotFound(e.message),
+            ErrorKind::Rule => Error::Refused(baffle_core::table::Refusal {
+                kind: baffle_core::table::RefusalKind::Rule,
+                message: e.message,
+            }),
+        }
+    }
+}
+
+impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
+    /// Replays every drawn tournament's log, mends what a crash left half done, and
+    /// starts each one's watcher of confirmed results.
+    pub async fn open(hub: Arc<Hub<S, T>>) -> Result<Arc<Self>, String> {
+        let draws = Arc::new(Draws {
+            hub: hub.clone(),
+            tournaments: Mutex::new(BTreeMap::new()),
+            changed: Default::default(),
+        });
+        for (id, entry) in hub.draw_entries().await {
+            let t = draws
+                .load(&id, &entry.opening)
+                .await
+                .map_err(|e| e.to_string())?;
+            draws.tournaments.lock().await.insert(id.clone(), t);
+            draws.clone().watch_results(&id);
+        }
+        Ok(draws)
+    }
+
+    /// Reads a tournament's log, writing its opening first if a crash left it empty.
+    async fn load(&self, id: &str, opening: &str) -> Result<Tournament, Error> {
+        let stream = stream(id);
+        self.hub
+            .store
+            .check(&stream)
+            .map_err(|e| Error::DataLoss(format!("tournament {id}'s log: {e}")))?;
+        let mut lines = self
+            .hub
+            .store
+            .read(&stream, 0, usize::MAX)
+            .map_err(|e| Error::Unavailable(e.to_string()))?;
+        if lines.is_empty() {
+            let first = Record::next(None, opening.to_string());
+            let line = export::record_line(&first).into_bytes();
+            match self.hub.store.append(&stream, 0, vec![line]).await {
+                Ok(_) | Err(StoreError::Conflict { .. }) => {}
+                Err(e) => return Err(Error::Unavailable(e.to_string())),
+            }
+            lines = self
+                .hub
+                .store
+                .read(&stream, 0, usize::MAX)
+                .map_err(|e| Error::Unavailable(e.to_string()))?;
+        }
+        let records = lines
+            .iter()
+            .map(|l| match export::parse_line(&String::from_utf8_lossy(l)) {
+                Ok(export::Line::Record(r)) => Ok(r),
+                Ok(export::Line::End { .. }) => Err("an end line inside the log".to_string()),
+                Err(e) => Err(e),
+            })
+            .collect::<Result<Vec<_>, String>>()
+            .map_err(|e| Error::DataLoss(format!("tournament {id}'s log: {e}")))?;
+        tournament::replay(&records)
+            .map_err(|e| Error::DataLoss(format!("tournament {id}'s log: {e}")))
+    }
+
+    /// Opens `id`'s draw: the seed drawn and sealed in the registry, the log's first
+    /// record committing to it.
+    pub async fn open_draw(
+        self: &Arc<Self>,
+        id: &str,
+        plan: tournament::Plan,
+        chess: Option<baffle_core::chess::ChessSettings>,
+        tables: Vec<String>,
+    ) -> Result<Tournament, Error> {
+        let t = self.hub.tournament(id).await?;
+        let seed = fresh_server_seed()
+            .map_err(|e| Error::Internal(format!("the OS RNG failed: {e}")))?;
+        let now = self.hub.time.now();
+        let opened = Tournament::open(id, &t.name, plan, tables, &seed, now)?;
+        let opening = opened.records[0].body.clone();
+        self.hub
+            .record_draw_opened(id, &seed, chess, opening.clone())
+            .await?;
+        let loaded = self.load(id, &opening).await?;
+        self.tournaments
+            .lock()
+            .await
+            .insert(id.to_string(), loaded.clone());
+        self.clone().watch_results(id);
+        self.announce(id, loaded.length);
+        Ok(loaded)
+    }
+
+    /// The hub the draws drive.
+    pub fn hub(&self) -> &Arc<Hub<S, T>> {
+        &self.hub
+    }
+
+    /// The draw of `id` as it stands.
+    pub async fn get(&self, id: &str) -> Result<Tournament, Error> {
+        crate::hub::check_id(id, "tournament_id")?;
+        self.tournaments
+            .lock()
+            .await
+            .get(id)
+            .cloned()
+            .ok_or_else(|| Error::NotFound(format!("tournament {id} has no draw")))
+    }
+
+    /// Follows changes to `id`'s draw: the log's length after each.
+    pub fn subscribe(&self, id: &str) -> watch::Receiver<u64> {
+        let mut changed = self.changed.lock().expect("changed lock");
+        changed
+            .entry(id.to_string())
+            .or_insert_with(|| watch::channel(0).0)
+            .subscribe()
+    }
+
+    fn announce(&self, id: &str, length: u64) {
+        let changed = self.changed.lock().expect("changed lock");
+        if let Some(tx) = changed.get(id) {
+            tx.send_replace(length);
+        }
+    }
+
+    /// The log of `id` as export lines, with the end line.
+    pub async fn export(&self, id: &str) -> Result<Vec<String>, Error> {
+        let t = self.get(id).await?;
+        let lines = self
+            .hub
+            .store
+            .read(&stream(id), 0, usize::MAX)
+            .map_err(|e| Error::Unavailable(e.to_string()))?;
+        let mut out: Vec<String> = lines
+            .iter()
+            .map(|l| String::from_utf8_lossy(l).into_owned())
+            .collect();
+        out.push(export::end_line(t.length, t.head));
+        Ok(out)
+    }
+
+    /// Runs `command` on `id`'s draw: planned, stored, kept; then the matches it
+    /// assigned are created. The draw seed is filled in for `MakeDraw` here, the only
+    /// place it leaves the registry.
+    pub async fn command(&self, id: &str, command: Command) -> Result<Tournament, Error> {
+        let command = match command {
+            Command::MakeDraw { seeding, .. } => Command::MakeDraw {
+                seed: self.hub.draw_seed(id).await?,
+                seeding,
+            },
+            other => other,
+        };
+        let (after, events) = {
+            let mut all = self.tournaments.lock().await;
+            let current = all
+                .get(id)
+                .ok_or_else(|| Error::NotFound(format!("tournament {id} has no draw")))?;
+            let plan = current.plan(&command, self.hub.time.now())?;
+            if plan.records.is_empty() {
+                return Ok(current.clone());
+            }
+            let lines = plan
+                .records
+                .iter()
+                .map(|r| export::record_line(r).into_bytes())
+                .collect();
+            self.hub
+                .store
+                .append(&stream(id), current.length, lines)
+                .await
+                .map_err(|e| match e {
+                    StoreError::Conflict { .. } => Error::Stale(format!(
+                        "tournament {id}'s log moved meanwhile: ask again"
+                    )),
+                    e => Error::Unavailable(format!("the draw could not be stored: {e}")),
+                })?;
+            all.insert(id.to_string(), plan.tournament.clone());
+            (plan.tournament, plan.events)
+        };
+        self.announce(id, after.length);
+        self.make_matches(&after, &events).await;
+        Ok(after)
+    }
+
+    /// Creates the match of every `match.assigned` in `events`.
+    async fn make_matches(&self, t: &Tournament, events: &[Event]) {
+        for e in events {
+            if let Event::Assigned {
+                key,
+                match_id,
+                table,
+                players,
+                start,
+            } = e
+            {
+                if let Err(error) = self
+                    .create_match(t, key.round, match_id, table, *players, *start)
+                    .await
+                {
+                    tracing::error!(tournament = %t.id, %key, %match_id, %error, "a match of the draw could not be created: it is created again at the next start");
+                }
+            }
+        }
+    }
+
+    async fn create_match(
+        &self,
+        t: &Tournament,
+        round: u32,
+        match_id: &str,
+        table: &str,
+        players: [tournament::EntrantId; 2],
+        start: Timestamp,
+    ) -> Result<(), Error> {
+        let names = players.map(|p| t.name_of(p));
+        let game = match t.plan.game {
+            Game::Backgammon => NewGame::Backgammon {
+                length: t.plan.length,
+                unclocked: false,
+                series_match: None,
+                moves: Default::default(),
+                dice: None,
+            },
+            Game::Chess => {
+                let mut settings = self
+                    .hub
+                    .draw_entries()
+                    .await
+                    .into_iter()
+                    .find(|(id, _)| *id == t.id)
+                    .and_then(|(_, e)| e.chess)
+                    .ok_or_else(|| {
+                        Error::Internal(format!("tournament {} has no chess settings", t.id))
+                    })?;
+                settings.players = names.clone();
+                settings.start = start;
+                NewGame::Chess(settings)
+            }
+        };
+        let made = self
+            .hub
+            .create_match(NewMatch {
+                info: MatchInfo {
+                    id: match_id.to_string(),
+                    tournament: t.id.clone(),
+                    round,
+                    table: table.to_string(),
+                },
+                players: names,
+                start,
+                game,
+            })
+            .await;
+        match made {
+            Ok(_) | Err(Error::AlreadyExists(_)) => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Follows `id`'s feed for confirmed results of its draw's matches, after reading
+    /// every match once (what was confirmed while the server was down, or before a
+    /// lag).
+    fn watch_results(self: Arc<Self>, id: &str) {
+        let id = id.to_string();
+        tokio::spawn(async move {
+            let Some(mut feed) = self.hub.subscribe_feed(&id) else {
+                return;
+            };
+            self.mend(&id).await;
+            loop {
+                match feed.recv().await {
+                    Ok(FeedItem::State(summary)) => {
+                        if let Ok(state) = summary.decode(0) {
+                            self.note_result(&id, &state).await;
+                        }
+                    }
+                    Ok(FeedItem::Closing) | Err(tokio::sync::broadcast::error::RecvError::Closed) => {
+                        return;
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                        self.mend(&id).await;
+                    }
+                }
+            }
+        });
+    }
+
+    /// Creates every assigned match that has no log, and records every confirmed result
+    /// the draw lacks.
+    async fn mend(&self, id: &str) {
+        let Ok(t) = self.get(id).await else {
+            return;
+        };
+        for (key, a) in &t.matches {
+            if t.results.contains_key(key) {
+                continue;
+            }
+            match self.hub.match_handle(&a.match_id).await {
+                Ok(h) => {
+                    if let Ok(state) = h.state().await {
+                        self.note_result(id, &state).await;
+                    }
+                }
+                Err(Error::NotFound(_)) => {
+                    if let Err(error) = self
+                        .create_match(&t, key.round, &a.match_id, &a.table, a.players, a.start)
+                        .await
+                    {
+                        tracing::error!(tournament = %id, %key, %error, "a match of the draw could not be created");
+                    }
+                }
+                Err(_) => {}
+            }
+        }
+    }
+
+    /// Tells the draw a confirmed result of one of its matches.
+    async fn note_result(&self, id: &str, state: &v1::MatchState) {
+        let Some(result) = &state.result else {
+            return;
+        };
+        if !result.confirmed {
+            return;
+        }
+        let known = {
+            let all = self.tournaments.lock().await;
+            all.get(id).and_then(|t| {
+                let key = t.key_of(&state.match_id)?;
+                Some(t.results.contains_key(&key))
+            })
+        };
+        if known != Some(false) {
+            return;
+        }
+        let winner = match v1::Side::try_from(result.winner) {
+            Ok(v1::Side::A) => Some(Side::A),
+            Ok(v1::Side::B) => Some(Side::B),
+            _ => None,
+        };
+        let command = Command::Confirmed {
+            match_id: state.match_id.clone(),
+            winner,
+            score: [state.score_a, state.score_b],
+        };
+        if let Err(error) = self.command(id, command).await {
+            tracing::warn!(tournament = %id, match_id = %state.match_id, %error, "a confirmed result was not taken by the draw");
+        }
+    }
+}
