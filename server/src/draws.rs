@@ -21,9 +21,7 @@ use baffle_core::audit::Record;
 use baffle_core::audit::export;
 use baffle_core::side::Side;
 use baffle_core::table::MatchInfo;
-use baffle_core::tournament::{
-    self, Command, ErrorKind, Event, Game, Tournament, TournamentError,
-};
+use baffle_core::tournament::{self, Command, ErrorKind, Event, Game, Tournament, TournamentError};
 use baffle_proto::v1;
 use tokio::sync::{Mutex, watch};
 
@@ -128,8 +126,8 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
         tables: Vec<String>,
     ) -> Result<Tournament, Error> {
         let t = self.hub.tournament(id).await?;
-        let seed = fresh_server_seed()
-            .map_err(|e| Error::Internal(format!("the OS RNG failed: {e}")))?;
+        let seed =
+            fresh_server_seed().map_err(|e| Error::Internal(format!("the OS RNG failed: {e}")))?;
         let now = self.hub.time.now();
         let opened = Tournament::open(id, &t.name, plan, tables, &seed, now)?;
         let opening = opened.records[0].body.clone();
@@ -224,9 +222,9 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
                 .append(&stream(id), current.length, lines)
                 .await
                 .map_err(|e| match e {
-                    StoreError::Conflict { .. } => Error::Stale(format!(
-                        "tournament {id}'s log moved meanwhile: ask again"
-                    )),
+                    StoreError::Conflict { .. } => {
+                        Error::Stale(format!("tournament {id}'s log moved meanwhile: ask again"))
+                    }
                     e => Error::Unavailable(format!("the draw could not be stored: {e}")),
                 })?;
             all.insert(id.to_string(), plan.tournament.clone());
@@ -240,20 +238,21 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
     /// Creates the match of every `match.assigned` in `events`.
     async fn make_matches(&self, t: &Tournament, events: &[Event]) {
         for e in events {
-            if let Event::Assigned {
+            let Event::Assigned {
                 key,
                 match_id,
                 table,
                 players,
                 start,
             } = e
-            {
-                if let Err(error) = self
-                    .create_match(t, key.round, match_id, table, *players, *start)
-                    .await
-                {
-                    tracing::error!(tournament = %t.id, %key, %match_id, %error, "a match of the draw could not be created: it is created again at the next start");
-                }
+            else {
+                continue;
+            };
+            let made = self
+                .create_match(t, key.round, match_id, table, *players, *start)
+                .await;
+            if let Err(error) = made {
+                tracing::error!(tournament = %t.id, %key, %match_id, %error, "a match of the draw could not be created: it is created again at the next start");
             }
         }
     }
@@ -329,7 +328,8 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
                             self.note_result(&id, &state).await;
                         }
                     }
-                    Ok(FeedItem::Closing) | Err(tokio::sync::broadcast::error::RecvError::Closed) => {
+                    Ok(FeedItem::Closing)
+                    | Err(tokio::sync::broadcast::error::RecvError::Closed) => {
                         return;
                     }
                     Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {

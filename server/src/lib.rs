@@ -50,10 +50,10 @@ use std::sync::Arc;
 
 use baffle_proto::v1::audit_server::AuditServer;
 use baffle_proto::v1::devices_server::DevicesServer;
+use baffle_proto::v1::draws_server::DrawsServer;
 use baffle_proto::v1::matches_server::MatchesServer;
 use baffle_proto::v1::server_server::ServerServer;
 use baffle_proto::v1::time_controls_server::TimeControlsServer;
-use baffle_proto::v1::draws_server::DrawsServer;
 use baffle_proto::v1::tournaments_server::TournamentsServer;
 use tokio::net::TcpListener;
 use tonic::codegen::http;

@@ -293,10 +293,9 @@ impl Registry {
                 chess,
                 opening,
             } => {
-                let t = self
-                    .tournaments
-                    .get_mut(&id)
-                    .ok_or_else(|| format!("tournament {id}'s draw opened before it was created"))?;
+                let t = self.tournaments.get_mut(&id).ok_or_else(|| {
+                    format!("tournament {id}'s draw opened before it was created")
+                })?;
                 t.draw = Some(DrawEntry {
                     sealed_seed,
                     chess,

@@ -139,7 +139,9 @@ impl Tournament {
                 }
             }
             Command::Out { entrant, reason } => {
-                self.before_draw("take an entrant out (after it, his matches are forfeited by ruling)")?;
+                self.before_draw(
+                    "take an entrant out (after it, his matches are forfeited by ruling)",
+                )?;
                 self.entrant(*entrant)?;
                 check_text("reason", reason, true).map_err(|_| {
                     TournamentError::invalid(
@@ -205,7 +207,11 @@ impl Tournament {
         Ok(events)
     }
 
-    fn check_unique_name(&self, name: &str, except: Option<EntrantId>) -> Result<(), TournamentError> {
+    fn check_unique_name(
+        &self,
+        name: &str,
+        except: Option<EntrantId>,
+    ) -> Result<(), TournamentError> {
         if let Some((id, _)) = self.entrants.iter().find(|(id, e)| {
             Some(**id) != except && e.status != Status::Out && same_name(&e.details.name, name)
         }) {
@@ -287,7 +293,11 @@ impl Tournament {
                     .filter_map(|e| Some((self.entrants.get(e)?.rating?.0, *e)))
                     .collect();
                 rated.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-                rated.into_iter().take(*n as usize).map(|(_, e)| e).collect()
+                rated
+                    .into_iter()
+                    .take(*n as usize)
+                    .map(|(_, e)| e)
+                    .collect()
             }
             Seeding::Named(list) => {
                 let mut seen = BTreeSet::new();
@@ -344,7 +354,11 @@ impl Tournament {
             if round != paired + 1 || !self.rounds.contains_key(&(flight, paired)) {
                 return Err(TournamentError::rule(format!(
                     "a Swiss plays its rounds in order: round {} comes next",
-                    if self.rounds.contains_key(&(flight, paired)) { paired + 1 } else { paired }
+                    if self.rounds.contains_key(&(flight, paired)) {
+                        paired + 1
+                    } else {
+                        paired
+                    }
                 )));
             }
             let unfinished = self.unfinished_in(paired);
@@ -376,13 +390,10 @@ impl Tournament {
 
     /// Pairs Swiss round `round` from the standings now (the fold recomputes it).
     pub(super) fn pair_swiss(&self, round: u32) -> Result<Event, TournamentError> {
-        let ranked = self.swiss_ranking();
+        let ranked = self.swiss_ranking()?;
         let draw = self.current_draw();
-        let played: BTreeSet<(EntrantId, EntrantId)> = draw
-            .pairings
-            .iter()
-            .map(|p| ordered(p.players))
-            .collect();
+        let played: BTreeSet<(EntrantId, EntrantId)> =
+            draw.pairings.iter().map(|p| ordered(p.players)).collect();
         let had_bye: BTreeSet<EntrantId> = draw.byes.iter().map(|b| b.entrant).collect();
         let paired = swiss::pair_round(&ranked, &played, &had_bye)
             .map_err(|e| TournamentError::rule(e.to_string()))?;
@@ -394,15 +405,24 @@ impl Tournament {
     }
 
     /// The field in standing order, equal places in draw order: what a Swiss pairs from.
-    pub fn swiss_ranking(&self) -> Vec<EntrantId> {
+    pub fn swiss_ranking(&self) -> Result<Vec<EntrantId>, TournamentError> {
         let Some(drawn) = &self.draw else {
-            return Vec::new();
+            return Ok(Vec::new());
         };
-        let position: BTreeMap<EntrantId, usize> =
-            drawn.order.iter().enumerate().map(|(i, e)| (*e, i)).collect();
-        let mut rows = self.table();
-        rows.sort_by_key(|r| (r.place, position.get(&r.entrant).copied().unwrap_or(usize::MAX)));
-        rows.into_iter().map(|r| r.entrant).collect()
+        let position: BTreeMap<EntrantId, usize> = drawn
+            .order
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (*e, i))
+            .collect();
+        let mut rows = self.table()?;
+        rows.sort_by_key(|r| {
+            (
+                r.place,
+                position.get(&r.entrant).copied().unwrap_or(usize::MAX),
+            )
+        });
+        Ok(rows.into_iter().map(|r| r.entrant).collect())
     }
 
     fn confirmed(
@@ -436,7 +456,12 @@ impl Tournament {
         }])
     }
 
-    fn rule(&self, key: MatchKey, ruling: &Ruling, words: &str) -> Result<Vec<Event>, TournamentError> {
+    fn rule(
+        &self,
+        key: MatchKey,
+        ruling: &Ruling,
+        words: &str,
+    ) -> Result<Vec<Event>, TournamentError> {
         check_text("ruling's words", words, true)
             .map_err(|_| TournamentError::invalid("a ruling needs the director's words"))?;
         let pairing = self.pairing(key)?;
@@ -457,7 +482,11 @@ impl Tournament {
                         a.match_id, a.match_id
                     )));
                 }
-                let score = if pairing.players[0] == *winner { [1, 0] } else { [0, 1] };
+                let score = if pairing.players[0] == *winner {
+                    [1, 0]
+                } else {
+                    [0, 1]
+                };
                 Ok(vec![Event::Result {
                     key,
                     winner: Some(*winner),
@@ -567,7 +596,10 @@ impl Tournament {
         after.evolve(event);
         let now = after.current_draw();
         for (k, a) in &self.matches {
-            let still = now.pairings.iter().any(|p| p.key == *k && same_pair(p.players, a.players));
+            let still = now
+                .pairings
+                .iter()
+                .any(|p| p.key == *k && same_pair(p.players, a.players));
             if !still {
                 return Err(TournamentError::rule(format!(
                     "4.6: {k} ({}) was drawn from this result: replace or correct it first",
@@ -605,40 +637,47 @@ impl Tournament {
     /// Gives a match log to every pairing that is ready: undecided, without one, in a
     /// started round, not postponed, both players free, and a table free (the first
     /// free one in the venue's order). Matches go out in key order.
-    pub fn assign_ready(&mut self, now: Timestamp) -> Vec<Event> {
+    pub fn assign_ready(&self, now: Timestamp) -> Vec<Event> {
+        // Each assignment takes a table and two players: folded into a working copy so
+        // the next one sees them taken.
+        let mut work = self.clone();
         let mut out = Vec::new();
         for pairing in self.current_draw().pairings {
             let key = pairing.key;
-            let Some(round_start) = self.rounds.get(&(key.flight, key.round)) else {
+            let Some(round_start) = work.rounds.get(&(key.flight, key.round)) else {
                 continue;
             };
-            if self.results.contains_key(&key)
-                || self.matches.contains_key(&key)
-                || self.postponed.contains_key(&key)
+            if work.results.contains_key(&key)
+                || work.matches.contains_key(&key)
+                || work.postponed.contains_key(&key)
             {
                 continue;
             }
-            let busy = self.busy();
+            let busy = work.busy();
             if pairing.players.iter().any(|p| busy.players.contains(p)) {
                 continue;
             }
-            let Some(table) = self.tables.iter().find(|t| !busy.tables.contains(*t)).cloned()
+            let Some(table) = work
+                .tables
+                .iter()
+                .find(|t| !busy.tables.contains(*t))
+                .cloned()
             else {
                 break;
             };
-            let start = self
+            let start = work
                 .rescheduled
                 .get(&key)
                 .copied()
                 .unwrap_or_else(|| (*round_start).max(now));
             let event = Event::Assigned {
                 key,
-                match_id: self.match_id(key),
+                match_id: work.match_id(key),
                 table,
                 players: pairing.players,
                 start,
             };
-            self.evolve(&event);
+            work.evolve(&event);
             out.push(event);
         }
         out
@@ -712,7 +751,9 @@ fn check_tables(tables: &[String]) -> Result<(), TournamentError> {
     for t in tables {
         check_text("table", t, true)?;
         if !seen.insert(t) {
-            return Err(TournamentError::invalid(format!("table {t:?} is listed twice")));
+            return Err(TournamentError::invalid(format!(
+                "table {t:?} is listed twice"
+            )));
         }
     }
     if tables.is_empty() {

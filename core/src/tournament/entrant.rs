@@ -65,11 +65,11 @@ impl Details {
         check_text("club", &self.club, false)?;
         check_text("player", &self.player, false)?;
         if let Some(r) = self.rating
-            && !(0..=super::rating::MAX_RATING.0).contains(&r.0)
+            && !(0..=super::rating::Rating::MAX.0).contains(&r.0)
         {
             return Err(TournamentError::invalid(format!(
                 "a rating is 0 to {}, not {r}",
-                super::rating::MAX_RATING
+                super::rating::Rating::MAX
             )));
         }
         Ok(())

@@ -66,9 +66,7 @@ impl Tournament {
                         }),
                         Node::Decided { winner, loser } => {
                             // The pairing's order is the assignment's, when it has one.
-                            let players = self
-                                .pairing_players(node.key)
-                                .unwrap_or([winner, loser]);
+                            let players = self.pairing_players(node.key).unwrap_or([winner, loser]);
                             d.pairings.push(Pairing {
                                 key: node.key,
                                 players,

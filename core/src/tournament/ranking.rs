@@ -2,6 +2,7 @@
 //! ([`super::standings`]); a knockout places each entrant by the round he reached in
 //! his flight.
 
+use super::TournamentError;
 use super::format::Format;
 use super::keys::{EntrantId, Flight};
 use super::standings::{self, Game, Row};
@@ -42,12 +43,15 @@ impl Tournament {
     }
 
     /// The table of a round robin or a Swiss (a knockout's results tabled the same way).
-    pub fn table(&self) -> Vec<Row> {
+    /// An error only if the log holds a result the draw does not (a replay refuses such
+    /// a log first).
+    pub fn table(&self) -> Result<Vec<Row>, TournamentError> {
         let Some(drawn) = &self.draw else {
-            return Vec::new();
+            return Ok(Vec::new());
         };
         let byes: Vec<EntrantId> = self.current_draw().byes.iter().map(|b| b.entrant).collect();
         standings::table(&drawn.field, &self.games(), &byes)
+            .map_err(|e| TournamentError::rule(format!("the standings do not add up: {e}")))
     }
 
     /// A knockout's placings, flight by flight (empty for other formats).
@@ -65,11 +69,19 @@ impl Tournament {
                 .iter()
                 .filter(|p| p.key.flight == flight)
                 .flat_map(|p| p.players)
-                .chain(draw.byes.iter().filter(|b| b.key.flight == flight).map(|b| b.entrant))
+                .chain(
+                    draw.byes
+                        .iter()
+                        .filter(|b| b.key.flight == flight)
+                        .map(|b| b.entrant),
+                )
                 .collect();
             entrants.sort();
             entrants.dedup();
-            let champion = self.knockout.as_ref().and_then(|k| k.champion(flight, &winners));
+            let champion = self
+                .knockout
+                .as_ref()
+                .and_then(|k| k.champion(flight, &winners));
             for e in entrants {
                 let mine = draw
                     .pairings

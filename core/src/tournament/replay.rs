@@ -18,7 +18,9 @@ pub fn replay(records: &[Record]) -> Result<Tournament, String> {
         let seq = u64::try_from(i).unwrap_or(u64::MAX);
         let prev = tournament.as_ref().map_or(Hash::GENESIS, |t| t.head);
         if r.seq != seq || r.prev != prev {
-            return Err(at("out of order: its seq or prev does not follow the record before".into()));
+            return Err(at(
+                "out of order: its seq or prev does not follow the record before".into(),
+            ));
         }
         if record_hash(r.seq, &r.prev, r.body.as_bytes()) != r.hash {
             return Err(at("its hash is not the hash of its contents".into()));
@@ -63,7 +65,9 @@ impl Tournament {
                     .0;
                 let seed = ServerSeed::from_bytes(bytes);
                 if seed.commitment().0 != self.commitment {
-                    return Err("draw.made: the seed is not the one the opening committed to".into());
+                    return Err(
+                        "draw.made: the seed is not the one the opening committed to".into(),
+                    );
                 }
                 let checked_in: Vec<_> = self
                     .entrants
@@ -95,7 +99,9 @@ impl Tournament {
                     .into_iter()
                     .any(|p| p.key == *key && p.players == *players);
                 if !drawn {
-                    return Err(format!("match.assigned: {key} with these players is not in the draw"));
+                    return Err(format!(
+                        "match.assigned: {key} with these players is not in the draw"
+                    ));
                 }
                 if !self.rounds.contains_key(&(key.flight, key.round)) {
                     return Err(format!("match.assigned: {key}'s round has not started"));
@@ -103,7 +109,11 @@ impl Tournament {
                 Ok(())
             }
             Event::Result { key, winner, .. } => {
-                let pairing = self.current_draw().pairings.into_iter().find(|p| p.key == *key);
+                let pairing = self
+                    .current_draw()
+                    .pairings
+                    .into_iter()
+                    .find(|p| p.key == *key);
                 match (pairing, winner) {
                     (None, _) => Err(format!("match.result: {key} is not a match of the draw")),
                     (Some(p), Some(w)) if !p.players.contains(w) => {

@@ -288,7 +288,7 @@ impl Tournament {
             t.entrants
                 .get(&e)
                 .and_then(|x| x.rating)
-                .unwrap_or(rating::START)
+                .unwrap_or(Rating::FIBS_START)
         };
         let experience_of =
             |t: &Tournament, e: EntrantId| t.entrants.get(&e).map_or(0, |x| x.experience);
@@ -334,8 +334,12 @@ impl Tournament {
         };
         for (p, change) in players.iter().zip(changes) {
             if let Some(e) = self.entrants.get_mut(p) {
-                let now = e.rating.unwrap_or(rating::START).0.saturating_add(change);
-                e.rating = Some(Rating(now.clamp(0, rating::MAX_RATING.0)));
+                let now = e
+                    .rating
+                    .unwrap_or(Rating::FIBS_START)
+                    .0
+                    .saturating_add(change);
+                e.rating = Some(Rating(now.clamp(0, Rating::MAX.0)));
                 e.experience = e.experience.saturating_add(length);
             }
         }

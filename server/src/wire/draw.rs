@@ -230,6 +230,7 @@ pub fn draw_view(t: &Tournament, chess: Option<v1::ChessMatchSettings>) -> v1::D
         Vec::new()
     } else {
         t.table()
+            .unwrap_or_default()
             .into_iter()
             .map(|r| v1::StandingRow {
                 place: r.place,
@@ -240,10 +241,11 @@ pub fn draw_view(t: &Tournament, chess: Option<v1::ChessMatchSettings>) -> v1::D
                 losses: r.losses,
                 byes: r.byes,
                 score_halves: r.score.saturating_mul(2),
-                points_for: r.points_for,
-                points_against: r.points_against,
-                buchholz_halves: r.buchholz.saturating_mul(2),
-                sonneborn_berger_halves: r.sonneborn_berger.saturating_mul(2),
+                points_for: u32::try_from(r.points_for).unwrap_or(u32::MAX),
+                points_against: u32::try_from(r.points_against).unwrap_or(u32::MAX),
+                buchholz_halves: u32::try_from(r.buchholz.saturating_mul(2)).unwrap_or(u32::MAX),
+                sonneborn_berger_halves: u32::try_from(r.sonneborn_berger.saturating_mul(2))
+                    .unwrap_or(u32::MAX),
             })
             .collect()
     };
@@ -267,10 +269,19 @@ pub fn draw_view(t: &Tournament, chess: Option<v1::ChessMatchSettings>) -> v1::D
         plan: Some(plan),
         tables: t.tables.clone(),
         commitment: hex::encode(t.commitment),
-        seed: t.draw.as_ref().map_or_else(String::new, |d| hex::encode(d.seed)),
+        seed: t
+            .draw
+            .as_ref()
+            .map_or_else(String::new, |d| hex::encode(d.seed)),
         entrants,
-        seeds: t.draw.as_ref().map_or_else(Vec::new, |d| d.seeds.iter().map(|e| e.0).collect()),
-        order: t.draw.as_ref().map_or_else(Vec::new, |d| d.order.iter().map(|e| e.0).collect()),
+        seeds: t
+            .draw
+            .as_ref()
+            .map_or_else(Vec::new, |d| d.seeds.iter().map(|e| e.0).collect()),
+        order: t
+            .draw
+            .as_ref()
+            .map_or_else(Vec::new, |d| d.order.iter().map(|e| e.0).collect()),
         pairings,
         byes: draw
             .byes

@@ -1,0 +1,561 @@
+//! A tournament day by its rules: registration and approval (1.4), the draw, rounds
+//! that start themselves (2.2), results confirmed and corrected (4.6), rulings on a
+//! match of the draw, and the log replayed to the same tournament.
+
+use baffle_core::Timestamp;
+use baffle_core::dice::ServerSeed;
+use baffle_core::side::Side;
+use baffle_core::tournament::knockout::Flights;
+use baffle_core::tournament::{
+    Command, Details, EntrantId, ErrorKind, Event, Flight, Format, Game, MatchKey, Plan, Ruling,
+    Seeding, Tournament, replay,
+};
+
+const SEED: ServerSeed = ServerSeed::from_bytes([9; 32]);
+const MIN: i64 = 60_000;
+
+fn knockout(flights: Flights) -> Plan {
+    Plan {
+        format: Format::Knockout { flights },
+        game: Game::Backgammon,
+        length: 5,
+    }
+}
+
+/// A day: its log's records kept beside the tournament, as the server keeps them.
+struct Day {
+    t: Tournament,
+    records: Vec<baffle_core::audit::Record>,
+    events: Vec<Event>,
+}
+
+impl Day {
+    fn open(plan: Plan, tables: usize) -> Day {
+        let tables = (1..=tables).map(|i| i.to_string()).collect();
+        let p = Tournament::open("club", "Club day", plan, tables, &SEED, Timestamp(0)).unwrap();
+        Day {
+            t: p.tournament,
+            records: p.records,
+            events: p.events,
+        }
+    }
+
+    fn run(
+        &mut self,
+        c: Command,
+        at: i64,
+    ) -> Result<Vec<Event>, baffle_core::tournament::TournamentError> {
+        let before = self.t.clone();
+        let p = self.t.plan(&c, Timestamp(at));
+        assert_eq!(self.t, before, "planning changes nothing");
+        let p = p?;
+        self.t = p.tournament;
+        self.records.extend(p.records);
+        self.events.extend(p.events.clone());
+        Ok(p.events)
+    }
+
+    fn ok(&mut self, c: Command, at: i64) -> Vec<Event> {
+        self.run(c, at).unwrap()
+    }
+
+    /// Registers, approves and checks in `n` players.
+    fn field(&mut self, n: u32) {
+        for i in 1..=n {
+            self.ok(
+                Command::Register {
+                    details: Details::named(&format!("Player {i}")),
+                    approve: true,
+                },
+                MIN,
+            );
+            self.ok(
+                Command::CheckIn {
+                    entrant: EntrantId(i),
+                },
+                MIN,
+            );
+        }
+    }
+
+    fn draw(&mut self) {
+        self.ok(
+            Command::MakeDraw {
+                seed: SEED,
+                seeding: Seeding::None,
+            },
+            2 * MIN,
+        );
+    }
+
+    /// The match at `key` won by its player A, 5–0, confirmed.
+    fn win_a(&mut self, key: MatchKey, at: i64) -> Vec<Event> {
+        let id = self.t.matches[&key].match_id.clone();
+        self.ok(
+            Command::Confirmed {
+                match_id: id,
+                winner: Some(Side::A),
+                score: [5, 0],
+            },
+            at,
+        )
+    }
+
+    fn assigned(events: &[Event]) -> Vec<MatchKey> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Assigned { key, .. } => Some(*key),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+fn rule_kind(
+    r: Result<Vec<Event>, baffle_core::tournament::TournamentError>,
+) -> (ErrorKind, String) {
+    let e = r.unwrap_err();
+    (e.kind, e.message)
+}
+
+#[test]
+fn art_1_4_every_entrant_is_approved_before_he_is_drawn() {
+    let mut d = Day::open(knockout(Flights::Main), 4);
+    d.ok(
+        Command::Register {
+            details: Details::named("Anna"),
+            approve: false,
+        },
+        0,
+    );
+    let (kind, m) = rule_kind(d.run(
+        Command::CheckIn {
+            entrant: EntrantId(1),
+        },
+        0,
+    ));
+    assert_eq!(kind, ErrorKind::Rule);
+    assert!(m.contains("1.4"), "{m}");
+    // Refusing him needs the explanation the article asks for.
+    let (kind, m) = rule_kind(d.run(
+        Command::Out {
+            entrant: EntrantId(1),
+            reason: String::new(),
+        },
+        0,
+    ));
+    assert_eq!(kind, ErrorKind::Invalid);
+    assert!(m.contains("1.4"), "{m}");
+    // Approved but not checked in: the draw waits for him, naming him.
+    d.ok(
+        Command::Approve {
+            entrant: EntrantId(1),
+        },
+        0,
+    );
+    let (_, m) = rule_kind(d.run(
+        Command::MakeDraw {
+            seed: SEED,
+            seeding: Seeding::None,
+        },
+        0,
+    ));
+    assert!(m.contains("#1 Anna"), "{m}");
+}
+
+#[test]
+fn a_player_is_registered_once_whatever_the_case_and_spaces() {
+    let mut d = Day::open(knockout(Flights::Main), 4);
+    d.ok(
+        Command::Register {
+            details: Details::named("Anna Papadopoulou"),
+            approve: true,
+        },
+        0,
+    );
+    let (kind, m) = rule_kind(d.run(
+        Command::Register {
+            details: Details::named("anna  papadopoulou"),
+            approve: true,
+        },
+        0,
+    ));
+    assert_eq!(kind, ErrorKind::Rule);
+    assert!(m.contains("#1"), "{m}");
+    // A list is all or none: a duplicate inside it refuses the whole list.
+    let list = Command::All(vec![
+        Command::Register {
+            details: Details::named("Ben"),
+            approve: true,
+        },
+        Command::Register {
+            details: Details::named("BEN"),
+            approve: true,
+        },
+    ]);
+    assert!(d.run(list, 0).is_err());
+    assert_eq!(d.t.entrants.len(), 1);
+    // A rename is one record, and every match shows it.
+    d.ok(
+        Command::Rename {
+            entrant: EntrantId(1),
+            name: "Anna Papadopoulou-Ioannou".into(),
+        },
+        0,
+    );
+    assert_eq!(d.t.name_of(EntrantId(1)), "Anna Papadopoulou-Ioannou");
+}
+
+#[test]
+fn the_draw_closes_the_field_and_must_use_the_committed_seed() {
+    let mut d = Day::open(knockout(Flights::Main), 4);
+    d.field(5);
+    let (kind, _) = rule_kind(d.run(
+        Command::MakeDraw {
+            seed: ServerSeed::from_bytes([8; 32]),
+            seeding: Seeding::None,
+        },
+        0,
+    ));
+    assert_eq!(kind, ErrorKind::Invalid);
+    d.draw();
+    let (_, m) = rule_kind(d.run(
+        Command::Register {
+            details: Details::named("Late"),
+            approve: true,
+        },
+        0,
+    ));
+    assert!(m.contains("closed"), "{m}");
+    // Five entrants in a bracket of eight: three byes, in the first round only.
+    let draw = d.t.current_draw();
+    assert_eq!(draw.byes.len(), 3);
+    assert!(draw.byes.iter().all(|b| b.key.round == 1));
+}
+
+#[test]
+fn art_2_2_a_match_is_created_only_when_its_round_starts_scheduled_at_its_start() {
+    let mut d = Day::open(knockout(Flights::Main), 8);
+    d.field(8);
+    d.draw();
+    assert!(
+        d.t.matches.is_empty(),
+        "nothing is played before its round starts"
+    );
+    let start = 30 * MIN;
+    let events = d.ok(
+        Command::StartRound {
+            flight: Flight::Main,
+            round: 1,
+            start: Some(Timestamp(start)),
+        },
+        3 * MIN,
+    );
+    let keys = Day::assigned(&events);
+    assert_eq!(keys.len(), 4);
+    for k in &keys {
+        let a = &d.t.matches[k];
+        assert_eq!(
+            a.start,
+            Timestamp(start),
+            "lateness counts from the round's start"
+        );
+        assert_eq!(a.match_id, format!("club-{}", k.to_string().to_lowercase()));
+    }
+    // Round 2 is not started: a result leaves its match waiting.
+    let events = d.win_a(MatchKey::main(1, 1), 40 * MIN);
+    assert!(Day::assigned(&events).is_empty());
+    d.win_a(MatchKey::main(1, 2), 41 * MIN);
+    let events = d.ok(
+        Command::StartRound {
+            flight: Flight::Main,
+            round: 2,
+            start: None,
+        },
+        42 * MIN,
+    );
+    assert_eq!(Day::assigned(&events), vec![MatchKey::main(2, 1)]);
+    assert_eq!(
+        d.t.matches[&MatchKey::main(2, 1)].start,
+        Timestamp(42 * MIN)
+    );
+    // In a started round, the next match appears with the result that completes it.
+    d.win_a(MatchKey::main(1, 3), 50 * MIN);
+    let events = d.win_a(MatchKey::main(1, 4), 55 * MIN);
+    assert_eq!(Day::assigned(&events), vec![MatchKey::main(2, 2)]);
+    assert_eq!(
+        d.t.matches[&MatchKey::main(2, 2)].start,
+        Timestamp(55 * MIN)
+    );
+}
+
+#[test]
+fn a_match_waits_for_a_free_table_and_a_free_player() {
+    let mut d = Day::open(knockout(Flights::Main), 2);
+    d.field(8);
+    d.draw();
+    let events = d.ok(
+        Command::StartRound {
+            flight: Flight::Main,
+            round: 1,
+            start: None,
+        },
+        3 * MIN,
+    );
+    assert_eq!(Day::assigned(&events).len(), 2, "two tables, two matches");
+    let first_table = d.t.matches[&MatchKey::main(1, 1)].table.clone();
+    let events = d.win_a(MatchKey::main(1, 1), 10 * MIN);
+    assert_eq!(Day::assigned(&events), vec![MatchKey::main(1, 3)]);
+    assert_eq!(d.t.matches[&MatchKey::main(1, 3)].table, first_table);
+}
+
+#[test]
+fn art_4_6_a_result_is_corrected_while_nothing_drawn_from_it_is_played() {
+    let mut d = Day::open(knockout(Flights::Main), 8);
+    d.field(4);
+    d.draw();
+    d.ok(
+        Command::StartRound {
+            flight: Flight::Main,
+            round: 1,
+            start: None,
+        },
+        3 * MIN,
+    );
+    d.ok(
+        Command::StartRound {
+            flight: Flight::Main,
+            round: 2,
+            start: None,
+        },
+        3 * MIN,
+    );
+    let k1 = MatchKey::main(1, 1);
+    d.win_a(k1, 10 * MIN);
+    let [a, b] = d.t.matches[&k1].players;
+    // The score alone may be corrected.
+    d.ok(
+        Command::Rule {
+            key: k1,
+            ruling: Ruling::Correct {
+                winner: Some(a),
+                score: [5, 3],
+            },
+            words: "score sheet checked".into(),
+        },
+        11 * MIN,
+    );
+    assert_eq!(d.t.results[&k1].score, [5, 3]);
+    // The winner may change while the final is not drawn...
+    d.ok(
+        Command::Rule {
+            key: k1,
+            ruling: Ruling::Correct {
+                winner: Some(b),
+                score: [3, 5],
+            },
+            words: "wrong winner reported".into(),
+        },
+        12 * MIN,
+    );
+    // ...but not once the final is given a log with the old winner in it.
+    d.win_a(MatchKey::main(1, 2), 13 * MIN);
+    assert!(d.t.matches.contains_key(&MatchKey::main(2, 1)));
+    let (_, m) = rule_kind(d.run(
+        Command::Rule {
+            key: k1,
+            ruling: Ruling::Correct {
+                winner: Some(a),
+                score: [5, 3],
+            },
+            words: "again".into(),
+        },
+        14 * MIN,
+    ));
+    assert!(m.contains("4.6") && m.contains("M2-1"), "{m}");
+    // A second confirmation of the same match is nothing new.
+    let id = d.t.matches[&k1].match_id.clone();
+    assert!(
+        d.ok(
+            Command::Confirmed {
+                match_id: id,
+                winner: Some(Side::A),
+                score: [5, 0]
+            },
+            15 * MIN
+        )
+        .is_empty()
+    );
+}
+
+#[test]
+fn a_match_is_replaced_only_by_a_ruling_that_names_it_and_the_old_log_stays_linked() {
+    let mut d = Day::open(knockout(Flights::Main), 8);
+    d.field(4);
+    d.draw();
+    d.ok(
+        Command::StartRound {
+            flight: Flight::Main,
+            round: 1,
+            start: None,
+        },
+        3 * MIN,
+    );
+    let k = MatchKey::main(1, 2);
+    let (kind, _) = rule_kind(d.run(
+        Command::Rule {
+            key: k,
+            ruling: Ruling::Replace,
+            words: String::new(),
+        },
+        4 * MIN,
+    ));
+    assert_eq!(
+        kind,
+        ErrorKind::Invalid,
+        "a ruling needs the director's words"
+    );
+    d.ok(
+        Command::Rule {
+            key: k,
+            ruling: Ruling::Replace,
+            words: "the board was set up wrongly".into(),
+        },
+        4 * MIN,
+    );
+    let a = &d.t.matches[&k];
+    assert_eq!(a.match_id, "club-m1-2-r2");
+    assert_eq!(a.replaced, vec!["club-m1-2".to_string()]);
+    // The old log's result is not the match's any more.
+    let (kind, _) = rule_kind(d.run(
+        Command::Confirmed {
+            match_id: "club-m1-2".into(),
+            winner: Some(Side::A),
+            score: [5, 0],
+        },
+        5 * MIN,
+    ));
+    assert_eq!(kind, ErrorKind::NotFound);
+}
+
+#[test]
+fn a_postponed_match_waits_until_it_is_rescheduled() {
+    let mut d = Day::open(knockout(Flights::Main), 8);
+    d.field(4);
+    d.draw();
+    let k = MatchKey::main(1, 1);
+    d.ok(
+        Command::Rule {
+            key: k,
+            ruling: Ruling::Postpone,
+            words: "player delayed by the ferry".into(),
+        },
+        3 * MIN,
+    );
+    let events = d.ok(
+        Command::StartRound {
+            flight: Flight::Main,
+            round: 1,
+            start: None,
+        },
+        4 * MIN,
+    );
+    assert_eq!(Day::assigned(&events), vec![MatchKey::main(1, 2)]);
+    let events = d.ok(
+        Command::Rule {
+            key: k,
+            ruling: Ruling::Reschedule {
+                start: Timestamp(90 * MIN),
+            },
+            words: "the ferry is in".into(),
+        },
+        5 * MIN,
+    );
+    assert_eq!(Day::assigned(&events), vec![k]);
+    assert_eq!(d.t.matches[&k].start, Timestamp(90 * MIN));
+}
+
+#[test]
+fn a_forfeit_decides_a_match_not_yet_begun_and_the_winner_goes_on() {
+    let mut d = Day::open(knockout(Flights::Main), 1);
+    d.field(4);
+    d.draw();
+    d.ok(
+        Command::StartRound {
+            flight: Flight::Main,
+            round: 1,
+            start: None,
+        },
+        3 * MIN,
+    );
+    // One table: M1-1 is played, M1-2 waits; its player does not come.
+    let k = MatchKey::main(1, 2);
+    let pairing =
+        d.t.current_draw()
+            .pairings
+            .into_iter()
+            .find(|p| p.key == k)
+            .unwrap();
+    d.ok(
+        Command::Rule {
+            key: k,
+            ruling: Ruling::Forfeit {
+                winner: pairing.players[0],
+            },
+            words: "no-show after 30 minutes".into(),
+        },
+        40 * MIN,
+    );
+    assert_eq!(d.t.results[&k].winner, Some(pairing.players[0]));
+    assert!(!d.t.results[&k].played);
+}
+
+#[test]
+fn the_log_replays_to_the_same_tournament_and_a_changed_record_is_named() {
+    let mut d = Day::open(knockout(Flights::Consolation), 4);
+    d.field(8);
+    d.draw();
+    for round in 1..=3 {
+        d.ok(
+            Command::StartRound {
+                flight: Flight::Main,
+                round,
+                start: None,
+            },
+            3 * MIN,
+        );
+    }
+    let mut at = 10 * MIN;
+    while let Some(k) =
+        d.t.matches
+            .keys()
+            .find(|k| !d.t.results.contains_key(k) && k.flight == Flight::Main)
+            .copied()
+    {
+        at += MIN;
+        d.win_a(k, at);
+    }
+    assert!(d.t.placings().iter().any(|p| p.place == Some(1)));
+    let replayed = replay(&d.records).unwrap();
+    assert_eq!(replayed, d.t);
+    // A forged order: named, at its record.
+    let i = d
+        .records
+        .iter()
+        .position(|r| r.body.contains("draw.made"))
+        .unwrap();
+    let mut forged = d.records.clone();
+    let body = forged[i].body.replace("\"order\":[", "\"order\":[99,");
+    forged[i] = baffle_core::audit::Record::next(Some(&forged[i - 1]), body);
+    let mut prev = forged[i].clone();
+    for r in forged.iter_mut().skip(i + 1) {
+        *r = baffle_core::audit::Record::next(Some(&prev), r.body.clone());
+        prev = r.clone();
+    }
+    let e = replay(&forged).unwrap_err();
+    assert!(
+        e.contains(&format!("record {i}")) && e.contains("order"),
+        "{e}"
+    );
+}
