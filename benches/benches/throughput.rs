@@ -103,6 +103,7 @@ async fn run<S: EventStore + Clone>(
                     dice: None,
                 },
             },
+            replaces: None,
         };
         handles.push(hub.create_match(request).await.unwrap());
     }

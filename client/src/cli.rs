@@ -319,6 +319,13 @@ pub enum MatchCommand {
         /// Where this match's dice come from, if not the tournament's.
         #[arg(long, value_enum)]
         dice: Option<DiceArg>,
+        /// The match this one replaces (a round has one match per table and per pair of
+        /// players: a second is refused unless it names the first), with --ruling.
+        #[arg(long, requires = "ruling")]
+        replaces: Option<String>,
+        /// The director's words for --replaces.
+        #[arg(long, requires = "replaces")]
+        ruling: Option<String>,
         /// A chess match instead (then --length is not needed).
         #[command(flatten)]
         chess: crate::chess::ChessMatchArgs,

@@ -96,6 +96,7 @@ impl Day {
                 match_id: id,
                 winner: Some(Side::A),
                 score: [5, 0],
+                played: true,
             },
             at,
         )
@@ -381,7 +382,8 @@ fn art_4_6_a_result_is_corrected_while_nothing_drawn_from_it_is_played() {
             Command::Confirmed {
                 match_id: id,
                 winner: Some(Side::A),
-                score: [5, 0]
+                score: [5, 0],
+                played: true
             },
             15 * MIN
         )
@@ -433,6 +435,7 @@ fn a_match_is_replaced_only_by_a_ruling_that_names_it_and_the_old_log_stays_link
             match_id: "club-m1-2".into(),
             winner: Some(Side::A),
             score: [5, 0],
+            played: true,
         },
         5 * MIN,
     ));

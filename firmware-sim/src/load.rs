@@ -161,7 +161,9 @@ pub async fn run(server: &str, token: &str, cfg: LoadConfig) -> Result<LoadRepor
     ));
     let mut devices = Vec::new();
     for i in 0..cfg.matches {
-        let (id, credential) = tables.add(25, ("A", "B")).await?;
+        // One pair per match: a round has one match per pair of players.
+        let players = (format!("A{i}"), format!("B{i}"));
+        let (id, credential) = tables.add(25, (&players.0, &players.1)).await?;
         let device = Device::connect(DeviceConfig {
             clock: DeviceClock::from_system(-1_000_000 * i64::from(i + 1), 50),
             sync_every: cfg.sync_every,

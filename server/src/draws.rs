@@ -303,6 +303,7 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
                 players: names,
                 start,
                 game,
+                replaces: None,
             })
             .await;
         match made {
@@ -392,10 +393,17 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
             Ok(v1::Side::B) => Some(Side::B),
             _ => None,
         };
+        // A forfeit, the director's decision or a double default ends a match without
+        // its play deciding it: recorded, but not rated.
+        let played = !matches!(
+            result.how.as_str(),
+            "forfeit" | "director_decision" | "double_default"
+        );
         let command = Command::Confirmed {
             match_id: state.match_id.clone(),
             winner,
             score: [state.score_a, state.score_b],
+            played,
         };
         if let Err(error) = self.command(id, command).await {
             tracing::warn!(tournament = %id, match_id = %state.match_id, %error, "a confirmed result was not taken by the draw");

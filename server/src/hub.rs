@@ -19,6 +19,7 @@ use crate::error::Error;
 use crate::feed::FeedItem;
 use crate::followers::Followers;
 use crate::keys::ServerKeys;
+pub use crate::registry::Replacement;
 use crate::registry::{self, Entry, Registry, Tournament, VenueDates};
 use crate::seal::SealKeys;
 use crate::seeds::fresh_server_seed;
@@ -28,6 +29,7 @@ use crate::time::TimeSource;
 
 mod draw_entries;
 mod replicas;
+mod second_match;
 
 /// The registry and the live matches, under one lock: a match is registered and its
 /// actor started as one step.
@@ -93,6 +95,8 @@ pub struct NewMatch {
     pub start: Timestamp,
     /// Its game.
     pub game: NewGame,
+    /// The match it replaces, by a ruling (checked by the caller, `hub::second_match`).
+    pub replaces: Option<Replacement>,
 }
 
 /// The game of a new match.
@@ -487,6 +491,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             players,
             start,
             game,
+            replaces,
         } = new;
         check_id(&info.id, "match_id")?;
         check_id(&info.tournament, "tournament_id")?;
@@ -577,6 +582,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
                 info: info.clone(),
                 server_seed: None,
                 sealed_seed: Some(sealed_seed.clone()),
+                replaces: replaces.clone(),
             };
             if self.record(&mut state, entry).await? {
                 break;

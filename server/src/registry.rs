@@ -43,6 +43,9 @@ pub enum Entry {
         /// Its secret server seed, sealed ([`crate::seal`]).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         sealed_seed: Option<String>,
+        /// The match it replaces, by a ruling.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        replaces: Option<Replacement>,
     },
     /// A device and the hash of its secret.
     #[serde(rename = "device.registered")]
@@ -105,6 +108,15 @@ pub enum Entry {
         /// Archived (true) or brought back (false).
         archived: bool,
     },
+}
+
+/// A match replaced by a new one, with the director's words.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Replacement {
+    /// The match replaced.
+    pub match_id: String,
+    /// The director's words.
+    pub ruling: String,
 }
 
 /// A match's server seed as the registry holds it.
@@ -243,6 +255,8 @@ pub struct Registry {
     pub devices: BTreeMap<String, DeviceRecord>,
     /// Each match's players' code hashes, A then B.
     pub player_codes: BTreeMap<String, [String; 2]>,
+    /// Matches replaced by a ruling: the match that replaced each, and the words.
+    pub replaced: BTreeMap<String, (String, String)>,
     /// Entries in the stream.
     pub len: u64,
 }
@@ -306,7 +320,12 @@ impl Registry {
                 info,
                 server_seed,
                 sealed_seed,
+                replaces,
             } => {
+                if let Some(r) = replaces {
+                    self.replaced
+                        .insert(r.match_id, (info.id.clone(), r.ruling));
+                }
                 let seed = match (server_seed, sealed_seed) {
                     (_, Some(sealed)) => StoredSeed::Sealed(sealed),
                     (Some(clear), None) => StoredSeed::Clear(

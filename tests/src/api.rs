@@ -22,6 +22,10 @@ pub struct Director {
     /// Tournaments client.
     pub tournaments: TournamentsClient<Channel>,
     token: String,
+    /// Matches made by [`Director::create_match_at`]: each goes in a round of its own,
+    /// since a round has one match per table and per pair and they are all Anna v Ben
+    /// at table 7.
+    made: u32,
 }
 
 impl Director {
@@ -32,6 +36,7 @@ impl Director {
             matches: MatchesClient::new(channel.clone()),
             tournaments: TournamentsClient::new(channel),
             token: server.token.clone(),
+            made: 0,
         }
     }
 
@@ -41,6 +46,7 @@ impl Director {
             matches: MatchesClient::new(channel.clone()),
             tournaments: TournamentsClient::new(channel),
             token: token.into(),
+            made: 0,
         }
     }
 
@@ -85,10 +91,11 @@ impl Director {
         length: u32,
         start_ms: i64,
     ) -> v1::MatchState {
+        self.made += 1;
         self.create(v1::CreateMatchRequest {
             tournament_id: tournament.into(),
             match_id: id.into(),
-            round: 1,
+            round: self.made,
             table: table.into(),
             player_a: "Anna".into(),
             player_b: "Ben".into(),

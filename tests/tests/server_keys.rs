@@ -225,6 +225,7 @@ async fn write_old_match(store_dir: &Path, token: &str) {
         info,
         server_seed: None,
         sealed_seed: Some(sealed),
+        replaces: None,
     };
     let entries = [tournament, matched]
         .iter()

@@ -118,6 +118,7 @@ pub async fn hub_with_one_chess_match(
         players: ["a".into(), "b".into()],
         start,
         game: baffle_server::hub::NewGame::Chess(classical_chess(start)),
+        replaces: None,
     })
     .await
     .unwrap();

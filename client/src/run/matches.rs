@@ -37,6 +37,8 @@ pub(super) async fn run_match(
             series_match,
             record_moves,
             dice,
+            replaces,
+            ruling,
             chess,
         } => {
             let Some((a, b)) = players.split_once(',') else {
@@ -62,6 +64,8 @@ pub(super) async fn run_match(
                 } as i32,
                 dice: dice.map_or(v1::DiceSource::Unspecified, super::tournaments::dice_source)
                     as i32,
+                replaces: replaces.clone().unwrap_or_default(),
+                ruling: ruling.clone().unwrap_or_default(),
             };
             create_match(cli, token, &mut client, request, id.is_none()).await
         }

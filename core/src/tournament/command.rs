@@ -111,6 +111,9 @@ pub enum Command {
         winner: Option<Side>,
         /// Each side's points, A then B.
         score: [u32; 2],
+        /// Whether it was played to its end (false: a forfeit or the director's
+        /// decision): only a played result moves the ratings.
+        played: bool,
     },
     /// Several commands, all or none (a list of registrations imported at once).
     All(Vec<Command>),

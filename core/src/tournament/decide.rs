@@ -178,7 +178,8 @@ impl Tournament {
                 match_id,
                 winner,
                 score,
-            } => self.confirmed(match_id, *winner, *score),
+                played,
+            } => self.confirmed(match_id, *winner, *score, *played),
             Command::Rule { key, ruling, words } => self.rule(*key, ruling, words),
             Command::All(_) => Err(TournamentError::invalid(
                 "a list of commands cannot hold another list",
@@ -430,6 +431,7 @@ impl Tournament {
         match_id: &str,
         winner: Option<Side>,
         score: [u32; 2],
+        played: bool,
     ) -> Result<Vec<Event>, TournamentError> {
         let key = self.key_of(match_id).ok_or_else(|| {
             TournamentError::not_found(format!(
@@ -451,7 +453,7 @@ impl Tournament {
             key,
             winner: winner.map(|s| players[side_index(s)]),
             score,
-            played: true,
+            played,
             ruling: String::new(),
         }])
     }

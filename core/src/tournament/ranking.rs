@@ -35,7 +35,7 @@ impl Tournament {
                 Some(Game {
                     key: p.key,
                     players: p.players,
-                    winner: o.winner?,
+                    winner: o.winner,
                     score: o.score,
                 })
             })

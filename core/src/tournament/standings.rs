@@ -3,16 +3,18 @@
 //! A row counts games and match points, and ranks by these tie-breaks, in order. They are
 //! our choice (backgammon has no federation standard); each is there for a reason:
 //!
-//! 1. **Score**: wins plus byes. A bye counts as a win, since the player was ready to play
-//!    and the draw, not he, left him out; it gives 0 points for and against.
+//! 1. **Score**, in half points: 2 a win or a bye, 1 a drawn game (chess). A bye counts as
+//!    a win, since the player was ready to play and the draw, not he, left him out; it
+//!    gives 0 points for and against. Half points keep every sum an integer.
 //! 2. **The direct encounter**, when exactly two players are tied on score and they met:
 //!    the one who won more of their games is ahead. It is the fairest split when it
 //!    exists; with three or more tied a cycle (A beat B beat C beat A) decides nothing,
 //!    so it is used for two only. A double round robin's 1–1 decides nothing either.
 //! 3. **Buchholz**: the sum of the opponents' scores (an opponent met twice counts twice),
 //!    rewarding the harder schedule, which is what separates equal scores in a Swiss.
-//! 4. **Sonneborn–Berger**: the sum of the scores of the opponents beaten, rewarding wins
-//!    over the strong.
+//! 4. **Sonneborn–Berger**: the sum of the scores of the opponents beaten, and half the
+//!    scores of those drawn with, rewarding results against the strong (in quarter
+//!    points: a half of a half point).
 //! 5. **Point difference**: match points won minus lost, which rewards winning well.
 //! 6. Otherwise the place is **shared** (1, 2, 2, 4), rather than decided by lot here: a
 //!    director who needs one winner plays it off or draws lots himself.
@@ -33,8 +35,8 @@ pub struct Game {
     pub key: MatchKey,
     /// The two players.
     pub players: [EntrantId; 2],
-    /// The winner, one of `players`.
-    pub winner: EntrantId,
+    /// The winner, one of `players`; none for a drawn game (chess).
+    pub winner: Option<EntrantId>,
     /// The match points each won, in `players`' order.
     pub score: [u32; 2],
 }
@@ -50,19 +52,22 @@ pub struct Row {
     pub played: u32,
     /// Games won (byes not counted).
     pub wins: u32,
+    /// Games drawn (chess).
+    pub draws: u32,
     /// Games lost.
     pub losses: u32,
     /// Byes received.
     pub byes: u32,
-    /// Wins plus byes.
+    /// Score in half points: 2 per win or bye, 1 per draw.
     pub score: u32,
     /// Match points won.
     pub points_for: u64,
     /// Match points lost.
     pub points_against: u64,
-    /// The sum of his opponents' scores.
+    /// The sum of his opponents' scores, in half points.
     pub buchholz: u64,
-    /// The sum of the scores of the opponents he beat.
+    /// The scores of the opponents he beat and half those he drew with, in quarter
+    /// points.
     pub sonneborn_berger: u64,
     /// Whether his order against the one other player on his score was decided by their
     /// direct encounter (then both rows say so).
@@ -139,17 +144,22 @@ struct Account {
     byes: u32,
     points_for: u64,
     points_against: u64,
-    /// Each game's opponent and whether he won it.
-    games: Vec<(EntrantId, bool)>,
+    /// Each game's opponent and what it scored him in half points (2, 1 or 0).
+    games: Vec<(EntrantId, u32)>,
 }
 
 impl Account {
+    fn count(&self, halves: u32) -> u32 {
+        self.games.iter().filter(|g| g.1 == halves).count() as u32
+    }
+
     fn wins(&self) -> u32 {
-        self.games.iter().filter(|g| g.1).count() as u32
+        self.count(2)
     }
 
     fn score(&self) -> u32 {
-        self.wins() + self.byes
+        let games: u32 = self.games.iter().map(|g| g.1).sum();
+        games + 2 * self.byes
     }
 }
 
@@ -187,11 +197,11 @@ impl Tally {
         if a == b {
             return Err(StandingsError::SelfPlay { key, player: a });
         }
-        if game.winner != a && game.winner != b {
-            return Err(StandingsError::WinnerNotPlaying {
-                key,
-                winner: game.winner,
-            });
+        if let Some(winner) = game.winner
+            && winner != a
+            && winner != b
+        {
+            return Err(StandingsError::WinnerNotPlaying { key, winner });
         }
         if !self.keys.insert(key) {
             return Err(StandingsError::DuplicateGame(key));
@@ -203,7 +213,12 @@ impl Tally {
             let account = self.accounts.get_mut(&me).expect("checked above");
             account.points_for += u64::from(mine);
             account.points_against += u64::from(theirs);
-            account.games.push((them, game.winner == me));
+            let halves = match game.winner {
+                None => 1,
+                Some(w) if w == me => 2,
+                Some(_) => 0,
+            };
+            account.games.push((them, halves));
         }
         Ok(())
     }
@@ -225,27 +240,24 @@ impl Tally {
         let mut rows: Vec<Row> = self
             .accounts
             .iter()
-            .map(|(&entrant, acc)| {
-                let wins = acc.wins();
-                Row {
-                    entrant,
-                    place: 0,
-                    played: acc.games.len() as u32,
-                    wins,
-                    losses: acc.games.len() as u32 - wins,
-                    byes: acc.byes,
-                    score: acc.score(),
-                    points_for: acc.points_for,
-                    points_against: acc.points_against,
-                    buchholz: acc.games.iter().map(|(them, _)| score(them)).sum(),
-                    sonneborn_berger: acc
-                        .games
-                        .iter()
-                        .filter(|g| g.1)
-                        .map(|(them, _)| score(them))
-                        .sum(),
-                    head_to_head: false,
-                }
+            .map(|(&entrant, acc)| Row {
+                entrant,
+                place: 0,
+                played: acc.games.len() as u32,
+                wins: acc.wins(),
+                draws: acc.count(1),
+                losses: acc.count(0),
+                byes: acc.byes,
+                score: acc.score(),
+                points_for: acc.points_for,
+                points_against: acc.points_against,
+                buchholz: acc.games.iter().map(|(them, _)| score(them)).sum(),
+                sonneborn_berger: acc
+                    .games
+                    .iter()
+                    .map(|&(them, halves)| u64::from(halves) * score(&them))
+                    .sum(),
+                head_to_head: false,
             })
             .collect();
 
@@ -262,7 +274,7 @@ impl Tally {
                 self.accounts[&rows[x].entrant]
                     .games
                     .iter()
-                    .filter(|&&(o, won)| o == them && won)
+                    .filter(|&&(o, halves)| o == them && halves == 2)
                     .count()
             };
             let (ij, ji) = (beat(i, j), beat(j, i));
@@ -337,12 +349,13 @@ mod tests {
         Game {
             key: MatchKey::parse(key).unwrap(),
             players: [EntrantId(a), EntrantId(b)],
-            winner: EntrantId(winner),
+            winner: Some(EntrantId(winner)),
             score,
         }
     }
 
-    /// (entrant, place, score, buchholz, sonneborn_berger, points_for, points_against, h2h)
+    /// (entrant, place, score, buchholz, sonneborn_berger, points_for, points_against, h2h),
+    /// the scores in whole points as worked by hand (a row keeps halves and quarters).
     type Line = (u32, u32, u32, u64, u64, u64, u64, bool);
 
     fn lines(rows: &[Row]) -> Vec<Line> {
@@ -351,9 +364,9 @@ mod tests {
                 (
                     r.entrant.0,
                     r.place,
-                    r.score,
-                    r.buchholz,
-                    r.sonneborn_berger,
+                    r.score / 2,
+                    r.buchholz / 2,
+                    r.sonneborn_berger / 4,
                     r.points_for,
                     r.points_against,
                     r.head_to_head,
@@ -459,17 +472,37 @@ mod tests {
         let rows = table(&ids(&[1, 2, 3, 4]), &games, &[]).unwrap();
         let one = rows.iter().find(|r| r.entrant == EntrantId(1)).unwrap();
         let two = rows.iter().find(|r| r.entrant == EntrantId(2)).unwrap();
-        assert_eq!((one.score, two.score), (1, 1));
+        assert_eq!(
+            (one.score, two.score),
+            (2, 2),
+            "one win each, in half points"
+        );
         assert!(rows.iter().all(|r| !r.head_to_head));
         let order: Vec<(u32, u32)> = rows.iter().map(|r| (r.entrant.0, r.place)).collect();
         assert_eq!(order, vec![(3, 1), (1, 2), (4, 3), (2, 4)]);
+    }
+
+    /// A drawn chess game scores each player a half point (1 in halves); Sonneborn–Berger
+    /// counts half the drawn opponent's score.
+    #[test]
+    fn a_drawn_game_scores_half_a_point_each() {
+        let mut drawn = game("M1-1", 1, 2, 1, [1, 1]);
+        drawn.winner = None;
+        let games = [drawn, game("M2-1", 1, 3, 1, [2, 0])];
+        let rows = table(&ids(&[1, 2, 3]), &games, &[]).unwrap();
+        let row = |e: u32| rows.iter().find(|r| r.entrant == EntrantId(e)).unwrap();
+        assert_eq!((row(1).score, row(1).wins, row(1).draws), (3, 1, 1));
+        assert_eq!((row(2).score, row(2).draws, row(2).losses), (1, 1, 0));
+        // #1: #2 (1 half point) drawn counts 1 × 1, #3 (0) beaten counts 2 × 0.
+        assert_eq!(row(1).sonneborn_berger, 1);
+        assert_eq!(row(1).place, 1);
     }
 
     #[test]
     fn a_double_encounter_split_between_two_decides_nothing() {
         let games = [game("M1-1", 1, 2, 1, [5, 3]), game("M2-1", 2, 1, 2, [5, 1])];
         let rows = table(&ids(&[1, 2]), &games, &[]).unwrap();
-        assert!(rows.iter().all(|r| !r.head_to_head && r.score == 1));
+        assert!(rows.iter().all(|r| !r.head_to_head && r.score == 2));
         // Equal Buchholz (2) and SB (1): #2's difference 8-6 beats #1's 6-8.
         assert_eq!(rows[0].entrant, EntrantId(2));
         assert_eq!((rows[0].place, rows[1].place), (1, 2));
@@ -540,7 +573,7 @@ mod tests {
                 Game {
                     key: MatchKey::main(i as u32 + 1, 1),
                     players: [EntrantId(a), EntrantId(b)],
-                    winner: EntrantId(if first_wins { a } else { b }),
+                    winner: Some(EntrantId(if first_wins { a } else { b })),
                     score: [sa, sb],
                 }
             })
@@ -579,7 +612,7 @@ mod tests {
             let sum = |f: fn(&Row) -> u64| whole.iter().map(f).sum::<u64>();
             prop_assert_eq!(sum(|r| r.wins.into()), games.len() as u64);
             prop_assert_eq!(sum(|r| r.losses.into()), games.len() as u64);
-            prop_assert_eq!(sum(|r| r.score.into()), (games.len() + byes.len()) as u64);
+            prop_assert_eq!(sum(|r| r.score.into()), 2 * (games.len() + byes.len()) as u64);
             prop_assert_eq!(sum(|r| r.played.into()), 2 * games.len() as u64);
             prop_assert_eq!(sum(|r| r.points_for), sum(|r| r.points_against));
             prop_assert_eq!(whole.len(), n as usize);

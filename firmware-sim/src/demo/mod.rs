@@ -125,6 +125,9 @@ pub struct Tables {
     /// How the matches' ids and tables are named: `<prefix>-t<n>` at table `<table>n`.
     prefix: String,
     table: &'static str,
+    /// The round its matches sit in: 1 in a tournament of its own; in an existing one, a
+    /// round after every match there, since a round has one match per table and pair.
+    round: u32,
 }
 
 impl Tables {
@@ -158,6 +161,7 @@ impl Tables {
             count: 0,
             prefix: id.into(),
             table: "",
+            round: 1,
         })
     }
 
@@ -174,6 +178,14 @@ impl Tables {
         tournaments
             .get_tournament(v1::GetTournamentRequest { id: id.into() })
             .await?;
+        let listed = tournaments
+            .list_matches(v1::ListMatchesRequest {
+                tournament_id: id.into(),
+                ..Default::default()
+            })
+            .await?
+            .into_inner();
+        let round = listed.matches.iter().map(|m| m.round).max().unwrap_or(0) + 1;
         Ok(Tables {
             tournaments,
             devices: DevicesClient::new(channel),
@@ -182,6 +194,7 @@ impl Tables {
             count: 0,
             prefix: prefix.into(),
             table: "demo-",
+            round,
         })
     }
 
@@ -230,7 +243,7 @@ impl Tables {
         v1::CreateMatchRequest {
             tournament_id: self.tournament.clone(),
             match_id: format!("{}-t{}", self.prefix, self.count),
-            round: 1,
+            round: self.round,
             table: format!("{}{}", self.table, self.count),
             player_a: a.into(),
             player_b: b.into(),
@@ -321,7 +334,16 @@ pub async fn run_on(
     let mut playing = Vec::new();
     let mut faces = Vec::new();
     for i in 1..=cfg.tables {
-        let players = names[(i as usize - 1) % names.len()];
+        // Past the sixth table the names come round again, numbered: a round has one
+        // match per pair of players.
+        let (a, b) = names[(i as usize - 1) % names.len()];
+        let lap = (i as usize - 1) / names.len();
+        let (a, b) = if lap == 0 {
+            (a.to_string(), b.to_string())
+        } else {
+            (format!("{a} {}", lap + 1), format!("{b} {}", lap + 1))
+        };
+        let players = (a.as_str(), b.as_str());
         let (match_id, credential) = if cfg.chess {
             // Game 1 starts now; the players have the default time to arrive (6.7).
             tables.add_chess(chess::settings(&cfg), 0, players).await?

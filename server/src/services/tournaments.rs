@@ -7,7 +7,7 @@ use baffle_proto::v1::tournaments_server::Tournaments;
 use tonic::{Request, Response, Status};
 
 use crate::error::Error;
-use crate::hub::{Hub, NewGame, NewMatch};
+use crate::hub::{Hub, NewGame, NewMatch, Replacement};
 use crate::registry::VenueDates;
 use crate::store::EventStore;
 use crate::time::TimeSource;
@@ -129,7 +129,12 @@ impl<S: EventStore + Clone, T: TimeSource> Tournaments for TournamentsService<S,
             players,
             start,
             game,
+            replaces: (!r.replaces.is_empty()).then_some(Replacement {
+                match_id: r.replaces,
+                ruling: r.ruling,
+            }),
         };
+        self.hub.second_match(&new).await?;
         let handle = self.hub.create_match(new).await?;
         Ok(Response::new(handle.state().await?))
     }

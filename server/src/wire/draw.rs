@@ -240,12 +240,12 @@ pub fn draw_view(t: &Tournament, chess: Option<v1::ChessMatchSettings>) -> v1::D
                 wins: r.wins,
                 losses: r.losses,
                 byes: r.byes,
-                score_halves: r.score.saturating_mul(2),
+                score_halves: r.score,
+                draws: r.draws,
                 points_for: u32::try_from(r.points_for).unwrap_or(u32::MAX),
                 points_against: u32::try_from(r.points_against).unwrap_or(u32::MAX),
-                buchholz_halves: u32::try_from(r.buchholz.saturating_mul(2)).unwrap_or(u32::MAX),
-                sonneborn_berger_halves: u32::try_from(r.sonneborn_berger.saturating_mul(2))
-                    .unwrap_or(u32::MAX),
+                buchholz_halves: u32::try_from(r.buchholz).unwrap_or(u32::MAX),
+                sonneborn_berger_quarters: u32::try_from(r.sonneborn_berger).unwrap_or(u32::MAX),
             })
             .collect()
     };
