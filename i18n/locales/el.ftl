@@ -611,7 +611,8 @@ follow-event-input-refused = μια ενέργεια από τη συσκευή 
 
 ## Η μέρα ενός τουρνουά από τη γραμμή εντολών: `baffle player`, `draw`, `round`, `pairing`, `standings`
 
-cli-hint-draw = δείτε το `baffle draw show { $id }` (τουρνουά χωρίς κλήρωση: `baffle draw open { $id } …`)
+cli-hint-draw = δείτε το `baffle draw show { $id }`
+cli-hint-draw-open = ανοίξτε πρώτα την κλήρωσή του: `baffle draw open { $id } --format … --length … --tables …`
 cli-draw-bad-tables = --tables: ένα εύρος όπως 1-8, μια λίστα όπως 1,2,5, ή και τα δύο (1-4,7), όχι «{ $text }»
 cli-draw-bad-numbers = αριθμοί παικτών χωρισμένοι με κόμμα, όπως 3,1,7, όχι «{ $text }»
 cli-draw-bad-rating = η βαθμολογία είναι αριθμός πόντων με έως δύο δεκαδικά, όπως 1523.47, όχι «{ $text }»
@@ -664,6 +665,7 @@ cli-draw-bye = { $key }: ο/η { $name } (#{ $number }) προχωρά χωρί�
 cli-col-key = ΜΑΤΣ
 cli-col-player-a = ΠΑΙΚΤΗΣ Α
 cli-col-player-b = ΠΑΙΚΤΗΣ Β
+cli-col-start = ΕΝΑΡΞΗ
 cli-col-state = ΚΑΤΑΣΤΑΣΗ
 cli-col-result = ΑΠΟΤΕΛΕΣΜΑ
 cli-col-number = ΑΡ

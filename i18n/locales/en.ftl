@@ -613,7 +613,8 @@ follow-event-input-refused = an input from device { $device }, refused: { $why }
 
 ## A tournament's day from the command line: `baffle player`, `draw`, `round`, `pairing`, `standings`
 
-cli-hint-draw = look at `baffle draw show { $id }` (a tournament without a draw: `baffle draw open { $id } …`)
+cli-hint-draw = look at `baffle draw show { $id }`
+cli-hint-draw-open = open its draw first: `baffle draw open { $id } --format … --length … --tables …`
 cli-draw-bad-tables = --tables: a range such as 1-8, a list such as 1,2,5, or both (1-4,7), not “{ $text }”
 cli-draw-bad-numbers = player numbers separated by commas, such as 3,1,7, not “{ $text }”
 cli-draw-bad-rating = a rating is a number of points with at most two decimals, such as 1523.47, not “{ $text }”
@@ -666,6 +667,7 @@ cli-draw-bye = { $key }: { $name } (#{ $number }) goes on without a match (bye)
 cli-col-key = MATCH
 cli-col-player-a = PLAYER A
 cli-col-player-b = PLAYER B
+cli-col-start = START
 cli-col-state = STATE
 cli-col-result = RESULT
 cli-col-number = NO

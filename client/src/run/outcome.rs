@@ -141,7 +141,11 @@ pub(super) fn refused_draw(status: Status, tournament: &str) -> Outcome {
         format!(
             "baffle: {}\n        {}\n",
             words::say_with("cli-refused", &args),
-            words::say_with("cli-hint-draw", &[("id", tournament.into())])
+            if status.message().contains("has no draw") {
+                words::say_with("cli-hint-draw-open", &[("id", tournament.into())])
+            } else {
+                words::say_with("cli-hint-draw", &[("id", tournament.into())])
+            }
         ),
     )
 }

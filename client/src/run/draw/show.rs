@@ -147,6 +147,7 @@ pub fn draw_text(d: &v1::DrawView) -> String {
         say("cli-col-table"),
         say("cli-col-player-a"),
         say("cli-col-player-b"),
+        say("cli-col-start"),
         say("cli-col-state"),
         say("cli-col-result"),
     ];
@@ -157,7 +158,7 @@ pub fn draw_text(d: &v1::DrawView) -> String {
             let rf = if r.flight == 0 { 1 } else { r.flight };
             f == rf && round == r.round
         };
-        let rows: Vec<[String; 6]> = d
+        let rows: Vec<[String; 7]> = d
             .pairings
             .iter()
             .filter(|p| in_round(p.flight, p.round))
@@ -167,6 +168,11 @@ pub fn draw_text(d: &v1::DrawView) -> String {
                     p.table.clone(),
                     format!("{} (#{})", p.name_a, p.player_a),
                     format!("{} (#{})", p.name_b, p.player_b),
+                    if p.start_ms == 0 {
+                        String::new()
+                    } else {
+                        time_of_day(p.start_ms)
+                    },
                     pairing_state(p.state),
                     result(d, p),
                 ]
