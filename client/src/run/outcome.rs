@@ -125,7 +125,7 @@ pub fn refused(status: Status) -> Outcome {
 /// a match. The server's (the core's) words are shown as they are.
 pub(super) fn refused_draw(status: Status, tournament: &str) -> Outcome {
     let to_draw = match status.code() {
-        Code::FailedPrecondition => true,
+        Code::FailedPrecondition | Code::AlreadyExists => true,
         Code::NotFound => !status.message().starts_with("no tournament"),
         _ => false,
     };
