@@ -4,7 +4,8 @@
 //! before anything is sent), the draw made, round 1 started, results decided and
 //! confirmed at the tables — after which the next matches appear in `draw show` by
 //! themselves — the federation's CSV, and the exported log verified by the real `baffle`
-//! binary, a tampered copy refused with exit 1.
+//! binary, a tampered copy refused with exit 1. And a round robin ruled on with
+//! `pairing` and its table printed in words, CSV and JSON.
 
 use std::path::Path;
 use std::process::Command;
@@ -21,8 +22,8 @@ fn ok(o: &Outcome) {
     assert_eq!(o.code, 0, "{}{}", o.out, o.err);
 }
 
-async fn draw_json(server: &TestServer) -> Value {
-    let o = baffle(server, &["--json", "draw", "show", "open"]).await;
+async fn draw_json(server: &TestServer, id: &str) -> Value {
+    let o = baffle(server, &["--json", "draw", "show", id]).await;
     ok(&o);
     serde_json::from_str(&o.out).expect("draw show --json is JSON")
 }
@@ -40,7 +41,7 @@ fn pairings<'a>(draw: &'a Value, prefix: &str) -> Vec<&'a Value> {
 /// Waits until `draw show` has `count` matches keyed `prefix` being played.
 async fn until_playing(server: &TestServer, prefix: &str, count: usize) -> Value {
     for _ in 0..200 {
-        let d = draw_json(server).await;
+        let d = draw_json(server, "open").await;
         let playing = pairings(&d, prefix)
             .iter()
             .filter(|p| p["state"] == "playing")
@@ -52,7 +53,7 @@ async fn until_playing(server: &TestServer, prefix: &str, count: usize) -> Value
     }
     panic!(
         "{count} matches {prefix}… never played: {:#}",
-        draw_json(server).await["pairings"]
+        draw_json(server, "open").await["pairings"]
     );
 }
 
@@ -132,7 +133,7 @@ async fn a_knockout_with_a_consolation_is_run_from_the_command_line() {
     .await;
     ok(&o);
     assert!(o.out.contains("knockout with a consolation"), "{}", o.out);
-    let commitment = draw_json(&server).await["commitment"]
+    let commitment = draw_json(&server, "open").await["commitment"]
         .as_str()
         .unwrap()
         .to_string();
@@ -235,7 +236,7 @@ async fn a_knockout_with_a_consolation_is_run_from_the_command_line() {
     )
     .await;
     ok(&o);
-    let d = draw_json(&server).await;
+    let d = draw_json(&server, "open").await;
     let seed = d["seed"].as_str().unwrap().to_string();
     assert_eq!(seed.len(), 64);
     assert!(o.out.contains(&seed), "{}", o.out);
@@ -409,4 +410,208 @@ async fn a_knockout_with_a_consolation_is_run_from_the_command_line() {
         out.contains("the order is not the one the seed draws"),
         "{out}"
     );
+}
+
+/// A round robin from `player add`, rulings on its matches (`pairing`), a round started
+/// at a given time, and its table in words, in CSV and in JSON; the core's refusals reach
+/// the director in its own words, in either language.
+#[tokio::test]
+async fn a_round_robin_is_ruled_on_and_its_table_printed() {
+    let server = TestServer::start().await;
+    ok(&baffle(
+        &server,
+        &["tournament", "create", "league", "--name", "League"],
+    )
+    .await);
+    ok(&baffle(
+        &server,
+        &[
+            "draw",
+            "open",
+            "league",
+            "--format",
+            "round-robin",
+            "--length",
+            "5",
+            "--tables",
+            "1,2",
+        ],
+    )
+    .await);
+    for (name, rating) in [
+        ("Anna", "1600"),
+        ("Ben", "1550.5"),
+        ("Chris", "1500"),
+        ("Dora", "1450"),
+    ] {
+        ok(&baffle(
+            &server,
+            &[
+                "player",
+                "add",
+                "league",
+                name,
+                "--rating",
+                rating,
+                "--approve",
+            ],
+        )
+        .await);
+    }
+    ok(&baffle(&server, &["player", "rename", "league", "4", "Dora Lima"]).await);
+    ok(&baffle(
+        &server,
+        &["player", "check-in", "league", "1", "2", "3", "4"],
+    )
+    .await);
+    // Seeds are a knockout's: the core says so, in its words, whatever the language.
+    let o = baffle(
+        &server,
+        &["--lang", "el", "draw", "make", "league", "--seeds", "1,2"],
+    )
+    .await;
+    assert_eq!(o.code, 4, "{}{}", o.out, o.err);
+    assert!(
+        o.err.contains("δεν έγινε δεκτό") && o.err.contains("knockout"),
+        "{}",
+        o.err
+    );
+    ok(&baffle(&server, &["draw", "make", "league"]).await);
+    ok(&baffle(
+        &server,
+        &[
+            "round",
+            "start",
+            "league",
+            "1",
+            "--at",
+            "2026-01-15T12:30:00+02:00",
+        ],
+    )
+    .await);
+    let d = draw_json(&server, "league").await;
+    let round1 = pairings(&d, "M1-");
+    assert_eq!(round1.len(), 2);
+    // 10:30 UTC on the test clock's day.
+    assert_eq!(
+        round1[0]["start_ms"].as_i64(),
+        Some(baffle_tests::EPOCH.0 + 37_800_000)
+    );
+    // Round 1 decided at the tables and confirmed (4.6).
+    for p in &round1 {
+        let m = p["match_id"].as_str().unwrap();
+        ok(&baffle(
+            &server,
+            &[
+                "rule",
+                m,
+                "--reason",
+                "late",
+                "--article",
+                "2.2",
+                "forfeit-match",
+                "b",
+            ],
+        )
+        .await);
+        ok(&baffle(
+            &server,
+            &["rule", m, "--reason", "ok", "--article", "4.6", "confirm"],
+        )
+        .await);
+    }
+    for _ in 0..200 {
+        let d = draw_json(&server, "league").await;
+        if pairings(&d, "M1-").iter().all(|p| p["state"] == "decided") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    // M1-2's score corrected by the director (4.6).
+    let winner = round1[1]["player_a"].to_string();
+    ok(&baffle(
+        &server,
+        &[
+            "pairing",
+            "league",
+            "M1-2",
+            "--reason",
+            "score misreported",
+            "correct",
+            &winner,
+            "5-2",
+        ],
+    )
+    .await);
+    // A match of a round not started is forfeited here: decided without play.
+    let d = draw_json(&server, "league").await;
+    let forfeit_to = pairings(&d, "M2-2")[0]["player_a"].to_string();
+    ok(&baffle(
+        &server,
+        &[
+            "pairing",
+            "league",
+            "m2-2",
+            "--reason",
+            "withdrew",
+            "forfeit",
+            &forfeit_to,
+        ],
+    )
+    .await);
+    let o = baffle(
+        &server,
+        &[
+            "--lang", "en", "pairing", "league", "M1-1", "--reason", "again", "forfeit", "1",
+        ],
+    )
+    .await;
+    assert_eq!(o.code, 4, "{}{}", o.out, o.err);
+    assert!(o.err.contains("baffle draw show league"), "{}", o.err);
+
+    let o = baffle(&server, &["--lang", "en", "standings", "league"]).await;
+    ok(&o);
+    assert!(o.out.starts_with("PLACE NAME"), "{}", o.out);
+    let o = baffle(&server, &["standings", "league", "--csv-table"]).await;
+    ok(&o);
+    assert!(
+        o.out
+            .starts_with("place,number,name,federation_id,played,wins"),
+        "{}",
+        o.out
+    );
+    assert_eq!(o.out.lines().count(), 5, "{}", o.out);
+    let o = baffle(&server, &["standings", "league", "--csv"]).await;
+    ok(&o);
+    let rows: Vec<&str> = o.out.lines().collect();
+    assert_eq!(rows.len(), 4, "{}", o.out);
+    assert!(
+        rows[1].starts_with("league,M1-1,2026-01-15,"),
+        "{}",
+        rows[1]
+    );
+    assert!(rows[1].ends_with(",5,yes"), "{}", rows[1]);
+    assert!(
+        rows[2].ends_with(",5,2,5,yes"),
+        "the corrected score: {}",
+        rows[2]
+    );
+    // Decided before its round started: no date, not played.
+    assert!(rows[3].starts_with("league,M2-2,,"), "{}", rows[3]);
+    assert!(
+        rows[3].ends_with(",5,no"),
+        "a forfeit is not played: {}",
+        rows[3]
+    );
+    let o = baffle(&server, &["--json", "standings", "league"]).await;
+    ok(&o);
+    let table: Value = serde_json::from_str(&o.out).unwrap();
+    assert_eq!(table["standings"].as_array().unwrap().len(), 4, "{table:#}");
+    assert_eq!(table["standings"][0]["score"], 2.0, "{table:#}");
+
+    let list = baffle(&server, &["--json", "player", "list", "league"]).await;
+    ok(&list);
+    let players: Value = serde_json::from_str(&list.out).unwrap();
+    assert_eq!(players[1]["entry_rating"], 1550.5);
+    assert_eq!(players[3]["name"], "Dora Lima");
 }
