@@ -7,8 +7,13 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::connect::DEFAULT_SERVER;
 use crate::dice::StreamFormat;
 
+mod draw;
 mod live;
 mod table;
+pub use draw::{
+    DrawCommand, FlightArg, FlightsArg, FormatArg, Numbers, PairingArgs, PairingRuling,
+    PlayerCommand, RoundCommand, StandingsArgs,
+};
 pub use live::LiveCommand;
 pub use table::{AskArg, DecisionArg, PlayAction, PlayArgs, RuleAction, RuleArgs};
 
@@ -30,6 +35,17 @@ pub use table::{AskArg, DecisionArg, PlayAction, PlayArgs, RuleAction, RuleArgs}
   baffle follow r1-t7
   baffle audit export r1-t7 -o r1-t7.jsonl && baffle audit verify r1-t7.jsonl
   baffle live join r1-t7 --code player.r1-t7.a.… && baffle live play r1-t7 --code player.r1-t7.a.…
+
+A tournament's day, drawn by the server:
+  baffle draw open open --format knockout --flights consolation --length 7 --tables 1-8
+  baffle player import open players.csv --approve
+  baffle player check-in open --all
+  baffle draw make open --seed-top 2
+  baffle round start open 1 --at 10:30
+  baffle draw show open
+  baffle pairing open M1-3 --reason \"Ben did not come\" forfeit 5
+  baffle standings open --csv > results.csv
+  baffle draw export open -o open.jsonl && baffle draw verify open.jsonl
 
 The server and the director token are found by themselves: --server / BAFFLE_SERVER
 (default http://127.0.0.1:50051); --token / BAFFLE_TOKEN, else the token file in
@@ -171,6 +187,21 @@ pub enum Command {
     /// Tournaments.
     #[command(subcommand)]
     Tournament(TournamentCommand),
+    /// A drawn tournament's players: register, import, approve, check in, take out.
+    #[command(subcommand)]
+    Player(PlayerCommand),
+    /// A tournament's draw: open it, make it, show, export and verify it.
+    #[command(subcommand)]
+    Draw(DrawCommand),
+    /// A drawn tournament's rounds.
+    #[command(subcommand)]
+    Round(RoundCommand),
+    /// A director's ruling on a match of the draw: forfeit, correct, postpone,
+    /// reschedule, replace.
+    Pairing(PairingArgs),
+    /// A drawn tournament's standings: a round robin's or Swiss's table, a knockout's
+    /// placings; --csv the results for the federation.
+    Standings(StandingsArgs),
     /// Matches.
     #[command(subcommand, name = "match")]
     Match(MatchCommand),

@@ -11,6 +11,76 @@ use crate::cli::Cli;
 const EXAMPLES: &[(&str, &str)] = &[
     ("presets", "baffle presets --length 11"),
     (
+        "player",
+        "baffle player import open players.csv --approve\n  baffle player check-in open --all\n  baffle player list open",
+    ),
+    (
+        "player add",
+        "baffle player add open \"Ελένη Παππά\" --club Βόλος --rating 1523.47 --experience 420 --approve\n  baffle player add open \"Ben Hall\" --federation-id GR-1207",
+    ),
+    (
+        "player import",
+        "baffle player import open players.csv --approve\n  (players.csv: name,federation_id,club,rating,experience — only name is required)",
+    ),
+    (
+        "player approve",
+        "baffle player approve open 3 4 9\n  baffle player approve open --all",
+    ),
+    (
+        "player check-in",
+        "baffle player check-in open 1 2 5\n  baffle player check-in open --all",
+    ),
+    (
+        "player out",
+        "baffle player out open 7 --reason \"withdrew: ill\"",
+    ),
+    (
+        "player rename",
+        "baffle player rename open 4 \"Βασίλης Παπαδάκης\"",
+    ),
+    (
+        "player list",
+        "baffle player list open\n  baffle player list open --json",
+    ),
+    (
+        "draw",
+        "baffle draw open open --format knockout --flights consolation --length 7 --tables 1-8\n  baffle draw make open --seed-top 2\n  baffle draw show open",
+    ),
+    (
+        "draw open",
+        "baffle draw open open --format knockout --flights consolation --length 7 --tables 1-8\n  baffle draw open league --format round-robin --cycles 2 --length 5 --tables 1,2,5\n  baffle draw open swiss --format swiss --rounds 5 --length 7 --tables 1-4,9",
+    ),
+    (
+        "draw make",
+        "baffle draw make open --seed-top 2\n  baffle draw make open --seeds 3,1,7",
+    ),
+    (
+        "draw show",
+        "baffle draw show open\n  baffle draw show open --json",
+    ),
+    ("draw tables", "baffle draw tables open 1-6,9"),
+    (
+        "draw export",
+        "baffle draw export open -o open.jsonl\n  baffle draw export open | baffle draw verify -",
+    ),
+    ("draw verify", "baffle draw verify open.jsonl"),
+    (
+        "round",
+        "baffle round start open 1\n  baffle round start open 2 --at 14:30\n  baffle round start open 1 --flight consolation --at 2026-05-02T16:00:00+03:00",
+    ),
+    (
+        "round start",
+        "baffle round start open 1\n  baffle round start open 2 --at 14:30\n  baffle round start open 1 --flight consolation --at 2026-05-02T16:00:00+03:00",
+    ),
+    (
+        "pairing",
+        "baffle pairing open M1-3 --reason \"Ben did not come (2.2)\" forfeit 5\n  baffle pairing open M1-2 --reason \"score misreported (4.6)\" correct 4 7-5\n  baffle pairing open C1-1 --reason \"player ill\" postpone\n  baffle pairing open C1-1 --reason \"after lunch\" reschedule 15:00\n  baffle pairing open M2-1 --reason \"log damaged\" replace",
+    ),
+    (
+        "standings",
+        "baffle standings open\n  baffle standings open --csv > open-results.csv\n  baffle standings open --csv-table > open-standings.csv",
+    ),
+    (
         "live",
         "baffle live join r1-t7 --code player.r1-t7.a.…\n  baffle live play r1-t7 --code player.r1-t7.a.…",
     ),
@@ -178,8 +248,9 @@ mod tests {
                 if sub.get_after_help().is_none() && !p.starts_with("help") {
                     missing.push(p.clone());
                 }
-                // The actions of play, rule and chess are shown in their parent's help.
-                if !["play", "rule", "chess"].contains(&p.as_str()) {
+                // The actions of play, rule, chess and pairing are shown in their
+                // parent's help.
+                if !["play", "rule", "chess", "pairing"].contains(&p.as_str()) {
                     walk(sub, &p, missing);
                 }
             }

@@ -278,7 +278,7 @@ pub fn tournament_table(tournaments: &[v1::Tournament]) -> String {
 
 /// Rows in columns as wide as their widest cell (in terminal columns: a Greek letter
 /// takes one, like a Latin one), the last column unpadded.
-fn columns<const N: usize>(header: &[String; N], rows: &[[String; N]]) -> String {
+pub(crate) fn columns<const N: usize>(header: &[String; N], rows: &[[String; N]]) -> String {
     let mut widths = [0; N];
     for row in std::iter::once(header).chain(rows) {
         for (w, cell) in widths.iter_mut().zip(row) {

@@ -11,6 +11,8 @@ use serde_json::Value;
 use crate::render::side;
 use crate::words;
 
+pub mod draw;
+
 /// A proto enum's name as JSON writes it: `PAUSE_REASON_DIRECTOR_CALLED` → `director_called`.
 pub fn enum_name(full: &str, prefix: &str) -> String {
     full.trim_start_matches(prefix).to_lowercase()

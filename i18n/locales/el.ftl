@@ -608,3 +608,115 @@ follow-event-opened = ο αγώνας άνοιξε
 follow-event-setup = ορίστηκαν οι ρυθμίσεις του αγώνα
 follow-event-input = μια ενέργεια από τη συσκευή { $device }
 follow-event-input-refused = μια ενέργεια από τη συσκευή { $device }, απορρίφθηκε: { $why }
+
+## Η μέρα ενός τουρνουά από τη γραμμή εντολών: `baffle player`, `draw`, `round`, `pairing`, `standings`
+
+cli-hint-draw = δείτε το `baffle draw show { $id }`
+cli-hint-draw-open = ανοίξτε πρώτα την κλήρωσή του: `baffle draw open { $id } --format … --length … --tables …`
+cli-draw-bad-tables = --tables: ένα εύρος όπως 1-8, μια λίστα όπως 1,2,5, ή και τα δύο (1-4,7), όχι «{ $text }»
+cli-draw-bad-numbers = αριθμοί παικτών χωρισμένοι με κόμμα, όπως 3,1,7, όχι «{ $text }»
+cli-draw-bad-rating = η βαθμολογία είναι αριθμός πόντων με έως δύο δεκαδικά, όπως 1523.47, όχι «{ $text }»
+cli-draw-bad-experience = η εμπειρία είναι ακέραιος αριθμός, όχι «{ $text }»
+cli-draw-bad-score = το σκορ γράφεται με τους πόντους του παίκτη Α, παύλα, και του Β: 7-3, όχι «{ $text }»
+cli-draw-bad-time = η ώρα γράφεται ΩΩ:ΛΛ για σήμερα (UTC) ή κατά RFC 3339, όπως 2026-05-02T10:00:00+03:00, όχι «{ $text }»
+cli-import-unreadable = το αρχείο CSV δεν διαβάζεται: { $why }
+cli-import-no-name = η πρώτη γραμμή πρέπει να ονομάζει τις στήλες, και μία από αυτές να είναι η «name» (οι άλλες: federation_id, club, rating, experience)
+cli-import-unknown-column = άγνωστη στήλη «{ $column }»: οι στήλες είναι name, federation_id, club, rating, experience
+cli-import-bad-line = γραμμή { $line }: { $why }
+cli-import-duplicate = το «{ $name }» υπάρχει ήδη στη γραμμή { $first } (τα ονόματα συγκρίνονται χωρίς πεζά-κεφαλαία και κενά): δεν καταχωρίστηκε κανείς
+cli-import-already-entered = ο/η «{ $name }» είναι ήδη εγγεγραμμένος/η στο τουρνουά (`baffle player list`): δεν καταχωρίστηκε κανείς
+cli-import-empty = το αρχείο δεν έχει κανέναν παίκτη κάτω από τη γραμμή των στηλών
+cli-file-unreadable = δεν διαβάζεται το { $file }: { $why }
+cli-file-unwritable = δεν γράφεται το { $file }: { $why }
+cli-flight-main = κυρίως ταμπλό
+cli-flight-consolation = ταμπλό παρηγοριάς
+cli-flight-last-chance = ταμπλό τελευταίας ευκαιρίας
+cli-format-knockout = νοκ-άουτ
+cli-format-knockout-consolation = νοκ-άουτ με ταμπλό παρηγοριάς
+cli-format-knockout-last-chance = νοκ-άουτ με ταμπλό παρηγοριάς και τελευταίας ευκαιρίας
+cli-format-round-robin = { $cycles ->
+    [one] πρωτάθλημα (όλοι με όλους)
+   *[other] διπλό πρωτάθλημα (όλοι με όλους δύο φορές)
+  }
+cli-format-swiss = ελβετικό σύστημα { $rounds } γύρων
+cli-format-length = ματς στους { $length } πόντους
+cli-format-chess = σκάκι
+cli-entrant-registered = εγγεγραμμένος
+cli-entrant-approved = εγκρίθηκε
+cli-entrant-checked-in = παρών
+cli-entrant-out = εκτός
+cli-pairing-waiting-for-round = ο γύρος δεν άρχισε
+cli-pairing-waiting-for-table = περιμένει τραπέζι
+cli-pairing-postponed = αναβλήθηκε
+cli-pairing-playing = παίζεται
+cli-pairing-decided = κρίθηκε
+cli-draw-result-won = νίκη { $name } { $a }-{ $b }
+cli-draw-result-drawn = ισοπαλία { $a }-{ $b }
+cli-draw-result-unplayed = χωρίς αγώνα
+cli-draw-head = { $name } ({ $id }): { $plan }· τραπέζια { $tables }
+cli-draw-commitment = δέσμευση  { $hex }
+cli-draw-seed = σπόρος    { $hex } (αποκαλύφθηκε με την κλήρωση, { $at })
+cli-draw-seed-sealed = σπόρος    σφραγισμένος έως την κλήρωση
+cli-draw-seeds = ισχυροί   { $list }
+cli-draw-no-matches = κανένα ματς ακόμη: εγγράψτε τους παίκτες, δηλώστε την παρουσία τους και κάντε την κλήρωση (`baffle draw make { $id }`)
+cli-draw-round-started = { $flight }, γύρος { $round }: άρχισε, τα ματς ορίστηκαν για τις { $at }
+cli-draw-round-waiting = { $flight }, γύρος { $round }: δεν άρχισε (`baffle round start`)
+cli-draw-bye = { $key }: ο/η { $name } (#{ $number }) προχωρά χωρίς ματς (bye)
+cli-col-key = ΜΑΤΣ
+cli-col-player-a = ΠΑΙΚΤΗΣ Α
+cli-col-player-b = ΠΑΙΚΤΗΣ Β
+cli-col-start = ΕΝΑΡΞΗ
+cli-col-state = ΚΑΤΑΣΤΑΣΗ
+cli-col-result = ΑΠΟΤΕΛΕΣΜΑ
+cli-col-number = ΑΡ
+cli-col-club = ΣΥΛΛΟΓΟΣ
+cli-col-rating = ΒΑΘΜΟΛΟΓΙΑ
+cli-col-flight = ΤΑΜΠΛΟ
+cli-col-place = ΘΕΣΗ
+cli-col-played = ΑΓΩΝΕΣ
+cli-col-won = Ν
+cli-col-lost = Η
+cli-col-points = ΒΑΘΜΟΙ
+cli-col-buchholz = BUCHHOLZ
+cli-col-sb = SB
+cli-col-for = ΥΠΕΡ
+cli-col-against = ΚΑΤΑ
+cli-players-none = δεν έχει εγγραφεί κανείς στο { $id } ακόμη: `baffle player add` ή `baffle player import`
+cli-standings-none = το { $id } δεν έχει ακόμη βαθμολογία: έρχεται με τα πρώτα αποτελέσματα
+cli-standings-still-in = συνεχίζει
+cli-draw-opened = άνοιξε η κλήρωση του { $id }: { $plan }· η δέσμευση του σπόρου της κλήρωσης, που δημοσιεύεται τώρα, είναι { $commitment }
+cli-draw-made = η κλήρωση έγινε με { $count } παίκτες· ο σπόρος της, που αποκαλύπτεται τώρα, είναι { $seed }
+cli-draw-tables-set = τα τραπέζια είναι τώρα { $tables }
+cli-draw-exported = γράφτηκαν { $count } εγγραφές στο { $file }: ελέγξτε τες με `baffle draw verify { $file }`
+cli-players-registered = { $count ->
+    [one] εγγράφηκε: { $list }
+   *[other] εγγράφηκαν { $count }: { $list }
+  }
+cli-players-registered-approved = { $count ->
+    [one] εγγράφηκε και εγκρίθηκε: { $list }
+   *[other] εγγράφηκαν και εγκρίθηκαν { $count }: { $list }
+  }
+cli-players-approved = εγκρίθηκαν: { $list }
+cli-players-checked-in = δήλωσαν παρουσία: { $list }
+cli-players-none-to-approve = κανείς δεν περιμένει έγκριση: δεν στάλθηκε τίποτα
+cli-players-none-to-check-in = κανείς εγκεκριμένος δεν περιμένει να δηλώσει παρουσία: δεν στάλθηκε τίποτα
+cli-player-out = ο/η { $name } (#{ $number }) είναι εκτός: { $reason }
+cli-player-renamed = ο παίκτης #{ $number } λέγεται τώρα { $name }
+cli-round-started = { $flight }, ο γύρος { $round } άρχισε στις { $at }: { $count ->
+    [one] δημιουργήθηκε ένα ματς
+   *[other] δημιουργήθηκαν { $count } ματς
+  }, τα υπόλοιπα μόλις ελευθερωθούν οι παίκτες τους και ένα τραπέζι
+cli-pairing-ruled = { $key }: η απόφαση καταγράφηκε στο αρχείο του τουρνουά
+cli-verify-chain = αλυσίδα  { $count } εγγραφές, ελέγχθηκε κάθε hash και κάθε σύνδεσμος· κεφαλή { $head }
+cli-verify-end = τέλος    η τελευταία γραμμή δίνει τον ίδιο αριθμό εγγραφών και την ίδια κεφαλή
+cli-verify-no-end = τέλος    λείπει η τελευταία γραμμή: το αρχείο ίσως κόπηκε ή εξήχθη ενώ το τουρνουά συνεχιζόταν
+cli-verify-end-differs = η τελευταία γραμμή δίνει άλλον αριθμό εγγραφών ή άλλη κεφαλή από το αρχείο
+cli-verify-seed = σπόρος   το SHA-256 του σπόρου που αποκαλύφθηκε είναι η δέσμευση του ανοίγματος { $commitment }
+cli-verify-order = σειρά    η κλήρωση { $field } παικτών ({ $seeds } ισχυροί) υπολογίστηκε ξανά από τον σπόρο: ίδια σειρά
+cli-verify-not-drawn = σπόρος   δεν έχει αποκαλυφθεί ακόμη (η κλήρωση δεν έγινε): δέσμευση { $commitment }
+cli-verify-swiss = ελβετικό { $count } γύροι ζευγαρώθηκαν ξανά από τη βαθμολογία τους: ίδια ζευγάρια
+cli-verify-matches = ματς     { $entrants } παίκτες, { $rounds } γύροι, { $assigned } ματς ελεγμένα το καθένα με την κλήρωση, { $results } αποτελέσματα με νικητή παίκτη του ματς, { $rulings } αποφάσεις
+cli-verify-ok = ΕΠΑΛΗΘΕΥΤΗΚΕ: το αρχείο του τουρνουά { $id }
+cli-verify-failed = ΔΕΝ ΕΠΑΛΗΘΕΥΤΗΚΕ: { $why }
+cli-verify-bad-line = η γραμμή { $line } δεν είναι γραμμή εξαγωγής: { $why }
+cli-verify-after-end = η γραμμή { $line } έρχεται μετά την τελευταία γραμμή

@@ -610,3 +610,115 @@ follow-event-opened = the match was opened
 follow-event-setup = the match was set up
 follow-event-input = an input from device { $device }
 follow-event-input-refused = an input from device { $device }, refused: { $why }
+
+## A tournament's day from the command line: `baffle player`, `draw`, `round`, `pairing`, `standings`
+
+cli-hint-draw = look at `baffle draw show { $id }`
+cli-hint-draw-open = open its draw first: `baffle draw open { $id } --format … --length … --tables …`
+cli-draw-bad-tables = --tables: a range such as 1-8, a list such as 1,2,5, or both (1-4,7), not “{ $text }”
+cli-draw-bad-numbers = player numbers separated by commas, such as 3,1,7, not “{ $text }”
+cli-draw-bad-rating = a rating is a number of points with at most two decimals, such as 1523.47, not “{ $text }”
+cli-draw-bad-experience = the experience is a whole number, not “{ $text }”
+cli-draw-bad-score = a score is player A's points, a dash, player B's: 7-3, not “{ $text }”
+cli-draw-bad-time = a time is HH:MM today (UTC) or an RFC 3339 time such as 2026-05-02T10:00:00+03:00, not “{ $text }”
+cli-import-unreadable = the CSV file cannot be read: { $why }
+cli-import-no-name = the first row must name the columns, and one of them must be “name” (the others: federation_id, club, rating, experience)
+cli-import-unknown-column = unknown column “{ $column }”: the columns are name, federation_id, club, rating, experience
+cli-import-bad-line = line { $line }: { $why }
+cli-import-duplicate = “{ $name }” is already on line { $first } (names are compared ignoring case and spaces): nothing was registered
+cli-import-already-entered = “{ $name }” is already entered in this tournament (`baffle player list`): nothing was registered
+cli-import-empty = the file has no player under its header row
+cli-file-unreadable = cannot read { $file }: { $why }
+cli-file-unwritable = cannot write { $file }: { $why }
+cli-flight-main = main draw
+cli-flight-consolation = consolation
+cli-flight-last-chance = last chance
+cli-format-knockout = knockout
+cli-format-knockout-consolation = knockout with a consolation
+cli-format-knockout-last-chance = knockout with a consolation and a last chance
+cli-format-round-robin = { $cycles ->
+    [one] round robin
+   *[other] double round robin
+  }
+cli-format-swiss = Swiss of { $rounds } rounds
+cli-format-length = matches to { $length }
+cli-format-chess = chess
+cli-entrant-registered = registered
+cli-entrant-approved = approved
+cli-entrant-checked-in = checked in
+cli-entrant-out = out
+cli-pairing-waiting-for-round = round not started
+cli-pairing-waiting-for-table = waiting for a table
+cli-pairing-postponed = postponed
+cli-pairing-playing = playing
+cli-pairing-decided = decided
+cli-draw-result-won = { $name } won { $a }-{ $b }
+cli-draw-result-drawn = drawn { $a }-{ $b }
+cli-draw-result-unplayed = not played
+cli-draw-head = { $name } ({ $id }): { $plan }; tables { $tables }
+cli-draw-commitment = commitment  { $hex }
+cli-draw-seed = seed        { $hex } (revealed when the draw was made, { $at })
+cli-draw-seed-sealed = seed        sealed until the draw is made
+cli-draw-seeds = seeds       { $list }
+cli-draw-no-matches = no match yet: register the players, check them in and make the draw (`baffle draw make { $id }`)
+cli-draw-round-started = { $flight }, round { $round }: started, matches scheduled at { $at }
+cli-draw-round-waiting = { $flight }, round { $round }: not started (`baffle round start`)
+cli-draw-bye = { $key }: { $name } (#{ $number }) goes on without a match (bye)
+cli-col-key = MATCH
+cli-col-player-a = PLAYER A
+cli-col-player-b = PLAYER B
+cli-col-start = START
+cli-col-state = STATE
+cli-col-result = RESULT
+cli-col-number = NO
+cli-col-club = CLUB
+cli-col-rating = RATING
+cli-col-flight = FLIGHT
+cli-col-place = PLACE
+cli-col-played = PLAYED
+cli-col-won = W
+cli-col-lost = L
+cli-col-points = SCORE
+cli-col-buchholz = BUCHHOLZ
+cli-col-sb = SB
+cli-col-for = FOR
+cli-col-against = AGAINST
+cli-players-none = no player is registered in { $id } yet: `baffle player add` or `baffle player import`
+cli-standings-none = { $id } has no standings yet: they come with the first results
+cli-standings-still-in = still in
+cli-draw-opened = draw of { $id } opened: { $plan }; the draw seed's commitment, published now, is { $commitment }
+cli-draw-made = the draw is made with { $count } players; its seed, revealed now, is { $seed }
+cli-draw-tables-set = the tables are now { $tables }
+cli-draw-exported = { $count } records written to { $file }: check them with `baffle draw verify { $file }`
+cli-players-registered = { $count ->
+    [one] registered: { $list }
+   *[other] { $count } registered: { $list }
+  }
+cli-players-registered-approved = { $count ->
+    [one] registered and approved: { $list }
+   *[other] { $count } registered and approved: { $list }
+  }
+cli-players-approved = approved: { $list }
+cli-players-checked-in = checked in: { $list }
+cli-players-none-to-approve = nobody is waiting for approval: nothing sent
+cli-players-none-to-check-in = nobody approved is waiting to check in: nothing sent
+cli-player-out = { $name } (#{ $number }) is out: { $reason }
+cli-player-renamed = player #{ $number } is now { $name }
+cli-round-started = { $flight }, round { $round } started at { $at }: { $count ->
+    [one] one match created
+   *[other] { $count } matches created
+  }, the others as soon as their players and a table are free
+cli-pairing-ruled = { $key }: the ruling is recorded in the tournament's log
+cli-verify-chain = chain    { $count } records, each hash and link checked; head { $head }
+cli-verify-end = end      the end line names the same number of records and head
+cli-verify-no-end = end      no end line: the file may have been cut short, or exported while the tournament went on
+cli-verify-end-differs = the end line names another number of records or another head than the log's
+cli-verify-seed = seed     the revealed seed's SHA-256 is the opening's commitment { $commitment }
+cli-verify-order = order    the draw of { $field } players ({ $seeds } seeded) recomputed from the seed: the same order
+cli-verify-not-drawn = seed     not revealed yet (the draw is not made): commitment { $commitment }
+cli-verify-swiss = swiss    { $count } rounds paired again from their standings: the same pairings
+cli-verify-matches = matches  { $entrants } players, { $rounds } rounds started, { $assigned } matches each checked against the draw, { $results } results each won by a player of its match, { $rulings } rulings
+cli-verify-ok = VERIFIED: the log of tournament { $id }
+cli-verify-failed = NOT VERIFIED: { $why }
+cli-verify-bad-line = line { $line } is not a line of an export: { $why }
+cli-verify-after-end = line { $line } comes after the end line

@@ -2,13 +2,14 @@
 //! Kept apart from the binary so that tests run the CLI in-process against a real server.
 //!
 //! This module sends each command to the module that runs it, one per kind of command
-//! (tournaments, matches, play, devices, audit, seeds). Under them: [`Outcome`] and
+//! (tournaments, matches, play, devices, audit, seeds, and a tournament's draw). Under them: [`Outcome`] and
 //! refusals (`outcome`), reaching the server (`connection`), arguments as the wire's
 //! values (`wire`).
 
 mod audit;
 mod connection;
 mod devices;
+mod draw;
 mod live;
 mod matches;
 mod outcome;
@@ -66,6 +67,11 @@ async fn run_inner(cli: &Cli) -> Result<Outcome, Outcome> {
             Ok(Outcome::ok(presets::render(&reply.into_inner().presets)))
         }
         Command::Tournament(t) => tournaments::run_tournament(cli, &token, t).await,
+        Command::Player(p) => draw::run_player(cli, &token, p).await,
+        Command::Draw(d) => draw::run_draw(cli, &token, d).await,
+        Command::Round(r) => draw::run_round(cli, &token, r).await,
+        Command::Pairing(p) => draw::run_pairing(cli, &token, p).await,
+        Command::Standings(s) => draw::run_standings(cli, s).await,
         Command::Match(m) => matches::run_match(cli, &token, m).await,
         Command::Play(p) => play::run_play(cli, &token, p).await,
         Command::Rule(r) => play::run_rule(cli, &token, r).await,

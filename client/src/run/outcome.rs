@@ -120,6 +120,36 @@ pub fn refused(status: Status) -> Outcome {
     )
 }
 
+/// A refusal of a draw's command: as [`refused`], but what the rules refuse now (or a
+/// player, match or round the draw does not have) sends the director to the draw, not to
+/// a match. The server's (the core's) words are shown as they are.
+pub(super) fn refused_draw(status: Status, tournament: &str) -> Outcome {
+    let to_draw = match status.code() {
+        Code::FailedPrecondition | Code::AlreadyExists => true,
+        Code::NotFound => !status.message().starts_with("no tournament"),
+        _ => false,
+    };
+    if !to_draw {
+        return refused(status);
+    }
+    let args = [
+        ("code", format!("{:?}", status.code()).into()),
+        ("message", status.message().into()),
+    ];
+    Outcome::failed(
+        exit::REFUSED,
+        format!(
+            "baffle: {}\n        {}\n",
+            words::say_with("cli-refused", &args),
+            if status.message().contains("has no draw") {
+                words::say_with("cli-hint-draw-open", &[("id", tournament.into())])
+            } else {
+                words::say_with("cli-hint-draw", &[("id", tournament.into())])
+            }
+        ),
+    )
+}
+
 /// A command line that cannot be sent: exit 2 with the reason.
 pub(super) fn usage(message: impl std::fmt::Display) -> Outcome {
     Outcome::failed(exit::USAGE, format!("baffle: {message}\n"))
