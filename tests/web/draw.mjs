@@ -1,7 +1,7 @@
 // A tournament's draw on the phone page, the wall and paper, for
 // tests/tests/web_page/draw.rs, which owns the server and decides the matches.
 //
-//   node draw.mjs <page url> <tournament> <search query> [screenshot folder]
+//   node draw.mjs <page url> <tournament> <search query> <round robin> [screenshot folder]
 //   → "ROUND1 <boxes> | <a v b; …>"         the main draw's first round, top to bottom
 //   → "FLIGHTS <letters> | rounds <n …>"      each flight and its rounds (columns)
 //   → "WINNER M1-1 <name> | M1-2 <name>"      the winners highlighted
@@ -15,13 +15,14 @@
 //   → "EL <view link> | <flights>"            the same in Greek
 //   → "WALL <round 1 boxes> | <type px>"      the wall's draw at 1920 × 1080
 //   → "PRINT <what> | <PDF title> | pages <n> | …"  each print page, printed to PDF
+//   → "STANDINGS <place name played W–L; …> | rounds <n>"  the round robin's table
 //
 // Screenshots of the bracket at 390 × 844, English and Greek, into the folder if given.
 
 import { launch } from "./chromium.mjs";
 import { createInterface } from "node:readline";
 
-const [url, tournament, query, shots] = process.argv.slice(2);
+const [url, tournament, query, robin, shots] = process.argv.slice(2);
 const input = createInterface({ input: process.stdin });
 const lines = input[Symbol.asyncIterator]();
 const say = (line) => process.stdout.write(line + "\n");
@@ -132,6 +133,13 @@ try {
     if (chrome) extra += " | CHROME SHOWN IN PRINT";
     say(`PRINT ${what} | ${facts.title} | pages ${facts.pages}${extra}`);
   }
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${url}/#/d/${encodeURIComponent(robin)}`);
+  await page.locator("table.standings tbody tr").first().waitFor();
+  const rows = await page.locator("table.standings tbody tr").evaluateAll((all) => all.map((r) =>
+    [...r.cells].slice(0, 4).map((c) => c.textContent).join(" ")));
+  say(`STANDINGS ${rows.join("; ")} | rounds ${await page.locator("section.pairings").count()}`);
 } finally {
   await browser.close();
   input.close();

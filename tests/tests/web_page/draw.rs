@@ -35,9 +35,13 @@ const NAMES: [&str; 16] = [
 ];
 
 async fn get(draws: &mut DrawsClient<Channel>) -> v1::DrawView {
+    get_of(draws, "cup").await
+}
+
+async fn get_of(draws: &mut DrawsClient<Channel>, id: &str) -> v1::DrawView {
     draws
         .get_draw(v1::GetDrawRequest {
-            tournament_id: "cup".into(),
+            tournament_id: id.into(),
         })
         .await
         .unwrap()
@@ -51,11 +55,19 @@ fn pairing<'a>(d: &'a v1::DrawView, key: &str) -> Option<&'a v1::Pairing> {
 /// Side B of `key`'s match forfeits it (a director's decision) and the director
 /// confirms the result (4.6); then waits until the draw has recorded it.
 async fn decide(d: &mut Director, draws: &mut DrawsClient<Channel>, key: &str) {
-    let id = pairing(&get(draws).await, key).unwrap().match_id.clone();
+    decide_in(d, draws, "cup", key).await;
+}
+
+async fn decide_in(d: &mut Director, draws: &mut DrawsClient<Channel>, t: &str, key: &str) {
+    let id = pairing(&get_of(draws, t).await, key)
+        .unwrap()
+        .match_id
+        .clone();
     d.act(&id, Action::ForfeitMatch(B)).await;
     d.act(&id, Action::ConfirmResult(v1::Empty {})).await;
     for _ in 0..100 {
-        if pairing(&get(draws).await, key).unwrap().state == v1::PairingState::Decided as i32 {
+        if pairing(&get_of(draws, t).await, key).unwrap().state == v1::PairingState::Decided as i32
+        {
             return;
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
@@ -67,44 +79,60 @@ async fn decide(d: &mut Director, draws: &mut DrawsClient<Channel>, key: &str) {
 /// main rounds 1 and 2 started; M1-1 and M1-2 decided (side A wins each), so M2-1 is
 /// created by itself.
 async fn cup(server: &TestServer) -> (Director, DrawsClient<Channel>) {
+    let plan = v1::DrawPlan {
+        format: v1::DrawFormat::Knockout as i32,
+        flights: v1::Flights::Consolation as i32,
+        length: 3,
+        ..Default::default()
+    };
+    let (mut d, mut draws) = drawn(server, "cup", plan, &NAMES, &[1, 2]).await;
+    for key in ["M1-1", "M1-2"] {
+        decide(&mut d, &mut draws, key).await;
+    }
+    (d, draws)
+}
+
+/// Tournament `id` drawn as `plan` with `names`, each checked in, and the main's
+/// `rounds` started.
+async fn drawn(
+    server: &TestServer,
+    id: &str,
+    plan: v1::DrawPlan,
+    names: &[&str],
+    rounds: &[u32],
+) -> (Director, DrawsClient<Channel>) {
     let mut d = Director::connect(server).await;
-    d.tournament("cup", defaults(120_000, None, v1::DiceSource::Physical))
+    d.tournament(id, defaults(120_000, None, v1::DiceSource::Physical))
         .await;
     let mut draws = DrawsClient::new(server.channel().await);
     draws
         .open_draw(d.with_token(v1::OpenDrawRequest {
-            tournament_id: "cup".into(),
-            plan: Some(v1::DrawPlan {
-                format: v1::DrawFormat::Knockout as i32,
-                flights: v1::Flights::Consolation as i32,
-                length: 3,
-                ..Default::default()
-            }),
+            tournament_id: id.into(),
+            plan: Some(plan),
             tables: (1..=8).map(|n| n.to_string()).collect(),
         }))
         .await
         .expect("draw opened");
+    let entrants = names
+        .iter()
+        .map(|n| v1::EntrantDetails {
+            name: (*n).into(),
+            ..Default::default()
+        })
+        .collect();
     let view = draws
-        .register_entrants(
-            d.with_token(v1::RegisterEntrantsRequest {
-                tournament_id: "cup".into(),
-                entrants: NAMES
-                    .iter()
-                    .map(|n| v1::EntrantDetails {
-                        name: (*n).into(),
-                        ..Default::default()
-                    })
-                    .collect(),
-                approve: true,
-            }),
-        )
+        .register_entrants(d.with_token(v1::RegisterEntrantsRequest {
+            tournament_id: id.into(),
+            entrants,
+            approve: true,
+        }))
         .await
         .expect("entrants registered")
         .into_inner();
     for e in view.entrants {
         draws
             .update_entrant(d.with_token(v1::UpdateEntrantRequest {
-                tournament_id: "cup".into(),
+                tournament_id: id.into(),
                 entrant: e.number,
                 action: Some(Entrant::CheckIn(true)),
             }))
@@ -113,24 +141,21 @@ async fn cup(server: &TestServer) -> (Director, DrawsClient<Channel>) {
     }
     draws
         .make_draw(d.with_token(v1::MakeDrawRequest {
-            tournament_id: "cup".into(),
+            tournament_id: id.into(),
             ..Default::default()
         }))
         .await
         .expect("the draw made");
-    for round in [1, 2] {
+    for &round in rounds {
         draws
             .start_round(d.with_token(v1::StartRoundRequest {
-                tournament_id: "cup".into(),
+                tournament_id: id.into(),
                 flight: v1::Flight::Main as i32,
                 round,
                 start_ms: 0,
             }))
             .await
             .expect("round started");
-    }
-    for key in ["M1-1", "M1-2"] {
-        decide(&mut d, &mut draws, key).await;
     }
     (d, draws)
 }
@@ -154,10 +179,19 @@ async fn the_draw_is_on_the_page_the_wall_and_paper() {
         (first.name_a.as_str(), second.name_a.as_str())
     );
     let surname = first.name_a.rsplit(' ').next().unwrap().to_lowercase();
+    // Beside it a round robin of four, its first round started and one match decided.
+    let plan = v1::DrawPlan {
+        format: v1::DrawFormat::RoundRobin as i32,
+        length: 3,
+        ..Default::default()
+    };
+    let (mut d2, mut draws2) = drawn(&server, "league", plan, &NAMES[..4], &[1]).await;
+    decide_in(&mut d2, &mut draws2, "league", "M1-1").await;
+    let league = get_of(&mut draws2, "league").await;
     let mut page = Script::start(
         &script,
         &chromium,
-        &[&server.url(), "cup", &surname, &shots],
+        &[&server.url(), "cup", &surname, "league", &shots],
     );
 
     // The main draw's first round: 8 boxes, each with its pairing's names, in order.
@@ -221,6 +255,23 @@ async fn the_draw_is_on_the_page_the_wall_and_paper() {
     assert_eq!(
         page.next().await,
         "PRINT results | cup open — results | pages 1 | decided M1-1 M1-2 M1-3"
+    );
+    // The round robin: its table as the server ranks it, and each round's pairings (a
+    // Berger table pairs every round at the draw: three for four players).
+    let rows: Vec<String> = league
+        .standings
+        .iter()
+        .map(|r| {
+            format!(
+                "{} {} {} {}–{}",
+                r.place, r.name, r.played, r.wins, r.losses
+            )
+        })
+        .collect();
+    assert_eq!(rows.len(), 4);
+    assert_eq!(
+        page.next().await,
+        format!("STANDINGS {} | rounds 3", rows.join("; "))
     );
     page.end().await;
     server.stop().await;
