@@ -31,8 +31,8 @@ pub const INDEX_HTML: &str = include_str!("../web/index.html");
 pub const APP_JS: &str = include_str!("../web/app.js");
 /// The modules it imports, by path: the board of a match that records moves, protobuf
 /// and gRPC-Web, the words, the dice checked in the browser, a player's side with live
-/// dice, and a few DOM helpers.
-pub const MODULES: [(&str, &str); 8] = [
+/// dice, a tournament's draw (on the phone, the wall and paper), and a few DOM helpers.
+pub const MODULES: [(&str, &str); 9] = [
     ("/app.js", APP_JS),
     ("/board.js", include_str!("../web/board.js")),
     ("/wire.js", include_str!("../web/wire.js")),
@@ -40,6 +40,7 @@ pub const MODULES: [(&str, &str); 8] = [
     ("/dice.js", include_str!("../web/dice.js")),
     ("/heads.js", include_str!("../web/heads.js")),
     ("/player.js", include_str!("../web/player.js")),
+    ("/draw.js", include_str!("../web/draw.js")),
     ("/ui.js", include_str!("../web/ui.js")),
 ];
 

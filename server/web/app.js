@@ -5,7 +5,8 @@
 // with live dice), board.js, ui.js. This one
 // has the chess words, the clock faces (as baffle_proto::faces), the views and the router:
 // `#/` tournaments and search, `#/s/<name>` a search, `#/t/<id>` a tournament's matches,
-// `#/r/<id>/<round>` its results, `#/w/<id>/<round>` the wall, `#/m/<match>` a match live.
+// `#/r/<id>/<round>` its results, `#/w/<id>/<round>` the wall, `#/m/<match>` a match live;
+// draw.js has the draw's views (`#/d/`, `#/wd/`, `#/print/`).
 
 import { boardPanel } from "./board.js";
 import { decode, encode, call, unary, MatchState, MatchUpdate, Tournament, ListTournamentsResponse,
@@ -14,7 +15,8 @@ import { t, enumWords, eventWords, useLanguage, chosenLanguage, language, time, 
 import { verdicts, followDice, seedPanel, tickDue } from "./dice.js";
 import { livePanel, followLive } from "./player.js";
 import { checkHead, headLine } from "./heads.js";
-import { el, setStatus, announce } from "./ui.js";
+import { el, setStatus, announce, fold } from "./ui.js";
+import { hasDraw, showDraw, showPrint } from "./draw.js";
 
 const WHITE = 1, WAITING = 1, BETWEEN_GAMES = 3, OVER = 4;
 
@@ -419,7 +421,15 @@ function tournamentNav(id, round, shown) {
   return el("nav", { class: "views", "aria-label": t("view-matches") },
     link("t", `#/t/${encodeURIComponent(id)}`, t("view-matches")),
     link("r", `#/r/${encodeURIComponent(id)}${r}`, t("view-results")),
-    link("w", `#/w/${encodeURIComponent(id)}${r}`, t("view-wall")));
+    link("w", `#/w/${encodeURIComponent(id)}${r}`, t("view-wall")),
+    drawLink(id));
+}
+
+// A link to the tournament's draw, once GetDraw says it has one (draw.js).
+function drawLink(id) {
+  const a = el("a", { href: `#/d/${encodeURIComponent(id)}`, class: "draw-link", hidden: "" }, t("draw-view"));
+  hasDraw(id).then((yes) => { a.hidden = !yes; });
+  return a;
 }
 
 // Follows a tournament's feed: every match's whole state first, then each change.
@@ -615,10 +625,6 @@ function showMatch(id) {
   });
 }
 
-// Folds a name for searching: no case, no accents ("Παπαδόπουλος" ~ "παπαδοπουλος"),
-// Greek final sigma as any other.
-const fold = (s) => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/ς/g, "σ");
-
 function searchForm(query = "") {
   const input = el("input", { type: "search", name: "q", value: query, placeholder: t("search-placeholder"), "aria-label": t("search-label") });
   const form = el("form", { class: "search", role: "search" }, input, el("button", { type: "submit" }, t("search-button")));
@@ -691,7 +697,8 @@ async function showTournaments() {
 function route() {
   leave();
   document.getElementById("home").setAttribute("aria-label", t("nav-tournaments"));
-  document.body.classList.remove("wall");
+  document.body.classList.remove("wall", "wall-draw", "print");
+  document.title = "baffle";
   const [, kind, id, round] = location.hash.split("/");
   const key = id && decodeURIComponent(id);
   const r = Number(round) || 0;
@@ -699,6 +706,8 @@ function route() {
   else if (kind === "r" && id) showResults(key, r);
   else if (kind === "w" && id) showWall(key, r);
   else if (kind === "m" && id) showMatch(key);
+  else if ((kind === "d" || kind === "wd") && id) current = showDraw(key, kind === "wd", { view, title, keepFollowing });
+  else if (kind === "print" && id) current = showPrint(key, round, { view, title });
   else if (kind === "s" && id) showSearch(key);
   else showTournaments();
 }

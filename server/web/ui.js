@@ -22,3 +22,7 @@ export function setStatus(text, down) {
 export function announce(text) {
   if (announcer.textContent !== text) announcer.textContent = text;
 }
+
+// Folds a name for searching: no case, no accents ("Παπαδόπουλος" ~ "παπαδοπουλος"),
+// Greek final sigma as any other.
+export const fold = (s) => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/ς/g, "σ");

@@ -162,6 +162,33 @@ const GetCommitmentResponse = { 1: ["commitment", "string"], 2: ["dice_construct
 const ListTournamentsResponse = { 1: ["tournaments", Tournament, "repeated"] };
 const ListMatchesResponse = { 1: ["matches", MatchState, "repeated"] };
 
+// baffle.v1.Draws (draws.proto): a tournament's draw as it stands, for the draw's views.
+const DrawPlan = { 1: ["format", "enum"], 2: ["flights", "enum"], 3: ["cycles", "uint"], 4: ["rounds", "uint"], 5: ["length", "uint"] };
+const Entrant = { 1: ["number", "uint"], 2: ["details", { 1: ["name", "string"], 3: ["club", "string"] }], 3: ["status", "enum"] };
+const Pairing = {
+  1: ["key", "string"], 2: ["flight", "enum"], 3: ["round", "uint"], 4: ["index", "uint"],
+  5: ["player_a", "uint"], 6: ["player_b", "uint"], 7: ["name_a", "string"], 8: ["name_b", "string"],
+  9: ["state", "enum"], 10: ["match_id", "string"], 11: ["table", "string"], 12: ["start_ms", "int64"],
+  13: ["winner", "uint"], 14: ["score_a", "uint"], 15: ["score_b", "uint"], 16: ["unplayed", "bool"],
+  17: ["ruling", "string"],
+};
+const StandingRow = {
+  1: ["place", "uint"], 2: ["entrant", "uint"], 3: ["name", "string"], 4: ["played", "uint"],
+  5: ["wins", "uint"], 6: ["losses", "uint"], 7: ["byes", "uint"], 8: ["score_halves", "uint"],
+  9: ["points_for", "uint"], 10: ["points_against", "uint"], 11: ["buchholz_halves", "uint"],
+  12: ["sonneborn_berger_halves", "uint"],
+};
+const DrawView = {
+  1: ["tournament_id", "string"], 2: ["name", "string"], 3: ["plan", DrawPlan], 4: ["tables", "string", "repeated"],
+  5: ["commitment", "string"], 6: ["seed", "string"], 7: ["entrants", Entrant, "repeated"],
+  8: ["seeds", "uint", "repeated"], 9: ["order", "uint", "repeated"], 10: ["pairings", Pairing, "repeated"],
+  11: ["byes", { 1: ["key", "string"], 2: ["entrant", "uint"] }, "repeated"],
+  12: ["rounds", { 1: ["flight", "enum"], 2: ["round", "uint"], 3: ["started", "bool"], 4: ["start_ms", "int64"] }, "repeated"],
+  13: ["standings", StandingRow, "repeated"],
+  14: ["placings", { 1: ["flight", "enum"], 2: ["entrant", "uint"], 3: ["name", "string"], 4: ["place", "uint"] }, "repeated"],
+  15: ["log_length", "uint"], 16: ["head", "string"], 17: ["drawn_at_ms", "int64"],
+};
+
 const SIDE_A = 1, SIDE_B = 2;
 
 // A player's seed requests (Audit.CommitPlayerSeed, Audit.RevealPlayerSeed): the match,
@@ -254,5 +281,5 @@ async function unary(path, request, schema) {
 
 
 export { utf8, utf8Encode, decode, encode, call, unary, GrpcError, MatchState, MatchUpdate, Tournament,
-  ListTournamentsResponse, ListMatchesResponse, ExportLine, ExportMatchResponse, GetCommitmentResponse,
+  ListTournamentsResponse, ListMatchesResponse, DrawView, ExportLine, ExportMatchResponse, GetCommitmentResponse,
   commitRequest, revealRequest, commitChainRequest, giveLinkRequest, rollMessage, executeRequest, SIDE_A, SIDE_B };

@@ -443,6 +443,8 @@ async fn the_page_draws_the_board_and_follows_a_move() {
 mod compressed;
 #[path = "web_page/dice.rs"]
 mod dice;
+#[path = "web_page/draw.rs"]
+mod draw;
 #[path = "web_page/issue31.rs"]
 mod issue31;
 #[path = "web_page/live.rs"]
