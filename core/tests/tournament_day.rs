@@ -514,6 +514,81 @@ fn a_forfeit_decides_a_match_not_yet_begun_and_the_winner_goes_on() {
     assert!(!d.t.results[&k].played);
 }
 
+/// A played result moves both ratings by the FIBS formula (the same numbers as
+/// `rating::fibs`); a forfeit does not, nor does a correction of a rated result.
+#[test]
+fn ratings_move_by_the_fibs_formula_once_per_played_match() {
+    use baffle_core::tournament::rating::{Rating, fibs};
+    let mut d = Day::open(knockout(Flights::Main), 8);
+    for (i, r) in [(1, 160_000), (2, 150_000), (3, 150_000), (4, 150_000)] {
+        let mut details = Details::named(&format!("Player {i}"));
+        details.rating = Some(Rating(r));
+        details.experience = 500;
+        d.ok(
+            Command::Register {
+                details,
+                approve: true,
+            },
+            0,
+        );
+        d.ok(
+            Command::CheckIn {
+                entrant: EntrantId(i),
+            },
+            0,
+        );
+    }
+    d.draw();
+    d.ok(
+        Command::StartRound {
+            flight: Flight::Main,
+            round: 1,
+            start: None,
+        },
+        3 * MIN,
+    );
+    let k = MatchKey::main(1, 1);
+    let [a, b] = d.t.matches[&k].players;
+    let rating = |d: &Day, e: EntrantId| d.t.entrants[&e].rating.unwrap();
+    let (ra, rb) = (rating(&d, a), rating(&d, b));
+    d.win_a(k, 10 * MIN);
+    let change = fibs(ra, rb, 5, 500, 500).unwrap();
+    assert!(change.winner_gain.0 > 0);
+    assert_eq!(rating(&d, a).0, ra.0 + change.winner_gain.0);
+    assert_eq!(rating(&d, b).0, rb.0 - change.loser_loss.0);
+    assert_eq!(d.t.entrants[&a].experience, 505);
+    // A correction keeps the ratings where the first result put them.
+    let (after_a, after_b) = (rating(&d, a), rating(&d, b));
+    d.ok(
+        Command::Rule {
+            key: k,
+            ruling: Ruling::Correct {
+                winner: Some(a),
+                score: [5, 4],
+            },
+            words: "score sheet".into(),
+        },
+        11 * MIN,
+    );
+    assert_eq!((rating(&d, a), rating(&d, b)), (after_a, after_b));
+    // A forfeit at the table is recorded unplayed: no rating moves.
+    let k2 = MatchKey::main(1, 2);
+    let [c, e] = d.t.matches[&k2].players;
+    let (rc, re) = (rating(&d, c), rating(&d, e));
+    let id = d.t.matches[&k2].match_id.clone();
+    d.ok(
+        Command::Confirmed {
+            match_id: id,
+            winner: Some(Side::B),
+            score: [0, 0],
+            played: false,
+        },
+        12 * MIN,
+    );
+    assert!(!d.t.results[&k2].played);
+    assert_eq!((rating(&d, c), rating(&d, e)), (rc, re));
+}
+
 #[test]
 fn the_log_replays_to_the_same_tournament_and_a_changed_record_is_named() {
     let mut d = Day::open(knockout(Flights::Consolation), 4);

@@ -129,7 +129,13 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
         let seed =
             fresh_server_seed().map_err(|e| Error::Internal(format!("the OS RNG failed: {e}")))?;
         let now = self.hub.time.now();
-        let opened = Tournament::open(id, &t.name, plan, tables, &seed, now)?;
+        // A tournament created without a name is called by its id.
+        let name = if t.name.trim().is_empty() {
+            id
+        } else {
+            &t.name
+        };
+        let opened = Tournament::open(id, name, plan, tables, &seed, now)?;
         let opening = opened.records[0].body.clone();
         self.hub
             .record_draw_opened(id, &seed, chess, opening.clone())
@@ -208,7 +214,18 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
             let current = all
                 .get(id)
                 .ok_or_else(|| Error::NotFound(format!("tournament {id} has no draw")))?;
-            let plan = current.plan(&command, self.hub.time.now())?;
+            // A fault in the rules must not take the tournament's watcher (or the server)
+            // with it: it is refused as an internal error, and nothing changes.
+            let now = self.hub.time.now();
+            let plan = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                current.plan(&command, now)
+            }))
+            .map_err(|_| {
+                Error::Internal(format!(
+                    "tournament {id}: the rules failed on this command (a fault of baffle's: \
+                     nothing changed; please report it)"
+                ))
+            })??;
             if plan.records.is_empty() {
                 return Ok(current.clone());
             }

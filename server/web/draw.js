@@ -36,6 +36,7 @@ export async function hasDraw(id) {
 const names = (d) => new Map(d.entrants.map((e) => [e.number, (e.details && e.details.name) || `#${e.number}`]));
 const keyOf = (flight, round, index) => `${FLIGHTS[flight] || "M"}${round}-${index}`;
 const halves = (h) => (h % 2 ? `${number(Math.floor(h / 2))}½` : number(h / 2));
+const quarters = (q) => (q % 4 === 0 ? number(q / 4) : q % 2 === 0 ? halves(q / 2) : number(q / 4));
 
 // Every match of a knockout's flight, round by round: a pairing where both players are
 // known; else each place from the match that feeds it in this flight (its winner, or the
@@ -119,7 +120,7 @@ function standingsTable(d) {
       el("tbody", {}, ...d.standings.map((s) => el("tr", { "data-entrant": String(s.entrant) },
         el("td", {}, String(s.place)), el("td", {}, s.name), el("td", {}, String(s.played)),
         el("td", {}, `${s.wins}–${s.losses}`), el("td", {}, halves(s.score_halves)),
-        el("td", {}, halves(s.buchholz_halves)), el("td", {}, halves(s.sonneborn_berger_halves)))))));
+        el("td", {}, halves(s.buchholz_halves)), el("td", {}, quarters(s.sonneborn_berger_quarters)))))));
 }
 
 function result(p, who) {

@@ -176,7 +176,7 @@ const StandingRow = {
   1: ["place", "uint"], 2: ["entrant", "uint"], 3: ["name", "string"], 4: ["played", "uint"],
   5: ["wins", "uint"], 6: ["losses", "uint"], 7: ["byes", "uint"], 8: ["score_halves", "uint"],
   9: ["points_for", "uint"], 10: ["points_against", "uint"], 11: ["buchholz_halves", "uint"],
-  12: ["sonneborn_berger_halves", "uint"],
+  12: ["sonneborn_berger_quarters", "uint"], 13: ["draws", "uint"],
 };
 const DrawView = {
   1: ["tournament_id", "string"], 2: ["name", "string"], 3: ["plan", DrawPlan], 4: ["tables", "string", "repeated"],

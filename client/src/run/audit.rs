@@ -125,6 +125,24 @@ pub(super) async fn run_audit(
     }
 }
 
+/// Whether the export at `file` is a tournament's log: its first record's body is a
+/// `tournament.opened`. (Standard input is read once, so `-` is taken for a match's.)
+fn is_tournament_log(file: &Path) -> bool {
+    if file.as_os_str() == "-" {
+        return false;
+    }
+    let Ok(text) = std::fs::read_to_string(file) else {
+        return false;
+    };
+    let first = text.lines().next().unwrap_or_default();
+    match baffle_core::audit::export::parse_line(first) {
+        Ok(baffle_core::audit::export::Line::Record(r)) => {
+            baffle_core::audit::kind_of(&r.body).as_deref() == Some("tournament.opened")
+        }
+        _ => false,
+    }
+}
+
 /// `baffle audit verify`: checks an exported log offline, with no server; the report is
 /// printed either way, and a log that fails a check is exit 1.
 fn verify(
@@ -135,6 +153,16 @@ fn verify(
     player_commit: &[String],
     witness: &[std::path::PathBuf],
 ) -> Result<Outcome, Outcome> {
+    // A tournament's log (its first record opens a tournament, not a match) is checked
+    // as `baffle draw verify` checks it: one command verifies every log baffle exports.
+    if is_tournament_log(file) {
+        let (code, out) = super::draw::verify::verify(file).map_err(usage)?;
+        return Ok(Outcome {
+            code,
+            out,
+            err: String::new(),
+        });
+    }
     let report = audit::verify_file_expecting(
         file,
         head,

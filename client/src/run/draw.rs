@@ -8,7 +8,7 @@
 
 mod parse;
 mod show;
-mod verify;
+pub(super) mod verify;
 
 use baffle_proto::v1;
 use baffle_proto::v1::draws_client::DrawsClient;

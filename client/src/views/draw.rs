@@ -203,6 +203,11 @@ pub fn halves(h: u32) -> f64 {
     f64::from(h) / 2.0
 }
 
+/// Quarter points as points (Sonneborn–Berger with drawn games).
+pub fn quarters(q: u32) -> f64 {
+    f64::from(q) / 4.0
+}
+
 /// A tournament's draw.
 #[derive(Debug, Serialize)]
 pub struct DrawJson {
@@ -310,7 +315,7 @@ pub fn standing(s: &v1::StandingRow) -> StandingView {
         byes: s.byes,
         score: halves(s.score_halves),
         buchholz: halves(s.buchholz_halves),
-        sonneborn_berger: halves(s.sonneborn_berger_halves),
+        sonneborn_berger: quarters(s.sonneborn_berger_quarters),
         points_for: s.points_for,
         points_against: s.points_against,
     }

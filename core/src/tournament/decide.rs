@@ -335,6 +335,17 @@ impl Tournament {
             ));
         }
         let count = self.round_count(flight);
+        if count == 0 {
+            return Err(TournamentError::not_found(format!(
+                "this tournament has no {} flight: its format has {}",
+                flight_name(flight),
+                self.flights()
+                    .iter()
+                    .map(|f| flight_name(*f))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
         if round == 0 || round > count {
             return Err(TournamentError::not_found(format!(
                 "the {} flight has rounds 1 to {count}, not {round}",
@@ -479,9 +490,11 @@ impl Tournament {
                 self.one_of(&pairing, *winner)?;
                 if let Some(a) = self.matches.get(&key) {
                     return Err(TournamentError::rule(format!(
-                        "{key} is being played as match {}: forfeit it there (baffle rule {} \
-                         forfeit-match), and its result comes here when confirmed",
-                        a.match_id, a.match_id
+                        "{key} is being played as match {id}: forfeit it at its table \
+                         (baffle rule {id} --reason \"…\" --article 2.2 forfeit-match A|B, \
+                         then baffle rule {id} --reason \"…\" --article 4.6 confirm), and \
+                         its result comes here when confirmed",
+                        id = a.match_id
                     )));
                 }
                 let score = if pairing.players[0] == *winner {

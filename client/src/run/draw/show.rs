@@ -5,7 +5,7 @@ use baffle_proto::v1;
 
 use super::parse::date;
 use crate::render::columns;
-use crate::views::draw::{halves, rating};
+use crate::views::draw::{halves, quarters, rating};
 use crate::words::{say, say_with, time_of_day};
 
 /// A flight in words.
@@ -278,6 +278,16 @@ fn is_knockout(d: &v1::DrawView) -> bool {
         .is_none_or(|p| p.format == v1::DrawFormat::Knockout as i32)
 }
 
+/// Sonneborn–Berger comes in quarter points (half a drawn opponent's half points).
+fn quarter_text(q: u32) -> String {
+    let p = quarters(q);
+    match q % 4 {
+        0 => format!("{p:.0}"),
+        2 => format!("{p:.1}"),
+        _ => format!("{p:.2}"),
+    }
+}
+
 fn half_text(h: u32) -> String {
     let p = halves(h);
     if h.is_multiple_of(2) {
@@ -352,7 +362,7 @@ pub fn standings_text(d: &v1::DrawView) -> String {
                 s.losses.to_string(),
                 half_text(s.score_halves),
                 half_text(s.buchholz_halves),
-                half_text(s.sonneborn_berger_halves),
+                quarter_text(s.sonneborn_berger_quarters),
                 s.points_for.to_string(),
                 s.points_against.to_string(),
             ]
@@ -468,7 +478,7 @@ pub fn standings_csv(d: &v1::DrawView) -> String {
                 s.byes.to_string(),
                 halves(s.score_halves).to_string(),
                 halves(s.buchholz_halves).to_string(),
-                halves(s.sonneborn_berger_halves).to_string(),
+                quarters(s.sonneborn_berger_quarters).to_string(),
                 s.points_for.to_string(),
                 s.points_against.to_string(),
             ]
