@@ -608,3 +608,41 @@ follow-event-opened = ο αγώνας άνοιξε
 follow-event-setup = ορίστηκαν οι ρυθμίσεις του αγώνα
 follow-event-input = μια ενέργεια από τη συσκευή { $device }
 follow-event-input-refused = μια ενέργεια από τη συσκευή { $device }, απορρίφθηκε: { $why }
+
+## the console's draw view
+console-draw-title = κλήρωση — { $tournament }: { $format }
+console-draw-format-knockout = νοκ-άουτ
+console-draw-format-round-robin = όλοι με όλους
+console-draw-format-swiss = ελβετικό σύστημα
+console-draw-flight-main = κυρίως ταμπλό
+console-draw-flight-consolation = ταμπλό παρηγοριάς
+console-draw-flight-last-chance = τελευταία ευκαιρία
+console-draw-none = αυτό το τουρνουά δεν έχει κλήρωση
+console-draw-not-made = η κλήρωση δεν έχει γίνει ακόμη
+console-draw-round-now = { $flight }, γύρος { $round }: τώρα
+console-draw-round-next = { $flight }, γύρος { $round }: επόμενος
+console-draw-waiting-round = περιμένει τον γύρο { $round }
+console-draw-waits-for-player = σε αναμονή: { $name } παίζει ακόμη το { $key } στο τραπέζι { $table }
+console-draw-waits-for-table = περιμένει ελεύθερο τραπέζι
+console-draw-waits-for-match = περιμένει νικητή { $key }
+console-draw-waits-for-match-playing = περιμένει νικητή { $key } (τραπέζι { $table })
+console-draw-postponed = αναβλήθηκε
+console-draw-playing = παίζεται στο τραπέζι { $table }
+console-draw-to-confirm = τέλος στο τραπέζι { $table }: προς επικύρωση
+console-draw-won = νίκη: { $name } { $score }
+console-draw-won-unplayed = νίκη χωρίς αγώνα: { $name }
+console-draw-won-no-score = νίκη: { $name }
+console-draw-drawn = ισοπαλία { $score }
+console-draw-winner-of = νικητής του { $key }
+console-draw-bye = { $name }: προκρίνεται χωρίς αγώνα
+console-draw-waits-title = ποιος περιμένει ποιον
+console-draw-wait-line = { $key }: { $what }
+console-draw-wait-winner = { $key }: { $name } περιμένει τον νικητή του { $other } (παίζεται στο τραπέζι { $table })
+console-draw-bracket-title = { $flight }: δέντρο αγώνων
+console-draw-hint = v αίθουσα  ↑↓ κύλιση  R έναρξη γύρου  ? πλήκτρα  q έξοδος
+console-todo-round-ready = { $flight }, ο γύρος { $round } είναι έτοιμος — έναρξη: R
+console-do-start-round = έναρξη του γύρου { $round } ({ $flight }) τώρα
+console-no-round-ready = κανένας γύρος δεν είναι έτοιμος: πρέπει να έχουν κριθεί όλα τα ματς του προηγούμενου
+console-help-draw =
+    v Tab   η κλήρωση και η αίθουσα, εναλλάξ (↑↓ κύλιση της κλήρωσης)
+    R       έναρξη του γύρου που είναι έτοιμος (πρώτα ν/ο)

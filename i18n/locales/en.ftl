@@ -610,3 +610,41 @@ follow-event-opened = the match was opened
 follow-event-setup = the match was set up
 follow-event-input = an input from device { $device }
 follow-event-input-refused = an input from device { $device }, refused: { $why }
+
+## the console's draw view
+console-draw-title = draw — { $tournament }: { $format }
+console-draw-format-knockout = knockout
+console-draw-format-round-robin = round robin
+console-draw-format-swiss = Swiss
+console-draw-flight-main = main draw
+console-draw-flight-consolation = consolation
+console-draw-flight-last-chance = last chance
+console-draw-none = this tournament has no draw
+console-draw-not-made = the draw is not made yet
+console-draw-round-now = { $flight }, round { $round }: now
+console-draw-round-next = { $flight }, round { $round }: next
+console-draw-waiting-round = waiting for round { $round }
+console-draw-waits-for-player = waits for { $name } (playing { $key } at table { $table })
+console-draw-waits-for-table = waiting for a table
+console-draw-waits-for-match = waits for { $key }'s winner
+console-draw-waits-for-match-playing = waits for { $key }'s winner (table { $table })
+console-draw-postponed = postponed
+console-draw-playing = playing at table { $table }
+console-draw-to-confirm = over at table { $table }: confirm the result
+console-draw-won = { $name } won { $score }
+console-draw-won-unplayed = { $name } won without play
+console-draw-won-no-score = { $name } won
+console-draw-drawn = drawn { $score }
+console-draw-winner-of = winner of { $key }
+console-draw-bye = { $name }: a bye
+console-draw-waits-title = who waits for whom
+console-draw-wait-line = { $key }: { $what }
+console-draw-wait-winner = { $key }: { $name } waits for the winner of { $other } (playing at table { $table })
+console-draw-bracket-title = { $flight }: the bracket
+console-draw-hint = v room  ↑↓ scroll  R start the round  ? keys  q quit
+console-todo-round-ready = { $flight }, round { $round } is ready — start it: R
+console-do-start-round = start round { $round } of the { $flight } now
+console-no-round-ready = no round is ready to start: every match of the round before must be decided
+console-help-draw =
+    v Tab   the draw and the room, in turn (↑↓ scroll the draw)
+    R       start the round that is ready (y/n first)
