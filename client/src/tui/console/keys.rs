@@ -290,14 +290,10 @@ impl Dashboard {
     /// is selected there. True for a key handled here.
     fn draw_key(&mut self, key: Key) -> bool {
         match key {
-            Key::Tab | Key::Char('v') => {
-                if self.draw.is_none() {
-                    self.tick(words::say("console-draw-none"));
-                    self.showing_draw = false;
-                } else {
-                    self.showing_draw = !self.showing_draw;
-                }
-            }
+            // Switched to even before the draw arrived (or where there is none): the
+            // view says so, and shows the draw as soon as it comes. (A `v` typed just
+            // after the console started once said "no draw" and stayed in the room.)
+            Key::Tab | Key::Char('v') => self.showing_draw = !self.showing_draw,
             Key::Char('R' | 'Ρ') => self.ask_start_round(),
             _ if !self.showing_draw => return false,
             Key::Up | Key::Char('k') => self.draw_scroll = self.draw_scroll.saturating_sub(1),
