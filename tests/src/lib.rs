@@ -7,6 +7,7 @@ pub mod api;
 pub mod binaries;
 pub mod cli;
 pub mod cluster;
+pub mod draws;
 pub mod pg;
 pub mod process_cluster;
 pub mod room;

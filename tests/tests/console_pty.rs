@@ -426,3 +426,78 @@ async fn greek_keys_and_a_filter_without_accents_work_at_the_real_console() {
     assert!(console.end().await);
     server.stop().await;
 }
+
+/// A day with a draw: an 8-player knockout set up through the API (tournament, draw
+/// opened, entrants registered, approved and checked in, the draw made, round 1
+/// started). The console's draw view (`v`) shows round 1's matches at their tables with
+/// their names; once every round-1 match is decided and confirmed through the API, the
+/// to-do says round 2 is ready, and `R`, `y` start it: its matches appear, with names
+/// and tables.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_draw_view_follows_a_knockout_and_starts_the_next_round() {
+    use baffle_tests::draws::{DrawDirector, decide_round};
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    let mut draws = DrawDirector::on(server.channel().await, &server.token);
+    let names = [
+        "Anna", "Ben", "Carl", "Dora", "Eleni", "Fotis", "Giorgos", "Hara",
+    ];
+    let view = draws
+        .knockout(&mut d, "club", &names, &["1", "2", "3", "4"])
+        .await;
+    let round1: Vec<_> = view.pairings.iter().filter(|p| p.round == 1).collect();
+    assert_eq!(round1.len(), 4);
+    let mut console = Console::start(&server.addr_url, &server.token, "en", 80, "club");
+    console.shows("baffle console").await;
+    console.type_keys("v");
+    console.shows("main draw, round 1: now").await;
+    for p in &round1 {
+        // "M1-1  1   Anna – Hara   playing at table 1"
+        let screen = console
+            .wait(&format!("{} at table {}", p.key, p.table), |s| {
+                s.lines().any(|l| {
+                    l.contains(&p.key)
+                        && l.contains(&p.name_a)
+                        && l.contains(&p.name_b)
+                        && l.contains(&format!("playing at table {}", p.table))
+                })
+            })
+            .await;
+        assert!(!p.table.is_empty(), "{screen}");
+    }
+    console.shows("main draw, round 2: next").await;
+
+    decide_round(&mut d, &view, 1).await;
+    console
+        .shows("main draw, round 2 is ready — start it: R")
+        .await;
+    console.type_keys("R");
+    console
+        .shows("start round 2 of the main draw now? y/n")
+        .await;
+    console.type_keys("y");
+    console.shows("main draw, round 2: now").await;
+    let view = draws.get("club").await;
+    let round2: Vec<_> = view.pairings.iter().filter(|p| p.round == 2).collect();
+    assert_eq!(round2.len(), 2, "{view:?}");
+    for p in &round2 {
+        assert!(
+            view.rounds.iter().any(|r| r.round == 2 && r.started),
+            "round 2 started"
+        );
+        console
+            .wait(&format!("{} with its players", p.key), |s| {
+                s.lines().any(|l| {
+                    l.contains(&p.key)
+                        && l.contains(&p.name_a)
+                        && l.contains(&p.name_b)
+                        && l.contains("playing at table")
+                })
+            })
+            .await;
+    }
+    console.hides("round 2 is ready").await;
+    console.type_keys("q");
+    assert!(console.end().await);
+    server.stop().await;
+}

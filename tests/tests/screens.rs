@@ -522,3 +522,91 @@ async fn the_pause_prompt_lists_every_reason() {
     });
     server.stop().await;
 }
+
+/// An 8-player knockout half way through round 1, as the console's draw view (`v`)
+/// shows it: round 1 with tables, names and states (decided, playing, over and to
+/// confirm), round 2 with the players known and whom each waits for, the bracket.
+async fn knockout_half_way() -> (TestServer, v1::DrawView, Vec<v1::MatchState>) {
+    use baffle_tests::draws::{DrawDirector, decide};
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    let mut draws = DrawDirector::on(server.channel().await, &server.token);
+    let names = [
+        "Anna",
+        "Ben",
+        "Carl",
+        "Dora",
+        "Eleni",
+        "Fotis",
+        "Γιώργος",
+        "Χαρά",
+    ];
+    let view = draws
+        .knockout(&mut d, "club", &names, &["1", "2", "3", "4"])
+        .await;
+    decide(&mut d, &view, "M1-1").await;
+    decide(&mut d, &view, "M1-4").await;
+    // M1-2 over, its result not yet confirmed; M1-3 still played.
+    let m12 = &view
+        .pairings
+        .iter()
+        .find(|p| p.key == "M1-2")
+        .unwrap()
+        .match_id;
+    d.act(m12, Action::ForfeitMatch(B)).await;
+    // The draw's driver records the confirmed results from the feed: wait for them.
+    let mut view = draws.get("club").await;
+    for _ in 0..200 {
+        let decided = view
+            .pairings
+            .iter()
+            .filter(|p| p.state == v1::PairingState::Decided as i32)
+            .count();
+        if decided == 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        view = draws.get("club").await;
+    }
+    let mut states = Vec::new();
+    for p in view.pairings.iter().filter(|p| !p.match_id.is_empty()) {
+        states.push(d.state(&p.match_id).await);
+    }
+    (server, view, states)
+}
+
+#[tokio::test]
+async fn the_draw_view_shows_the_rounds_who_waits_and_the_bracket() {
+    use baffle_client::words::{self, Language};
+    let (server, view, states) = knockout_half_way().await;
+    let now = server.time.now().as_ms();
+    for (lang, name) in [
+        (Language::En, "console_draw_80"),
+        (Language::El, "console_el_draw_80"),
+    ] {
+        words::in_locale(lang, || {
+            let mut board = Dashboard::new("club");
+            for s in &states {
+                board.update(s.clone());
+            }
+            board.draw = Some(view.clone());
+            board.key(Key::Char('v'));
+            assert!(board.showing_draw);
+            let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+            terminal.draw(|f| board.draw(f, now)).unwrap();
+            let shown = screen(&terminal, &[]);
+            insta::assert_snapshot!(name, shown);
+            // Every line within 80 columns; match keys do nothing here; Esc goes back.
+            assert!(
+                shown
+                    .lines()
+                    .all(|l| baffle_client::tui::fit::width(l) <= 80)
+            );
+            assert_eq!(board.key(Key::Char('c')), None);
+            assert!(board.prompt.is_none());
+            board.key(Key::Esc);
+            assert!(!board.showing_draw);
+        });
+    }
+    server.stop().await;
+}

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use baffle_proto::v1;
 use baffle_proto::v1::audit_client::AuditClient;
+use baffle_proto::v1::draws_client::DrawsClient;
 use baffle_proto::v1::matches_client::MatchesClient;
 use baffle_proto::v1::tournaments_client::TournamentsClient;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
@@ -377,6 +378,42 @@ pub fn tournament_feed(server: String, tournament: String) -> mpsc::Receiver<Fee
     feed
 }
 
+/// The draw of a tournament (`WatchDraw`): the draw now, then after every change. A
+/// tournament without a draw (NOT_FOUND) sends nothing and is asked again every 10 s,
+/// in case the director opens one; a lost stream is resumed after a second (its first
+/// message is the whole draw again). The tournament feed says the connection's
+/// problems: this one is silent. Ends when the receiver is dropped.
+pub fn draw_feed(server: String, tournament: String) -> mpsc::Receiver<v1::DrawView> {
+    let (tx, feed) = mpsc::channel(16);
+    tokio::spawn(async move {
+        loop {
+            let mut pause = Duration::from_secs(1);
+            if let Ok(channel) = connect::connect(&server).await {
+                let request = v1::GetDrawRequest {
+                    tournament_id: tournament.clone(),
+                };
+                match DrawsClient::new(channel).watch_draw(request).await {
+                    Ok(stream) => {
+                        let mut stream = stream.into_inner();
+                        while let Ok(Some(view)) = stream.message().await {
+                            if tx.send(view).await.is_err() {
+                                return;
+                            }
+                        }
+                    }
+                    Err(e) if e.code() == tonic::Code::NotFound => pause = Duration::from_secs(10),
+                    Err(_) => {}
+                }
+            }
+            if tx.is_closed() {
+                return;
+            }
+            tokio::time::sleep(pause).await;
+        }
+    });
+    feed
+}
+
 /// Runs the dashboard of a tournament until `q`.
 pub async fn console(
     server: String,
@@ -384,6 +421,7 @@ pub async fn console(
     tournament: String,
 ) -> std::io::Result<()> {
     let mut feed = tournament_feed(server.clone(), tournament.clone());
+    let mut draws = draw_feed(server.clone(), tournament.clone());
     let mut terminal = ratatui::init();
     let mut keys = keys();
     let mut board = Dashboard::new(&tournament);
@@ -422,6 +460,7 @@ pub async fn console(
                     }
                 }
             }
+            Some(view) = draws.recv() => board.draw = Some(view),
             Some(f) = fetched.recv() => match f {
                 Fetched::Events(id, events) => board.events(&id, &events),
                 Fetched::Check(id, check) => board.dice_checked(&id, check),
@@ -465,6 +504,22 @@ pub async fn send(
     let channel = connect::connect(server).await.map_err(|e| e.to_string())?;
     let action = match pending.order {
         Order::Execute(action) => action,
+        Order::StartRound { flight, round } => {
+            let request = authorised(
+                v1::StartRoundRequest {
+                    tournament_id: pending.match_id,
+                    flight,
+                    round,
+                    start_ms: 0,
+                },
+                token,
+            )?;
+            return DrawsClient::new(channel)
+                .start_round(request)
+                .await
+                .map(|_| Vec::new())
+                .map_err(|s| s.message().to_string());
+        }
         Order::ExtendReveal { minutes } => {
             let ruling = pending.ruling.unwrap_or_default();
             let request = authorised(

@@ -227,7 +227,11 @@ impl Dashboard {
             Constraint::Length(1),
         ])
         .areas(frame.area());
-        self.draw_rooms(frame, table_area, now_ms);
+        if self.showing_draw {
+            self.draw_draw(frame, table_area);
+        } else {
+            self.draw_rooms(frame, table_area, now_ms);
+        }
         let todo_lines: Vec<Line> = if todos.is_empty() {
             vec![Line::styled(
                 words::say("console-todo-none"),
@@ -276,10 +280,14 @@ impl Dashboard {
         );
         if self.help {
             let help = words::say("console-help");
+            let draw = words::say("console-help-draw");
             popup(
                 frame,
                 &format!(" {} ", words::say("console-help-title")),
-                help.lines().map(str::to_string).collect(),
+                help.lines()
+                    .chain(draw.lines())
+                    .map(str::to_string)
+                    .collect(),
             );
         } else if let Some(s) = self.detail.as_ref().and_then(|id| self.matches.get(id)) {
             let check = self.dice_checks.get(&s.match_id).and_then(Option::as_ref);
@@ -486,6 +494,7 @@ impl Dashboard {
                 ])
             }
             (None, Some(problem)) => Line::styled(problem.clone(), bold().fg(Color::Red)),
+            (None, None) if self.showing_draw => Line::from(words::say("console-draw-hint")),
             (None, None) if self.selected_match().is_some_and(|m| m.chess.is_some()) => {
                 Line::from(words::say("console-hint-chess"))
             }

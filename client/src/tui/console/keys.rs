@@ -67,6 +67,7 @@ impl Dashboard {
             KeyCode::Enter => Pressed::Key(Key::Enter),
             KeyCode::Esc => Pressed::Key(Key::Esc),
             KeyCode::Backspace => Pressed::Key(Key::Backspace),
+            KeyCode::Tab => Pressed::Key(Key::Tab),
             KeyCode::Char(c) => Pressed::Key(Key::Char(c)),
             _ => Pressed::Nothing,
         }
@@ -88,6 +89,8 @@ pub enum Key {
     Esc,
     /// Backspace.
     Backspace,
+    /// Tab: the draw and the room, in turn.
+    Tab,
 }
 
 /// The pause reasons the console offers, numbered from 1 as in its prompt: every reason
@@ -122,6 +125,9 @@ impl Dashboard {
             // Any key closes the help or the match shown in full.
             self.help = false;
             self.detail = None;
+            return None;
+        }
+        if self.draw_key(key) {
             return None;
         }
         let chess = self.selected_match().is_some_and(|m| m.chess.is_some());
@@ -276,6 +282,27 @@ impl Dashboard {
         };
         let label = words::ask_side(id, &s.player_a, &s.player_b);
         self.ask(label, kind);
+    }
+
+    /// The keys of the draw: `v` or Tab switches between the room and the draw, `R`
+    /// (`Ρ` on a Greek keyboard) starts the round ready to start, after y/n. In the draw
+    /// ↑↓ scroll it, Esc goes back to the room, and the match keys do nothing: no match
+    /// is selected there. True for a key handled here.
+    fn draw_key(&mut self, key: Key) -> bool {
+        match key {
+            // Switched to even before the draw arrived (or where there is none): the
+            // view says so, and shows the draw as soon as it comes. (A `v` typed just
+            // after the console started once said "no draw" and stayed in the room.)
+            Key::Tab | Key::Char('v') => self.showing_draw = !self.showing_draw,
+            Key::Char('R' | 'Ρ') => self.ask_start_round(),
+            _ if !self.showing_draw => return false,
+            Key::Up | Key::Char('k') => self.draw_scroll = self.draw_scroll.saturating_sub(1),
+            Key::Down | Key::Char('j') => self.draw_scroll = self.draw_scroll.saturating_add(1),
+            Key::Esc => self.showing_draw = false,
+            Key::Char('?') => self.help = true,
+            _ => {}
+        }
+        true
     }
 
     /// The keys that differ in chess: the arbiter stops the clocks (6.12) and restarts

@@ -10,6 +10,7 @@
 //! commands, `draw.rs` draws, `dice.rs` says what the seeds and dice need, `app.rs`
 //! connects it to the server and the terminal (and fetches what `dice.rs` asks for).
 
+mod bracket;
 mod dice;
 mod draw;
 mod input;
@@ -39,6 +40,14 @@ pub enum Order {
     ExtendReveal {
         /// Minutes from now.
         minutes: u32,
+    },
+    /// A round of the tournament's draw started now (`Draws.StartRound`); the
+    /// [`Pending`]'s `match_id` is then the tournament's id.
+    StartRound {
+        /// The flight, as the wire numbers it.
+        flight: i32,
+        /// The round.
+        round: u32,
     },
 }
 
@@ -125,6 +134,13 @@ pub struct Dashboard {
     /// The server's clock less this machine's, from the last state that carried its
     /// `sent_at_ms` ([`Dashboard::heard_from_server`]).
     pub server_offset_ms: i64,
+    /// The tournament's draw as last received (`WatchDraw`); `None` for a tournament
+    /// without one.
+    pub draw: Option<v1::DrawView>,
+    /// The draw is shown instead of the room (`v` or Tab).
+    pub showing_draw: bool,
+    /// Lines of the draw scrolled past (↑↓ in the draw).
+    pub draw_scroll: u16,
 }
 
 fn name(s: &v1::MatchState, side: i32) -> &str {
@@ -285,6 +301,7 @@ impl Dashboard {
             }
             todos.extend(self.dice_todos(s, now_ms));
         }
+        todos.extend(self.draw_todos());
         todos.sort_by_key(|t| t.urgency);
         todos
     }

@@ -612,6 +612,7 @@ fn an_outage_the_restart_did_not_give_back_is_on_the_to_do_list() {
     assert!(board.todos(0).iter().all(|t| !t.text.contains("outage")));
 }
 
+mod draws;
 mod prompts;
 
 /// Issue 35: a draw waiting for a player's link is the director's only once it waits
