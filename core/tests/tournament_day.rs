@@ -442,6 +442,80 @@ fn a_match_is_replaced_only_by_a_ruling_that_names_it_and_the_old_log_stays_link
     assert_eq!(kind, ErrorKind::NotFound);
 }
 
+/// Seeds are a quarter of the field at most, and only rated entrants: a mistyped count
+/// is refused before the draw, which cannot be undone.
+#[test]
+fn a_knockout_seeds_at_most_a_quarter_of_its_field() {
+    let mut d = Day::open(knockout(Flights::Main), 4);
+    d.field(11);
+    for (n, why) in [(3, "a quarter"), (11, "a quarter")] {
+        let (kind, m) = rule_kind(d.run(
+            Command::MakeDraw {
+                seed: SEED,
+                seeding: Seeding::Named((1..=n).map(EntrantId).collect()),
+            },
+            0,
+        ));
+        assert_eq!(kind, ErrorKind::Invalid);
+        assert!(m.contains(why), "{m}");
+    }
+    let (_, m) = rule_kind(d.run(
+        Command::MakeDraw {
+            seed: SEED,
+            seeding: Seeding::TopRated(2),
+        },
+        0,
+    ));
+    assert!(m.contains("rated"), "{m}");
+    assert!(d.t.draw.is_none(), "nothing drawn");
+}
+
+/// A forfeit of a match without a log keeps the pairing's sides, and a corrected score
+/// cannot give the winner fewer points than the loser (4.6).
+#[test]
+fn a_forfeit_keeps_the_sides_and_a_correction_keeps_the_winner_ahead() {
+    let mut d = Day::open(knockout(Flights::Main), 1);
+    d.field(4);
+    d.draw();
+    let k = MatchKey::main(1, 2);
+    let before =
+        d.t.current_draw()
+            .pairings
+            .into_iter()
+            .find(|p| p.key == k)
+            .unwrap();
+    let [a, b] = before.players;
+    d.ok(
+        Command::Rule {
+            key: k,
+            ruling: Ruling::Forfeit { winner: b },
+            words: "A did not come".into(),
+        },
+        0,
+    );
+    let after =
+        d.t.current_draw()
+            .pairings
+            .into_iter()
+            .find(|p| p.key == k)
+            .unwrap();
+    assert_eq!(after.players, [a, b], "the sides stay");
+    assert_eq!(d.t.results[&k].score, [0, 1]);
+    let (kind, m) = rule_kind(d.run(
+        Command::Rule {
+            key: k,
+            ruling: Ruling::Correct {
+                winner: Some(b),
+                score: [5, 0],
+            },
+            words: "typo".into(),
+        },
+        0,
+    ));
+    assert_eq!(kind, ErrorKind::Invalid);
+    assert!(m.contains("4.6") && m.contains("fewer points"), "{m}");
+}
+
 #[test]
 fn a_postponed_match_waits_until_it_is_rescheduled() {
     let mut d = Day::open(knockout(Flights::Main), 8);

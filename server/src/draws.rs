@@ -248,8 +248,86 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
             (plan.tournament, plan.events)
         };
         self.announce(id, after.length);
+        self.rate_listed_players(&after, &events).await;
+        self.rename_in_matches(&after, &events).await;
         self.make_matches(&after, &events).await;
         Ok(after)
+    }
+
+    /// Writes back to the server's list of players the rating of each listed entrant a
+    /// result in `events` rated (a played result, the first for its match).
+    async fn rate_listed_players(&self, t: &Tournament, events: &[Event]) {
+        for e in events {
+            // Rated: a played result confirmed at its table. A ruling (a forfeit, or the
+            // correction of a rated result) rates nobody (docs/tournament.md, Ratings).
+            let Event::Result {
+                key,
+                played: true,
+                ruling,
+                ..
+            } = e
+            else {
+                continue;
+            };
+            if !ruling.is_empty() {
+                continue;
+            }
+            let Some(players) = t.pairing_players(*key) else {
+                continue;
+            };
+            for p in players {
+                let Some(entrant) = t.entrants.get(&p) else {
+                    continue;
+                };
+                if entrant.details.player.is_empty() {
+                    continue;
+                }
+                let rating = entrant.rating.map_or(0, |r| r.0);
+                let made = self
+                    .hub
+                    .rate_player(
+                        &entrant.details.player,
+                        &t.id,
+                        &key.to_string(),
+                        rating,
+                        entrant.experience,
+                    )
+                    .await;
+                if let Err(error) = made {
+                    tracing::error!(tournament = %t.id, player = %entrant.details.player, %error, "a listed player's rating could not be written back");
+                }
+            }
+        }
+    }
+
+    /// Gives each renamed entrant's new name to every match of his with a log: the
+    /// match's own record says it (`match.renamed`), so its table and card show it.
+    async fn rename_in_matches(&self, t: &Tournament, events: &[Event]) {
+        for e in events {
+            let Event::Renamed { entrant, name } = e else {
+                continue;
+            };
+            for a in t.matches.values() {
+                let Some(i) = a.players.iter().position(|p| p == entrant) else {
+                    continue;
+                };
+                let side = if i == 0 { Side::A } else { Side::B };
+                let request = baffle_core::table::Request::RenamePlayer {
+                    side,
+                    name: name.clone(),
+                };
+                let done = match self.hub.match_handle(&a.match_id).await {
+                    Ok(h) => h
+                        .execute(request, None, None, crate::actor::Admission::Always)
+                        .await
+                        .map(|_| ()),
+                    Err(e) => Err(e),
+                };
+                if let Err(error) = done {
+                    tracing::warn!(tournament = %t.id, match_id = %a.match_id, %error, "a renamed entrant's match keeps the old name");
+                }
+            }
+        }
     }
 
     /// Creates the match of every `match.assigned` in `events`.
@@ -324,7 +402,20 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
             })
             .await;
         match made {
-            Ok(_) | Err(Error::AlreadyExists(_)) => Ok(()),
+            Ok(_) => Ok(()),
+            // Made before a crash: the same match, or someone else's under its id.
+            Err(Error::AlreadyExists(_)) => {
+                let h = self.hub.match_handle(match_id).await?;
+                if h.info.tournament == t.id && h.info.table == table && h.info.round == round {
+                    Ok(())
+                } else {
+                    Err(Error::Internal(format!(
+                        "match id {match_id} is taken by another match ({} round {} table \
+                         {}): replace {} with a ruling to give it a new log",
+                        h.info.tournament, h.info.round, h.info.table, match_id
+                    )))
+                }
+            }
             Err(e) => Err(e),
         }
     }

@@ -28,6 +28,7 @@ use crate::store::EventStore;
 use crate::time::TimeSource;
 
 mod draw_entries;
+mod players;
 mod replicas;
 mod second_match;
 

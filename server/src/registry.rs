@@ -100,6 +100,29 @@ pub enum Entry {
         /// between the two), the same bytes either way.
         opening: String,
     },
+    /// A player put on the server's list, which lasts across tournaments: an entrant
+    /// registered from it brings his rating and experience, and takes them back.
+    #[serde(rename = "player.listed")]
+    PlayerListed {
+        /// His id on the list (a federation id, or one the director chooses).
+        id: String,
+        /// His name, federation id, club, rating and experience.
+        details: baffle_core::tournament::Details,
+    },
+    /// A listed player's rating after a rated result of a tournament: his history.
+    #[serde(rename = "player.rated")]
+    PlayerRated {
+        /// The player.
+        id: String,
+        /// The tournament.
+        tournament: String,
+        /// The match's place in its draw.
+        key: String,
+        /// His rating after it, in hundredths.
+        rating: i64,
+        /// His experience after it.
+        experience: u32,
+    },
     /// A tournament archived (left out of the default listings) or brought back.
     #[serde(rename = "tournament.archived")]
     TournamentArchived {
@@ -117,6 +140,15 @@ pub struct Replacement {
     pub match_id: String,
     /// The director's words.
     pub ruling: String,
+}
+
+/// A player on the server's list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListedPlayer {
+    /// His details, with his rating and experience now.
+    pub details: baffle_core::tournament::Details,
+    /// Each rated result: the tournament, the match's key and his rating after it.
+    pub history: Vec<(String, String, i64)>,
 }
 
 /// A match's server seed as the registry holds it.
@@ -257,6 +289,8 @@ pub struct Registry {
     pub player_codes: BTreeMap<String, [String; 2]>,
     /// Matches replaced by a ruling: the match that replaced each, and the words.
     pub replaced: BTreeMap<String, (String, String)>,
+    /// The list of players that lasts across tournaments, by id.
+    pub players: BTreeMap<String, ListedPlayer>,
     /// Entries in the stream.
     pub len: u64,
 }
@@ -359,6 +393,28 @@ impl Registry {
             }
             Entry::DeviceRevoked { id } => {
                 self.devices.remove(&id);
+            }
+            Entry::PlayerListed { id, details } => {
+                self.players.insert(
+                    id,
+                    ListedPlayer {
+                        details,
+                        history: Vec::new(),
+                    },
+                );
+            }
+            Entry::PlayerRated {
+                id,
+                tournament,
+                key,
+                rating,
+                experience,
+            } => {
+                if let Some(p) = self.players.get_mut(&id) {
+                    p.details.rating = Some(baffle_core::tournament::rating::Rating(rating));
+                    p.details.experience = experience;
+                    p.history.push((tournament, key, rating));
+                }
             }
             Entry::PlayerCodes { match_id, hashes } => {
                 self.player_codes.insert(match_id, hashes);

@@ -200,6 +200,21 @@ async fn a_sixteen_player_knockout_with_consolation_is_played_to_the_end_with_re
         assert_eq!(s.table, p.table);
         assert_eq!(s.length, 3);
     }
+    // A rename is one record of the draw, and reaches the player's match at its table.
+    let first = playing(&v).remove(0);
+    let r = room.server.director(v1::UpdateEntrantRequest {
+        tournament_id: DAY.into(),
+        entrant: first.player_a,
+        action: Some(v1::update_entrant_request::Action::Rename(
+            "Player Renamed".into(),
+        )),
+    });
+    room.draws.update_entrant(r).await.expect("renamed");
+    let s = room
+        .d
+        .until(&first.match_id, |s| s.player_a == "Player Renamed")
+        .await;
+    assert_eq!(s.player_a, "Player Renamed");
     // Results until nothing is left to play.
     let mut decided = 0;
     loop {
@@ -348,4 +363,123 @@ async fn a_second_match_for_a_table_or_a_pair_is_refused_unless_it_names_the_one
         .unwrap_err();
     assert_eq!(e.code(), Code::FailedPrecondition);
     assert!(e.message().contains("draw"), "{}", e.message());
+    // Nor may another tournament take an id the draw will give one of its matches.
+    room.d
+        .tournament("other", v1::TournamentDefaults::default())
+        .await;
+    let mut taken = create("day-m1-1", "1", "Gus", "Hal");
+    taken.tournament_id = "other".into();
+    let e = room
+        .d
+        .tournaments
+        .create_match(room.d.with_token(taken))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::InvalidArgument);
+    assert!(
+        e.message().contains("kept for tournament day"),
+        "{}",
+        e.message()
+    );
+}
+
+/// The list of players lasts across tournaments: an entrant registered from it brings
+/// his rating and experience, and his rated result goes back to it, with its history.
+#[tokio::test]
+async fn a_listed_players_rating_follows_him_from_tournament_to_tournament() {
+    let mut room = Room::open().await;
+    let listed = |id: &str, name: &str, rating: i64| v1::ListedPlayer {
+        id: id.into(),
+        details: Some(v1::EntrantDetails {
+            name: name.into(),
+            federation_id: format!("GR-{id}"),
+            rating_hundredths: Some(rating),
+            experience: 500,
+            ..Default::default()
+        }),
+        history: Vec::new(),
+    };
+    let add = room.server.director(v1::AddPlayersRequest {
+        players: vec![listed("p1", "Anna", 160_000), listed("p2", "Ben", 150_000)],
+    });
+    room.draws.add_players(add).await.expect("listed");
+    let again = room.server.director(v1::AddPlayersRequest {
+        players: vec![listed("p1", "Anna", 160_000)],
+    });
+    let e = room.draws.add_players(again).await.unwrap_err();
+    assert_eq!(e.code(), Code::AlreadyExists);
+    let open = room.server.director(v1::OpenDrawRequest {
+        tournament_id: DAY.into(),
+        plan: Some(v1::DrawPlan {
+            format: v1::DrawFormat::Knockout.into(),
+            length: 1,
+            ..Default::default()
+        }),
+        tables: vec!["1".into()],
+    });
+    room.draws.open_draw(open).await.unwrap();
+    let by_id = |id: &str| v1::EntrantDetails {
+        player_id: id.into(),
+        ..Default::default()
+    };
+    let r = room.server.director(v1::RegisterEntrantsRequest {
+        tournament_id: DAY.into(),
+        entrants: vec![by_id("p1"), by_id("p2")],
+        approve: true,
+    });
+    let v = room.draws.register_entrants(r).await.unwrap().into_inner();
+    let anna = v.entrants[0].details.clone().unwrap();
+    assert_eq!(
+        (anna.name.as_str(), anna.rating_hundredths),
+        ("Anna", Some(160_000))
+    );
+    for entrant in [1, 2] {
+        let r = room.server.director(v1::UpdateEntrantRequest {
+            tournament_id: DAY.into(),
+            entrant,
+            action: Some(v1::update_entrant_request::Action::CheckIn(true)),
+        });
+        room.draws.update_entrant(r).await.unwrap();
+    }
+    let r = room.server.director(v1::MakeDrawRequest {
+        tournament_id: DAY.into(),
+        ..Default::default()
+    });
+    room.draws.make_draw(r).await.unwrap();
+    let v = room.start_round(v1::Flight::Main, 1).await;
+    let p = playing(&v).remove(0);
+    // Decided by points (a penalty point to the match's length): a rated result.
+    room.d
+        .act(
+            &p.match_id,
+            Action::AwardPoints(v1::Points {
+                side: v1::Side::A as i32,
+                points: 1,
+            }),
+        )
+        .await;
+    room.d
+        .act(&p.match_id, Action::ConfirmResult(v1::Empty {}))
+        .await;
+    let winner_id = if p.player_a == 1 { "p1" } else { "p2" };
+    for _ in 0..5_000 {
+        let list = room
+            .draws
+            .list_players(v1::ListPlayersRequest {})
+            .await
+            .unwrap()
+            .into_inner();
+        let w = list.players.iter().find(|l| l.id == winner_id).unwrap();
+        if let Some(h) = w.history.first() {
+            assert_eq!((h.tournament_id.as_str(), h.key.as_str()), (DAY, "M1-1"));
+            let now = w.details.as_ref().unwrap();
+            assert_eq!(now.rating_hundredths, Some(h.rating_hundredths));
+            assert_eq!(now.experience, 501);
+            let before = if winner_id == "p1" { 160_000 } else { 150_000 };
+            assert!(h.rating_hundredths > before, "the winner gained");
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+    }
+    panic!("the winner's rating never reached the list");
 }

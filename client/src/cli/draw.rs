@@ -114,8 +114,13 @@ pub enum PlayerCommand {
     Add {
         /// The tournament.
         tournament: String,
-        /// His name.
-        name: String,
+        /// His name (not with --listed: the list's is taken).
+        #[arg(required_unless_present = "listed")]
+        name: Option<String>,
+        /// A player of the server's list (baffle player new): his name, ids, club,
+        /// rating and experience come from it, and his rated results go back to it.
+        #[arg(long, conflicts_with_all = ["federation_id", "club", "rating", "experience"])]
+        listed: Option<String>,
         /// His federation id.
         #[arg(long, default_value = "")]
         federation_id: String,
@@ -168,8 +173,30 @@ pub enum PlayerCommand {
     },
     /// The players: number, name, club, rating, status.
     List {
-        /// The tournament.
-        tournament: String,
+        /// The tournament; without it, the server's list of players, which lasts
+        /// across tournaments (with each one's rating now and rated results).
+        tournament: Option<String>,
+    },
+    /// Put a player on the server's list, which lasts across tournaments: register him
+    /// in a tournament with `player add T --listed ID`, and his rating follows him.
+    New {
+        /// His id on the list: his federation id, or one you choose (letters, digits,
+        /// '-' and '_').
+        id: String,
+        /// His name.
+        name: String,
+        /// His federation id.
+        #[arg(long, default_value = "")]
+        federation_id: String,
+        /// His club.
+        #[arg(long, default_value = "")]
+        club: String,
+        /// His rating, e.g. 1523.47.
+        #[arg(long)]
+        rating: Option<String>,
+        /// His experience (the lengths of the rated matches he played, summed).
+        #[arg(long, default_value_t = 0)]
+        experience: u32,
     },
 }
 

@@ -15,12 +15,12 @@ use baffle_proto::v1::draws_client::DrawsClient;
 use tonic::transport::Channel;
 
 use super::connection::{authed, channel};
-use super::outcome::{Outcome, refused_draw, usage};
+use super::outcome::{Outcome, refused, refused_draw, usage};
 use crate::cli::{
     Cli, DrawCommand, FlightArg, FlightsArg, FormatArg, Numbers, PairingArgs, PairingRuling,
     PlayerCommand, RoundCommand, StandingsArgs,
 };
-use crate::views::draw::{DrawJson, EntrantView, placing, standing};
+use crate::views::draw::{DrawJson, EntrantView, ListedPlayerView, placing, standing};
 use crate::views::to_json;
 use crate::words::{say, say_with, time_of_day};
 
@@ -239,6 +239,7 @@ pub(super) async fn run_player(
         PlayerCommand::Add {
             tournament,
             name,
+            listed,
             federation_id,
             club,
             rating,
@@ -251,11 +252,12 @@ pub(super) async fn run_player(
                 .transpose()
                 .map_err(usage)?;
             let details = v1::EntrantDetails {
-                name: name.clone(),
+                name: name.clone().unwrap_or_default(),
                 federation_id: federation_id.clone(),
                 club: club.clone(),
                 rating_hundredths: rating,
                 experience: *experience,
+                player_id: listed.clone().unwrap_or_default(),
             };
             register(cli, token, &mut client, tournament, vec![details], *approve).await
         }
@@ -333,7 +335,58 @@ pub(super) async fn run_player(
                 say_with("cli-player-renamed", &args) + "\n",
             ))
         }
-        PlayerCommand::List { tournament } => {
+        PlayerCommand::List { tournament: None } => {
+            let list = client
+                .list_players(v1::ListPlayersRequest {})
+                .await
+                .map_err(refused)?
+                .into_inner();
+            Ok(Outcome::ok(if cli.json {
+                let players: Vec<_> = list.players.iter().map(ListedPlayerView::of).collect();
+                to_json(&players)
+            } else {
+                show::listed_players_table(&list)
+            }))
+        }
+        PlayerCommand::New {
+            id,
+            name,
+            federation_id,
+            club,
+            rating,
+            experience,
+        } => {
+            let rating = rating
+                .as_deref()
+                .map(parse::rating)
+                .transpose()
+                .map_err(usage)?;
+            let player = v1::ListedPlayer {
+                id: id.clone(),
+                details: Some(v1::EntrantDetails {
+                    name: name.clone(),
+                    federation_id: federation_id.clone(),
+                    club: club.clone(),
+                    rating_hundredths: rating,
+                    experience: *experience,
+                    player_id: String::new(),
+                }),
+                history: Vec::new(),
+            };
+            let request = v1::AddPlayersRequest {
+                players: vec![player],
+            };
+            client
+                .add_players(authed(request, token)?)
+                .await
+                .map_err(refused)?;
+            Ok(Outcome::ok(
+                crate::words::say_with("cli-player-listed", &[("id", id.clone().into())]) + "\n",
+            ))
+        }
+        PlayerCommand::List {
+            tournament: Some(tournament),
+        } => {
             let d = get(&mut client, tournament).await?;
             Ok(Outcome::ok(if cli.json {
                 let players: Vec<_> = d.entrants.iter().map(EntrantView::of).collect();

@@ -37,6 +37,48 @@ pub fn pairing_state(s: i32) -> String {
         .map_or("-".into(), |s| enum_name(s.as_str_name(), "PAIRING_STATE_"))
 }
 
+/// A player of the server's list, which lasts across tournaments.
+#[derive(Debug, Serialize)]
+pub struct ListedPlayerView {
+    /// His id on the list.
+    pub id: String,
+    /// His name.
+    pub name: String,
+    /// His federation id ("" if none).
+    pub federation_id: String,
+    /// His club ("" if none).
+    pub club: String,
+    /// His rating now, in points.
+    pub rating: Option<f64>,
+    /// His experience now.
+    pub experience: u32,
+    /// Each rated result: tournament, match key, his rating after it.
+    pub history: Vec<(String, String, f64)>,
+}
+
+impl ListedPlayerView {
+    /// The view of `p`.
+    pub fn of(p: &v1::ListedPlayer) -> ListedPlayerView {
+        let d = p.details.clone().unwrap_or_default();
+        ListedPlayerView {
+            id: p.id.clone(),
+            name: d.name,
+            federation_id: d.federation_id,
+            club: d.club,
+            rating: rating(d.rating_hundredths),
+            experience: d.experience,
+            history: p
+                .history
+                .iter()
+                .map(|h| {
+                    let r = rating(Some(h.rating_hundredths)).unwrap_or_default();
+                    (h.tournament_id.clone(), h.key.clone(), r)
+                })
+                .collect(),
+        }
+    }
+}
+
 /// A player of the tournament.
 #[derive(Debug, Serialize)]
 pub struct EntrantView {

@@ -143,10 +143,10 @@ impl Tournament {
                     "take an entrant out (after it, his matches are forfeited by ruling)",
                 )?;
                 self.entrant(*entrant)?;
-                check_text("reason", reason, true).map_err(|_| {
-                    TournamentError::invalid(
-                        "1.4: refusing an entrant needs the explanation given to him",
-                    )
+                check_words(reason).map_err(|e| {
+                    TournamentError::invalid(format!(
+                        "1.4: refusing an entrant needs the explanation given to him: {e}"
+                    ))
                 })?;
                 Ok(vec![Event::Out {
                     entrant: *entrant,
@@ -294,6 +294,12 @@ impl Tournament {
                     .filter_map(|e| Some((self.entrants.get(e)?.rating?.0, *e)))
                     .collect();
                 rated.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+                if *n as usize > rated.len() {
+                    return Err(TournamentError::invalid(format!(
+                        "{n} seeds asked for, but only {} entrants of the field are rated",
+                        rated.len()
+                    )));
+                }
                 rated
                     .into_iter()
                     .take(*n as usize)
@@ -315,6 +321,18 @@ impl Tournament {
                 list.clone()
             }
         };
+        // Seeds are the top of a draw: a quarter of the field at most (8 of 32, as
+        // knockouts are seeded), so chance still places most of it.
+        let most = field.len() / 4;
+        if seeds.len() > most.max(1) {
+            return Err(TournamentError::invalid(format!(
+                "{} seeds for a field of {}: a knockout seeds at most a quarter of its field \
+                 ({}), so the draw still places most of it by lot",
+                seeds.len(),
+                field.len(),
+                most.max(1)
+            )));
+        }
         if !seeds.is_empty() && !matches!(self.plan.format, Format::Knockout { .. }) {
             return Err(TournamentError::invalid(
                 "only a knockout is seeded: a round robin and a Swiss draw everyone by lot",
@@ -475,8 +493,9 @@ impl Tournament {
         ruling: &Ruling,
         words: &str,
     ) -> Result<Vec<Event>, TournamentError> {
-        check_text("ruling's words", words, true)
-            .map_err(|_| TournamentError::invalid("a ruling needs the director's words"))?;
+        check_words(words).map_err(|e| {
+            TournamentError::invalid(format!("a ruling needs the director's words: {e}"))
+        })?;
         let pairing = self.pairing(key)?;
         let ruling_text = words.to_string();
         let decided = self.results.contains_key(&key);
@@ -518,6 +537,17 @@ impl Tournament {
                 };
                 if let Some(w) = winner {
                     self.one_of(&pairing, *w)?;
+                    let mine = if pairing.players[0] == *w { 0 } else { 1 };
+                    if score[mine] < score[1 - mine] {
+                        return Err(TournamentError::invalid(format!(
+                            "4.6: the winner {} cannot have fewer points than the loser \
+                             ({}-{} in the pairing's order, {} first)",
+                            self.label(*w),
+                            score[0],
+                            score[1],
+                            self.label(pairing.players[0])
+                        )));
+                    }
                 } else if self.plan.game != Game::Chess {
                     return Err(TournamentError::invalid(
                         "a backgammon match has a winner: a drawn result is for chess",
@@ -759,6 +789,24 @@ impl Plan {
         t.head = hash;
         self.events.push(event);
     }
+}
+
+/// The longest ruling or reason, in characters: room for what a director writes down.
+pub const MAX_WORDS: usize = 500;
+
+/// A director's words: not empty, at most [`MAX_WORDS`], no control characters but
+/// line breaks.
+fn check_words(words: &str) -> Result<(), String> {
+    if words.trim().is_empty() {
+        return Err("they are empty".into());
+    }
+    if words.chars().count() > MAX_WORDS {
+        return Err(format!("at most {MAX_WORDS} characters"));
+    }
+    if words.chars().any(|c| c.is_control() && c != '\n') {
+        return Err("no control characters".into());
+    }
+    Ok(())
 }
 
 fn check_tables(tables: &[String]) -> Result<(), TournamentError> {

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use super::format::Format;
 use super::keys::{EntrantId, Flight, MatchKey};
-use super::knockout::Outcome as Node;
+use super::knockout::{Occupant, Outcome as Node};
 use super::round_robin;
 use super::state::Tournament;
 
@@ -65,8 +65,15 @@ impl Tournament {
                             players,
                         }),
                         Node::Decided { winner, loser } => {
-                            // The pairing's order is the assignment's, when it has one.
-                            let players = self.pairing_players(node.key).unwrap_or([winner, loser]);
+                            // The pairing's order is the assignment's, when it has one,
+                            // else the bracket's (never the result's: a forfeit of a
+                            // match without a log keeps its sides).
+                            let players =
+                                self.pairing_players(node.key)
+                                    .unwrap_or(match node.players {
+                                        [Occupant::Known(a), Occupant::Known(b)] => [a, b],
+                                        _ => [winner, loser],
+                                    });
                             d.pairings.push(Pairing {
                                 key: node.key,
                                 players,

@@ -21,6 +21,25 @@ fn refused(message: String) -> Error {
 impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
     /// Checks a match created by hand against its tournament's others (see the module).
     pub async fn second_match(&self, new: &NewMatch) -> Result<(), Error> {
+        // A drawn tournament's match ids are its draw's: one made by hand (in any
+        // tournament) would be taken for the draw's match, and the draw's left without
+        // its log.
+        for (t, _) in self.draw_entries().await {
+            if let Some(rest) = new.info.id.strip_prefix(&format!("{t}-")) {
+                let key = rest.split_once("-r").map_or(rest, |(k, _)| k);
+                if baffle_core::tournament::MatchKey::parse(key).is_some() {
+                    return Err(Error::Invalid(format!(
+                        "match_id: ids {t}-<key> are kept for tournament {t}'s draw: choose \
+                         another id"
+                    )));
+                }
+            }
+        }
+        // A retried create of a match that exists is answered ALREADY_EXISTS by the
+        // creation itself, not as a clash with itself.
+        if self.match_handle(&new.info.id).await.is_ok() {
+            return Ok(());
+        }
         let tournament = self.tournament(&new.info.tournament).await?;
         if tournament.draw.is_some() {
             return Err(refused(format!(

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use baffle_core::Timestamp;
-use baffle_core::tournament::{Command, EntrantId, Game, Seeding, Tournament};
+use baffle_core::tournament::{Command, Details, EntrantId, Game, Seeding, Tournament};
 use baffle_proto::v1;
 use baffle_proto::v1::draws_server::Draws as DrawsRpc;
 use tokio_stream::wrappers::ReceiverStream;
@@ -15,7 +15,8 @@ use crate::draws::Draws;
 use crate::store::EventStore;
 use crate::time::TimeSource;
 use crate::wire::draw::{
-    details_from_wire, draw_view, flight_from_wire, plan_from_wire, ruling_from_wire,
+    details_from_wire, details_to_wire, draw_view, flight_from_wire, plan_from_wire,
+    ruling_from_wire,
 };
 use crate::wire::setup::chess_settings;
 
@@ -77,14 +78,22 @@ impl<S: EventStore + Clone, T: TimeSource> DrawsRpc for DrawsService<S, T> {
         if r.entrants.is_empty() {
             return Err(Status::invalid_argument("entrants: at least one"));
         }
-        let commands = r
-            .entrants
-            .into_iter()
-            .map(|d| Command::Register {
-                details: details_from_wire(d),
+        let mut commands = Vec::with_capacity(r.entrants.len());
+        for d in r.entrants {
+            let mut details = details_from_wire(d);
+            // A listed player comes with what the list knows of him.
+            if !details.player.is_empty() {
+                let listed = self.draws.hub().player(&details.player).await?;
+                details = Details {
+                    player: details.player,
+                    ..listed.details
+                };
+            }
+            commands.push(Command::Register {
+                details,
                 approve: r.approve,
-            })
-            .collect();
+            });
+        }
         self.run(&metadata, &r.tournament_id, Command::All(commands))
             .await
     }
@@ -228,6 +237,53 @@ impl<S: EventStore + Clone, T: TimeSource> DrawsRpc for DrawsService<S, T> {
             }
         });
         Ok(Response::new(ReceiverStream::new(rx)))
+    }
+
+    async fn add_players(
+        &self,
+        r: Request<v1::AddPlayersRequest>,
+    ) -> Result<Response<v1::ListPlayersResponse>, Status> {
+        self.draws.hub().director(r.metadata()).await?;
+        let players = r
+            .into_inner()
+            .players
+            .into_iter()
+            .map(|p| {
+                let mut details = details_from_wire(p.details.unwrap_or_default());
+                details.player = String::new();
+                (p.id, details)
+            })
+            .collect();
+        self.draws.hub().list_players(players).await?;
+        self.list_players(Request::new(v1::ListPlayersRequest {}))
+            .await
+    }
+
+    async fn list_players(
+        &self,
+        _r: Request<v1::ListPlayersRequest>,
+    ) -> Result<Response<v1::ListPlayersResponse>, Status> {
+        let players = self
+            .draws
+            .hub()
+            .players()
+            .await
+            .into_iter()
+            .map(|(id, p)| v1::ListedPlayer {
+                id,
+                details: Some(details_to_wire(&p.details)),
+                history: p
+                    .history
+                    .into_iter()
+                    .map(|(tournament_id, key, rating)| v1::RatedResult {
+                        tournament_id,
+                        key,
+                        rating_hundredths: rating,
+                    })
+                    .collect(),
+            })
+            .collect();
+        Ok(Response::new(v1::ListPlayersResponse { players }))
     }
 
     type ExportDrawLogStream = Stream<v1::ExportLine>;

@@ -59,7 +59,19 @@ pub fn details_from_wire(d: v1::EntrantDetails) -> Details {
         club: d.club,
         rating: d.rating_hundredths.map(Rating),
         experience: d.experience,
-        player: String::new(),
+        player: d.player_id,
+    }
+}
+
+/// A registration's details on the wire.
+pub fn details_to_wire(d: &Details) -> v1::EntrantDetails {
+    v1::EntrantDetails {
+        name: d.name.clone(),
+        federation_id: d.federation_id.clone(),
+        club: d.club.clone(),
+        rating_hundredths: d.rating.map(|r| r.0),
+        experience: d.experience,
+        player_id: d.player.clone(),
     }
 }
 
@@ -160,13 +172,7 @@ pub fn draw_view(t: &Tournament, chess: Option<v1::ChessMatchSettings>) -> v1::D
         .iter()
         .map(|(id, e)| v1::Entrant {
             number: id.0,
-            details: Some(v1::EntrantDetails {
-                name: e.details.name.clone(),
-                federation_id: e.details.federation_id.clone(),
-                club: e.details.club.clone(),
-                rating_hundredths: e.details.rating.map(|r| r.0),
-                experience: e.details.experience,
-            }),
+            details: Some(details_to_wire(&e.details)),
             status: status_to_wire(e.status),
             rating_hundredths: e.rating.map(|r| r.0),
             experience: e.experience,

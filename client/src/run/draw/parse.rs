@@ -218,6 +218,7 @@ pub fn players_csv(text: &str, known: &[String]) -> Result<Vec<v1::EntrantDetail
             club: cell("club"),
             rating_hundredths: rating,
             experience,
+            player_id: cell("player_id"),
         };
         let core = Details {
             name: details.name.clone(),

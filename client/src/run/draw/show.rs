@@ -272,6 +272,47 @@ pub fn players_table(d: &v1::DrawView) -> String {
     columns(&header, &rows)
 }
 
+/// `baffle player list`: the server's list of players, with each one's rating now and
+/// how many rated results it holds.
+pub fn listed_players_table(list: &v1::ListPlayersResponse) -> String {
+    if list.players.is_empty() {
+        return say("cli-players-list-empty") + "\n";
+    }
+    let header = [
+        say("cli-col-id"),
+        say("cli-col-name"),
+        say("cli-col-club"),
+        say("cli-col-rating"),
+        say("cli-col-rated-results"),
+    ];
+    let rows: Vec<[String; 5]> = list
+        .players
+        .iter()
+        .map(|p| {
+            let details = p.details.clone().unwrap_or_default();
+            [
+                p.id.clone(),
+                details.name,
+                details.club,
+                rating(details.rating_hundredths).map_or(String::new(), |r| format!("{r:.2}")),
+                p.history.len().to_string(),
+            ]
+        })
+        .collect();
+    columns(&header, &rows)
+}
+
+#[cfg(test)]
+mod csv_tests {
+    #[test]
+    fn a_cell_a_spreadsheet_would_run_is_made_inert() {
+        assert_eq!(super::inert("=HYPERLINK(1)"), "'=HYPERLINK(1)");
+        assert_eq!(super::inert("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(super::inert("-12.5"), "-12.5");
+        assert_eq!(super::inert("Anna"), "Anna");
+    }
+}
+
 fn is_knockout(d: &v1::DrawView) -> bool {
     d.plan
         .as_ref()
@@ -375,9 +416,21 @@ fn csv_text(header: &[&str], rows: &[Vec<String>]) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
     let _ = w.write_record(header);
     for r in rows {
-        let _ = w.write_record(r);
+        let _ = w.write_record(r.iter().map(|cell| inert(cell)));
     }
     String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+}
+
+/// A cell a spreadsheet will not run: text starting with `=`, `+`, `-`, `@`, a tab or a
+/// carriage return (a player named `=HYPERLINK(…)`) is given a leading `'`, as OWASP's
+/// advice on CSV injection has it. Numbers are left alone.
+fn inert(cell: &str) -> String {
+    let risky = cell.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    if risky && cell.parse::<f64>().is_err() {
+        format!("'{cell}")
+    } else {
+        cell.to_string()
+    }
 }
 
 /// `baffle standings --csv`: every decided match for the federation (5.5), one row each,
