@@ -22,10 +22,6 @@ pub struct Director {
     /// Tournaments client.
     pub tournaments: TournamentsClient<Channel>,
     token: String,
-    /// Matches made by [`Director::create_match_at`]: each goes in a round of its own,
-    /// since a round has one match per table and per pair and they are all Anna v Ben
-    /// at table 7.
-    made: u32,
 }
 
 impl Director {
@@ -36,7 +32,6 @@ impl Director {
             matches: MatchesClient::new(channel.clone()),
             tournaments: TournamentsClient::new(channel),
             token: server.token.clone(),
-            made: 0,
         }
     }
 
@@ -46,7 +41,6 @@ impl Director {
             matches: MatchesClient::new(channel.clone()),
             tournaments: TournamentsClient::new(channel),
             token: token.into(),
-            made: 0,
         }
     }
 
@@ -82,7 +76,15 @@ impl Director {
             .await
     }
 
-    /// Creates a match at `table` and returns its state.
+    /// Creates a match of Anna v Ben at `table` and returns its state.
+    ///
+    /// A round has one match per table and per pair of players, and these are all Anna
+    /// v Ben: each goes in a round of its own, the tournament's next — one after the
+    /// highest round of the matches the server lists for it (offline ones included). So
+    /// in a tournament whose matches are all made here the first is in round 1, the
+    /// second in round 2, …, whichever director (or node of a cluster) makes them, and
+    /// after a restart too. A test that needs matches in the same round creates them with
+    /// [`Director::create`], each with its own table and players.
     pub async fn create_match_at(
         &mut self,
         tournament: &str,
@@ -91,11 +93,11 @@ impl Director {
         length: u32,
         start_ms: i64,
     ) -> v1::MatchState {
-        self.made += 1;
+        let round = self.next_round(tournament).await;
         self.create(v1::CreateMatchRequest {
             tournament_id: tournament.into(),
             match_id: id.into(),
-            round: self.made,
+            round,
             table: table.into(),
             player_a: "Anna".into(),
             player_b: "Ben".into(),
@@ -104,6 +106,23 @@ impl Director {
             ..Default::default()
         })
         .await
+    }
+
+    /// One after the highest round of `tournament`'s matches (1 for its first).
+    pub async fn next_round(&mut self, tournament: &str) -> u32 {
+        let request = v1::ListMatchesRequest {
+            tournament_id: tournament.into(),
+            ..Default::default()
+        };
+        let listed = self
+            .tournaments
+            .list_matches(with_token(request, &self.token))
+            .await
+            .expect("the tournament's matches listed")
+            .into_inner();
+        let rounds = listed.matches.iter().map(|m| m.round);
+        let offline = listed.offline.iter().map(|m| m.round);
+        rounds.chain(offline).max().unwrap_or(0) + 1
     }
 
     /// `message` with the director's token, for calls the helpers here do not make.

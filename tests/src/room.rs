@@ -300,7 +300,9 @@ impl Room {
 
     /// Creates match `id` on `node`, waiting (at most 10 s) for the node to learn of
     /// the tournament another node created — the registry is shared, and reaches each
-    /// node on a notification — and retrying what was not stored.
+    /// node on a notification — and retrying what was not stored. Its players are named
+    /// after it ("Anna `id`" v "Ben `id`"): the room's matches are all in one round, which
+    /// has one match per pair of players.
     pub async fn create_when_known(
         &self,
         node: usize,
@@ -311,8 +313,8 @@ impl Room {
         let request = v1::CreateMatchRequest {
             tournament_id: tournament.into(),
             match_id: id.into(),
-            player_a: "Anna".into(),
-            player_b: "Ben".into(),
+            player_a: format!("Anna {id}"),
+            player_b: format!("Ben {id}"),
             length,
             ..Default::default()
         };

@@ -47,6 +47,9 @@ fn main_ms(s: &v1::MatchState, color: i32) -> i64 {
         .main_ms
 }
 
+/// Creates chess match `id` in tournament "t", between players named after it ("`id`
+/// A" v "`id` B"): a round has one match per pair of players, and a test here makes
+/// several.
 async fn create(
     d: &mut Director,
     server: &TestServer,
@@ -57,8 +60,8 @@ async fn create(
         .create_match(server.director(v1::CreateMatchRequest {
             tournament_id: "t".into(),
             match_id: id.into(),
-            player_a: "A".into(),
-            player_b: "B".into(),
+            player_a: format!("{id} A"),
+            player_b: format!("{id} B"),
             scheduled_start_ms: EPOCH.as_ms(),
             chess: Some(settings),
             ..Default::default()
@@ -355,13 +358,14 @@ async fn f_the_chess960_position_before_play_needs_no_ruling() {
     let server = TestServer::start().await;
     let mut d = Director::connect(&server).await;
     d.tournament("t", Default::default()).await;
+    // Two boards of a round, each with its players.
     for id in ["before", "after"] {
         d.tournaments
             .create_match(server.director(v1::CreateMatchRequest {
                 tournament_id: "t".into(),
                 match_id: id.into(),
-                player_a: "A".into(),
-                player_b: "B".into(),
+                player_a: format!("{id} A"),
+                player_b: format!("{id} B"),
                 scheduled_start_ms: EPOCH.as_ms() + 60_000,
                 chess: Some(v1::ChessMatchSettings {
                     chess960: true,

@@ -395,10 +395,13 @@ async fn a_match_can_have_physical_dice_in_a_tournament_of_server_dice() {
         ..recorded_match("s")
     })
     .await;
-    // This match's: physical dice, the reported throw taken, no server roll.
+    // This match's: physical dice, the reported throw taken, no server roll. (Another
+    // table of the round, another pair: a round has one match per pair.)
     d.create(v1::CreateMatchRequest {
         match_id: "p".into(),
         table: "8".into(),
+        player_a: "Carla".into(),
+        player_b: "Dan".into(),
         dice: v1::DiceSource::Physical as i32,
         ..recorded_match("p")
     })
@@ -422,6 +425,8 @@ async fn a_match_can_have_physical_dice_in_a_tournament_of_server_dice() {
         .create_match(server.director(v1::CreateMatchRequest {
             match_id: "x".into(),
             table: "9".into(),
+            player_a: "Eva".into(),
+            player_b: "Finn".into(),
             dice: 7,
             ..recorded_match("x")
         }))

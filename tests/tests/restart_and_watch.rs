@@ -231,6 +231,7 @@ async fn a_log_that_does_not_check_out_takes_only_its_match_offline() {
     let mut d = Director::connect(&server).await;
     d.tournament("open", defaults(0, None, v1::DiceSource::Server))
         .await;
+    // Rounds 1 and 2 (each Anna v Ben at table 7).
     for m in ["good", "bad"] {
         d.create_match("open", m, 7, EPOCH.as_ms()).await;
         d.act(m, Action::CheckIn(A)).await;
@@ -312,7 +313,7 @@ async fn a_log_that_does_not_check_out_takes_only_its_match_offline() {
     .await;
     let out = String::from_utf8(out).unwrap();
     assert!(
-        out.contains("bad round 1 table 7: OFFLINE — ") && out.contains("record 3"),
+        out.contains("bad round 2 table 7: OFFLINE — ") && out.contains("record 3"),
         "{out}"
     );
     // As NDJSON with --json, in the views' shape.

@@ -51,7 +51,9 @@ fn assert_colours(terminal: &Terminal<TestBackend>, over: &str) {
 }
 
 /// Two matches at table 7 and 8: one in a game with B's clock running and a penalty
-/// point given, one finished and waiting for confirmation.
+/// point given, one finished and waiting for confirmation. Both are Anna v Ben, so the
+/// second ("r1-t8", its id kept for the snapshots) is in round 2: a round has one match
+/// per pair of players.
 async fn room() -> (TestServer, Vec<v1::MatchState>) {
     let server = TestServer::start().await;
     let mut d = Director::connect(&server).await;

@@ -19,14 +19,21 @@ use baffle_tests::{EPOCH, TestServer};
 
 use super::{Script, browser_tools_or_skip};
 
+/// Creates match `id` of "club" at `table` in `round`: table 1 is Anna v Ben's, table 2
+/// Carla v Dan's (a round has one match per pair of players).
 async fn create(d: &mut Director, id: &str, round: u32, table: &str, moves: bool) {
+    let (a, b) = if table == "1" {
+        ("Anna", "Ben")
+    } else {
+        ("Carla", "Dan")
+    };
     d.create(v1::CreateMatchRequest {
         tournament_id: "club".into(),
         match_id: id.into(),
         round,
         table: table.into(),
-        player_a: "Anna".into(),
-        player_b: "Ben".into(),
+        player_a: a.into(),
+        player_b: b.into(),
         length: 5,
         scheduled_start_ms: EPOCH.as_ms(),
         moves: if moves {
