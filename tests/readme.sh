@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the README's commands in order, as a new director would on a fresh machine: the
-# fenced blocks of "Running a room from the console" and "Running a match with any gRPC
-# client", against a fresh baffled in an empty directory. Usage: tests/readme.sh BIN_DIR
+# fenced blocks of "Running a room from the console", "A tournament day" and "Running a
+# match with any gRPC client", against a fresh baffled in an empty directory. Usage: tests/readme.sh BIN_DIR
 # PORT (where baffled and baffle are built, and a free port). Run by tests/tests/readme.rs.
 #
 # What is not run, and why (each skipped line is printed):
@@ -83,5 +83,7 @@ run_block() {
 
 run_block "## Running a room from the console"
 test -s "$HOME/.local/share/bash-completion/completions/baffle"
+run_block "## A tournament day"
+test -s "$work/day-results.csv"
 run_block "## Running a match with any gRPC client"
 echo "readme: every command ran" >&2

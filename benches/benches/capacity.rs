@@ -115,8 +115,9 @@ async fn main() {
     let create = |i: u64| v1::CreateMatchRequest {
         tournament_id: "cap".into(),
         match_id: format!("m{i}"),
-        player_a: "a".into(),
-        player_b: "b".into(),
+        // One pair per match: a round has one match per pair of players.
+        player_a: format!("a{i}"),
+        player_b: format!("b{i}"),
         length: 25,
         ..Default::default()
     };

@@ -11,8 +11,8 @@ mod draw;
 mod live;
 mod table;
 pub use draw::{
-    DrawCommand, FlightArg, FlightsArg, FormatArg, Numbers, PairingArgs, PairingRuling,
-    PlayerCommand, RoundCommand, StandingsArgs,
+    DetailsArgs, DrawCommand, FlightArg, FlightsArg, FormatArg, Numbers, PairingArgs,
+    PairingRuling, PlayerCommand, RoundCommand, StandingsArgs,
 };
 pub use live::LiveCommand;
 pub use table::{AskArg, DecisionArg, PlayAction, PlayArgs, RuleAction, RuleArgs};

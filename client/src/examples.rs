@@ -16,11 +16,11 @@ const EXAMPLES: &[(&str, &str)] = &[
     ),
     (
         "player add",
-        "baffle player add open \"Ελένη Παππά\" --club Βόλος --rating 1523.47 --experience 420 --approve\n  baffle player add open \"Ben Hall\" --federation-id GR-1207",
+        "baffle player add open \"Ελένη Παππά\" --club Βόλος --rating 1523.47 --experience 420 --approve\n  baffle player add open \"Ben Hall\" --federation-id GR-1207\n  baffle player add open --listed GR-1207 --approve",
     ),
     (
         "player import",
-        "baffle player import open players.csv --approve\n  (players.csv: name,federation_id,club,rating,experience — only name is required)",
+        "baffle player import open players.csv --approve\n  (players.csv: name,federation_id,club,rating,experience,player_id — only name is required; a player_id of the server's list brings his details from it)",
     ),
     (
         "player approve",
@@ -40,7 +40,11 @@ const EXAMPLES: &[(&str, &str)] = &[
     ),
     (
         "player list",
-        "baffle player list open\n  baffle player list open --json",
+        "baffle player list open\n  baffle player list open --json\n  baffle player list",
+    ),
+    (
+        "player new",
+        "baffle player new GR-1207 \"Ben Hall\" --club Βόλος --rating 1544 --experience 600",
     ),
     (
         "draw",

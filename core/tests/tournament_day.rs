@@ -59,6 +59,18 @@ impl Day {
         self.run(c, at).unwrap()
     }
 
+    /// Starts round `round` of the main flight now (at `at`).
+    fn start(&mut self, round: u32, at: i64) -> Vec<Event> {
+        self.ok(
+            Command::StartRound {
+                flight: Flight::Main,
+                round,
+                start: None,
+            },
+            at,
+        )
+    }
+
     /// Registers, approves and checks in `n` players.
     fn field(&mut self, n: u32) {
         for i in 1..=n {
@@ -268,14 +280,7 @@ fn art_2_2_a_match_is_created_only_when_its_round_starts_scheduled_at_its_start(
     let events = d.win_a(MatchKey::main(1, 1), 40 * MIN);
     assert!(Day::assigned(&events).is_empty());
     d.win_a(MatchKey::main(1, 2), 41 * MIN);
-    let events = d.ok(
-        Command::StartRound {
-            flight: Flight::Main,
-            round: 2,
-            start: None,
-        },
-        42 * MIN,
-    );
+    let events = d.start(2, 42 * MIN);
     assert_eq!(Day::assigned(&events), vec![MatchKey::main(2, 1)]);
     assert_eq!(
         d.t.matches[&MatchKey::main(2, 1)].start,
@@ -296,14 +301,7 @@ fn a_match_waits_for_a_free_table_and_a_free_player() {
     let mut d = Day::open(knockout(Flights::Main), 2);
     d.field(8);
     d.draw();
-    let events = d.ok(
-        Command::StartRound {
-            flight: Flight::Main,
-            round: 1,
-            start: None,
-        },
-        3 * MIN,
-    );
+    let events = d.start(1, 3 * MIN);
     assert_eq!(Day::assigned(&events).len(), 2, "two tables, two matches");
     let first_table = d.t.matches[&MatchKey::main(1, 1)].table.clone();
     let events = d.win_a(MatchKey::main(1, 1), 10 * MIN);
@@ -316,22 +314,8 @@ fn art_4_6_a_result_is_corrected_while_nothing_drawn_from_it_is_played() {
     let mut d = Day::open(knockout(Flights::Main), 8);
     d.field(4);
     d.draw();
-    d.ok(
-        Command::StartRound {
-            flight: Flight::Main,
-            round: 1,
-            start: None,
-        },
-        3 * MIN,
-    );
-    d.ok(
-        Command::StartRound {
-            flight: Flight::Main,
-            round: 2,
-            start: None,
-        },
-        3 * MIN,
-    );
+    d.start(1, 3 * MIN);
+    d.start(2, 3 * MIN);
     let k1 = MatchKey::main(1, 1);
     d.win_a(k1, 10 * MIN);
     let [a, b] = d.t.matches[&k1].players;
@@ -396,14 +380,7 @@ fn a_match_is_replaced_only_by_a_ruling_that_names_it_and_the_old_log_stays_link
     let mut d = Day::open(knockout(Flights::Main), 8);
     d.field(4);
     d.draw();
-    d.ok(
-        Command::StartRound {
-            flight: Flight::Main,
-            round: 1,
-            start: None,
-        },
-        3 * MIN,
-    );
+    d.start(1, 3 * MIN);
     let k = MatchKey::main(1, 2);
     let (kind, _) = rule_kind(d.run(
         Command::Rule {
@@ -442,32 +419,49 @@ fn a_match_is_replaced_only_by_a_ruling_that_names_it_and_the_old_log_stays_link
     assert_eq!(kind, ErrorKind::NotFound);
 }
 
-/// Seeds are a quarter of the field at most, and only rated entrants: a mistyped count
-/// is refused before the draw, which cannot be undone.
+/// Seeding by rating takes a quarter of the field at most, and only rated entrants: a
+/// mistyped count is refused before the draw, which cannot be undone.
 #[test]
-fn a_knockout_seeds_at_most_a_quarter_of_its_field() {
+fn a_knockout_seeds_by_rating_at_most_a_quarter_of_its_field() {
+    use baffle_core::tournament::rating::Rating;
     let mut d = Day::open(knockout(Flights::Main), 4);
-    d.field(11);
-    for (n, why) in [(3, "a quarter"), (11, "a quarter")] {
+    for i in 1..=11 {
+        let mut details = Details::named(&format!("Player {i}"));
+        details.rating = (i <= 9).then_some(Rating(150_000 + i64::from(i)));
+        d.ok(
+            Command::Register {
+                details,
+                approve: true,
+            },
+            0,
+        );
+        d.ok(
+            Command::CheckIn {
+                entrant: EntrantId(i),
+            },
+            0,
+        );
+    }
+    for (n, why) in [(3, "a quarter"), (10, "only 9")] {
         let (kind, m) = rule_kind(d.run(
             Command::MakeDraw {
                 seed: SEED,
-                seeding: Seeding::Named((1..=n).map(EntrantId).collect()),
+                seeding: Seeding::TopRated(n),
             },
             0,
         ));
         assert_eq!(kind, ErrorKind::Invalid);
         assert!(m.contains(why), "{m}");
     }
-    let (_, m) = rule_kind(d.run(
+    assert!(d.t.draw.is_none(), "nothing drawn");
+    d.ok(
         Command::MakeDraw {
             seed: SEED,
             seeding: Seeding::TopRated(2),
         },
         0,
-    ));
-    assert!(m.contains("rated"), "{m}");
-    assert!(d.t.draw.is_none(), "nothing drawn");
+    );
+    assert_eq!(d.t.draw.unwrap().seeds, vec![EntrantId(9), EntrantId(8)]);
 }
 
 /// A forfeit of a match without a log keeps the pairing's sides, and a corrected score
@@ -530,14 +524,7 @@ fn a_postponed_match_waits_until_it_is_rescheduled() {
         },
         3 * MIN,
     );
-    let events = d.ok(
-        Command::StartRound {
-            flight: Flight::Main,
-            round: 1,
-            start: None,
-        },
-        4 * MIN,
-    );
+    let events = d.start(1, 4 * MIN);
     assert_eq!(Day::assigned(&events), vec![MatchKey::main(1, 2)]);
     let events = d.ok(
         Command::Rule {
@@ -558,14 +545,7 @@ fn a_forfeit_decides_a_match_not_yet_begun_and_the_winner_goes_on() {
     let mut d = Day::open(knockout(Flights::Main), 1);
     d.field(4);
     d.draw();
-    d.ok(
-        Command::StartRound {
-            flight: Flight::Main,
-            round: 1,
-            start: None,
-        },
-        3 * MIN,
-    );
+    d.start(1, 3 * MIN);
     // One table: M1-1 is played, M1-2 waits; its player does not come.
     let k = MatchKey::main(1, 2);
     let pairing =
@@ -613,14 +593,7 @@ fn ratings_move_by_the_fibs_formula_once_per_played_match() {
         );
     }
     d.draw();
-    d.ok(
-        Command::StartRound {
-            flight: Flight::Main,
-            round: 1,
-            start: None,
-        },
-        3 * MIN,
-    );
+    d.start(1, 3 * MIN);
     let k = MatchKey::main(1, 1);
     let [a, b] = d.t.matches[&k].players;
     let rating = |d: &Day, e: EntrantId| d.t.entrants[&e].rating.unwrap();

@@ -43,6 +43,8 @@ pub struct Draws<S: EventStore, T: TimeSource> {
     hub: Arc<Hub<S, T>>,
     tournaments: Mutex<BTreeMap<String, Tournament>>,
     changed: std::sync::Mutex<BTreeMap<String, watch::Sender<u64>>>,
+    /// Itself, to start a watcher for a draw first seen in a request.
+    me: std::sync::OnceLock<std::sync::Weak<Self>>,
 }
 
 impl From<TournamentError> for Error {
@@ -66,7 +68,9 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
             hub: hub.clone(),
             tournaments: Mutex::new(BTreeMap::new()),
             changed: Default::default(),
+            me: std::sync::OnceLock::new(),
         });
+        let _ = draws.me.set(Arc::downgrade(&draws));
         for (id, entry) in hub.draw_entries().await {
             let t = draws
                 .load(&id, &entry.opening)
@@ -158,12 +162,65 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
     /// The draw of `id` as it stands.
     pub async fn get(&self, id: &str) -> Result<Tournament, Error> {
         crate::hub::check_id(id, "tournament_id")?;
+        self.refresh(id).await?;
         self.tournaments
             .lock()
             .await
             .get(id)
             .cloned()
             .ok_or_else(|| Error::NotFound(format!("tournament {id} has no draw")))
+    }
+
+    /// Reads `id`'s log again when the store holds more of it than this process has
+    /// folded — on a node of a cluster, another node's commands (`docs/cluster.md`) —
+    /// or when its draw was opened elsewhere. On one server the store's length is the
+    /// fold's, and this costs a length read.
+    async fn refresh(&self, id: &str) -> Result<(), Error> {
+        let stored = self.hub.store.len(&stream(id)).unwrap_or(0);
+        let known = self.tournaments.lock().await.get(id).map(|t| t.length);
+        if known.is_some_and(|n| n >= stored) || (known.is_none() && stored == 0) {
+            return Ok(());
+        }
+        let opening = match self
+            .hub
+            .draw_entries()
+            .await
+            .into_iter()
+            .find(|(t, _)| t == id)
+        {
+            Some((_, entry)) => entry.opening,
+            None => {
+                // Opened on another node a moment ago: its registry entry may not have
+                // reached this one's fold yet.
+                let _ = self.hub.catch_up_registry().await;
+                match self
+                    .hub
+                    .draw_entries()
+                    .await
+                    .into_iter()
+                    .find(|(t, _)| t == id)
+                {
+                    Some((_, entry)) => entry.opening,
+                    None => return Ok(()),
+                }
+            }
+        };
+        let loaded = self.load(id, &opening).await?;
+        let first = {
+            let mut all = self.tournaments.lock().await;
+            let first = !all.contains_key(id);
+            if all.get(id).is_none_or(|t| t.length < loaded.length) {
+                all.insert(id.to_string(), loaded);
+            }
+            first
+        };
+        if first {
+            // The watcher runs beside the requests, on the `Arc` `open` made.
+            if let Some(me) = self.me.get().and_then(std::sync::Weak::upgrade) {
+                me.watch_results(id);
+            }
+        }
+        Ok(())
     }
 
     /// Follows changes to `id`'s draw: the log's length after each.
@@ -209,6 +266,7 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
             },
             other => other,
         };
+        self.refresh(id).await?;
         let (after, events) = {
             let mut all = self.tournaments.lock().await;
             let current = all

@@ -38,6 +38,9 @@ mod second_match;
 struct State {
     registry: Registry,
     matches: BTreeMap<String, MatchHandle>,
+    /// The players of each match created since the start, by match id: what the
+    /// one-match-per-pair rule reads (`second_match`) without asking every actor.
+    players: HashMap<String, [String; 2]>,
 }
 
 /// Everything the services share.
@@ -494,6 +497,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             game,
             replaces,
         } = new;
+        let players_named = players.clone();
         check_id(&info.id, "match_id")?;
         check_id(&info.tournament, "tournament_id")?;
         let mut state = self.state.lock().await;
@@ -597,6 +601,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             self.signer.clone(),
         );
         state.matches.insert(info.id.clone(), handle.clone());
+        state.players.insert(info.id.clone(), players_named);
         Ok(handle)
     }
 

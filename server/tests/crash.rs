@@ -117,8 +117,9 @@ async fn twenty_sigkills_under_load_lose_nothing_acknowledged() {
         let m = v1::CreateMatchRequest {
             tournament_id: "crash".into(),
             match_id: id.clone(),
-            player_a: "a".into(),
-            player_b: "b".into(),
+            // One pair per match: a round has one match per pair of players.
+            player_a: format!("{id} a"),
+            player_b: format!("{id} b"),
             length: 25,
             ..Default::default()
         };

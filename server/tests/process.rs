@@ -246,8 +246,9 @@ async fn a_stream_cut_short_is_found_by_check_and_taken_offline() {
         let m = v1::CreateMatchRequest {
             tournament_id: "open".into(),
             match_id: id.into(),
-            player_a: "a".into(),
-            player_b: "b".into(),
+            // One pair per match: a round has one match per pair of players.
+            player_a: format!("{id} a"),
+            player_b: format!("{id} b"),
             length: 7,
             ..Default::default()
         };

@@ -107,6 +107,24 @@ pub enum DrawCommand {
     },
 }
 
+/// A player's federation id, club, rating and experience, as `player add` and `player
+/// new` take them.
+#[derive(Debug, Args)]
+pub struct DetailsArgs {
+    /// His federation id.
+    #[arg(long, default_value = "")]
+    pub federation_id: String,
+    /// His club.
+    #[arg(long, default_value = "")]
+    pub club: String,
+    /// His rating, e.g. 1523.47.
+    #[arg(long)]
+    pub rating: Option<String>,
+    /// His experience (the lengths of the rated matches he played, summed).
+    #[arg(long, default_value_t = 0)]
+    pub experience: u32,
+}
+
 /// `baffle player …`
 #[derive(Debug, Subcommand)]
 pub enum PlayerCommand {
@@ -121,24 +139,16 @@ pub enum PlayerCommand {
         /// rating and experience come from it, and his rated results go back to it.
         #[arg(long, conflicts_with_all = ["federation_id", "club", "rating", "experience"])]
         listed: Option<String>,
-        /// His federation id.
-        #[arg(long, default_value = "")]
-        federation_id: String,
-        /// His club.
-        #[arg(long, default_value = "")]
-        club: String,
-        /// His rating, e.g. 1523.47.
-        #[arg(long)]
-        rating: Option<String>,
-        /// His experience (the lengths of the rated matches he played, summed).
-        #[arg(long, default_value_t = 0)]
-        experience: u32,
+        /// What else the registration says of him.
+        #[command(flatten)]
+        details: DetailsArgs,
         /// Approve him too (1.4).
         #[arg(long)]
         approve: bool,
     },
     /// Register the players of a CSV file, all or none. Its first row names the
-    /// columns: name (required), federation_id, club, rating, experience, in any order.
+    /// columns: name (required), federation_id, club, rating, experience, player_id (a
+    /// player of the server's list: his details come from it), in any order.
     Import {
         /// The tournament.
         tournament: String,
@@ -185,18 +195,9 @@ pub enum PlayerCommand {
         id: String,
         /// His name.
         name: String,
-        /// His federation id.
-        #[arg(long, default_value = "")]
-        federation_id: String,
-        /// His club.
-        #[arg(long, default_value = "")]
-        club: String,
-        /// His rating, e.g. 1523.47.
-        #[arg(long)]
-        rating: Option<String>,
-        /// His experience (the lengths of the rated matches he played, summed).
-        #[arg(long, default_value_t = 0)]
-        experience: u32,
+        /// What else the registration says of him.
+        #[command(flatten)]
+        details: DetailsArgs,
     },
 }
 

@@ -17,8 +17,8 @@ use tonic::transport::Channel;
 use super::connection::{authed, channel};
 use super::outcome::{Outcome, refused, refused_draw, usage};
 use crate::cli::{
-    Cli, DrawCommand, FlightArg, FlightsArg, FormatArg, Numbers, PairingArgs, PairingRuling,
-    PlayerCommand, RoundCommand, StandingsArgs,
+    Cli, DetailsArgs, DrawCommand, FlightArg, FlightsArg, FormatArg, Numbers, PairingArgs,
+    PairingRuling, PlayerCommand, RoundCommand, StandingsArgs,
 };
 use crate::views::draw::{DrawJson, EntrantView, ListedPlayerView, placing, standing};
 use crate::views::to_json;
@@ -240,24 +240,12 @@ pub(super) async fn run_player(
             tournament,
             name,
             listed,
-            federation_id,
-            club,
-            rating,
-            experience,
+            details,
             approve,
         } => {
-            let rating = rating
-                .as_deref()
-                .map(parse::rating)
-                .transpose()
-                .map_err(usage)?;
             let details = v1::EntrantDetails {
-                name: name.clone().unwrap_or_default(),
-                federation_id: federation_id.clone(),
-                club: club.clone(),
-                rating_hundredths: rating,
-                experience: *experience,
                 player_id: listed.clone().unwrap_or_default(),
+                ..entrant_details(name.clone().unwrap_or_default(), details)?
             };
             register(cli, token, &mut client, tournament, vec![details], *approve).await
         }
@@ -348,29 +336,10 @@ pub(super) async fn run_player(
                 show::listed_players_table(&list)
             }))
         }
-        PlayerCommand::New {
-            id,
-            name,
-            federation_id,
-            club,
-            rating,
-            experience,
-        } => {
-            let rating = rating
-                .as_deref()
-                .map(parse::rating)
-                .transpose()
-                .map_err(usage)?;
+        PlayerCommand::New { id, name, details } => {
             let player = v1::ListedPlayer {
                 id: id.clone(),
-                details: Some(v1::EntrantDetails {
-                    name: name.clone(),
-                    federation_id: federation_id.clone(),
-                    club: club.clone(),
-                    rating_hundredths: rating,
-                    experience: *experience,
-                    player_id: String::new(),
-                }),
+                details: Some(entrant_details(name.clone(), details)?),
                 history: Vec::new(),
             };
             let request = v1::AddPlayersRequest {
@@ -396,6 +365,24 @@ pub(super) async fn run_player(
             }))
         }
     }
+}
+
+/// A registration from the command line's name and details.
+fn entrant_details(name: String, d: &DetailsArgs) -> Result<v1::EntrantDetails, Outcome> {
+    let rating = d
+        .rating
+        .as_deref()
+        .map(parse::rating)
+        .transpose()
+        .map_err(usage)?;
+    Ok(v1::EntrantDetails {
+        name,
+        federation_id: d.federation_id.clone(),
+        club: d.club.clone(),
+        rating_hundredths: rating,
+        experience: d.experience,
+        player_id: String::new(),
+    })
 }
 
 /// Registers `players` with one request: all or none.

@@ -300,6 +300,19 @@ impl Tournament {
                         rated.len()
                     )));
                 }
+                // Seeding by rating takes a quarter of the field at most (8 of 32, as
+                // knockouts are seeded), so chance still places most of it: a mistyped
+                // count is refused before a draw that cannot be undone. A director who
+                // means more names them (`Seeding::Named`), and the record shows it.
+                let most = (field.len() / 4).max(1);
+                if *n as usize > most {
+                    return Err(TournamentError::invalid(format!(
+                        "{n} seeds by rating for a field of {}: at most a quarter of it \
+                         ({most}), so the draw still places most of it by lot; name the \
+                         seeds to seed more",
+                        field.len()
+                    )));
+                }
                 rated
                     .into_iter()
                     .take(*n as usize)
@@ -321,18 +334,6 @@ impl Tournament {
                 list.clone()
             }
         };
-        // Seeds are the top of a draw: a quarter of the field at most (8 of 32, as
-        // knockouts are seeded), so chance still places most of it.
-        let most = field.len() / 4;
-        if seeds.len() > most.max(1) {
-            return Err(TournamentError::invalid(format!(
-                "{} seeds for a field of {}: a knockout seeds at most a quarter of its field \
-                 ({}), so the draw still places most of it by lot",
-                seeds.len(),
-                field.len(),
-                most.max(1)
-            )));
-        }
         if !seeds.is_empty() && !matches!(self.plan.format, Format::Knockout { .. }) {
             return Err(TournamentError::invalid(
                 "only a knockout is seeded: a round robin and a Swiss draw everyone by lot",

@@ -52,35 +52,50 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             NewGame::Backgammon { series_match, .. } => *series_match,
             NewGame::Chess(_) => None,
         };
+        // The same round of the same tournament: the players from the hub's index, or
+        // (a match recovered at a start) from its actor.
+        let same_round: Vec<(crate::actor::MatchHandle, Option<[String; 2]>)> = {
+            let state = self.state.lock().await;
+            state
+                .matches
+                .values()
+                .filter(|h| {
+                    h.info.tournament == new.info.tournament && h.info.round == new.info.round
+                })
+                .filter(|h| {
+                    new.replaces
+                        .as_ref()
+                        .is_none_or(|r| r.match_id != h.info.id)
+                })
+                .map(|h| (h.clone(), state.players.get(&h.info.id).cloned()))
+                .collect()
+        };
         let mut clashes = Vec::new();
-        for h in self.match_handles().await {
+        for (h, known) in same_round {
             let info = &h.info;
-            if info.tournament != new.info.tournament || info.round != new.info.round {
-                continue;
-            }
-            if new.replaces.as_ref().is_some_and(|r| r.match_id == info.id) {
-                continue;
-            }
-            let Ok(s) = h.state().await else { continue };
+            let (names, series_match) = match known {
+                Some(names) if series(&new.game).is_none() => (names, 0),
+                _ => {
+                    let Ok(s) = h.state().await else { continue };
+                    ([s.player_a, s.player_b], s.series_match)
+                }
+            };
             let same_table = !info.table.is_empty() && info.table == new.info.table;
             let same_pair = {
                 let [a, b] = &new.players;
-                (same_name(a, &s.player_a) && same_name(b, &s.player_b))
-                    || (same_name(a, &s.player_b) && same_name(b, &s.player_a))
+                (same_name(a, &names[0]) && same_name(b, &names[1]))
+                    || (same_name(a, &names[1]) && same_name(b, &names[0]))
             };
             // The matches of a best-of-three series are one pair's by design (2.2).
             let another_of_a_series =
-                series(&new.game).is_some() && s.series_match != 0 && !same_table;
+                series(&new.game).is_some() && series_match != 0 && !same_table;
             if same_table || (same_pair && !another_of_a_series) {
                 let why = if same_table {
                     format!("table {}", info.table)
                 } else {
                     "the same two players".to_string()
                 };
-                clashes.push(format!(
-                    "{} ({} v {}, {why})",
-                    info.id, s.player_a, s.player_b
-                ));
+                clashes.push(format!("{} ({} v {}, {why})", info.id, names[0], names[1]));
             }
         }
         if let Some(r) = &new.replaces {
