@@ -302,17 +302,6 @@ pub fn listed_players_table(list: &v1::ListPlayersResponse) -> String {
     columns(&header, &rows)
 }
 
-#[cfg(test)]
-mod csv_tests {
-    #[test]
-    fn a_cell_a_spreadsheet_would_run_is_made_inert() {
-        assert_eq!(super::inert("=HYPERLINK(1)"), "'=HYPERLINK(1)");
-        assert_eq!(super::inert("@SUM(A1)"), "'@SUM(A1)");
-        assert_eq!(super::inert("-12.5"), "-12.5");
-        assert_eq!(super::inert("Anna"), "Anna");
-    }
-}
-
 fn is_knockout(d: &v1::DrawView) -> bool {
     d.plan
         .as_ref()
@@ -564,4 +553,15 @@ pub fn named(d: &v1::DrawView, numbers: &[u32]) -> String {
         .map(|n| format!("{} (#{n})", name_of(d, *n)))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod csv_tests {
+    #[test]
+    fn a_cell_a_spreadsheet_would_run_is_made_inert() {
+        assert_eq!(super::inert("=HYPERLINK(1)"), "'=HYPERLINK(1)");
+        assert_eq!(super::inert("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(super::inert("-12.5"), "-12.5");
+        assert_eq!(super::inert("Anna"), "Anna");
+    }
 }
