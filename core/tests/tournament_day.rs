@@ -568,6 +568,45 @@ fn a_forfeit_decides_a_match_not_yet_begun_and_the_winner_goes_on() {
     assert!(!d.t.results[&k].played);
 }
 
+/// A result corrected at its table and confirmed again reaches the draw as a
+/// correction (4.6), under the same rule as the draw's own; the table's first
+/// confirmation read again does not undo a correction the draw made itself.
+#[test]
+fn art_4_6_a_result_corrected_at_its_table_is_taken_by_the_draw() {
+    let mut d = Day::open(knockout(Flights::Main), 1);
+    d.field(2);
+    d.draw();
+    d.start(1, MIN);
+    let k = MatchKey::main(1, 1);
+    d.win_a(k, 2 * MIN);
+    let [a, b] = d.t.matches[&k].players;
+    let id = d.t.matches[&k].match_id.clone();
+    let confirmed = |winner, score| Command::Confirmed {
+        match_id: id.clone(),
+        winner: Some(winner),
+        score,
+        played: true,
+    };
+    let events = d.ok(confirmed(Side::B, [2, 5]), 3 * MIN);
+    assert_eq!(events.len(), 1);
+    assert_eq!(d.t.results[&k].winner, Some(b));
+    assert!(d.t.results[&k].ruling.contains("4.6"));
+    // The draw's own correction stands when the table's result is read again.
+    d.ok(
+        Command::Rule {
+            key: k,
+            ruling: Ruling::Correct {
+                winner: Some(a),
+                score: [5, 4],
+            },
+            words: "the scoresheet".into(),
+        },
+        4 * MIN,
+    );
+    assert!(d.ok(confirmed(Side::B, [2, 5]), 5 * MIN).is_empty());
+    assert_eq!(d.t.results[&k].winner, Some(a));
+}
+
 /// A played result moves both ratings by the FIBS formula (the same numbers as
 /// `rating::fibs`); a forfeit does not, nor does a correction of a rated result.
 #[test]

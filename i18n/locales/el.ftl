@@ -791,6 +791,9 @@ cli-verify-swiss = ελβετικό { $count } γύροι ζευγαρώθηκα
 cli-verify-matches = ματς     { $entrants } παίκτες, { $rounds } γύροι, { $assigned } ματς ελεγμένα το καθένα με την κλήρωση, { $results } αποτελέσματα με νικητή παίκτη του ματς, { $rulings } αποφάσεις
 cli-verify-ok = ΕΠΑΛΗΘΕΥΤΗΚΕ: το αρχείο του τουρνουά { $id }
 cli-verify-failed = ΔΕΝ ΕΠΑΛΗΘΕΥΤΗΚΕ: { $why }
+cli-verify-head-bad = το --head παίρνει τα 64 δεκαεξαδικά ψηφία μιας κεφαλής
+cli-verify-head-missing = το αρχείο δεν περνά από τη δημοσιευμένη κεφαλή { $head }: κόπηκε ή άλλαξε πριν από αυτήν
+cli-verify-head-ok = το αρχείο περνά από τη δημοσιευμένη κεφαλή { $head }
 cli-verify-bad-line = η γραμμή { $line } δεν είναι γραμμή εξαγωγής: { $why }
 cli-verify-after-end = η γραμμή { $line } έρχεται μετά την τελευταία γραμμή
 ## the console's draw view

@@ -793,6 +793,9 @@ cli-verify-swiss = swiss    { $count } rounds paired again from their standings:
 cli-verify-matches = matches  { $entrants } players, { $rounds } rounds started, { $assigned } matches each checked against the draw, { $results } results each won by a player of its match, { $rulings } rulings
 cli-verify-ok = VERIFIED: the log of tournament { $id }
 cli-verify-failed = NOT VERIFIED: { $why }
+cli-verify-head-bad = --head takes the 64 hex digits of a head
+cli-verify-head-missing = the log does not pass through the published head { $head }: it was cut short or changed before it
+cli-verify-head-ok = the log passes through the published head { $head }
 cli-verify-bad-line = line { $line } is not a line of an export: { $why }
 cli-verify-after-end = line { $line } comes after the end line
 ## the console's draw view

@@ -130,6 +130,31 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
         tables: Vec<String>,
     ) -> Result<Tournament, Error> {
         let t = self.hub.tournament(id).await?;
+        // The draw names its matches `{id}-{key}`: a match made earlier under such an id
+        // (in any tournament) would be taken for one of them.
+        let squatted: Vec<String> = self
+            .hub
+            .match_handles()
+            .await
+            .into_iter()
+            .map(|h| h.info.id)
+            .filter(|m| {
+                m.strip_prefix(&format!("{id}-")).is_some_and(|rest| {
+                    let key = rest.split_once("-r").map_or(rest, |(k, _)| k);
+                    tournament::MatchKey::parse(key).is_some()
+                })
+            })
+            .collect();
+        if !squatted.is_empty() {
+            return Err(Error::Refused(baffle_core::table::Refusal {
+                kind: baffle_core::table::RefusalKind::Rule,
+                message: format!(
+                    "matches {} hold ids this draw would give its own ({id}-<key>): open the \
+                     draw in a tournament of another id",
+                    squatted.join(", ")
+                ),
+            }));
+        }
         let seed =
             fresh_server_seed().map_err(|e| Error::Internal(format!("the OS RNG failed: {e}")))?;
         let now = self.hub.time.now();
@@ -508,15 +533,12 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
     }
 
     /// Creates every assigned match that has no log, and records every confirmed result
-    /// the draw lacks.
+    /// the draw lacks (or has otherwise: a correction at its table).
     async fn mend(&self, id: &str) {
         let Ok(t) = self.get(id).await else {
             return;
         };
         for (key, a) in &t.matches {
-            if t.results.contains_key(key) {
-                continue;
-            }
             match self.hub.match_handle(&a.match_id).await {
                 Ok(h) => {
                     if let Ok(state) = h.state().await {
@@ -544,14 +566,15 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
         if !result.confirmed {
             return;
         }
-        let known = {
+        // Only the current log of a match of the draw; a result the draw has already, as
+        // it is, is nothing new to the core (and a corrected one is its correction).
+        let ours = {
             let all = self.tournaments.lock().await;
-            all.get(id).and_then(|t| {
-                let key = t.key_of(&state.match_id)?;
-                Some(t.results.contains_key(&key))
-            })
+            all.get(id)
+                .and_then(|t| t.key_of(&state.match_id))
+                .is_some()
         };
-        if known != Some(false) {
+        if !ours {
             return;
         }
         let winner = match v1::Side::try_from(result.winner) {

@@ -381,6 +381,26 @@ async fn a_second_match_for_a_table_or_a_pair_is_refused_unless_it_names_the_one
         "{}",
         e.message()
     );
+    // A match made earlier under an id a later draw would give is found when that draw
+    // opens: the draw is refused, naming it.
+    let mut early = create("sq-m1-1", "2", "Ivo", "Jun");
+    early.tournament_id = "other".into();
+    room.d.create(early).await;
+    room.d
+        .tournament("sq", v1::TournamentDefaults::default())
+        .await;
+    let open = room.server.director(v1::OpenDrawRequest {
+        tournament_id: "sq".into(),
+        plan: Some(v1::DrawPlan {
+            format: v1::DrawFormat::Knockout.into(),
+            length: 3,
+            ..Default::default()
+        }),
+        tables: vec!["1".into()],
+    });
+    let e = room.draws.open_draw(open).await.unwrap_err();
+    assert_eq!(e.code(), Code::FailedPrecondition);
+    assert!(e.message().contains("sq-m1-1"), "{}", e.message());
 }
 
 /// The list of players lasts across tournaments: an entrant registered from it brings

@@ -354,6 +354,35 @@ async fn a_knockout_with_a_consolation_is_run_from_the_command_line() {
     assert_eq!((code, &same), (0, &out));
     let log = std::fs::read_to_string(&file).unwrap();
 
+    // Held to the head published before (`draw show`, the page): the whole log passes
+    // through it; the same log cut short by its last records, its end line made again,
+    // does not.
+    let published = match export::parse_line(log.lines().last().unwrap()).unwrap() {
+        export::Line::End { head, .. } => head.to_string(),
+        export::Line::Record(_) => panic!("no end line"),
+    };
+    for command in [&["draw", "verify"][..], &["audit", "verify"][..]] {
+        let with_head = [command, &["--head", &published]].concat();
+        let (code, out) = verify_with(&with_head, &file);
+        assert_eq!(code, 0, "{out}");
+        assert!(out.contains("passes through the published head"), "{out}");
+        let lines: Vec<&str> = log.lines().collect();
+        let cut = forge(&lines[..lines.len() - 4].join("\n"), str::to_string);
+        let short = dir.path().join("short.jsonl");
+        std::fs::write(&short, cut).unwrap();
+        assert_eq!(
+            verify_with(command, &short).0,
+            0,
+            "cut short, it is still a log"
+        );
+        let (code, out) = verify_with(&with_head, &short);
+        assert_eq!(code, 1, "{out}");
+        assert!(
+            out.contains("does not pass through the published head"),
+            "{out}"
+        );
+    }
+
     // One byte of the seed changed, the body only: its hash no longer matches.
     let flip = |body: &str| {
         let at = body.find("\"seed\":\"").map(|i| i + 8)?;

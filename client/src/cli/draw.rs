@@ -104,6 +104,10 @@ pub enum DrawCommand {
     Verify {
         /// The export (`-`: standard input).
         file: PathBuf,
+        /// A head published before (`draw show`, the phone page): the log must pass
+        /// through it, so a log cut short or changed before it does not verify.
+        #[arg(long)]
+        head: Option<String>,
     },
 }
 

@@ -156,7 +156,7 @@ fn verify(
     // A tournament's log (its first record opens a tournament, not a match) is checked
     // as `baffle draw verify` checks it: one command verifies every log baffle exports.
     if is_tournament_log(file) {
-        let (code, out) = super::draw::verify::verify(file).map_err(usage)?;
+        let (code, out) = super::draw::verify::verify(file, head).map_err(usage)?;
         return Ok(Outcome {
             code,
             out,

@@ -70,8 +70,8 @@ pub(super) async fn run_draw(
     token: &Option<String>,
     command: &DrawCommand,
 ) -> Result<Outcome, Outcome> {
-    if let DrawCommand::Verify { file } = command {
-        let (code, out) = verify::verify(file).map_err(usage)?;
+    if let DrawCommand::Verify { file, head } = command {
+        let (code, out) = verify::verify(file, head.as_deref()).map_err(usage)?;
         return Ok(Outcome {
             code,
             out,

@@ -469,19 +469,35 @@ impl Tournament {
                 self.id
             ))
         })?;
-        if self.results.contains_key(&key) {
-            // The same confirmation read again (a restart, a second watcher): nothing new.
-            return Ok(Vec::new());
+        let players = self.matches[&key].players;
+        let winner_entrant = winner.map(|s| players[side_index(s)]);
+        if let Some(old) = self.results.get(&key) {
+            // The same confirmation read again (a restart, a second watcher): nothing new,
+            // even when the draw corrected it since (its own correction stands).
+            if self.table_results.get(&key) == Some(&(winner_entrant, score)) {
+                return Ok(Vec::new());
+            }
+            // Corrected at its table and confirmed again (4.6): the draw takes the
+            // correction, under the same rule as its own (nothing drawn from the old
+            // result may have been given a log since).
+            let event = Event::Result {
+                key,
+                winner: winner_entrant,
+                score,
+                played: old.played,
+                ruling: super::event::CORRECTED_AT_TABLE.into(),
+            };
+            self.check_correction(key, &event)?;
+            return Ok(vec![event]);
         }
         if winner.is_none() && self.plan.game != Game::Chess {
             return Err(TournamentError::invalid(
                 "a backgammon match has a winner: a drawn result is for chess",
             ));
         }
-        let players = self.matches[&key].players;
         Ok(vec![Event::Result {
             key,
-            winner: winner.map(|s| players[side_index(s)]),
+            winner: winner_entrant,
             score,
             played,
             ruling: String::new(),

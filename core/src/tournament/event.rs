@@ -174,6 +174,10 @@ pub enum Event {
     },
 }
 
+/// The ruling of a `match.result` that takes a result corrected at its table and
+/// confirmed again: like a first confirmation, it is what the table says.
+pub const CORRECTED_AT_TABLE: &str = "corrected at its table and confirmed again (4.6)";
+
 impl Event {
     /// The record's body: compact JSON with its `kind`.
     pub fn body(&self) -> String {

@@ -94,6 +94,9 @@ pub struct Tournament {
     pub matches: BTreeMap<MatchKey, Assignment>,
     /// The confirmed results.
     pub results: BTreeMap<MatchKey, Outcome>,
+    /// What each match's table last confirmed (winner and score), apart from the
+    /// draw's own corrections: a confirmation read again is compared with it.
+    pub table_results: BTreeMap<MatchKey, (Option<EntrantId>, [u32; 2])>,
     /// Matches put off, with the ruling.
     pub postponed: BTreeMap<MatchKey, String>,
     /// Matches given their own start.
@@ -134,6 +137,7 @@ impl Tournament {
             rounds: BTreeMap::new(),
             matches: BTreeMap::new(),
             results: BTreeMap::new(),
+            table_results: BTreeMap::new(),
             postponed: BTreeMap::new(),
             rescheduled: BTreeMap::new(),
             length: 0,
@@ -247,6 +251,9 @@ impl Tournament {
                 ruling,
             } => {
                 let first = !self.results.contains_key(key);
+                if ruling.is_empty() || ruling == super::event::CORRECTED_AT_TABLE {
+                    self.table_results.insert(*key, (*winner, *score));
+                }
                 self.results.insert(
                     *key,
                     Outcome {

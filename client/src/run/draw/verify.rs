@@ -50,7 +50,7 @@ fn count(records: &[Record]) -> Counts {
 
 /// Reads the export at `file` (`-`: standard input) and checks it: the exit status and
 /// the report. An unreadable file is a usage error, `Err`.
-pub fn verify(file: &Path) -> Result<(i32, String), String> {
+pub fn verify(file: &Path, head: Option<&str>) -> Result<(i32, String), String> {
     let text = if file.as_os_str() == "-" {
         std::io::read_to_string(std::io::stdin())
     } else {
@@ -65,7 +65,7 @@ pub fn verify(file: &Path) -> Result<(i32, String), String> {
             ],
         )
     })?;
-    Ok(check(&text))
+    Ok(check(&text, head))
 }
 
 fn failed(why: String) -> (i32, String) {
@@ -76,7 +76,12 @@ fn failed(why: String) -> (i32, String) {
 }
 
 /// Checks an export's text: the exit status and the report.
-pub fn check(text: &str) -> (i32, String) {
+pub fn check(text: &str, head: Option<&str>) -> (i32, String) {
+    let head = match head.map(baffle_core::audit::Hash::from_hex) {
+        None => None,
+        Some(Some(h)) => Some(h),
+        Some(None) => return failed(say("cli-verify-head-bad")),
+    };
     let mut records = Vec::new();
     let mut end = None;
     for (i, line) in text.lines().enumerate() {
@@ -111,6 +116,25 @@ pub fn check(text: &str) -> (i32, String) {
             ("head", t.head.to_string().into()),
         ],
     ) + "\n";
+    // Held to a head published before (the page's, `draw show`'s, a witness's): the
+    // log must pass through it, so a log cut short or changed before it fails.
+    if let Some(h) = head {
+        if !records.iter().any(|r| r.hash == h) {
+            return (
+                exit::INVALID,
+                out + &say_with(
+                    "cli-verify-failed",
+                    &[(
+                        "why",
+                        say_with("cli-verify-head-missing", &[("head", h.to_string().into())])
+                            .into(),
+                    )],
+                ) + "\n",
+            );
+        }
+        out += &say_with("cli-verify-head-ok", &[("head", h.to_string().into())]);
+        out.push('\n');
+    }
     match end {
         Some((n, head)) if n == t.length && head == t.head => {
             out += &say("cli-verify-end");
