@@ -1,0 +1,255 @@
+//! Results and rulings on a match of the draw: a result confirmed at its table (4.6), a
+//! forfeit, a correction while nothing drawn from it is played, a postponement, a new
+//! start, a replacement log.
+
+use super::{MAX_ID, check_words, same_pair, side_index};
+use crate::side::Side;
+use crate::tournament::TournamentError;
+use crate::tournament::command::Ruling;
+use crate::tournament::event::Event;
+use crate::tournament::format::{Format, Game};
+use crate::tournament::keys::{EntrantId, MatchKey};
+use crate::tournament::pairings::Pairing;
+use crate::tournament::state::Tournament;
+
+impl Tournament {
+    pub(super) fn confirmed(
+        &self,
+        match_id: &str,
+        winner: Option<Side>,
+        score: [u32; 2],
+        played: bool,
+    ) -> Result<Vec<Event>, TournamentError> {
+        let key = self.key_of(match_id).ok_or_else(|| {
+            TournamentError::not_found(format!(
+                "match {match_id} is not a current match of {}'s draw",
+                self.id
+            ))
+        })?;
+        let players = self.matches[&key].players;
+        let winner_entrant = winner.map(|s| players[side_index(s)]);
+        if let Some(old) = self.results.get(&key) {
+            // The same confirmation read again (a restart, a second watcher): nothing new,
+            // even when the draw corrected it since (its own correction stands).
+            if self.table_results.get(&key) == Some(&(winner_entrant, score)) {
+                return Ok(Vec::new());
+            }
+            // Corrected at its table and confirmed again (4.6): the draw takes the
+            // correction, under the same rule as its own (nothing drawn from the old
+            // result may have been given a log since).
+            let event = Event::Result {
+                key,
+                winner: winner_entrant,
+                score,
+                played: old.played,
+                ruling: crate::tournament::event::CORRECTED_AT_TABLE.into(),
+            };
+            self.check_correction(key, &event)?;
+            return Ok(vec![event]);
+        }
+        if winner.is_none() && self.plan.game != Game::Chess {
+            return Err(TournamentError::invalid(
+                "a backgammon match has a winner: a drawn result is for chess",
+            ));
+        }
+        Ok(vec![Event::Result {
+            key,
+            winner: winner_entrant,
+            score,
+            played,
+            ruling: String::new(),
+        }])
+    }
+
+    pub(super) fn rule(
+        &self,
+        key: MatchKey,
+        ruling: &Ruling,
+        words: &str,
+    ) -> Result<Vec<Event>, TournamentError> {
+        check_words(words).map_err(|e| {
+            TournamentError::invalid(format!("a ruling needs the director's words: {e}"))
+        })?;
+        let pairing = self.pairing(key)?;
+        let ruling_text = words.to_string();
+        let decided = self.results.contains_key(&key);
+        match ruling {
+            Ruling::Forfeit { winner } => {
+                if decided {
+                    return Err(TournamentError::rule(format!(
+                        "{key} has a result: correct it (4.6) rather than forfeit it"
+                    )));
+                }
+                self.one_of(&pairing, *winner)?;
+                if let Some(a) = self.matches.get(&key) {
+                    return Err(TournamentError::rule(format!(
+                        "{key} is being played as match {id}: forfeit it at its table \
+                         (baffle rule {id} --reason \"…\" --article 2.2 forfeit-match A|B, \
+                         then baffle rule {id} --reason \"…\" --article 4.6 confirm), and \
+                         its result comes here when confirmed",
+                        id = a.match_id
+                    )));
+                }
+                let score = if pairing.players[0] == *winner {
+                    [1, 0]
+                } else {
+                    [0, 1]
+                };
+                Ok(vec![Event::Result {
+                    key,
+                    winner: Some(*winner),
+                    score,
+                    played: false,
+                    ruling: ruling_text,
+                }])
+            }
+            Ruling::Correct { winner, score } => {
+                let Some(old) = self.results.get(&key) else {
+                    return Err(TournamentError::rule(format!(
+                        "4.6: {key} has no confirmed result to correct"
+                    )));
+                };
+                if let Some(w) = winner {
+                    self.one_of(&pairing, *w)?;
+                    let mine = if pairing.players[0] == *w { 0 } else { 1 };
+                    if score[mine] < score[1 - mine] {
+                        return Err(TournamentError::invalid(format!(
+                            "4.6: the winner {} cannot have fewer points than the loser \
+                             ({}-{} in the pairing's order, {} first)",
+                            self.label(*w),
+                            score[0],
+                            score[1],
+                            self.label(pairing.players[0])
+                        )));
+                    }
+                } else if self.plan.game != Game::Chess {
+                    return Err(TournamentError::invalid(
+                        "a backgammon match has a winner: a drawn result is for chess",
+                    ));
+                }
+                let event = Event::Result {
+                    key,
+                    winner: *winner,
+                    score: *score,
+                    played: old.played,
+                    ruling: ruling_text,
+                };
+                self.check_correction(key, &event)?;
+                Ok(vec![event])
+            }
+            Ruling::Postpone => {
+                if decided || self.matches.contains_key(&key) {
+                    return Err(TournamentError::rule(format!(
+                        "{key} has begun (it has a match log): postpone it at its table with a \
+                         ruling there, or replace it"
+                    )));
+                }
+                Ok(vec![Event::Postponed {
+                    key,
+                    ruling: ruling_text,
+                }])
+            }
+            Ruling::Reschedule { start } => {
+                if decided || self.matches.contains_key(&key) {
+                    return Err(TournamentError::rule(format!(
+                        "{key} has a match log already: its start is its table's (2.2)"
+                    )));
+                }
+                crate::backgammon::setup::check_schedule(*start, self.opened_at)
+                    .map_err(|e| TournamentError::invalid(e.to_string()))?;
+                Ok(vec![Event::Rescheduled {
+                    key,
+                    start: *start,
+                    ruling: ruling_text,
+                }])
+            }
+            Ruling::Replace => {
+                let Some(a) = self.matches.get(&key) else {
+                    return Err(TournamentError::rule(format!(
+                        "{key} has no match log to replace"
+                    )));
+                };
+                if decided {
+                    return Err(TournamentError::rule(format!(
+                        "{key} has a result: correct it (4.6) rather than replay it"
+                    )));
+                }
+                let n = a.replaced.len() + 2;
+                let match_id = format!("{}-r{n}", self.match_id(key));
+                if match_id.len() > MAX_ID {
+                    return Err(TournamentError::rule(format!(
+                        "{key} was replaced too often: its next id {match_id} is too long"
+                    )));
+                }
+                Ok(vec![
+                    Event::Replaced {
+                        key,
+                        old: a.match_id.clone(),
+                        ruling: ruling_text,
+                    },
+                    Event::Assigned {
+                        key,
+                        match_id,
+                        table: a.table.clone(),
+                        players: a.players,
+                        start: a.start,
+                    },
+                ])
+            }
+        }
+    }
+
+    /// A correction is refused while a match created after the result depends on it:
+    /// the players of every match already given a log must stay who they are.
+    fn check_correction(&self, key: MatchKey, event: &Event) -> Result<(), TournamentError> {
+        if let Format::Swiss { .. } = self.plan.format
+            && self.swiss.len() > key.round as usize
+        {
+            return Err(TournamentError::rule(format!(
+                "4.6: round {} was paired from this result: a Swiss result is corrected before \
+                 the next round is paired",
+                key.round + 1
+            )));
+        }
+        let mut after = self.clone();
+        after.evolve(event);
+        let now = after.current_draw();
+        for (k, a) in &self.matches {
+            let still = now
+                .pairings
+                .iter()
+                .any(|p| p.key == *k && same_pair(p.players, a.players));
+            if !still {
+                return Err(TournamentError::rule(format!(
+                    "4.6: {k} ({}) was drawn from this result: replace or correct it first",
+                    a.match_id
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn pairing(&self, key: MatchKey) -> Result<Pairing, TournamentError> {
+        self.current_draw()
+            .pairings
+            .into_iter()
+            .find(|p| p.key == key)
+            .ok_or_else(|| {
+                TournamentError::not_found(format!(
+                    "{key} is not a match of the draw with both players known"
+                ))
+            })
+    }
+
+    fn one_of(&self, pairing: &Pairing, e: EntrantId) -> Result<(), TournamentError> {
+        if pairing.players.contains(&e) {
+            Ok(())
+        } else {
+            Err(TournamentError::invalid(format!(
+                "{} does not play {}",
+                self.label(e),
+                pairing.key
+            )))
+        }
+    }
+}
