@@ -464,6 +464,29 @@ fn a_knockout_seeds_by_rating_at_most_a_quarter_of_its_field() {
     assert_eq!(d.t.draw.unwrap().seeds, vec![EntrantId(9), EntrantId(8)]);
 }
 
+/// A Swiss or a round robin draws everyone by lot: any seeding is refused as such.
+#[test]
+fn only_a_knockout_is_seeded() {
+    let plan = Plan {
+        format: Format::Swiss { rounds: 3 },
+        game: Game::Backgammon,
+        length: 5,
+    };
+    let mut d = Day::open(plan, 4);
+    d.field(7);
+    for seeding in [Seeding::TopRated(2), Seeding::Named(vec![EntrantId(1)])] {
+        let (kind, m) = rule_kind(d.run(
+            Command::MakeDraw {
+                seed: SEED,
+                seeding,
+            },
+            0,
+        ));
+        assert_eq!(kind, ErrorKind::Invalid);
+        assert!(m.contains("only a knockout is seeded"), "{m}");
+    }
+}
+
 /// A forfeit of a match without a log keeps the pairing's sides, and a corrected score
 /// cannot give the winner fewer points than the loser (4.6).
 #[test]

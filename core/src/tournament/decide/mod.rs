@@ -285,6 +285,11 @@ impl Tournament {
         field: &[EntrantId],
         seeding: &Seeding,
     ) -> Result<Vec<EntrantId>, TournamentError> {
+        if *seeding != Seeding::None && !matches!(self.plan.format, Format::Knockout { .. }) {
+            return Err(TournamentError::invalid(
+                "only a knockout is seeded: a round robin and a Swiss draw everyone by lot",
+            ));
+        }
         let seeds = match seeding {
             Seeding::None => Vec::new(),
             Seeding::TopRated(n) => {
@@ -333,11 +338,6 @@ impl Tournament {
                 list.clone()
             }
         };
-        if !seeds.is_empty() && !matches!(self.plan.format, Format::Knockout { .. }) {
-            return Err(TournamentError::invalid(
-                "only a knockout is seeded: a round robin and a Swiss draw everyone by lot",
-            ));
-        }
         Ok(seeds)
     }
 
