@@ -71,6 +71,22 @@ impl Day {
         )
     }
 
+    /// Registers, approves and checks in one player: the next entrant.
+    fn enter(&mut self, details: Details) {
+        let events = self.ok(
+            Command::Register {
+                details,
+                approve: true,
+            },
+            0,
+        );
+        let Some(Event::Registered { entrant, .. }) = events.first() else {
+            panic!("not registered: {events:?}");
+        };
+        let entrant = *entrant;
+        self.ok(Command::CheckIn { entrant }, 0);
+    }
+
     /// Registers, approves and checks in `n` players.
     fn field(&mut self, n: u32) {
         for i in 1..=n {
@@ -428,19 +444,7 @@ fn a_knockout_seeds_by_rating_at_most_a_quarter_of_its_field() {
     for i in 1..=11 {
         let mut details = Details::named(&format!("Player {i}"));
         details.rating = (i <= 9).then_some(Rating(150_000 + i64::from(i)));
-        d.ok(
-            Command::Register {
-                details,
-                approve: true,
-            },
-            0,
-        );
-        d.ok(
-            Command::CheckIn {
-                entrant: EntrantId(i),
-            },
-            0,
-        );
+        d.enter(details);
     }
     for (n, why) in [(3, "a quarter"), (10, "only 9")] {
         let (kind, m) = rule_kind(d.run(
@@ -640,19 +644,7 @@ fn ratings_move_by_the_fibs_formula_once_per_played_match() {
         let mut details = Details::named(&format!("Player {i}"));
         details.rating = Some(Rating(r));
         details.experience = 500;
-        d.ok(
-            Command::Register {
-                details,
-                approve: true,
-            },
-            0,
-        );
-        d.ok(
-            Command::CheckIn {
-                entrant: EntrantId(i),
-            },
-            0,
-        );
+        d.enter(details);
     }
     d.draw();
     d.start(1, 3 * MIN);

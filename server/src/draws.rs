@@ -206,26 +206,14 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
         if known.is_some_and(|n| n >= stored) || (known.is_none() && stored == 0) {
             return Ok(());
         }
-        let opening = match self
-            .hub
-            .draw_entries()
-            .await
-            .into_iter()
-            .find(|(t, _)| t == id)
-        {
-            Some((_, entry)) => entry.opening,
+        let opening = match self.opening(id).await {
+            Some(opening) => opening,
             None => {
                 // Opened on another node a moment ago: its registry entry may not have
                 // reached this one's fold yet.
                 let _ = self.hub.catch_up_registry().await;
-                match self
-                    .hub
-                    .draw_entries()
-                    .await
-                    .into_iter()
-                    .find(|(t, _)| t == id)
-                {
-                    Some((_, entry)) => entry.opening,
+                match self.opening(id).await {
+                    Some(opening) => opening,
                     None => return Ok(()),
                 }
             }
@@ -246,6 +234,16 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
             }
         }
         Ok(())
+    }
+
+    /// The body of `id`'s opening record, as the registry holds it.
+    async fn opening(&self, id: &str) -> Option<String> {
+        self.hub
+            .draw_entries()
+            .await
+            .into_iter()
+            .find(|(t, _)| t == id)
+            .map(|(_, entry)| entry.opening)
     }
 
     /// Follows changes to `id`'s draw: the log's length after each.

@@ -106,6 +106,12 @@ pub fn refused(status: Status) -> Outcome {
             ),
         );
     }
+    let hint = hint(&status);
+    refused_with(&status, hint)
+}
+
+/// A refusal (exit 4) in the server's words, with a hint on the line below.
+fn refused_with(status: &Status, hint: String) -> Outcome {
     let args = [
         ("code", format!("{:?}", status.code()).into()),
         ("message", status.message().into()),
@@ -113,9 +119,8 @@ pub fn refused(status: Status) -> Outcome {
     Outcome::failed(
         exit::REFUSED,
         format!(
-            "baffle: {}\n        {}\n",
-            words::say_with("cli-refused", &args),
-            hint(&status)
+            "baffle: {}\n        {hint}\n",
+            words::say_with("cli-refused", &args)
         ),
     )
 }
@@ -132,22 +137,12 @@ pub(super) fn refused_draw(status: Status, tournament: &str) -> Outcome {
     if !to_draw {
         return refused(status);
     }
-    let args = [
-        ("code", format!("{:?}", status.code()).into()),
-        ("message", status.message().into()),
-    ];
-    Outcome::failed(
-        exit::REFUSED,
-        format!(
-            "baffle: {}\n        {}\n",
-            words::say_with("cli-refused", &args),
-            if status.message().contains("has no draw") {
-                words::say_with("cli-hint-draw-open", &[("id", tournament.into())])
-            } else {
-                words::say_with("cli-hint-draw", &[("id", tournament.into())])
-            }
-        ),
-    )
+    let hint = if status.message().contains("has no draw") {
+        words::say_with("cli-hint-draw-open", &[("id", tournament.into())])
+    } else {
+        words::say_with("cli-hint-draw", &[("id", tournament.into())])
+    };
+    refused_with(&status, hint)
 }
 
 /// A command line that cannot be sent: exit 2 with the reason.
