@@ -111,11 +111,14 @@ pub mod statuses {
     pub const UNDECIDED: &str = "undecided";
     /// The clock is stopped (the console's status column only).
     pub const PAUSED: &str = "paused";
+    /// The director put the match off before its first game (2.2).
+    pub const POSTPONED: &str = "postponed";
 }
 
 /// Where a match stands, in the director's words: waiting (nobody checked in), present
 /// (one player), ready (both, nothing started), playing, between games, undecided (both
-/// won at one instant), over (result to confirm), confirmed.
+/// won at one instant), over (result to confirm), confirmed, postponed (put off by the
+/// director before its first game).
 pub fn status(s: &v1::MatchState) -> &'static str {
     if let Some(r) = &s.result {
         return if r.confirmed {
@@ -126,6 +129,9 @@ pub fn status(s: &v1::MatchState) -> &'static str {
     }
     if s.awaiting_decision {
         return statuses::UNDECIDED;
+    }
+    if s.postponed {
+        return statuses::POSTPONED;
     }
     match v1::MatchPhase::try_from(s.phase) {
         Ok(v1::MatchPhase::Playing) => statuses::PLAYING,
@@ -179,6 +185,9 @@ pub struct MatchView {
     pub penalty_points: Vec<u32>,
     pub breaks_left: Vec<u32>,
     pub next_due_ms: Option<i64>,
+    /// When the match is scheduled to start (ms since the epoch): lateness counts from
+    /// here (2.2).
+    pub scheduled_start_ms: i64,
     pub awaiting_decision: bool,
     pub dice_anomalies: u32,
     pub last_anomaly: String,
@@ -339,6 +348,7 @@ impl MatchView {
             penalty_points: s.penalty_points.clone(),
             breaks_left: s.breaks_left.clone(),
             next_due_ms: s.next_due_ms,
+            scheduled_start_ms: s.scheduled_start_ms,
             awaiting_decision: s.awaiting_decision,
             dice_anomalies: s.dice_anomalies,
             last_anomaly: s.last_anomaly.clone(),

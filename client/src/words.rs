@@ -141,6 +141,7 @@ pub fn status(code: &str) -> String {
         s::CONFIRMED => say("match-status-confirmed"),
         s::UNDECIDED => say("match-status-undecided"),
         s::PAUSED => say("match-status-paused"),
+        s::POSTPONED => say("match-status-postponed"),
         other => other.to_string(),
     }
 }

@@ -65,6 +65,9 @@ fn director() -> impl Strategy<Value = DirectorAction> {
             delay: Millis::secs(8)
         }),
         Just(DirectorAction::EndBreak),
+        proptest::option::of(0i64..3_600_000).prop_map(|start| DirectorAction::Reschedule {
+            start: start.map(Timestamp)
+        }),
         side().prop_map(|side| DirectorAction::GrantBreak { side }),
         side().prop_map(|side| DirectorAction::LeftTable { side }),
         side().prop_map(|winner| DirectorAction::DecideMatch { winner }),

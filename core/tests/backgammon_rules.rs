@@ -1052,6 +1052,97 @@ fn rule_2_2_breaks_in_match_time_run_the_breaker_s_clock() {
     assert_eq!(t.m.clock().unwrap().running(), Some(B));
 }
 
+/// A match rescheduled before its first game counts lateness from the start the
+/// director set (2.2: "the time the director sets"); points charged before stay.
+#[test]
+fn rule_2_2_a_rescheduled_match_counts_lateness_from_its_new_start() {
+    let mut t = Table::new(MatchSetup::new(["a", "b"], 7, Timestamp(0)));
+    t.ok(Command::CheckIn { side: A });
+    t.at(7 * MIN).ok(Command::Tick);
+    assert_eq!(t.m.score(A), 1, "B's first lateness point, at 5 minutes");
+    let events = t.director(DirectorAction::Reschedule {
+        start: Some(Timestamp(30 * MIN)),
+    });
+    assert_eq!(Table::kinds(&events), ["ruled"]);
+    assert_eq!(t.m.scheduled_start(), Timestamp(30 * MIN));
+    assert_eq!(
+        t.m.next_due(),
+        Some((Timestamp(35 * MIN), Due::Lateness(B))),
+        "lateness counts afresh from the new start"
+    );
+    assert_eq!(t.m.score(A), 1, "the point charged before stays");
+    let refused = t.at(20 * MIN).err(Command::Tick);
+    assert!(refused.message.contains("before"), "{refused}");
+    t.at(35 * MIN).ok(Command::Tick);
+    assert_eq!(t.m.score(A), 2);
+}
+
+/// A match put off charges no lateness until the director sets its start (2.2).
+#[test]
+fn rule_2_2_a_match_put_off_charges_no_lateness_until_a_start_is_set() {
+    let mut t = Table::new(MatchSetup::new(["a", "b"], 7, Timestamp(0)));
+    t.at(2 * MIN)
+        .director(DirectorAction::Reschedule { start: None });
+    assert!(t.m.postponed());
+    assert_eq!(t.m.next_due(), None);
+    assert!(
+        t.director_err(DirectorAction::Reschedule { start: None })
+            .message
+            .contains("already put off")
+    );
+    assert!(t.at(60 * MIN).ok(Command::Tick).is_empty());
+    assert_eq!(t.m.score(A) + t.m.score(B), 0);
+    t.director(DirectorAction::Reschedule {
+        start: Some(Timestamp(70 * MIN)),
+    });
+    assert!(!t.m.postponed());
+    assert_eq!(
+        t.m.next_due(),
+        Some((Timestamp(75 * MIN), Due::Lateness(A)))
+    );
+}
+
+/// A match made ahead of its round is moved before its start, earlier or later, and
+/// then starts at the new time with its clock (2.2).
+#[test]
+fn rule_2_2_a_match_made_ahead_of_time_is_moved_before_its_start() {
+    let mut setup = MatchSetup::new(["a", "b"], 7, Timestamp(60 * MIN));
+    setup.clock = Some(ClockSetup::default());
+    let mut t = Table::new(setup);
+    t.at(10 * MIN).director(DirectorAction::Reschedule {
+        start: Some(Timestamp(40 * MIN)),
+    });
+    t.at(20 * MIN).director(DirectorAction::Reschedule {
+        start: Some(Timestamp(30 * MIN)),
+    });
+    assert_eq!(t.m.scheduled_start(), Timestamp(30 * MIN));
+    t.at(30 * MIN).ok(Command::CheckIn { side: A });
+    t.ok(Command::CheckIn { side: B });
+    t.wait(1_000).opening([6, 1]);
+    assert_eq!(t.m.clock().unwrap().running(), Some(A));
+}
+
+/// Rescheduling is for a match that has not begun, to a time from now on (2.2).
+#[test]
+fn rule_2_2_reschedule_is_refused_once_play_began_or_into_the_past() {
+    let mut t = Table::seated(7);
+    t.at(10 * MIN);
+    let past = t.director_err(DirectorAction::Reschedule {
+        start: Some(Timestamp(5 * MIN)),
+    });
+    assert!(past.message.contains("time already passed"), "{past}");
+    let same = t.director_err(DirectorAction::Reschedule {
+        start: Some(Timestamp(0)),
+    });
+    assert!(same.message.contains("from now on"), "{same}");
+    t.quick_game(A, GameKind::Single);
+    let begun = t.director_err(DirectorAction::Reschedule {
+        start: Some(Timestamp(t.now + MIN)),
+    });
+    assert!(begun.to_string().contains("2.2"), "{begun}");
+    assert!(begun.message.contains("begun"), "{begun}");
+}
+
 // ---------- director actions ----------
 
 #[test]

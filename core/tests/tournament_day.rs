@@ -567,6 +567,61 @@ fn a_postponed_match_waits_until_it_is_rescheduled() {
     assert_eq!(d.t.matches[&k].start, Timestamp(90 * MIN));
 }
 
+/// A match that has its log is put off or moved too (2.2): the tournament records it,
+/// and the server has its table carry it out (a table already playing refuses it).
+/// Once decided it is not moved; a chess game is replaced instead (6.6).
+#[test]
+fn art_2_2_a_created_match_is_put_off_and_rescheduled_until_its_result() {
+    let mut d = Day::open(knockout(Flights::Main), 4);
+    d.field(4);
+    d.draw();
+    d.start(1, 3 * MIN);
+    let k = MatchKey::main(1, 1);
+    let rule = |ruling: Ruling| Command::Rule {
+        key: k,
+        ruling,
+        words: "the room is closed for an hour".into(),
+    };
+    let events = d.ok(rule(Ruling::Postpone), 4 * MIN);
+    assert!(matches!(events[..], [Event::Postponed { key, .. }] if key == k));
+    let (kind, m) = rule_kind(d.run(rule(Ruling::Postpone), 4 * MIN));
+    assert_eq!(kind, ErrorKind::Rule);
+    assert!(m.contains("already put off"), "{m}");
+    let start = Timestamp(70 * MIN);
+    d.ok(rule(Ruling::Reschedule { start }), 5 * MIN);
+    assert_eq!(
+        d.t.matches[&k].start, start,
+        "the assignment shows the new start"
+    );
+    assert!(!d.t.postponed.contains_key(&k));
+    d.win_a(k, 80 * MIN);
+    let (kind, m) = rule_kind(d.run(rule(Ruling::Postpone), 81 * MIN));
+    assert_eq!(kind, ErrorKind::Rule);
+    assert!(m.contains("has a result"), "{m}");
+
+    let mut chess = Day::open(
+        Plan {
+            format: Format::RoundRobin { cycles: 1 },
+            game: Game::Chess,
+            length: 1,
+        },
+        4,
+    );
+    chess.field(4);
+    chess.draw();
+    chess.start(1, 3 * MIN);
+    let (kind, m) = rule_kind(chess.run(
+        Command::Rule {
+            key: MatchKey::main(1, 1),
+            ruling: Ruling::Postpone,
+            words: "power cut".into(),
+        },
+        4 * MIN,
+    ));
+    assert_eq!(kind, ErrorKind::Rule);
+    assert!(m.contains("6.6") && m.contains("replace"), "{m}");
+}
+
 #[test]
 fn a_forfeit_decides_a_match_not_yet_begun_and_the_winner_goes_on() {
     let mut d = Day::open(knockout(Flights::Main), 1);

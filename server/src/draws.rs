@@ -32,6 +32,8 @@ use crate::seeds::fresh_server_seed;
 use crate::store::{EventStore, StoreError};
 use crate::time::TimeSource;
 
+mod at_table;
+
 /// A tournament's log in the event store.
 pub fn stream(tournament: &str) -> String {
     format!("t/{tournament}")
@@ -130,6 +132,15 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
         tables: Vec<String>,
     ) -> Result<Tournament, Error> {
         let t = self.hub.tournament(id).await?;
+        if t.draw.is_none() && self.hub.store.len(&stream(id)).unwrap_or(0) > 0 {
+            return Err(Error::Refused(baffle_core::table::Refusal {
+                kind: baffle_core::table::RefusalKind::Rule,
+                message: format!(
+                    "tournament {id} has matches made by hand (its log holds them): open the \
+                     draw in a tournament of its own"
+                ),
+            }));
+        }
         // The draw names its matches `{id}-{key}`: a match made earlier under such an id
         // (in any tournament) would be taken for one of them.
         let squatted: Vec<String> = self
@@ -262,9 +273,15 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
         }
     }
 
-    /// The log of `id` as export lines, with the end line.
+    /// The log of `id` as export lines, with the end line. A tournament without a draw: the log of its matches made by hand.
     pub async fn export(&self, id: &str) -> Result<Vec<String>, Error> {
-        let t = self.get(id).await?;
+        let t = match self.get(id).await {
+            Ok(t) => t,
+            Err(Error::NotFound(_)) if self.hub.tournament(id).await.is_ok() => {
+                return self.hub.export_by_hand(id).await;
+            }
+            Err(e) => return Err(e),
+        };
         let lines = self
             .hub
             .store
@@ -310,6 +327,7 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
             if plan.records.is_empty() {
                 return Ok(current.clone());
             }
+            self.move_at_table(current, &command).await?;
             let lines = plan
                 .records
                 .iter()

@@ -27,10 +27,10 @@ use crate::signing::HeadSigner;
 use crate::store::EventStore;
 use crate::time::TimeSource;
 
+mod by_hand;
 mod draw_entries;
 mod players;
 mod replicas;
-mod second_match;
 
 /// The registry and the live matches, under one lock: a match is registered and its
 /// actor started as one step.
@@ -38,9 +38,6 @@ mod second_match;
 struct State {
     registry: Registry,
     matches: BTreeMap<String, MatchHandle>,
-    /// The players of each match created since the start, by match id: what the
-    /// one-match-per-pair rule reads (`second_match`) without asking every actor.
-    players: HashMap<String, [String; 2]>,
 }
 
 /// Everything the services share.
@@ -56,6 +53,9 @@ pub struct Hub<S: EventStore, T: TimeSource> {
     /// Signs every head sent to followers.
     signer: Arc<HeadSigner>,
     state: Mutex<State>,
+    /// The logs of tournaments without a draw, as far as this node has read them; held
+    /// while a match made by hand is checked and recorded (`by_hand`).
+    by_hand: Mutex<HashMap<String, baffle_core::tournament::by_hand::ByHand>>,
     feeds: std::sync::Mutex<HashMap<String, broadcast::Sender<FeedItem>>>,
     closing: tokio::sync::watch::Sender<bool>,
     /// The open anonymous streams, within their bounds (`followers`).
@@ -99,11 +99,12 @@ pub struct NewMatch {
     pub start: Timestamp,
     /// Its game.
     pub game: NewGame,
-    /// The match it replaces, by a ruling (checked by the caller, `hub::second_match`).
+    /// The match it replaces, by a ruling (checked and recorded by the caller, `Hub::record_by_hand`).
     pub replaces: Option<Replacement>,
 }
 
 /// The game of a new match.
+#[derive(Clone)]
 pub enum NewGame {
     /// Backgammon, by its tournament's defaults.
     Backgammon {
@@ -135,6 +136,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             signer: keys.signer,
             director_token: keys.director_token,
             state: Mutex::new(State::default()),
+            by_hand: Mutex::default(),
             feeds: Default::default(),
             closing: tokio::sync::watch::channel(false).0,
             followers: Default::default(),
@@ -497,7 +499,6 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             game,
             replaces,
         } = new;
-        let players_named = players.clone();
         check_id(&info.id, "match_id")?;
         check_id(&info.tournament, "tournament_id")?;
         let mut state = self.state.lock().await;
@@ -510,39 +511,15 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         if state.matches.contains_key(&info.id) {
             return Err(Error::AlreadyExists(format!("match {} exists", info.id)));
         }
-        let setup = match game {
-            NewGame::Chess(settings) => GameSetup::Chess(settings),
-            NewGame::Backgammon {
-                length,
-                unclocked,
-                series_match,
-                moves,
-                dice,
-            } => {
-                let mut setup = d
-                    .match_setup(players, length, start, unclocked)
-                    .map_err(Refusal::from)?;
-                setup.series_match = series_match;
-                setup.moves = moves;
-                setup.dice = dice.unwrap_or(setup.dice);
-                setup.validate().map_err(Refusal::from)?;
-                GameSetup::Backgammon(setup)
-            }
-        };
+        let setup = game_setup(&d, players, start, game)?;
         let seed =
             fresh_server_seed().map_err(|e| Error::Internal(format!("the OS RNG failed: {e}")))?;
         let sealed_seed = self
             .seal
             .seal(&info.id, seed.as_bytes())
             .map_err(Error::Internal)?;
-        let options = TableOptions {
-            seeds: d.player_seeds,
-            reveal_window: d.reveal_window,
-            signer: Some(self.signer.public_hex().to_string()),
-            ..TableOptions::default()
-        };
         let (table, mut records) =
-            Table::create_with_options(info.clone(), setup, options, seed.clone())?;
+            Table::create_with_options(info.clone(), setup, self.table_options(&d), seed.clone())?;
         // A match scheduled now or in the past owes what fell due already (lateness points,
         // 2.2; a chess game's start, 6.6): its first records hold them, so the creation's
         // reply shows them.
@@ -601,8 +578,30 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             self.signer.clone(),
         );
         state.matches.insert(info.id.clone(), handle.clone());
-        state.players.insert(info.id.clone(), players_named);
         Ok(handle)
+    }
+
+    /// Checks `new` as its creation will, storing nothing: its ids, its tournament, and
+    /// its set-up (a match made by hand is recorded in its tournament's log only once
+    /// it would be created).
+    pub async fn check_new_match(&self, new: &NewMatch) -> Result<(), Error> {
+        check_id(&new.info.id, "match_id")?;
+        check_id(&new.info.tournament, "tournament_id")?;
+        let d = self.tournament(&new.info.tournament).await?.defaults;
+        let setup = game_setup(&d, new.players.clone(), new.start, new.game.clone())?;
+        // Any seed: the set-up is what is checked.
+        let seed = baffle_core::dice::ServerSeed::from_bytes([0; 32]);
+        Table::create_with_options(new.info.clone(), setup, self.table_options(&d), seed)?;
+        Ok(())
+    }
+
+    fn table_options(&self, d: &TournamentDefaults) -> TableOptions {
+        TableOptions {
+            seeds: d.player_seeds,
+            reveal_window: d.reveal_window,
+            signer: Some(self.signer.public_hex().to_string()),
+            ..TableOptions::default()
+        }
     }
 
     /// A match's handle. A malformed id is INVALID_ARGUMENT, as it is at creation; a
@@ -719,4 +718,33 @@ fn note_binding(state: &State, device: &str, was: Option<&str>, now: Option<&str
     if let Some(new) = now.and_then(|m| state.matches.get(m)) {
         new.bound(device, true);
     }
+}
+
+/// A new match's set-up: a chess game's own settings, or a backgammon match by its
+/// tournament's defaults, checked.
+fn game_setup(
+    d: &TournamentDefaults,
+    players: [String; 2],
+    start: Timestamp,
+    game: NewGame,
+) -> Result<GameSetup, Error> {
+    Ok(match game {
+        NewGame::Chess(settings) => GameSetup::Chess(settings),
+        NewGame::Backgammon {
+            length,
+            unclocked,
+            series_match,
+            moves,
+            dice,
+        } => {
+            let mut setup = d
+                .match_setup(players, length, start, unclocked)
+                .map_err(Refusal::from)?;
+            setup.series_match = series_match;
+            setup.moves = moves;
+            setup.dice = dice.unwrap_or(setup.dice);
+            setup.validate().map_err(Refusal::from)?;
+            GameSetup::Backgammon(setup)
+        }
+    })
 }

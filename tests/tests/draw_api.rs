@@ -343,22 +343,57 @@ async fn a_second_match_for_a_table_or_a_pair_is_refused_unless_it_names_the_one
     next.round = 2;
     room.d.create(next).await;
 
+    // The tournament's log holds the three, the replacement linked, and verifies.
+    let mut lines = room
+        .draws
+        .export_draw_log(v1::GetDrawRequest {
+            tournament_id: DAY.into(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let mut text = String::new();
+    while let Some(line) = lines.message().await.unwrap() {
+        text.push_str(&line.line);
+        text.push('\n');
+    }
+    let log = tournament::by_hand::replay(&records(&text)).expect("the log replays");
+    let made: Vec<&str> = log
+        .matches
+        .iter()
+        .map(|m| m.new.match_id.as_str())
+        .collect();
+    assert_eq!(made, ["first", "again", "r2"]);
+    assert_eq!(log.replaced_by("first"), Some("again"));
+
+    // Nor is a draw opened in it: its log is the matches made by hand.
+    let open = |t: &str| {
+        room.server.director(v1::OpenDrawRequest {
+            tournament_id: t.into(),
+            plan: Some(v1::DrawPlan {
+                format: v1::DrawFormat::Swiss.into(),
+                rounds: 3,
+                length: 5,
+                ..Default::default()
+            }),
+            tables: vec!["1".into()],
+        })
+    };
+    let e = room.draws.open_draw(open(DAY)).await.unwrap_err();
+    assert_eq!(e.code(), Code::FailedPrecondition);
+    assert!(e.message().contains("made by hand"), "{}", e.message());
+
     // A tournament with a draw takes no match by hand.
-    let open = room.server.director(v1::OpenDrawRequest {
-        tournament_id: DAY.into(),
-        plan: Some(v1::DrawPlan {
-            format: v1::DrawFormat::Swiss.into(),
-            rounds: 3,
-            length: 5,
-            ..Default::default()
-        }),
-        tables: vec!["1".into()],
-    });
-    room.draws.open_draw(open).await.unwrap();
+    room.d
+        .tournament("drawn", v1::TournamentDefaults::default())
+        .await;
+    room.draws.open_draw(open("drawn")).await.unwrap();
+    let mut late = create("late", "9", "Eva", "Fay");
+    late.tournament_id = "drawn".into();
     let e = room
         .d
         .tournaments
-        .create_match(room.d.with_token(create("late", "9", "Eva", "Fay")))
+        .create_match(room.d.with_token(late))
         .await
         .unwrap_err();
     assert_eq!(e.code(), Code::FailedPrecondition);
@@ -367,7 +402,7 @@ async fn a_second_match_for_a_table_or_a_pair_is_refused_unless_it_names_the_one
     room.d
         .tournament("other", v1::TournamentDefaults::default())
         .await;
-    let mut taken = create("day-m1-1", "1", "Gus", "Hal");
+    let mut taken = create("drawn-m1-1", "1", "Gus", "Hal");
     taken.tournament_id = "other".into();
     let e = room
         .d
@@ -377,7 +412,7 @@ async fn a_second_match_for_a_table_or_a_pair_is_refused_unless_it_names_the_one
         .unwrap_err();
     assert_eq!(e.code(), Code::InvalidArgument);
     assert!(
-        e.message().contains("kept for tournament day"),
+        e.message().contains("kept for tournament drawn"),
         "{}",
         e.message()
     );
@@ -502,4 +537,56 @@ async fn a_listed_players_rating_follows_him_from_tournament_to_tournament() {
         tokio::time::sleep(std::time::Duration::from_millis(1)).await;
     }
     panic!("the winner's rating never reached the list");
+}
+
+/// 2.2: a match of the draw that has its log is put off and moved at its table too;
+/// one begun refuses, and then the draw records nothing.
+#[tokio::test]
+async fn art_2_2_a_match_with_a_log_is_moved_at_its_table_by_a_ruling_on_the_draw() {
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    let mut dd = baffle_tests::draws::DrawDirector::on(server.channel().await, &server.token);
+    let v = dd
+        .knockout(&mut d, DAY, &["Anna", "Ben", "Cleo", "Dan"], &["1", "2"])
+        .await;
+    let [first, second] = [0, 1].map(|i| v.pairings[i].clone());
+    let rule = |key: &str, ruling| {
+        server.director(v1::RuleOnPairingRequest {
+            tournament_id: DAY.into(),
+            key: key.into(),
+            words: "the hall is needed for an hour".into(),
+            ruling: Some(ruling),
+        })
+    };
+    use v1::rule_on_pairing_request::Ruling;
+    server.time.advance(60_000);
+    let later = baffle_tests::EPOCH.as_ms() + 90 * 60_000;
+    dd.draws
+        .rule_on_pairing(rule(&first.key, Ruling::RescheduleMs(later)))
+        .await
+        .expect("rescheduled");
+    let s = d.state(&first.match_id).await;
+    assert_eq!(s.scheduled_start_ms, later);
+    assert_eq!(s.next_due_ms, Some(later + 5 * 60_000));
+    dd.draws
+        .rule_on_pairing(rule(&first.key, Ruling::Postpone(true)))
+        .await
+        .expect("put off");
+    assert!(d.state(&first.match_id).await.postponed);
+    // The second match has begun: its table refuses, and the draw records nothing.
+    d.act(&second.match_id, Action::CheckIn(v1::Side::A as i32))
+        .await;
+    d.act(&second.match_id, Action::CheckIn(v1::Side::B as i32))
+        .await;
+    d.act(&second.match_id, Action::StartGame(v1::Empty {}))
+        .await;
+    let before = dd.get(DAY).await.head;
+    let e = dd
+        .draws
+        .rule_on_pairing(rule(&second.key, Ruling::Postpone(true)))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::FailedPrecondition);
+    assert!(e.message().contains("begun"), "{}", e.message());
+    assert_eq!(dd.get(DAY).await.head, before);
 }

@@ -121,6 +121,41 @@ async fn rule_2_2_both_players_late_points_awarded_together_and_the_director_dec
     assert_eq!(r.how, "director_decision");
 }
 
+/// 2.2: the director moves a match's start before its first game (lateness counts
+/// afresh from the time he sets) or puts it off; once a game has started, refused.
+#[tokio::test]
+async fn rule_2_2_a_match_is_rescheduled_or_put_off_through_the_api() {
+    let (server, mut d) = room(v1::DiceSource::Physical).await;
+    let at = |start_ms: i64| Action::Reschedule(v1::Reschedule { start_ms });
+    d.create_match("open", "m", 7, EPOCH.as_ms()).await;
+    d.act("m", Action::CheckIn(A)).await;
+    server.time.advance(3 * MIN);
+    let later = EPOCH.as_ms() + 60 * MIN;
+    let s = d.act("m", at(later)).await;
+    assert_eq!(s.scheduled_start_ms, later);
+    assert_eq!(s.next_due_ms, Some(later + 5 * MIN));
+    // From the old start B would be 14 points late by now; from the new one, 2.
+    server.time.advance(67 * MIN);
+    let s = d.until("m", |s| s.score_a == 2).await;
+    assert!(s.result.is_none());
+    let m = d
+        .refused("m", at(EPOCH.as_ms()), Code::InvalidArgument)
+        .await;
+    assert!(m.contains("time already passed"), "{m}");
+    let s = d.act("m", at(0)).await;
+    assert!(s.postponed && s.next_due_ms.is_none());
+    // A match begun is not moved.
+    d.create_match("open", "n", 5, EPOCH.as_ms() + 70 * MIN)
+        .await;
+    d.act("n", Action::CheckIn(A)).await;
+    d.act("n", Action::CheckIn(B)).await;
+    quick_game(&mut d, "n", A, v1::GameKind::Single).await;
+    let m = d
+        .refused("n", at(later + 60 * MIN), Code::FailedPrecondition)
+        .await;
+    assert!(m.contains("2.2") && m.contains("begun"), "{m}");
+}
+
 #[tokio::test]
 async fn rule_4_7_impossible_scores_and_rule_4_3_v_overflowing_times_are_invalid() {
     let (_server, mut d) = room(v1::DiceSource::Physical).await;

@@ -182,6 +182,15 @@ pub enum RuleAction {
     },
     /// The break in progress ends now (2.2).
     EndBreak,
+    /// The match's start moved to AT (`14:30` today, UTC, or RFC 3339), before its
+    /// first game: lateness counts from it afresh (2.2).
+    Reschedule {
+        /// The new start.
+        at: String,
+    },
+    /// The match put off before its first game: no lateness counts until it is
+    /// rescheduled (2.2).
+    Postpone,
     /// A break granted as an exception, between games, not counted (2.2).
     GrantBreak { side: SideArg },
     /// A player left the table mid-game: it counts as a break (2.2).

@@ -126,7 +126,8 @@ pub(super) async fn run_audit(
 }
 
 /// Whether the export at `file` is a tournament's log: its first record's body is a
-/// `tournament.opened`. (Standard input is read once, so `-` is taken for a match's.)
+/// `tournament.opened` (a draw's) or `tournament.created` (matches made by hand).
+/// (Standard input is read once, so `-` is taken for a match's.)
 fn is_tournament_log(file: &Path) -> bool {
     if file.as_os_str() == "-" {
         return false;
@@ -137,7 +138,10 @@ fn is_tournament_log(file: &Path) -> bool {
     let first = text.lines().next().unwrap_or_default();
     match baffle_core::audit::export::parse_line(first) {
         Ok(baffle_core::audit::export::Line::Record(r)) => {
-            baffle_core::audit::kind_of(&r.body).as_deref() == Some("tournament.opened")
+            matches!(
+                baffle_core::audit::kind_of(&r.body).as_deref(),
+                Some("tournament.opened" | "tournament.created")
+            )
         }
         _ => false,
     }

@@ -64,6 +64,12 @@ fn now_ms() -> i64 {
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
+/// A time typed on the command line (`14:30` today, UTC, or RFC 3339) as ms since the
+/// epoch, or the usage error that says how to write one.
+pub(super) fn time_arg(text: &str) -> Result<i64, Outcome> {
+    parse::time(text, now_ms()).map_err(usage)
+}
+
 /// `baffle draw …`.
 pub(super) async fn run_draw(
     cli: &Cli,
@@ -514,7 +520,7 @@ pub(super) async fn run_round(
         at,
     } = command;
     let start_ms = match at {
-        Some(at) => parse::time(at, now_ms()).map_err(usage)?,
+        Some(at) => time_arg(at)?,
         None => 0,
     };
     let request = v1::StartRoundRequest {
@@ -568,9 +574,7 @@ pub(super) async fn run_pairing(
             })
         }
         PairingRuling::Postpone => Ruling::Postpone(true),
-        PairingRuling::Reschedule { time } => {
-            Ruling::RescheduleMs(parse::time(time, now_ms()).map_err(usage)?)
-        }
+        PairingRuling::Reschedule { time } => Ruling::RescheduleMs(time_arg(time)?),
         PairingRuling::Replace => Ruling::Replace(true),
     };
     let request = v1::RuleOnPairingRequest {

@@ -222,6 +222,10 @@ fn rule_action(action: &RuleAction) -> Result<Action, Outcome> {
             }
         } as i32),
         RuleAction::EndBreak => Action::EndBreak(v1::Empty {}),
+        RuleAction::Reschedule { at } => Action::Reschedule(v1::Reschedule {
+            start_ms: super::draw::time_arg(at)?,
+        }),
+        RuleAction::Postpone => Action::Reschedule(v1::Reschedule { start_ms: 0 }),
         RuleAction::GrantBreak { side: s } => Action::GrantBreak(side(*s)),
         RuleAction::LeftTable { side: s } => Action::LeftTable(side(*s)),
         RuleAction::ChangeDice { source, baffle_box } => Action::ChangeDice(v1::DiceChange {

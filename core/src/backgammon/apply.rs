@@ -374,6 +374,18 @@ impl Match {
             DirectorAction::Warning { side } => {
                 self.warnings[side.index()] = self.warnings[side.index()].saturating_add(1);
             }
+            DirectorAction::Reschedule { start: None } => self.lateness_from = None,
+            DirectorAction::Reschedule { start: Some(start) } => {
+                // As a match made for `start`: lateness counts from it afresh, and
+                // nothing is played or ruled in it before then.
+                self.start = start;
+                self.lateness_from = Some(start);
+                self.lateness_charged = [0; 2];
+                self.now = start;
+                if let Some(clock) = self.clock.as_mut() {
+                    clock.move_start(start)?;
+                }
+            }
             DirectorAction::EndBreak
             | DirectorAction::GrantBreak { .. }
             | DirectorAction::DecideMatch { .. }

@@ -6,7 +6,7 @@ use super::setup::DiceSource;
 use crate::clock::PauseReason;
 use crate::dice::Roll;
 use crate::side::Side;
-use crate::time::Millis;
+use crate::time::{Millis, Timestamp};
 
 /// How much a game is worth, before the cube (4.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -170,6 +170,16 @@ pub enum DirectorAction {
     ForfeitMatch {
         /// Who forfeits.
         loser: Side,
+    },
+    /// The match's start moved to the time the director sets (2.2: lateness counts from
+    /// it), or, with no start, the match put off: no lateness counts until a start is set
+    /// again. Only before the first game; the points of lateness already charged stay
+    /// (the director deducts them by a ruling of their own if they were charged in
+    /// error).
+    Reschedule {
+        /// The new scheduled start, not before the ruling; none puts the match off.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        start: Option<Timestamp>,
     },
     /// A clock brought in mid-match: each player gets `((PA + PB) / 2) × per_point`
     /// (3.5 (vi), 2.3). Only between games.

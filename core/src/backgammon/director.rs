@@ -169,6 +169,7 @@ impl Match {
                 votes_for,
                 ..
             } => self.check_appeal_decision(appeal, committee, votes_for)?,
+            DirectorAction::Reschedule { start } => self.check_reschedule(start, now)?,
             DirectorAction::DecideMatch { .. } if !self.undecided => {
                 return Err(RuleError::rule(
                     "2.2",
@@ -185,6 +186,45 @@ impl Match {
                 ));
             }
             _ => {}
+        }
+        Ok(())
+    }
+
+    /// A match is rescheduled or put off before its first game, at a time from now on:
+    /// lateness charged for time already passed would be a penalty nobody incurred.
+    fn check_reschedule(&self, start: Option<Timestamp>, now: Timestamp) -> Result<(), RuleError> {
+        if !self.not_begun() || self.undecided {
+            return Err(RuleError::rule(
+                "2.2",
+                "a match is rescheduled or put off before its first game: this one has begun",
+            ));
+        }
+        if self.break_until.is_some() {
+            return Err(RuleError::state("a break is running: end it first"));
+        }
+        let Some(start) = start else {
+            if self.lateness_from.is_none() {
+                return Err(RuleError::state("the match is already put off"));
+            }
+            return Ok(());
+        };
+        super::setup::check_schedule(start, now)?;
+        if start < now {
+            return Err(RuleError::invalid(
+                "2.2",
+                format!(
+                    "a match is rescheduled to a time from now on ({}), not {}: lateness \
+                     would count for time already passed",
+                    now.time_of_day(),
+                    start.time_of_day()
+                ),
+            ));
+        }
+        if start == self.start && self.lateness_from.is_some() {
+            return Err(RuleError::state(format!(
+                "the match is already scheduled at {}",
+                start.time_of_day()
+            )));
         }
         Ok(())
     }

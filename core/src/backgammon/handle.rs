@@ -23,7 +23,7 @@ impl Match {
         command: &Command,
         now: Timestamp,
     ) -> Result<(Match, Vec<Event>), RuleError> {
-        if now < self.now {
+        if now < self.now && !self.moves_its_start(command) {
             return Err(RuleError::state(format!(
                 "time went backwards: {now} is before the match's last event at {}",
                 self.now
@@ -35,6 +35,19 @@ impl Match {
         next.command(command, now, &mut out)?;
         // Time moves only with events, so the state stays exactly the fold of its log.
         Ok((next, out))
+    }
+
+    /// A director's ruling that moves the start of a match waiting for it (2.2) is taken
+    /// before that start: it is the only thing that may happen before it.
+    fn moves_its_start(&self, command: &Command) -> bool {
+        matches!(
+            command,
+            Command::Director {
+                action: DirectorAction::Reschedule { .. },
+                ..
+            }
+        ) && self.now == self.start
+            && self.not_begun()
     }
 
     /// Applies `change` at `at`, records it, and follows it with what it implies: the end

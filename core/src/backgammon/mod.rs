@@ -170,6 +170,8 @@ pub struct Match {
     warnings: [u32; 2],
     present: [bool; 2],
     lateness_from: Option<Timestamp>,
+    /// The scheduled start as it stands: the set-up's, or the director's (2.2).
+    start: Timestamp,
     lateness_charged: [u32; 2],
     break_until: Option<Timestamp>,
     breaks_taken: [u32; 2],
@@ -216,6 +218,7 @@ impl Match {
             warnings: [0; 2],
             present: [false; 2],
             lateness_from: Some(setup.scheduled_start),
+            start: setup.scheduled_start,
             lateness_charged: [0; 2],
             break_until: None,
             breaks_taken: [0; 2],
@@ -254,7 +257,24 @@ impl Match {
 
     // ---- queries ----
 
-    /// The set-up.
+    /// When the match is scheduled to start (2.2): the set-up's time, or the one the
+    /// director set since.
+    pub fn scheduled_start(&self) -> Timestamp {
+        self.start
+    }
+
+    /// Whether no game has started and no result is recorded.
+    pub(crate) fn not_begun(&self) -> bool {
+        self.game.is_none() && self.games.is_empty() && self.result.is_none()
+    }
+
+    /// Whether the match is put off (a director's ruling, 2.2): no lateness counts
+    /// until he sets a start.
+    pub fn postponed(&self) -> bool {
+        self.lateness_from.is_none() && self.not_begun() && !self.undecided
+    }
+
+    /// The match as it was set up.
     pub fn setup(&self) -> &MatchSetup {
         &self.setup
     }

@@ -239,6 +239,17 @@ impl Clock {
 
     // ---- operations ----
 
+    /// A stopped clock put on a time line that starts at `start` (a match moved before
+    /// its first game, 2.2): operations from `start` on are accepted, even if it is
+    /// earlier than the last. A running clock is refused: its elapsed time would be lost.
+    pub fn move_start(&mut self, start: Timestamp) -> Result<(), ClockError> {
+        if let Some(turn) = self.turn {
+            return Err(ClockError::AlreadyRunning(turn.side));
+        }
+        self.last = start;
+        Ok(())
+    }
+
     /// Starts `side`'s clock (chess 6.5/6.6: White's clock at the start time; backgammon:
     /// the first player of a game after the opening roll).
     pub fn start(&mut self, side: Side, now: Timestamp) -> Result<(), ClockError> {

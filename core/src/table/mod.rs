@@ -157,7 +157,7 @@ impl Game {
     /// When the match is scheduled to start: its clock and lateness count from then.
     pub fn scheduled_start(&self) -> Timestamp {
         match self {
-            Game::Backgammon(m) => m.setup().scheduled_start,
+            Game::Backgammon(m) => m.scheduled_start(),
             Game::Chess(m) => m.settings().start,
         }
     }

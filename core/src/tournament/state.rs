@@ -273,6 +273,9 @@ impl Tournament {
             Event::Rescheduled { key, start, .. } => {
                 self.postponed.remove(key);
                 self.rescheduled.insert(*key, *start);
+                if let Some(a) = self.matches.get_mut(key) {
+                    a.start = *start;
+                }
             }
             Event::Replaced { .. } => {}
         }

@@ -95,6 +95,8 @@ impl Table {
         assert_eq!(folded.result(), self.m.result());
         assert_eq!(folded.clock(), self.m.clock());
         assert_eq!(folded.board(), self.m.board());
+        assert_eq!(folded.scheduled_start(), self.m.scheduled_start());
+        assert_eq!(folded.postponed(), self.m.postponed());
     }
 
     pub fn opening(&mut self, throw: [u8; 2]) -> Vec<Event> {

@@ -134,7 +134,7 @@ impl<S: EventStore + Clone, T: TimeSource> Tournaments for TournamentsService<S,
                 ruling: r.ruling,
             }),
         };
-        self.hub.second_match(&new).await?;
+        self.hub.record_by_hand(&new).await?;
         let handle = self.hub.create_match(new).await?;
         Ok(Response::new(handle.state().await?))
     }

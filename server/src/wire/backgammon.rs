@@ -165,6 +165,9 @@ pub(super) fn director_action(action: Action) -> Result<DirectorAction, Status> 
             },
         },
         Action::EndBreak(_) => DirectorAction::EndBreak,
+        Action::Reschedule(r) => DirectorAction::Reschedule {
+            start: (r.start_ms != 0).then_some(baffle_core::Timestamp(r.start_ms)),
+        },
         Action::GrantBreak(s) => DirectorAction::GrantBreak {
             side: side(s, "grant_break")?,
         },
@@ -325,6 +328,8 @@ pub(super) fn match_state(m: &Match, cx: &StateContext<'_>) -> v1::MatchState {
         signed_head: None,
         // Set by `wire::match_state` from the table.
         uncredited_outage: None,
+        scheduled_start_ms: 0,
+        postponed: false,
         chess: None,
         live_dice: super::live_dice(cx.dice, m.result().is_some()),
         player_seeds: player_seeds(cx),

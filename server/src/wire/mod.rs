@@ -156,6 +156,7 @@ pub fn director_only(action: &Action) -> bool {
             | Action::ChangeDice(_)
             | Action::DecideAppeal(_)
             | Action::DecideMatch(_)
+            | Action::Reschedule(_)
     ) || matches!(action, Action::Chess(v1::ChessCommand { action: Some(a) }) if chess::arbiter_only(a))
 }
 
@@ -293,6 +294,8 @@ pub fn match_state(game: &Game, cx: &StateContext<'_>) -> v1::MatchState {
         Game::Chess(m) => chess::match_state(m, cx),
     };
     v1::MatchState {
+        scheduled_start_ms: game.scheduled_start().as_ms(),
+        postponed: matches!(game, Game::Backgammon(m) if m.postponed()),
         signed_head: cx.signed_head.clone(),
         uncredited_outage: cx.uncredited.map(|u| v1::UncreditedOutage {
             side: baffle_proto::convert::side_to_wire(u.side) as i32,

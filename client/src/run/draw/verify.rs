@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use baffle_core::audit::{Record, export};
-use baffle_core::tournament::{Event, replay};
+use baffle_core::tournament::{Event, by_hand, replay};
 
 use crate::exit;
 use crate::words::{say, say_with};
@@ -105,15 +105,32 @@ pub fn check(text: &str, head: Option<&str>) -> (i32, String) {
             }
         }
     }
-    let t = match replay(&records) {
-        Ok(t) => t,
-        Err(e) => return failed(e),
+    let by_hand = records
+        .first()
+        .and_then(|r| baffle_core::audit::kind_of(&r.body))
+        .is_some_and(|kind| kind == "tournament.created");
+    let (length, log_head, id, what) = if by_hand {
+        match by_hand::replay(&records) {
+            Ok(log) => {
+                let what = made_by_hand(&log);
+                (log.length, log.head, log.id, what)
+            }
+            Err(e) => return failed(e),
+        }
+    } else {
+        match replay(&records) {
+            Ok(t) => {
+                let what = drawn(&t, &records);
+                (t.length, t.head, t.id, what)
+            }
+            Err(e) => return failed(e),
+        }
     };
     let mut out = say_with(
         "cli-verify-chain",
         &[
-            ("count", t.length.into()),
-            ("head", t.head.to_string().into()),
+            ("count", length.into()),
+            ("head", log_head.to_string().into()),
         ],
     ) + "\n";
     // Held to a head published before (the page's, `draw show`'s, a witness's): the
@@ -136,7 +153,7 @@ pub fn check(text: &str, head: Option<&str>) -> (i32, String) {
         out.push('\n');
     }
     match end {
-        Some((n, head)) if n == t.length && head == t.head => {
+        Some((n, head)) if n == length && head == log_head => {
             out += &say("cli-verify-end");
             out.push('\n');
         }
@@ -154,7 +171,16 @@ pub fn check(text: &str, head: Option<&str>) -> (i32, String) {
             out.push('\n');
         }
     }
-    let c = count(&records);
+    out += &what;
+    out += &say_with("cli-verify-ok", &[("id", id.into())]);
+    out.push('\n');
+    (exit::OK, out)
+}
+
+/// What a drawn tournament's log held: its draw and its matches.
+fn drawn(t: &baffle_core::tournament::Tournament, records: &[Record]) -> String {
+    let mut out = String::new();
+    let c = count(records);
     let commitment = hex::encode(t.commitment);
     match c.drawn {
         Some((field, seeds)) => {
@@ -189,7 +215,22 @@ pub fn check(text: &str, head: Option<&str>) -> (i32, String) {
         ],
     );
     out.push('\n');
-    out += &say_with("cli-verify-ok", &[("id", t.id.into())]);
-    out.push('\n');
-    (exit::OK, out)
+    out
+}
+
+/// What a by-hand tournament's log held: its matches, and those replaced by a ruling.
+fn made_by_hand(log: &by_hand::ByHand) -> String {
+    let count = |n: usize| u64::try_from(n).unwrap_or(u64::MAX).into();
+    let replaced = log
+        .matches
+        .iter()
+        .filter(|m| m.replaced_by.is_some())
+        .count();
+    say_with(
+        "cli-verify-by-hand",
+        &[
+            ("matches", count(log.matches.len())),
+            ("replaced", count(replaced)),
+        ],
+    ) + "\n"
 }

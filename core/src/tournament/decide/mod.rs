@@ -391,7 +391,7 @@ pub const MAX_WORDS: usize = 500;
 
 /// A director's words: not empty, at most [`MAX_WORDS`], no control characters but
 /// line breaks.
-fn check_words(words: &str) -> Result<(), String> {
+pub(super) fn check_words(words: &str) -> Result<(), String> {
     if words.trim().is_empty() {
         return Err("they are empty".into());
     }

@@ -138,11 +138,9 @@ impl Tournament {
                 Ok(vec![event])
             }
             Ruling::Postpone => {
-                if decided || self.matches.contains_key(&key) {
-                    return Err(TournamentError::rule(format!(
-                        "{key} has begun (it has a match log): postpone it at its table with a \
-                         ruling there, or replace it"
-                    )));
+                self.check_movable(key, decided)?;
+                if self.postponed.contains_key(&key) {
+                    return Err(TournamentError::rule(format!("{key} is already put off")));
                 }
                 Ok(vec![Event::Postponed {
                     key,
@@ -150,11 +148,7 @@ impl Tournament {
                 }])
             }
             Ruling::Reschedule { start } => {
-                if decided || self.matches.contains_key(&key) {
-                    return Err(TournamentError::rule(format!(
-                        "{key} has a match log already: its start is its table's (2.2)"
-                    )));
-                }
+                self.check_movable(key, decided)?;
                 crate::backgammon::setup::check_schedule(*start, self.opened_at)
                     .map_err(|e| TournamentError::invalid(e.to_string()))?;
                 Ok(vec![Event::Rescheduled {
@@ -201,6 +195,25 @@ impl Tournament {
 
     /// A correction is refused while a match created after the result depends on it:
     /// the players of every match already given a log must stay who they are.
+    /// A match is put off or given its own start before its result; one with a log is
+    /// moved at its table too (2.2: the server sends its table the director's ruling,
+    /// which a match already begun refuses). A chess game's start is its clock's (6.6):
+    /// it is replaced, with a new start, instead.
+    fn check_movable(&self, key: MatchKey, decided: bool) -> Result<(), TournamentError> {
+        if decided {
+            return Err(TournamentError::rule(format!(
+                "{key} has a result: it is not moved any more"
+            )));
+        }
+        if self.plan.game == Game::Chess && self.matches.contains_key(&key) {
+            return Err(TournamentError::rule(format!(
+                "{key} has a game log: a chess game starts when its clock says (6.6); \
+                 replace the match to play it at another time"
+            )));
+        }
+        Ok(())
+    }
+
     fn check_correction(&self, key: MatchKey, event: &Event) -> Result<(), TournamentError> {
         if let Format::Swiss { .. } = self.plan.format
             && self.swiss.len() > key.round as usize
