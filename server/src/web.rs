@@ -16,6 +16,8 @@
 //! asks: tower-http's `CompressionLayer` on the page's own router). The gRPC-Web services
 //! beside them are not: a stream's frames must reach the page as they are written.
 
+pub mod schema;
+
 use std::sync::OnceLock;
 
 use axum::extract::Path;
