@@ -9,9 +9,6 @@ use prost::Message;
 
 use crate::error::Error;
 
-/// `MatchState.sent_at_ms`'s field number (matches.proto).
-pub(crate) const SENT_AT_MS_FIELD: u32 = 33;
-
 /// A match's state as its followers receive it, encoded once: every field but
 /// `sent_at_ms`.
 #[derive(Clone, Debug)]

@@ -1,8 +1,10 @@
 //! The phone page: a live scoreboard served by `baffled` itself, so spectators need
-//! nothing installed. `/` is the page, `/app.js` its script and `/board.js` the board
-//! (all in `server/web/`, compiled into the binary; no build step). The script talks to
-//! the same address over gRPC-Web (the tonic-web layer in `serve_incoming`), decoding
-//! protobuf itself: the tournament feed for the lists, the wall and the results, and
+//! nothing installed. `/` is the page, `/app.js` its script and [`MODULES`] the modules
+//! it imports (all in `server/web/`, compiled into the binary; no build step). The script
+//! talks to the same address over gRPC-Web (the tonic-web layer in `serve_incoming`),
+//! decoding protobuf itself by a schema generated from the protos ([`schema`]; the
+//! generated `schema.js` is committed): the tournament feed for the lists, the wall and
+//! the results, and
 //! `Watch` from the last seq seen for a match's live view, so a reconnect misses nothing.
 //!
 //! Its words come from the `baffle-i18n` catalogue, the console's too: `/i18n/el.json`
@@ -16,6 +18,8 @@
 //! asks: tower-http's `CompressionLayer` on the page's own router). The gRPC-Web services
 //! beside them are not: a stream's frames must reach the page as they are written.
 
+pub mod schema;
+
 use std::sync::OnceLock;
 
 use axum::extract::Path;
@@ -27,20 +31,30 @@ use tower_http::compression::{CompressionLayer, CompressionLevel};
 
 /// The page.
 pub const INDEX_HTML: &str = include_str!("../web/index.html");
-/// Its script, `/app.js`: the views and the router.
+/// Its script, `/app.js`: the router, which imports the views.
 pub const APP_JS: &str = include_str!("../web/app.js");
-/// The modules it imports, by path: the board of a match that records moves, protobuf
-/// and gRPC-Web, the words, the dice checked in the browser, a player's side with live
-/// dice, a tournament's draw (on the phone, the wall and paper), and a few DOM helpers.
-pub const MODULES: [(&str, &str); 9] = [
+/// The modules it imports, by path: the views (home, a tournament, its results and
+/// wall, a match live, the draw's), a match as a card, the clock faces, the following of
+/// feeds, protobuf and gRPC-Web with the schema generated from the protos ([`schema`]),
+/// the words, the board, the dice checked in the browser, a player's side with live
+/// dice, the heads' signatures, and a few DOM helpers.
+pub const MODULES: [(&str, &str); 17] = [
     ("/app.js", APP_JS),
-    ("/board.js", include_str!("../web/board.js")),
+    ("/home.js", include_str!("../web/home.js")),
+    ("/tournament.js", include_str!("../web/tournament.js")),
+    ("/results.js", include_str!("../web/results.js")),
+    ("/match.js", include_str!("../web/match.js")),
+    ("/draw.js", include_str!("../web/draw.js")),
+    ("/card.js", include_str!("../web/card.js")),
+    ("/clock.js", include_str!("../web/clock.js")),
+    ("/follow.js", include_str!("../web/follow.js")),
     ("/wire.js", include_str!("../web/wire.js")),
+    ("/schema.js", include_str!("../web/schema.js")),
     ("/words.js", include_str!("../web/words.js")),
+    ("/board.js", include_str!("../web/board.js")),
     ("/dice.js", include_str!("../web/dice.js")),
     ("/heads.js", include_str!("../web/heads.js")),
     ("/player.js", include_str!("../web/player.js")),
-    ("/draw.js", include_str!("../web/draw.js")),
     ("/ui.js", include_str!("../web/ui.js")),
 ];
 
@@ -148,4 +162,61 @@ fn page() -> axum::Router {
         // The page names its own icon (inline, in `index.html`); a browser or a bookmark
         // that asks for the old default anyway gets nothing rather than a 404 to log.
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MODULES;
+
+    /// Every module in `server/web/` is served, and no module but the generated schema
+    /// holds a message's fields by number (`12: ["name", …]`) or encodes by hand
+    /// (`encode([[1, …]])`): what a message is comes from the protos alone.
+    #[test]
+    fn the_page_knows_field_numbers_only_from_the_generated_schema() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web");
+        let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".js"))
+            .map(|n| format!("/{n}"))
+            .collect();
+        on_disk.sort();
+        let mut served: Vec<String> = MODULES.iter().map(|(p, _)| p.to_string()).collect();
+        served.sort();
+        assert_eq!(served, on_disk, "every module is served");
+        for (path, body) in MODULES.iter().filter(|(p, _)| *p != "/schema.js") {
+            let by_number = body
+                .match_indices(": [\"")
+                .find(|(at, _)| field_entry(&body[..*at], &body[at + 4..]));
+            assert!(
+                by_number.is_none(),
+                "{path} spells a field by number: {}",
+                by_number.map_or("", |(at, _)| {
+                    let from = body[..at].rfind('\n').map_or(0, |n| n + 1);
+                    body[from..].lines().next().unwrap_or("")
+                })
+            );
+            assert!(
+                !body.contains("encode([["),
+                "{path} encodes by field number"
+            );
+        }
+    }
+
+    /// Whether `before: ["after` is a schema's field entry: a number, then a field's
+    /// name (snake_case) and a type (a quoted name, a message, or a table inline).
+    fn field_entry(before: &str, after: &str) -> bool {
+        let Some((name, rest)) = after.split_once('"') else {
+            return false;
+        };
+        before.ends_with(|c: char| c.is_ascii_digit())
+            && !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+            && rest
+                .strip_prefix(", ")
+                .and_then(|r| r.chars().next())
+                .is_some_and(|c| c == '"' || c == '{' || c.is_ascii_uppercase())
+    }
 }

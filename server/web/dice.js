@@ -2,7 +2,7 @@
 // docs/web.md): the log's chain and every server roll recomputed here, and a seed made,
 // committed and revealed by the page for a player who gives his code.
 
-import { utf8Encode, decode, encode, call, unary, ExportLine, GetCommitmentResponse, commitRequest, revealRequest,
+import { utf8Encode, call, unary, commitRequest, revealRequest,
   SIDE_A, SIDE_B } from "./wire.js";
 import { t, refusal, time, language } from "./words.js";
 import { el, setStatus } from "./ui.js";
@@ -240,8 +240,8 @@ window.baffleDice = {
 // The log of `id`, exported by the server, as text.
 async function exportLog(id) {
   let text = "";
-  for await (const bytes of call("/baffle.v1.Audit/ExportLog", encode([[1, id]]))) {
-    text += decode(bytes, ExportLine).line + "\n";
+  for await (const { line } of call("/baffle.v1.Audit/ExportLog", { match_id: id })) {
+    text += line + "\n";
   }
   return text;
 }
@@ -324,7 +324,7 @@ async function commitSeed(match, code) {
   const side = playerCode(code, match);
   // The construction decides what the commitment hashes; a server from before
   // construction 2 names none, and follows construction 1.
-  const answer = await unary("/baffle.v1.Audit/GetCommitment", encode([[1, match]]), GetCommitmentResponse);
+  const answer = await unary("/baffle.v1.Audit/GetCommitment", { match_id: match });
   const construction = answer.dice_construction === 2 ? 2 : 1;
   const seed = random(32), salt = construction === 2 ? random(32) : new Uint8Array(0);
   const server = fromHex(answer.commitment, "the server's commitment");

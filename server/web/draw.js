@@ -5,7 +5,7 @@
 // pages for A4 paper (the print CSS is in index.html). Only what DrawView says is shown:
 // the page works nothing out but which box of the tree a match is in.
 
-import { decode, encode, call, unary, DrawView, ExportLine, GrpcError } from "./wire.js";
+import { call, unary, GrpcError } from "./wire.js";
 import { t, time, date, number } from "./words.js";
 import { el, setStatus, fold } from "./ui.js";
 
@@ -18,7 +18,7 @@ const NOT_FOUND = 5;
 const known = new Map();
 export async function drawOf(id) {
   try {
-    const d = await unary("/baffle.v1.Draws/GetDraw", encode([[1, id]]), DrawView);
+    const d = await unary("/baffle.v1.Draws/GetDraw", { tournament_id: id });
     known.set(id, true);
     return d;
   } catch (e) {
@@ -192,7 +192,7 @@ function searchBox(getDraw) {
 
 async function downloadLog(id) {
   const lines = [];
-  for await (const bytes of call("/baffle.v1.Draws/ExportDrawLog", encode([[1, id]]))) lines.push(decode(bytes, ExportLine).line);
+  for await (const { line } of call("/baffle.v1.Draws/ExportDrawLog", { tournament_id: id })) lines.push(line);
   const link = el("a", { href: URL.createObjectURL(new Blob([lines.join("\n") + "\n"], { type: "application/jsonl" })), download: `${id}-draw.jsonl` });
   link.click();
   URL.revokeObjectURL(link.href);
@@ -236,8 +236,7 @@ export function showDraw(id, wall, { view, title, keepFollowing }) {
   view.replaceChildren(...(wall ? [body] : [links, search.node, search.out, body, proofBox]));
   keepFollowing(stop.signal, async (signal) => {
     try {
-      for await (const bytes of call("/baffle.v1.Draws/WatchDraw", encode([[1, id]]), signal)) {
-        const d = decode(bytes, DrawView);
+      for await (const d of call("/baffle.v1.Draws/WatchDraw", { tournament_id: id }, signal)) {
         latest = d;
         title.textContent = t("draw-title", { name: d.name || id });
         body.replaceChildren(...drawBody(d));

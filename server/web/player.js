@@ -5,7 +5,7 @@
 // next link by itself whenever a draw waits for it, and sends his own plays — a roll (his
 // link goes with it), double, take, pass, press — with his code as the bearer token.
 
-import { encode, call, unary, MatchState, GetCommitmentResponse, commitChainRequest, giveLinkRequest, rollMessage,
+import { call, unary, commitChainRequest, giveLinkRequest, rollMessage,
   executeRequest, SIDE_A, SIDE_B } from "./wire.js";
 import { t, refusal, language } from "./words.js";
 import { el, setStatus } from "./ui.js";
@@ -60,7 +60,7 @@ async function asPlayer(path, request, code) {
 // the server refuses it.
 async function commitChain(match, code) {
   const side = playerCode(code, match);
-  const answer = await unary("/baffle.v1.Audit/GetCommitment", encode([[1, match]]), GetCommitmentResponse);
+  const answer = await unary("/baffle.v1.Audit/GetCommitment", { match_id: match });
   const mine = { code: code.trim(), side, tip: toHex(random(32)), length: LENGTH, server: answer.commitment };
   const links = await chainOf(match, mine);
   // Kept to find his chain in the log afterwards (the verifier checks it; he can give it
@@ -78,7 +78,7 @@ async function commitChain(match, code) {
   return side;
 }
 
-const fresh = (match) => unary("/baffle.v1.Tournaments/GetMatch", encode([[1, match]]), MatchState);
+const fresh = (match) => unary("/baffle.v1.Tournaments/GetMatch", { match_id: match });
 const failed = (e) => setStatus(t("live-failed", { error: refusal(e.message) }), true);
 
 // The links on their way, by side and links left, so each is sent once.

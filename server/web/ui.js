@@ -1,6 +1,9 @@
-// The page's few DOM helpers, shared by its modules: an element maker, the status line,
-// and the polite announcer that tells a screen reader of a change of score or clock.
+// The page's few DOM helpers, shared by its modules: where the views draw (the view and
+// its title), an element maker, the status line, and the polite announcer that tells a
+// screen reader of a change of score or clock.
 
+export const view = document.getElementById("view");
+export const title = document.getElementById("title");
 const statusLine = document.getElementById("status");
 const announcer = document.getElementById("announce");
 

@@ -1,6 +1,11 @@
-// baffle's wire for the page: protobuf encoded and decoded by hand, the schemas of the
-// messages the page reads (copied by field number from proto/baffle/v1), and gRPC-Web
-// calls over fetch. No library and no build step: what is here is what runs.
+// baffle's wire for the page: protobuf encoded and decoded by hand, and gRPC-Web calls
+// over fetch. What each message is (its fields' numbers, names and types), which message
+// each method takes and answers, and the enums' values come from schema.js, generated
+// from proto/baffle/v1 (server/src/web/schema.rs); nothing here knows a field number. No
+// library and no build step: what is here is what runs.
+
+import { messages, enums, methods } from "./schema.js";
+
 // ---------------------------------------------------------------- protobuf wire format
 
 const utf8 = new TextDecoder();
@@ -36,21 +41,33 @@ class Reader {
   }
 }
 
-// A schema maps field numbers to [name, type, "repeated"?]; a type is "string", "bool",
-// "uint", "int64", "enum" or another schema. Unknown fields are skipped, as protobuf
-// requires, so newer servers stay readable.
+// A message's schema (schema.js, generated from the protos) maps its field numbers to
+// [name, type, label?]; a type is "string", "bytes", "bool", "uint", "int", "enum" or a
+// message's name, and the label "repeated" or "optional" (set means sent, even zero).
+// Unknown fields are skipped, as protobuf requires, so newer servers stay readable.
+function schemaOf(type) {
+  const schema = messages[type];
+  if (!schema) throw new Error(`no message ${type} in baffle.v1`);
+  return schema;
+}
+
+const isMessage = (type) => !(type in ZERO);
+const ZERO = { string: "", bytes: new Uint8Array(0), bool: false, uint: 0, int: 0, enum: 0 };
+
 function scalar(r, type) {
   const v = r.varint();
   if (type === "bool") return v !== 0n;
-  if (type === "int64") return Number(BigInt.asIntN(64, v));
+  if (type === "int") return Number(BigInt.asIntN(64, v));
   return Number(v);
 }
 
-function decode(bytes, schema) {
+// The message `type` (a name in schema.js) in `bytes`, every field present: a field not
+// on the wire has its zero (a message's is null, a repeated one's []).
+function decode(bytes, type) {
+  const schema = schemaOf(type);
   const out = {};
-  for (const [name, type, rep] of Object.values(schema)) {
-    out[name] = rep ? [] : type === "string" ? "" : type === "bool" ? false :
-      typeof type === "object" ? null : 0;
+  for (const [name, kind, label] of Object.values(schema)) {
+    out[name] = label === "repeated" ? [] : isMessage(kind) ? null : ZERO[kind];
   }
   const r = new Reader(bytes);
   while (!r.done()) {
@@ -58,18 +75,17 @@ function decode(bytes, schema) {
     const field = tag >>> 3, wireType = tag & 7;
     const spec = schema[field];
     if (!spec) { r.skip(wireType); continue; }
-    const [name, type, rep] = spec;
-    if (typeof type === "object") {
-      const v = decode(r.bytes(), type);
-      if (rep) out[name].push(v); else out[name] = v;
-    } else if (type === "string") {
-      const v = utf8.decode(r.bytes());
+    const [name, kind, label] = spec;
+    const rep = label === "repeated";
+    if (isMessage(kind) || kind === "string" || kind === "bytes") {
+      const raw = r.bytes();
+      const v = kind === "string" ? utf8.decode(raw) : kind === "bytes" ? raw.slice() : decode(raw, kind);
       if (rep) out[name].push(v); else out[name] = v;
     } else if (rep && wireType === 2) {
       const packed = new Reader(r.bytes());
-      while (!packed.done()) out[name].push(scalar(packed, type));
+      while (!packed.done()) out[name].push(scalar(packed, kind));
     } else {
-      const v = scalar(r, type);
+      const v = scalar(r, kind);
       if (rep) out[name].push(v); else out[name] = v;
     }
   }
@@ -78,7 +94,7 @@ function decode(bytes, schema) {
 
 function varintBytes(n) {
   const out = [];
-  let v = BigInt(n);
+  let v = BigInt.asUintN(64, BigInt(n));
   do {
     let byte = Number(v & 0x7fn);
     v >>= 7n;
@@ -88,128 +104,58 @@ function varintBytes(n) {
   return out;
 }
 
-// Encodes a flat message of strings, bytes and unsigned integers: all the requests need.
-function encode(fields) {
+// One value of a field as bytes on the wire (its tag first).
+function encodeField(out, number, kind, value) {
+  if (isMessage(kind) || kind === "string" || kind === "bytes") {
+    const body = kind === "string" ? utf8Encode.encode(value) : kind === "bytes" ? value : encode(kind, value);
+    out.push(...varintBytes((number << 3) | 2), ...varintBytes(body.length), ...body);
+  } else {
+    out.push(...varintBytes(number << 3), ...varintBytes(kind === "bool" ? Number(value) : value));
+  }
+}
+
+// The message `type` with the fields of `value` (by their names in the proto): a field
+// left out, or at its zero without presence, is not sent, as protobuf encodes them.
+function encode(type, value = {}) {
+  const schema = schemaOf(type);
+  const known = new Set(Object.values(schema).map(([name]) => name));
+  for (const name of Object.keys(value)) {
+    if (!known.has(name)) throw new Error(`${type} has no field ${name}`);
+  }
   const out = [];
-  for (const [field, value] of fields) {
-    if (typeof value === "string" || value instanceof Uint8Array) {
-      const s = typeof value === "string" ? utf8Encode.encode(value) : value;
-      out.push(...varintBytes((field << 3) | 2), ...varintBytes(s.length), ...s);
-    } else if (value) {
-      out.push(...varintBytes(field << 3), ...varintBytes(value));
+  for (const [number, [name, kind, label]] of Object.entries(schema)) {
+    const v = value[name];
+    if (v === undefined || v === null) continue;
+    if (label === "repeated") {
+      for (const item of v) encodeField(out, Number(number), kind, item);
+    } else if (label === "optional" || isMessage(kind) || !(v === ZERO[kind] || v.length === 0)) {
+      encodeField(out, Number(number), kind, v);
     }
   }
   return new Uint8Array(out);
 }
 
-// ---------------------------------------------------------------- schemas (baffle.v1)
+// ---------------------------------------------------------------- requests
 
-const SideClock = {
-  1: ["main_ms", "int64"], 2: ["delay_ms", "int64"], 4: ["moves", "uint"],
-  5: ["period", "uint"], 9: ["flagged_at_ms", "int64"],
-};
-const ClockState = {
-  1: ["as_of_ms", "int64"], 3: ["a", SideClock], 4: ["b", SideClock],
-  5: ["running", "enum"], 6: ["paused", "enum"], 7: ["next_flag_at_ms", "int64"],
-  9: ["frozen", "bool"],
-};
-const ChessResult = { 1: ["outcome", "enum"], 2: ["reason", "enum"] };
-const ChessState = {
-  1: ["category", "string"], 4: ["games", "uint"], 5: ["white", "enum"], 6: ["started", "bool"],
-  7: ["to_move", "enum"], 10: ["flags", { 1: ["color", "enum"], 2: ["at_ms", "int64"] }, "repeated"],
-  11: ["quickplay_claim", "enum"],
-  12: ["results", { 1: ["game", "uint"], 2: ["white", "enum"], 3: ["result", ChessResult] }, "repeated"],
-  13: ["half_points_a", "uint"], 14: ["half_points_b", "uint"],
-  15: ["position", { 1: ["sp", "uint"], 2: ["back_rank", "string"], 90: ["black_back_rank", "string"] }],
-  16: ["chess960", "bool"], 17: ["moves", "uint", "repeated"], 90: ["laws_name", "string"], 91: ["quickplay_postponed", "bool"],
-};
-const MatchResult = { 1: ["winner", "enum"], 2: ["how", "string"], 3: ["confirmed", "bool"], 4: ["how_kind", "enum"] };
-const MatchState = {
-  1: ["match_id", "string"], 2: ["tournament_id", "string"], 3: ["round", "uint"],
-  4: ["table", "string"], 5: ["player_a", "string"], 6: ["player_b", "string"],
-  7: ["length", "uint"], 8: ["score_a", "uint"], 9: ["score_b", "uint"],
-  10: ["phase", "enum"], 11: ["game_number", "uint"], 12: ["crawford", "bool"],
-  14: ["cube_value", "uint"], 15: ["cube_owner", "enum"], 16: ["turn", "enum"],
-  17: ["turn_side", "enum"], 18: ["dice", "uint", "repeated"], 19: ["clock", ClockState],
-  20: ["result", MatchResult], 21: ["seq", "uint"], 25: ["present", "bool", "repeated"],
-  22: ["head_hash", "string"], 23: ["dice_source", "string"], 24: ["commitment", "string"],
-  26: ["penalty_points", "uint", "repeated"], 33: ["sent_at_ms", "int64"],
-  34: ["chess", ChessState],
-  35: ["player_seeds", { 1: ["commitment", "string"], 2: ["seed", "string"] }, "repeated"],
-  36: ["player_seeds_required", "bool"], 80: ["warnings", "uint", "repeated"],
-  81: ["dice_construction", "uint"], 82: ["reveal_due_ms", "int64"], 83: ["dice_revealed", "bool"],
-  84: ["signed_head", { 1: ["match_id", "string"], 2: ["length", "uint"], 3: ["head", "string"],
-    4: ["signature", "string"], 5: ["signer", "string"] }],
-};
-// Live dice (docs/dice.md): each player's chain as the log knows it, and the draw that
-// waits for the players' links.
-const LiveChain = { 1: ["head", "string"], 2: ["left", "uint"] };
-const LiveDraw = { 1: ["side", "enum"], 2: ["asked_ms", "int64"], 3: ["due_ms", "int64"],
-  4: ["given_a", "bool"], 5: ["given_b", "bool"] };
-MatchState[86] = ["live_dice", { 1: ["chain_a", LiveChain], 2: ["chain_b", LiveChain], 3: ["waiting", LiveDraw] }];
-MatchState[60] = ["board", {
-  1: ["checkers_a", "uint", "repeated"], 2: ["checkers_b", "uint", "repeated"],
-  3: ["pips", "uint", "repeated"], 4: ["borne_off", "uint", "repeated"],
-  5: ["gnubg_position_id", "string"], 6: ["moved", "bool"],
-}];
-const ExportMatchResponse = { 1: ["text", "string"], 2: ["file_name", "string"] };
-const Event = { 1: ["seq", "uint"], 2: ["kind", "string"], 3: ["body", "string"] };
-const MatchUpdate = { 1: ["events", Event, "repeated"], 2: ["state", MatchState] };
-const Tournament = { 1: ["id", "string"], 2: ["name", "string"], 80: ["venue", "string"],
-  81: ["first_day", "string"], 82: ["last_day", "string"] };
-const ExportLine = { 1: ["line", "string"] };
-const GetCommitmentResponse = { 1: ["commitment", "string"], 2: ["dice_construction", "uint"] };
-const ListTournamentsResponse = { 1: ["tournaments", Tournament, "repeated"] };
-const ListMatchesResponse = { 1: ["matches", MatchState, "repeated"] };
-
-// baffle.v1.Draws (draws.proto): a tournament's draw as it stands, for the draw's views.
-const DrawPlan = { 1: ["format", "enum"], 2: ["flights", "enum"], 3: ["cycles", "uint"], 4: ["rounds", "uint"], 5: ["length", "uint"] };
-const Entrant = { 1: ["number", "uint"], 2: ["details", { 1: ["name", "string"], 3: ["club", "string"] }], 3: ["status", "enum"] };
-const Pairing = {
-  1: ["key", "string"], 2: ["flight", "enum"], 3: ["round", "uint"], 4: ["index", "uint"],
-  5: ["player_a", "uint"], 6: ["player_b", "uint"], 7: ["name_a", "string"], 8: ["name_b", "string"],
-  9: ["state", "enum"], 10: ["match_id", "string"], 11: ["table", "string"], 12: ["start_ms", "int64"],
-  13: ["winner", "uint"], 14: ["score_a", "uint"], 15: ["score_b", "uint"], 16: ["unplayed", "bool"],
-  17: ["ruling", "string"],
-};
-const StandingRow = {
-  1: ["place", "uint"], 2: ["entrant", "uint"], 3: ["name", "string"], 4: ["played", "uint"],
-  5: ["wins", "uint"], 6: ["losses", "uint"], 7: ["byes", "uint"], 8: ["score_halves", "uint"],
-  9: ["points_for", "uint"], 10: ["points_against", "uint"], 11: ["buchholz_halves", "uint"],
-  12: ["sonneborn_berger_quarters", "uint"], 13: ["draws", "uint"],
-};
-const DrawView = {
-  1: ["tournament_id", "string"], 2: ["name", "string"], 3: ["plan", DrawPlan], 4: ["tables", "string", "repeated"],
-  5: ["commitment", "string"], 6: ["seed", "string"], 7: ["entrants", Entrant, "repeated"],
-  8: ["seeds", "uint", "repeated"], 9: ["order", "uint", "repeated"], 10: ["pairings", Pairing, "repeated"],
-  11: ["byes", { 1: ["key", "string"], 2: ["entrant", "uint"] }, "repeated"],
-  12: ["rounds", { 1: ["flight", "enum"], 2: ["round", "uint"], 3: ["started", "bool"], 4: ["start_ms", "int64"] }, "repeated"],
-  13: ["standings", StandingRow, "repeated"],
-  14: ["placings", { 1: ["flight", "enum"], 2: ["entrant", "uint"], 3: ["name", "string"], 4: ["place", "uint"] }, "repeated"],
-  15: ["log_length", "uint"], 16: ["head", "string"], 17: ["drawn_at_ms", "int64"],
-};
-
-const SIDE_A = 1, SIDE_B = 2;
+const { SIDE_A, SIDE_B } = enums.Side;
 
 // A player's seed requests (Audit.CommitPlayerSeed, Audit.RevealPlayerSeed): the match,
 // the side, and the commitment or the seed (32 bytes each here). The reveal's salt is
-// field 4, `optional bytes`: sent whenever there is one (construction 2), left out
-// entirely for construction 1, where the server refuses a salt.
-const commitRequest = (match, side, commitment) => encode([[1, match], [2, side], [3, commitment]]);
-const revealRequest = (match, side, seed, salt) =>
-  encode([[1, match], [2, side], [3, seed], ...(salt ? [[4, salt]] : [])]);
+// `optional bytes`: sent whenever there is one (construction 2), left out entirely for
+// construction 1, where the server refuses a salt.
+const commitRequest = (match, side, commitment) => ({ match_id: match, side, commitment });
+const revealRequest = (match, side, seed, salt) => ({ match_id: match, side, seed, ...(salt ? { salt } : {}) });
 
 // Live dice requests: Audit.CommitChain (match, side, anchor, length) and Audit.GiveLink
 // (match, side, link).
-const commitChainRequest = (match, side, anchor, length) => encode([[1, match], [2, side], [3, anchor], [4, length]]);
-const giveLinkRequest = (match, side, link) => encode([[1, match], [2, side], [3, link]]);
+const commitChainRequest = (match, side, anchor, length) => ({ match_id: match, side, anchor, length });
+const giveLinkRequest = (match, side, link) => ({ match_id: match, side, link });
 
-// Matches.Execute with one of a player's own plays (the Command's field number and its
-// value: a Side, or a Roll's bytes). A nested message is bytes on the wire, so the flat
-// encoder serves: Roll is {1: side, 3: link} (dice left empty: the server draws them).
-const COMMAND = { roll: 4, double: 6, take: 7, pass: 8, press: 9 };
-const rollMessage = (side, link) => encode([[1, side], [3, link]]);
-const executeRequest = (match, command, value) => encode([[1, match], [2, encode([[COMMAND[command], value]])]]);
+// Matches.Execute with one of a player's own plays: the Command's field ("roll",
+// "double", "take", "pass", "press") and its value, a Side or a Roll (dice left empty:
+// the server draws them).
+const rollMessage = (side, link) => ({ side, link });
+const executeRequest = (match, command, value) => ({ match_id: match, command: { [command]: value } });
 
 // ---------------------------------------------------------------- gRPC-Web
 
@@ -231,11 +177,20 @@ function checkStatus(get) {
   }
 }
 
-// Calls `path` with `request` and yields each response message's bytes.
+// The request and response messages of the method at `path` (schema.js).
+function methodOf(path) {
+  const types = methods[path];
+  if (!types) throw new Error(`no method ${path} in baffle.v1`);
+  return types;
+}
+
+// Calls the method at `path` ("/baffle.v1.Matches/Watch") with `request`, an object of
+// its request message's fields by name, and yields each response message, decoded.
 async function* call(path, request, signal, headers = {}) {
+  const [input, output] = methodOf(path);
   const response = await fetch(path, {
     method: "POST",
-    body: frame(request),
+    body: frame(encode(input, request)),
     signal,
     headers: {
       "content-type": "application/grpc-web+proto",
@@ -269,17 +224,15 @@ async function* call(path, request, signal, headers = {}) {
         checkStatus((h) => trailers[h]);
         return;
       }
-      yield body;
+      yield decode(body, output);
     }
   }
 }
 
-async function unary(path, request, schema) {
-  for await (const bytes of call(path, request)) return decode(bytes, schema);
+async function unary(path, request) {
+  for await (const message of call(path, request)) return message;
   throw new Error("no reply");
 }
 
-
-export { utf8, utf8Encode, decode, encode, call, unary, GrpcError, MatchState, MatchUpdate, Tournament,
-  ListTournamentsResponse, ListMatchesResponse, DrawView, ExportLine, ExportMatchResponse, GetCommitmentResponse,
+export { utf8, utf8Encode, decode, encode, call, unary, GrpcError, enums,
   commitRequest, revealRequest, commitChainRequest, giveLinkRequest, rollMessage, executeRequest, SIDE_A, SIDE_B };

@@ -19,6 +19,7 @@ use std::task::{Context, Poll};
 
 use baffle_proto::v1;
 use bytes::BufMut;
+use prost::Message;
 use tokio_stream::wrappers::BroadcastStream;
 use tokio_stream::wrappers::errors::BroadcastStreamRecvError;
 use tonic::body::Body;
@@ -27,7 +28,6 @@ use tonic::codegen::{Service, http};
 use tonic::server::{Grpc, NamedService, ServerStreamingService};
 use tonic::{Request, Response, Status};
 
-use crate::feed::SENT_AT_MS_FIELD;
 pub use crate::feed::{FeedItem, Summary};
 use crate::followers::FollowerSlot;
 use crate::hub::Hub;
@@ -233,12 +233,16 @@ impl Encoder for FrameEncoder {
 }
 
 impl Frame {
-    /// The copy's protobuf encoding, into `dst`.
+    /// The copy's protobuf encoding, into `dst`. The stamp is a `MatchState` of that one
+    /// field, encoded by prost: its number is the proto's, written nowhere here, and a
+    /// zero stamp is left out as prost leaves out any zero.
     fn write(&self, dst: &mut impl BufMut) {
         dst.put_slice(self.summary.bytes());
-        if self.sent_at_ms != 0 {
-            prost::encoding::int64::encode(SENT_AT_MS_FIELD, &self.sent_at_ms, dst);
+        v1::MatchState {
+            sent_at_ms: self.sent_at_ms,
+            ..Default::default()
         }
+        .encode_raw(dst);
     }
 }
 
