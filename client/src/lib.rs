@@ -14,6 +14,7 @@
 //! - [`duration`]: durations as directors write them (12s, 2m, -30s).
 //! - [`views`]: what `--json` prints, one serde type per resource.
 //! - [`words`]: every word said to a person, with stable ids (for the shared catalogue).
+//! - [`feed`]: a match's or a tournament's updates as one stream that reconnects by itself.
 //! - [`tui`]: the live views, `baffle follow` and `baffle console` (ratatui).
 
 pub mod audit;
@@ -23,6 +24,7 @@ pub mod connect;
 pub mod dice;
 pub mod duration;
 pub mod examples;
+pub mod feed;
 pub mod presets;
 pub mod render;
 pub mod reveal;
