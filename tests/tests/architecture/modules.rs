@@ -215,6 +215,17 @@ impl Tree {
                     let file = self.modules[module].file;
                     let mut paths = PathCollector::default();
                     paths.visit_item(other);
+                    for (path, name, line) in paths.uses {
+                        // A `use` inside a function: bound in its block, counted as the
+                        // module's own (the file takes the name all the same).
+                        let import = Import {
+                            name,
+                            path,
+                            public: false,
+                            line,
+                        };
+                        self.modules[module].imports.push(import);
+                    }
                     let f = &mut self.files[file];
                     f.used.extend(paths.firsts);
                     f.paths
@@ -425,6 +436,8 @@ fn flatten(
 struct PathCollector {
     firsts: BTreeSet<String>,
     paths: Vec<(Vec<String>, usize)>,
+    /// `use` lines inside functions: path, bound name, line.
+    uses: Vec<(Vec<String>, Option<String>, usize)>,
 }
 
 impl<'ast> Visit<'ast> for PathCollector {
@@ -439,6 +452,16 @@ impl<'ast> Visit<'ast> for PathCollector {
             }
         }
         syn::visit::visit_path(self, path);
+    }
+
+    fn visit_item_use(&mut self, u: &'ast syn::ItemUse) {
+        if u.leading_colon.is_none() && !is_test_only(&u.attrs) {
+            let mut flat = Vec::new();
+            flatten(&u.tree, &mut Vec::new(), &mut flat);
+            let line = u.span().start().line;
+            self.uses
+                .extend(flat.into_iter().map(|(path, name)| (path, name, line)));
+        }
     }
 
     fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
