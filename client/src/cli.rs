@@ -7,9 +7,11 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::connect::DEFAULT_SERVER;
 use crate::dice::StreamFormat;
 
+mod chess;
 mod draw;
 mod live;
 mod table;
+pub use chess::{ChessAction, ChessArgs, ChessMatchArgs, ColorArg, LawsArg, QuickplayArg};
 pub use draw::{
     DetailsArgs, DrawCommand, FlightArg, FlightsArg, FormatArg, Numbers, PairingArgs,
     PairingRuling, PlayerCommand, RoundCommand, StandingsArgs,
@@ -210,7 +212,7 @@ pub enum Command {
     /// A director's ruling in a match, with its reason and article.
     Rule(RuleArgs),
     /// A chess match's action: a player's, or the arbiter's with --reason and --article.
-    Chess(crate::chess::ChessArgs),
+    Chess(ChessArgs),
     /// Clock devices.
     #[command(subcommand)]
     Device(DeviceCommand),
@@ -359,7 +361,7 @@ pub enum MatchCommand {
         ruling: Option<String>,
         /// A chess match instead (then --length is not needed).
         #[command(flatten)]
-        chess: crate::chess::ChessMatchArgs,
+        chess: ChessMatchArgs,
     },
     /// List matches.
     List {

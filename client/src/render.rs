@@ -198,26 +198,6 @@ fn chess_lines(s: &v1::MatchState, c: &v1::ChessState) -> String {
     out
 }
 
-/// A chess match as JSON.
-pub fn chess_json(c: &v1::ChessState) -> Value {
-    json!({
-        "category": c.category,
-        "laws": v1::ChessLaws::try_from(c.laws).map_or("-".into(), |l| crate::views::enum_name(l.as_str_name(), "CHESS_LAWS_")),
-        "supervised": c.supervised, "games": c.games, "white": side(c.white), "started": c.started,
-        "to_move": chess_text::color(c.to_move), "present": c.present, "moves": c.moves,
-        "illegal_moves": c.illegal_moves,
-        "flags": c.flags.iter().map(|f| json!({ "color": chess_text::color(f.color), "at_ms": f.at_ms })).collect::<Vec<_>>(),
-        "quickplay_claim": chess_text::color(c.quickplay_claim),
-        "results": c.results.iter().map(|g| json!({
-            "game": g.game, "white": side(g.white),
-            "result": g.result.as_ref().map(chess_text::result),
-        })).collect::<Vec<_>>(),
-        "half_points": [c.half_points_a, c.half_points_b],
-        "chess960": c.chess960,
-        "position": c.position.as_ref().map(|p| json!({ "sp": p.sp, "back_rank": p.back_rank })),
-    })
-}
-
 /// A table of matches, one line each: where, who, the score, the status in words
 /// (`views::status`), and the winner with how the match was won.
 pub fn match_table(matches: &[v1::MatchState]) -> String {
@@ -386,13 +366,5 @@ pub fn adjudication_json(a: &v1::Adjudication) -> Value {
         "certain_winner": side(a.certain_winner), "gammon_possible": a.gammon_possible,
         "backgammon_possible": a.backgammon_possible, "next": side(a.next), "dice": a.dice,
         "then_dice": a.then_dice, "seq": a.seq,
-    })
-}
-
-/// The board of a match that records moves, as JSON.
-pub fn board_json(b: &v1::Board) -> Value {
-    json!({
-        "checkers": [b.checkers_a, b.checkers_b], "pips": b.pips, "borne_off": b.borne_off,
-        "gnubg_position_id": b.gnubg_position_id, "moved": b.moved,
     })
 }

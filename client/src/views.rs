@@ -6,10 +6,11 @@
 
 use baffle_proto::v1;
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Value, json};
 
-use crate::render::side;
 use crate::words;
+use baffle_proto::backgammon_text::side;
+use baffle_proto::chess_text;
 
 pub mod draw;
 
@@ -90,30 +91,7 @@ impl TournamentView {
     }
 }
 
-/// The statuses of [`status`]: stable machine values (`--json` prints them; the
-/// console and the CLI say them in words with `words::status`).
-pub mod statuses {
-    /// Nobody checked in.
-    pub const WAITING: &str = "waiting";
-    /// One player checked in.
-    pub const PRESENT: &str = "present";
-    /// Both players checked in, nothing started.
-    pub const READY: &str = "ready";
-    /// A game in progress.
-    pub const PLAYING: &str = "playing";
-    /// Between two games.
-    pub const BETWEEN: &str = "between games";
-    /// The result is in, not confirmed.
-    pub const OVER: &str = "over";
-    /// The director confirmed the result.
-    pub const CONFIRMED: &str = "confirmed";
-    /// Both players won at one instant: the director decides.
-    pub const UNDECIDED: &str = "undecided";
-    /// The clock is stopped (the console's status column only).
-    pub const PAUSED: &str = "paused";
-    /// The director put the match off before its first game (2.2).
-    pub const POSTPONED: &str = "postponed";
-}
+pub use crate::statuses;
 
 /// Where a match stands, in the director's words: waiting (nobody checked in), present
 /// (one player), ready (both, nothing started), playing, between games, undecided (both
@@ -364,8 +342,8 @@ impl MatchView {
                 })
                 .collect(),
             appeals: s.appeals.len(),
-            chess: s.chess.as_ref().map(crate::render::chess_json),
-            board: s.board.as_ref().map(crate::render::board_json),
+            chess: s.chess.as_ref().map(chess_json),
+            board: s.board.as_ref().map(board_json),
         }
     }
 }
@@ -408,4 +386,32 @@ pub fn to_line<T: Serialize>(view: &T) -> String {
     let mut text = serde_json::to_string(view).expect("views always serialize");
     text.push('\n');
     text
+}
+
+/// A chess match as JSON.
+pub fn chess_json(c: &v1::ChessState) -> Value {
+    json!({
+        "category": c.category,
+        "laws": v1::ChessLaws::try_from(c.laws).map_or("-".into(), |l| enum_name(l.as_str_name(), "CHESS_LAWS_")),
+        "supervised": c.supervised, "games": c.games, "white": side(c.white), "started": c.started,
+        "to_move": chess_text::color(c.to_move), "present": c.present, "moves": c.moves,
+        "illegal_moves": c.illegal_moves,
+        "flags": c.flags.iter().map(|f| json!({ "color": chess_text::color(f.color), "at_ms": f.at_ms })).collect::<Vec<_>>(),
+        "quickplay_claim": chess_text::color(c.quickplay_claim),
+        "results": c.results.iter().map(|g| json!({
+            "game": g.game, "white": side(g.white),
+            "result": g.result.as_ref().map(chess_text::result),
+        })).collect::<Vec<_>>(),
+        "half_points": [c.half_points_a, c.half_points_b],
+        "chess960": c.chess960,
+        "position": c.position.as_ref().map(|p| json!({ "sp": p.sp, "back_rank": p.back_rank })),
+    })
+}
+
+/// The board of a match that records moves, as JSON.
+pub fn board_json(b: &v1::Board) -> Value {
+    json!({
+        "checkers": [b.checkers_a, b.checkers_b], "pips": b.pips, "borne_off": b.borne_off,
+        "gnubg_position_id": b.gnubg_position_id, "moved": b.moved,
+    })
 }

@@ -21,7 +21,7 @@ use baffle_core::audit::signed_head::{Equivocation, SignedHead, check_proof, rea
 use baffle_proto::v1;
 
 use crate::exit;
-use crate::tui::app::{Feed, match_updates};
+use crate::feed::{Feed, match_updates};
 
 /// What a witness has kept so far, by length, for one match and one key.
 struct Kept {

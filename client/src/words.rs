@@ -130,7 +130,7 @@ fn num(n: impl Into<f64>) -> Value {
 
 /// A status of [`crate::views::status`] in words: "playing" → "σε εξέλιξη".
 pub fn status(code: &str) -> String {
-    use crate::views::statuses as s;
+    use crate::statuses as s;
     match code {
         s::WAITING => say("match-status-waiting"),
         s::PRESENT => say("match-status-present"),

@@ -14,8 +14,6 @@
 //! - [`side`]: the two players.
 //! - [`tournament`]: entrants, the draw, rounds and standings: the matches between matches.
 
-#![warn(missing_docs)]
-
 pub mod audit;
 pub mod backgammon;
 pub mod chess;

@@ -29,8 +29,7 @@ use tonic::{Code, Status};
 use crate::clock::DeviceClock;
 use crate::link::{Cut, LinkModel, carry};
 
-/// Why the device stopped.
-pub type DeviceError = Box<dyn std::error::Error + Send + Sync>;
+pub use crate::error::DeviceError;
 
 /// How a simulated device is set up.
 #[derive(Clone, Debug)]
@@ -432,7 +431,7 @@ impl Firmware {
     /// hello, the sync before a replay — before it takes the connection as lost.
     fn hello_wait(&self) -> Duration {
         match self.rotation.len() > 1 {
-            true => CLUSTER_HELLO_WAIT,
+            true => crate::servers::CLUSTER_HELLO_WAIT,
             false => HELLO_WAIT,
         }
     }
@@ -741,13 +740,6 @@ const SYNC_WAIT_MS: i64 = 150;
 /// again: there is nowhere else to go, and a server busy (restarting, reading a long
 /// log) may take a while.
 const HELLO_WAIT: Duration = Duration::from_secs(10);
-
-/// How long a device with several servers (`--server a,b,c`) waits for its hello to be
-/// answered before it tries the next: a live node answers in milliseconds (or refuses at
-/// once, naming the writer), while a frozen one (SIGSTOP: TCP accepts, nothing answers)
-/// never does, and the cluster has moved its matches to another node within about a
-/// lease (1–2 s).
-pub const CLUSTER_HELLO_WAIT: Duration = Duration::from_secs(2);
 
 /// How many sync answers in a row may be missing before the connection is taken as lost.
 pub const MISSED_SYNC_ANSWERS: u32 = 10;

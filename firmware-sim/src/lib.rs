@@ -7,6 +7,7 @@
 //! - [`device`]: one simulated device speaking the device protocol
 //!   (docs/device-protocol.md): hello, time sync all the time, sequenced inputs stamped
 //!   with its own clock, acks, reconnect and replay.
+//! - [`error`]: `DeviceError`, why a device stopped.
 //! - [`display`]: the device's face: its two clocks, ticking between updates.
 //! - [`demo`]: tables that play whole matches by themselves.
 //! - [`load`]: many devices pressing as fast as allowed, timed against a bare ping.
@@ -18,6 +19,7 @@ pub mod clock;
 pub mod demo;
 pub mod device;
 pub mod display;
+pub mod error;
 pub mod link;
 pub mod load;
 pub mod ping;

@@ -8,12 +8,21 @@
 //! list, in turn (after the usual backoff), since the node it talked to may be dead; so
 //! is one on which the server has said nothing for ten sync periods (1 s: a frozen node
 //! whose TCP still accepts), or whose hello is not answered within 2 s
-//! (`device::SILENCE_LIMIT`, `device::CLUSTER_HELLO_WAIT`).
+//! (`device::SILENCE_LIMIT`, [`CLUSTER_HELLO_WAIT`]).
 
 use std::time::Duration;
 
 use tonic::transport::{Channel, Endpoint};
 use tonic::{Code, Status};
+
+use crate::error::DeviceError;
+
+/// How long a device with several servers (`--server a,b,c`) waits for its hello to be
+/// answered before it tries the next: a live node answers in milliseconds (or refuses at
+/// once, naming the writer), while a frozen one (SIGSTOP: TCP accepts, nothing answers)
+/// never does, and the cluster has moved its matches to another node within about a
+/// lease (1–2 s).
+pub const CLUSTER_HELLO_WAIT: Duration = Duration::from_secs(2);
 
 /// The metadata key naming the node that writes a match.
 pub const OWNER_KEY: &str = "baffle-owner";
@@ -42,16 +51,14 @@ pub fn list(servers: &str) -> Vec<String> {
 /// A channel to the first server of `servers` (as typed, see [`list`]) that answers,
 /// with the list going round from it (that server first). With several servers, one
 /// answers only if it connects and answers a health check (`grpc.health.v1`) within
-/// [`CLUSTER_HELLO_WAIT`](crate::device::CLUSTER_HELLO_WAIT): a frozen node (SIGSTOP:
+/// [`CLUSTER_HELLO_WAIT`]: a frozen node (SIGSTOP:
 /// TCP accepts, nothing answers) is passed over. If none answers in time, the first that
 /// connected is taken (its devices move on by themselves).
-pub async fn first_answering(
-    servers: &str,
-) -> Result<(Channel, Vec<String>), crate::device::DeviceError> {
+pub async fn first_answering(servers: &str) -> Result<(Channel, Vec<String>), DeviceError> {
     let list = list(servers);
     let several = list.len() > 1;
-    let wait = crate::device::CLUSTER_HELLO_WAIT;
-    let mut failed: Option<crate::device::DeviceError> = None;
+    let wait = CLUSTER_HELLO_WAIT;
+    let mut failed: Option<DeviceError> = None;
     let mut silent = None;
     for (i, server) in list.iter().enumerate() {
         let mut endpoint = Endpoint::from_shared(server.clone())?;

@@ -9,8 +9,8 @@
 use std::io::Write;
 use std::path::Path;
 
+use crate::error::Error;
 use sha2::{Digest, Sha256};
-use tonic::Status;
 use tonic::metadata::MetadataMap;
 
 use crate::registry::Registry;
@@ -59,16 +59,16 @@ pub enum Presented {
 }
 
 /// Reads the credential from request metadata.
-pub fn presented(metadata: &MetadataMap) -> Result<Presented, Status> {
+pub fn presented(metadata: &MetadataMap) -> Result<Presented, Error> {
     let Some(value) = metadata.get("authorization") else {
         return Ok(Presented::None);
     };
     let value = value
         .to_str()
-        .map_err(|_| Status::unauthenticated("the authorization header is not text"))?;
+        .map_err(|_| Error::Unauthenticated("the authorization header is not text".into()))?;
     let token = value
         .strip_prefix("Bearer ")
-        .ok_or_else(|| Status::unauthenticated("authorization must be `Bearer <token>`"))?
+        .ok_or_else(|| Error::Unauthenticated("authorization must be `Bearer <token>`".into()))?
         .trim();
     Ok(parse_token(token))
 }
@@ -110,16 +110,16 @@ pub fn identify(
     metadata: &MetadataMap,
     director_token: &str,
     registry: &Registry,
-) -> Result<Caller, Status> {
+) -> Result<Caller, Error> {
     let devices = &registry.devices;
     match presented(metadata)? {
         Presented::None => Ok(Caller::Spectator),
         Presented::Token(t) if same_secret(&t, director_token) => Ok(Caller::Director),
-        Presented::Token(_) => Err(Status::unauthenticated("the token is not valid")),
+        Presented::Token(_) => Err(Error::Unauthenticated("the token is not valid".into())),
         Presented::Device { id, secret } => match devices.get(&id) {
             Some(d) if same_secret(&secret_hash(&secret), &d.secret_hash) => Ok(Caller::Device(id)),
-            _ => Err(Status::unauthenticated(
-                "the device credential is not valid",
+            _ => Err(Error::Unauthenticated(
+                "the device credential is not valid".into(),
             )),
         },
         Presented::Player {
@@ -132,7 +132,9 @@ pub fn identify(
                 Some(h) if same_secret(&secret_hash(&secret), &h[side.index()]) => {
                     Ok(Caller::Player { match_id, side })
                 }
-                _ => Err(Status::unauthenticated("the player code is not valid")),
+                _ => Err(Error::Unauthenticated(
+                    "the player code is not valid".into(),
+                )),
             }
         }
     }
@@ -148,13 +150,15 @@ pub fn player_code(match_id: &str, side: baffle_core::Side, secret: &str) -> Str
 }
 
 /// Refuses anyone but the director.
-pub fn require_director(caller: Caller) -> Result<(), Status> {
+pub fn require_director(caller: Caller) -> Result<(), Error> {
     match caller {
         Caller::Director => Ok(()),
-        Caller::Spectator => Err(Status::unauthenticated("this needs the director token")),
-        Caller::Device(_) | Caller::Player { .. } => {
-            Err(Status::permission_denied("only the director may do this"))
-        }
+        Caller::Spectator => Err(Error::Unauthenticated(
+            "this needs the director token".into(),
+        )),
+        Caller::Device(_) | Caller::Player { .. } => Err(Error::PermissionDenied(
+            "only the director may do this".into(),
+        )),
     }
 }
 

@@ -34,10 +34,7 @@ use crate::time::TimeSource;
 
 mod at_table;
 
-/// A tournament's log in the event store.
-pub fn stream(tournament: &str) -> String {
-    format!("t/{tournament}")
-}
+pub use crate::hub::tournament_stream as stream;
 
 /// Every drawn tournament, each behind one lock, and a signal per tournament that its
 /// draw changed (for `WatchDraw`).

@@ -17,6 +17,17 @@ pub enum Error {
     NotFound(String),
     /// The id is taken.
     AlreadyExists(String),
+    /// The caller did not say who it is, or its credential is not valid.
+    Unauthenticated(String),
+    /// The caller is known but may not do this.
+    PermissionDenied(String),
+    /// The request does not fit the state of things now (not a rule of the match: a
+    /// match that is not over yet for an export, a device not bound to a match).
+    FailedPrecondition(String),
+    /// A value outside the range the request may ask for (an event past the log's end).
+    OutOfRange(String),
+    /// The caller took too long (a device that sends no hello in time).
+    DeadlineExceeded(String),
     /// The caller's view of the log is stale (`expected_seq`).
     Stale(String),
     /// Too many commands for one match in a second.
@@ -44,6 +55,11 @@ impl fmt::Display for Error {
             Error::Invalid(m)
             | Error::NotFound(m)
             | Error::AlreadyExists(m)
+            | Error::Unauthenticated(m)
+            | Error::PermissionDenied(m)
+            | Error::FailedPrecondition(m)
+            | Error::OutOfRange(m)
+            | Error::DeadlineExceeded(m)
             | Error::Stale(m)
             | Error::RateLimited(m)
             | Error::Unavailable(m)

@@ -32,6 +32,12 @@ mod draw_entries;
 mod players;
 mod replicas;
 
+/// A tournament's log in the event store: its draw's ([`crate::draws`]) or its matches
+/// made by hand (`by_hand`).
+pub fn tournament_stream(tournament: &str) -> String {
+    format!("t/{tournament}")
+}
+
 /// The registry and the live matches, under one lock: a match is registered and its
 /// actor started as one step.
 #[derive(Default)]

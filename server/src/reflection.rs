@@ -21,8 +21,10 @@ use std::sync::Arc;
 use prost::Message;
 use prost_types::{DescriptorProto, EnumDescriptorProto, FileDescriptorProto};
 use tokio_stream::{Stream, StreamExt};
-use tonic::{Code, Request, Response, Status, Streaming};
+use tonic::{Request, Response, Status, Streaming};
 use tonic_reflection::pb::{v1, v1alpha};
+
+use crate::error::Error;
 
 /// A `FileDescriptorSet` read only as far as its files' bytes, which are served as they
 /// were compiled (decoding and encoding again would drop what prost does not model).
@@ -78,7 +80,7 @@ impl Index {
     }
 
     /// `name` and every file it imports, transitively, `name` first.
-    fn with_imports(&self, name: &str) -> Result<Vec<Vec<u8>>, Status> {
+    fn with_imports(&self, name: &str) -> Result<Vec<Vec<u8>>, Error> {
         let mut order = vec![name.to_string()];
         let mut seen: BTreeSet<String> = order.iter().cloned().collect();
         let mut i = 0;
@@ -86,7 +88,7 @@ impl Index {
             let (_, imports) = self
                 .files
                 .get(&next)
-                .ok_or_else(|| Status::not_found(format!("no file {next:?}")))?;
+                .ok_or_else(|| Error::NotFound(format!("no file {next:?}")))?;
             for import in imports {
                 if seen.insert(import.clone()) {
                     order.push(import.clone());
@@ -104,7 +106,7 @@ impl Index {
     fn answer(&self, request: v1::ServerReflectionRequest) -> v1::ServerReflectionResponse {
         use v1::server_reflection_request::MessageRequest as Ask;
         use v1::server_reflection_response::MessageResponse as Answer;
-        let files = |found: Result<Vec<Vec<u8>>, Status>| {
+        let files = |found: Result<Vec<Vec<u8>>, Error>| {
             found.map(|file_descriptor_proto| {
                 Answer::FileDescriptorResponse(v1::FileDescriptorResponse {
                     file_descriptor_proto,
@@ -112,16 +114,16 @@ impl Index {
             })
         };
         let answer = match request.message_request.clone() {
-            None => Err(Status::invalid_argument("an empty reflection request")),
+            None => Err(Error::Invalid("an empty reflection request".into())),
             Some(Ask::FileByFilename(name)) => files(self.with_imports(&name)),
             Some(Ask::FileContainingSymbol(symbol)) => files(
                 self.symbols
                     .get(symbol.trim_start_matches('.'))
-                    .ok_or_else(|| Status::not_found(format!("no symbol {symbol:?}")))
+                    .ok_or_else(|| Error::NotFound(format!("no symbol {symbol:?}")))
                     .and_then(|file| self.with_imports(file)),
             ),
             Some(Ask::FileContainingExtension(_)) => {
-                Err(Status::not_found("this API declares no extensions"))
+                Err(Error::NotFound("this API declares no extensions".into()))
             }
             // No extensions: an empty list rather than an error (grpcurl asks).
             Some(Ask::AllExtensionNumbersOfType(base_type_name)) => Ok(
@@ -140,7 +142,8 @@ impl Index {
                 }))
             }
         };
-        let message_response = answer.unwrap_or_else(|status| {
+        let message_response = answer.unwrap_or_else(|e| {
+            let status = crate::wire::status(e);
             Answer::ErrorResponse(v1::ErrorResponse {
                 error_code: status.code() as i32,
                 error_message: status.message().to_string(),
@@ -249,16 +252,16 @@ impl v1alpha::server_reflection_server::ServerReflection for Reflection {
 /// What a request that does not decode is answered: the caller's bytes are at fault
 /// (INVALID_ARGUMENT, as everywhere else: `decode_errors.rs`), not the server.
 fn undecodable(status: Status) -> Status {
-    Status::invalid_argument(format!(
+    crate::wire::status(Error::Invalid(format!(
         "the reflection request does not decode: {}",
         status.message()
-    ))
+    )))
 }
 
 /// A message as its twin in the other version (the same fields, numbers and types).
 fn transcode<From: Message, To: Message + Default>(message: &From) -> Result<To, Status> {
     To::decode(message.encode_to_vec().as_slice())
-        .map_err(|e| Status::new(Code::Internal, format!("reflection versions differ: {e}")))
+        .map_err(|e| Error::Internal(format!("reflection versions differ: {e}")).into())
 }
 
 #[cfg(test)]
@@ -340,7 +343,7 @@ mod tests {
         let Answer::ErrorResponse(e) = answer else {
             panic!("{answer:?}")
         };
-        assert_eq!(e.error_code, Code::NotFound as i32);
+        assert_eq!(e.error_code, tonic::Code::NotFound as i32);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! `baffle.v1.TimeControls`: the preset time controls a director can choose from.
 
+use crate::error::Error;
 use baffle_core::clock::presets;
 use baffle_proto::v1::time_controls_server::TimeControls;
 use baffle_proto::v1::{ListPresetsRequest, ListPresetsResponse};
@@ -24,13 +25,14 @@ impl TimeControls for TimeControlsService {
         let length = match request.into_inner().match_length {
             0 => DEFAULT_MATCH_LENGTH,
             n if n > MAX_MATCH_LENGTH => {
-                return Err(Status::invalid_argument(format!(
+                return Err(Error::Invalid(format!(
                     "match_length {n} is above the maximum of {MAX_MATCH_LENGTH} points"
-                )));
+                ))
+                .into());
             }
             n => n,
         };
-        let presets = presets(length).map_err(|e| Status::invalid_argument(e.to_string()))?;
+        let presets = presets(length).map_err(|e| Error::Invalid(e.to_string()))?;
         Ok(Response::new(ListPresetsResponse {
             presets: presets.iter().map(Into::into).collect(),
         }))

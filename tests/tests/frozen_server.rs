@@ -206,7 +206,7 @@ async fn a_device_passes_over_a_frozen_server_for_the_next_of_its_list() {
         .unwrap();
     let took = started.elapsed();
     assert!(
-        took < baffle_firmware_sim::device::CLUSTER_HELLO_WAIT + Duration::from_secs(2),
+        took < baffle_firmware_sim::servers::CLUSTER_HELLO_WAIT + Duration::from_secs(2),
         "took {took:?}"
     );
     let acked = device

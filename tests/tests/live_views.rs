@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use baffle_client::tui::app::{Feed, match_feed, tournament_feed};
+use baffle_client::feed::{Feed, match_feed, tournament_feed};
 use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 use baffle_tests::api::{A, B, Director, defaults};

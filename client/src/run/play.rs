@@ -278,10 +278,10 @@ fn rule_action(action: &RuleAction) -> Result<Action, Outcome> {
 pub(super) async fn run_chess(
     cli: &Cli,
     token: &Option<String>,
-    c: &crate::chess::ChessArgs,
+    c: &crate::cli::ChessArgs,
 ) -> Result<Outcome, Outcome> {
     let pause = match &c.action {
-        crate::chess::ChessAction::Pause { reason } => pause(reason)?,
+        crate::cli::ChessAction::Pause { reason } => pause(reason)?,
         _ => 0,
     };
     let command = crate::chess::command(&c.action, pause).map_err(usage)?;

@@ -11,8 +11,8 @@ use std::io::Write;
 
 use baffle_proto::v1;
 
-use super::app::{Feed, match_updates, tournament_feed};
 use super::follow::{DiceShown, dice_verdict};
+use crate::feed::{Feed, match_updates, tournament_feed};
 use crate::views::{EventView, MatchView, OfflineView, to_line};
 use crate::{exit, render, reveal, views, words};
 

@@ -82,6 +82,19 @@ pub fn lower_hex(s: &str) -> Option<Vec<u8>> {
     hex::decode(s).ok()
 }
 
+/// [`lower_hex`], or an error naming `what` is not.
+pub fn strict_hex(s: &str, what: &str) -> Result<Vec<u8>, String> {
+    lower_hex(s).ok_or_else(|| format!("{what} is not lower-case hex"))
+}
+
+/// [`strict_hex`] of exactly 32 bytes (a seed, a commitment, a chain's anchor or link),
+/// or an error naming `what`.
+pub fn strict_hex32(s: &str, what: &str) -> Result<[u8; 32], String> {
+    strict_hex(s, what)?
+        .try_into()
+        .map_err(|_| format!("{what} is not 32 bytes"))
+}
+
 impl fmt::Display for Hash {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&hex::encode(self.0))

@@ -1,7 +1,8 @@
 //! The fold: how each event changes a match. `handle` validates commands by applying the
 //! events it emits to a copy, so replaying a log and handling commands share this code.
 
-use super::command::{DirectorAction, GameKind, VoidReason};
+use super::board::GameKind;
+use super::command::{DirectorAction, VoidReason};
 use super::cube::Cube;
 use super::event::{Change, Event, Expiry, GameEnd};
 use super::{FinishedGame, Game, Match, MatchResult, RuleError, Turn};

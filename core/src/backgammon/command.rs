@@ -2,34 +2,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::board::GameKind;
 use super::setup::DiceSource;
 use crate::clock::PauseReason;
 use crate::dice::Roll;
 use crate::side::Side;
 use crate::time::{Millis, Timestamp};
-
-/// How much a game is worth, before the cube (4.5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum GameKind {
-    /// 1 × the cube.
-    Single,
-    /// 2 × the cube.
-    Gammon,
-    /// 3 × the cube.
-    Backgammon,
-}
-
-impl GameKind {
-    /// The multiplier of the cube value.
-    pub const fn multiplier(self) -> u32 {
-        match self {
-            GameKind::Single => 1,
-            GameKind::Gammon => 2,
-            GameKind::Backgammon => 3,
-        }
-    }
-}
 
 /// Why a double is voided (4.4 (iv), 4.4 (vii)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -3,7 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::command::{DirectorAction, GameKind, PlayerRequest, Ruling};
+use super::board::GameKind;
+use super::command::{DirectorAction, PlayerRequest, Ruling};
 use super::setup::DiceSource;
 use crate::clock::PauseReason;
 use crate::dice::Roll;

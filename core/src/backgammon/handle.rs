@@ -2,7 +2,8 @@
 //! working copy as it is emitted, so later checks see its effect and the copy becomes the
 //! new state only if the whole command is accepted.
 
-use super::command::{Command, DirectorAction, GameKind};
+use super::board::GameKind;
+use super::command::{Command, DirectorAction};
 use super::event::{Change, Event, GameEnd, MatchEnd};
 use super::setup::DiceSource;
 use super::{Game, Match, RuleError, Turn};

@@ -48,16 +48,15 @@ pub mod setup;
 pub mod tournament;
 
 pub use appeal::Appeal;
-pub use command::{
-    AppealDecision, Command, DirectorAction, GameKind, PlayerRequest, Ruling, VoidReason,
-};
+pub use board::GameKind;
+pub use command::{AppealDecision, Command, DirectorAction, PlayerRequest, Ruling, VoidReason};
 pub use cube::{Cube, CubeTurn};
 pub use due::Due;
 pub use effect::Effect;
 pub use error::RuleError;
 pub use event::{Change, Event, Expiry, GameEnd, MatchEnd};
-pub use moves::{BoardState, MovesSetting};
-pub use setup::{ClockSetup, DiceSource, MatchSetup, TimeoutPolicy};
+pub use moves::BoardState;
+pub use setup::{ClockSetup, DiceSource, MatchSetup, MovesSetting, TimeoutPolicy};
 pub use tournament::{ClockPolicy, TournamentDefaults};
 
 use crate::clock::{Clock, TimeControl};

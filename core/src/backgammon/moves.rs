@@ -4,32 +4,12 @@
 //! board gives (4.5); a concession may not ask more than the position allows (4.5).
 //! With `moves: off` (the default) none of this runs and nothing changes.
 
-use serde::{Deserialize, Serialize};
-
+use super::board::GameKind;
 use super::board::{self, Position};
-use super::command::GameKind;
 use super::event::{Change, Event, GameEnd};
 use super::{Match, RuleError, Turn};
 use crate::side::Side;
 use crate::time::Timestamp;
-
-/// Whether a match records the checkers' moves.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MovesSetting {
-    /// Only the clock, the dice and the cube, as before (the default).
-    #[default]
-    Off,
-    /// Every move is sent, checked against the roll, and decides the result.
-    Recorded,
-}
-
-impl MovesSetting {
-    /// For serde: `off` is not written, so set-ups from before moves read and write the same.
-    pub fn is_off(&self) -> bool {
-        *self == MovesSetting::Off
-    }
-}
 
 /// The board of the game in progress, in a match that records moves.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

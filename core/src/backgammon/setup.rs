@@ -2,9 +2,26 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::moves::MovesSetting;
 use crate::clock::{BACKGAMMON_DELAY, BACKGAMMON_PER_POINT};
 use crate::time::{Millis, Timestamp};
+
+/// Whether a match records the checkers' moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MovesSetting {
+    /// Only the clock, the dice and the cube, as before (the default).
+    #[default]
+    Off,
+    /// Every move is sent, checked against the roll, and decides the result.
+    Recorded,
+}
+
+impl MovesSetting {
+    /// For serde: `off` is not written, so set-ups from before moves read and write the same.
+    pub fn is_off(&self) -> bool {
+        *self == MovesSetting::Off
+    }
+}
 
 /// What happens when a player's reserve expires (backgammon rules §1, "time expiry" and
 /// "other federations' timeout policies").

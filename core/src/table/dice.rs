@@ -8,7 +8,7 @@
 //! commitment, and every draw equal to the stream's next (`docs/dice.md`).
 
 use super::live::{Asked, LiveLinks};
-use crate::audit::lower_hex;
+use crate::audit::strict_hex32;
 use crate::dice::{
     Commitment, DiceError, DiceStream, DiceVersion, Link, MAX_PLAYER_SEED, MIN_PLAYER_SEED_V2,
     OpeningRoll, Position, Roll, SALT_LEN, ServerSeed, dice_key, dice_key_v2, live_key,
@@ -36,19 +36,6 @@ impl Draw {
             Draw::Chess960(sp) => format!("position {sp}"),
         }
     }
-}
-
-/// [`lower_hex`], or an error naming `what` is not.
-pub fn strict_hex(s: &str, what: &str) -> Result<Vec<u8>, String> {
-    lower_hex(s).ok_or_else(|| format!("{what} is not lower-case hex"))
-}
-
-/// [`strict_hex`] of exactly 32 bytes (a seed, a commitment, a chain's anchor or link),
-/// or an error naming `what`.
-pub fn strict_hex32(s: &str, what: &str) -> Result<[u8; 32], String> {
-    strict_hex(s, what)?
-        .try_into()
-        .map_err(|_| format!("{what} is not 32 bytes"))
 }
 
 /// A player seed is 1 (v1) or [`MIN_PLAYER_SEED_V2`] (v2) to [`MAX_PLAYER_SEED`] bytes.

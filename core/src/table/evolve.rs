@@ -5,10 +5,11 @@
 use std::collections::VecDeque;
 
 use super::body::{AnomalyRecord, Body};
-use super::dice::{Draw, strict_hex, strict_hex32};
+use super::dice::Draw;
 use super::outage::whole_ms;
 use super::{Game, Table};
 use crate::audit::Entry;
+use crate::audit::{strict_hex, strict_hex32};
 use crate::backgammon::{Change, DiceSource, DirectorAction, Event, Turn};
 use crate::chess::{MatchEvent, SeriesEvent};
 use crate::dice::{Position, Roll};

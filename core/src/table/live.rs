@@ -9,9 +9,9 @@
 //! only thing a player can still do is withhold his link, which costs him the match at
 //! the deadline unless the director rules otherwise.
 
-use super::dice::strict_hex32;
 use super::{Game, Table};
 use crate::audit::Entry;
+use crate::audit::strict_hex32;
 use crate::backgammon::{Command, DiceSource, Turn};
 use crate::dice::{Commitment, DiceError, DiceVersion, Link, MAX_CHAIN_LENGTH, link_hash};
 use crate::side::Side;

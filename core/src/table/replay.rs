@@ -3,9 +3,9 @@
 //! reveal).
 
 use super::body::{Body, GameSetup, MAX_REVEAL_WINDOW, SetupRecord};
-use super::dice::{TableDice, strict_hex, strict_hex32};
+use super::dice::TableDice;
 use super::{Game, Table};
-use crate::audit::{Entry, Hash, Record, record_hash};
+use crate::audit::{Entry, Hash, Record, record_hash, strict_hex, strict_hex32};
 use crate::dice::{Commitment, DiceVersion, ServerSeed};
 use crate::dice_check::DiceMonitor;
 

@@ -13,8 +13,7 @@
 use baffle_core::audit::{Record, export};
 use baffle_core::tournament::by_hand::{self, ByHand, Replacing};
 
-use super::{Hub, NewGame, NewMatch};
-use crate::draws::stream;
+use super::{Hub, NewGame, NewMatch, tournament_stream as stream};
 use crate::error::Error;
 use crate::store::{EventStore, StoreError};
 use crate::time::TimeSource;

@@ -15,6 +15,7 @@ use tonic::{Request, Response, Status};
 use super::Stream;
 use crate::actor;
 use crate::auth::Caller;
+use crate::error::Error;
 use crate::hub::Hub;
 use crate::store::EventStore;
 use crate::time::TimeSource;
@@ -40,15 +41,19 @@ impl<S: EventStore + Clone, T: TimeSource> AuditService<S, T> {
                 match_id: m,
                 side: s,
             } if m == match_id && *s == side => Ok(side),
-            Caller::Player { .. } => Err(Status::permission_denied(
-                "this player code is for another match or the other side",
-            )),
-            Caller::Spectator => Err(Status::unauthenticated(
-                "a seed needs the player's own code (the director issues them: IssuePlayerCodes)",
-            )),
-            Caller::Director | Caller::Device(_) => Err(Status::permission_denied(
-                "only the player himself gives his seed, with his player code",
-            )),
+            Caller::Player { .. } => Err(Error::PermissionDenied(
+                "this player code is for another match or the other side".into(),
+            )
+            .into()),
+            Caller::Spectator => Err(Error::Unauthenticated(
+                "a seed needs the player's own code (the director issues them: IssuePlayerCodes)"
+                    .into(),
+            )
+            .into()),
+            Caller::Director | Caller::Device(_) => Err(Error::PermissionDenied(
+                "only the player himself gives his seed, with his player code".into(),
+            )
+            .into()),
         }
     }
 
@@ -61,14 +66,15 @@ impl<S: EventStore + Clone, T: TimeSource> AuditService<S, T> {
             Caller::Director => {}
             Caller::Device(id) if self.hub.device_match(id).await.as_deref() == Some(match_id) => {}
             Caller::Device(id) => {
-                return Err(Status::permission_denied(format!(
+                return Err(Error::PermissionDenied(format!(
                     "device {id} is not bound to match {match_id}"
-                )));
+                ))
+                .into());
             }
             Caller::Spectator => {
-                return Err(Status::unauthenticated(
-                    "a link needs the player's own code (or the table's device, or the director, relaying it)",
-                ));
+                return Err(Error::Unauthenticated(
+                    "a link needs the player's own code (or the table's device, or the director, relaying it)".into(),
+                ).into());
             }
             Caller::Player { .. } => return self.player(caller, match_id, side),
         }
@@ -149,7 +155,7 @@ impl<S: EventStore + Clone, T: TimeSource> Audit for AuditService<S, T> {
         let r = r.into_inner();
         let side = self.player(&caller, &r.match_id, r.side)?;
         let commitment: [u8; 32] = r.commitment.try_into().map_err(|_| {
-            Status::invalid_argument("commitment: the SHA-256 of the seed (docs/dice.md), 32 bytes")
+            Error::Invalid("commitment: the SHA-256 of the seed (docs/dice.md), 32 bytes".into())
         })?;
         let request = TableRequest::CommitSeed { side, commitment };
         self.seed(&r.match_id, side, request).await
@@ -200,7 +206,7 @@ impl<S: EventStore + Clone, T: TimeSource> Audit for AuditService<S, T> {
         let r = r.into_inner();
         let side = self.player(&caller, &r.match_id, r.side)?;
         let anchor: [u8; 32] = r.anchor.try_into().map_err(|_| {
-            Status::invalid_argument("anchor: the chain's anchor (docs/dice.md), 32 bytes")
+            Error::Invalid("anchor: the chain's anchor (docs/dice.md), 32 bytes".into())
         })?;
         let request = TableRequest::CommitChain {
             side,
@@ -243,15 +249,16 @@ impl<S: EventStore + Clone, T: TimeSource> Audit for AuditService<S, T> {
                 let lines = match store.read(&actor::stream(&match_id), from, want) {
                     Ok(l) => l,
                     Err(e) => {
-                        let _ = tx.send(Err(Status::unavailable(e.to_string()))).await;
+                        let _ = tx.send(Err(Error::Unavailable(e.to_string()).into())).await;
                         return;
                     }
                 };
                 if lines.is_empty() {
                     let _ = tx
-                        .send(Err(Status::internal(
-                            "the log is shorter than its state says",
-                        )))
+                        .send(Err(Error::Internal(
+                            "the log is shorter than its state says".into(),
+                        )
+                        .into()))
                         .await;
                     return;
                 }

@@ -12,6 +12,7 @@ use tonic::{Request, Response, Status};
 
 use super::Stream;
 use crate::draws::Draws;
+use crate::error::Error;
 use crate::store::EventStore;
 use crate::time::TimeSource;
 use crate::wire::draw::{
@@ -54,7 +55,7 @@ impl<S: EventStore + Clone, T: TimeSource> DrawsRpc for DrawsService<S, T> {
         let r = r.into_inner();
         let wire_plan = r
             .plan
-            .ok_or_else(|| Status::invalid_argument("plan is required"))?;
+            .ok_or_else(|| Error::Invalid("plan is required".into()))?;
         let plan = plan_from_wire(&wire_plan)?;
         let now = self.draws.hub().time.now();
         let chess = match wire_plan.chess {
@@ -76,7 +77,7 @@ impl<S: EventStore + Clone, T: TimeSource> DrawsRpc for DrawsService<S, T> {
         let metadata = r.metadata().clone();
         let r = r.into_inner();
         if r.entrants.is_empty() {
-            return Err(Status::invalid_argument("entrants: at least one"));
+            return Err(Error::Invalid("entrants: at least one".into()).into());
         }
         let mut commands = Vec::with_capacity(r.entrants.len());
         for d in r.entrants {
@@ -112,9 +113,10 @@ impl<S: EventStore + Clone, T: TimeSource> DrawsRpc for DrawsService<S, T> {
             Some(Action::OutReason(reason)) => Command::Out { entrant, reason },
             Some(Action::Rename(name)) => Command::Rename { entrant, name },
             None => {
-                return Err(Status::invalid_argument(
-                    "action: approve, check_in, out_reason or rename",
-                ));
+                return Err(Error::Invalid(
+                    "action: approve, check_in, out_reason or rename".into(),
+                )
+                .into());
             }
         };
         self.run(&metadata, &r.tournament_id, command).await
@@ -145,9 +147,9 @@ impl<S: EventStore + Clone, T: TimeSource> DrawsRpc for DrawsService<S, T> {
             (true, n) => Seeding::TopRated(n),
             (false, 0) => Seeding::Named(r.seeds.into_iter().map(EntrantId).collect()),
             (false, _) => {
-                return Err(Status::invalid_argument(
-                    "seeds and seed_top_rated: one or the other",
-                ));
+                return Err(
+                    Error::Invalid("seeds and seed_top_rated: one or the other".into()).into(),
+                );
             }
         };
         // The seed is the server's, filled in by `Draws::command`.

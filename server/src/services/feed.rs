@@ -28,6 +28,7 @@ use tonic::codegen::{Service, http};
 use tonic::server::{Grpc, NamedService, ServerStreamingService};
 use tonic::{Request, Response, Status};
 
+use crate::error::Error;
 pub use crate::feed::{FeedItem, Summary};
 use crate::followers::FollowerSlot;
 use crate::hub::Hub;
@@ -76,7 +77,7 @@ impl FeedStream {
         hub.tournament(id).await?;
         // Subscribe first: a change between the two is then sent twice, never missed.
         let Some(live) = hub.subscribe_feed(id) else {
-            return Err(Status::unavailable("the server is shutting down"));
+            return Err(Error::Unavailable("the server is shutting down".into()).into());
         };
         let mut current = Vec::new();
         for h in hub

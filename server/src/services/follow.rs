@@ -20,6 +20,7 @@ use tonic::Status;
 
 use super::stored_events;
 use crate::actor::MatchHandle;
+use crate::error::Error;
 use crate::followers::FollowerSlot;
 use crate::hub::Hub;
 use crate::store::EventStore;
@@ -115,10 +116,11 @@ impl<S: EventStore + Clone, T: TimeSource> Follower<S, T> {
     async fn snapshot(&mut self, from_seq: u64) -> Result<v1::MatchUpdate, Status> {
         let (state, live) = self.handle.subscribe().await?;
         if from_seq > state.seq {
-            return Err(Status::out_of_range(format!(
+            return Err(Error::OutOfRange(format!(
                 "the log has {} events; from_seq {from_seq} is beyond it",
                 state.seq
-            )));
+            ))
+            .into());
         }
         let events = self.stored(from_seq, state.seq)?;
         self.step = Step::Live {

@@ -15,6 +15,7 @@ use super::feed::FeedStream;
 use super::follow;
 use crate::actor::{Admission, RequestId};
 use crate::auth::Caller;
+use crate::error::Error;
 use crate::hub::Hub;
 use crate::store::EventStore;
 use crate::time::TimeSource;
@@ -74,9 +75,9 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
         let caller = self.hub.caller(r.metadata()).await?;
         let r = r.into_inner();
         if r.request_id.len() > MAX_REQUEST_ID {
-            return Err(Status::invalid_argument(format!(
-                "request_id: at most {MAX_REQUEST_ID} bytes"
-            )));
+            return Err(
+                Error::Invalid(format!("request_id: at most {MAX_REQUEST_ID} bytes")).into(),
+            );
         }
         let handle = self.hub.match_handle(&r.match_id).await?;
         let by_director_only = r
@@ -87,9 +88,10 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
         match &caller {
             Caller::Director => {}
             Caller::Spectator => {
-                return Err(Status::unauthenticated(
-                    "commands need the director token or a device credential",
-                ));
+                return Err(Error::Unauthenticated(
+                    "commands need the director token or a device credential".into(),
+                )
+                .into());
             }
             // A player may send his own move (issue 23); with live dice, where he plays
             // from his own phone or terminal, his own play (issue 35); nothing else.
@@ -99,21 +101,23 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
                         || (own_play(r.command.as_ref(), *side)
                             && handle.state().await?.live_dice.is_some())) => {}
             Caller::Player { .. } => {
-                return Err(Status::permission_denied(
-                    "a player code gives his seed or chain (Audit), his own moves, and with live dice his own play (roll, double, take, pass, press) and links — nothing for the other side: the table's device or the director sends the rest",
-                ));
+                return Err(Error::PermissionDenied(
+                    "a player code gives his seed or chain (Audit), his own moves, and with live dice his own play (roll, double, take, pass, press) and links — nothing for the other side: the table's device or the director sends the rest".into(),
+                ).into());
             }
             Caller::Device(id) => {
                 if self.hub.device_match(id).await.as_deref() != Some(r.match_id.as_str()) {
-                    return Err(Status::permission_denied(format!(
+                    return Err(Error::PermissionDenied(format!(
                         "device {id} is not bound to match {}",
                         r.match_id
-                    )));
+                    ))
+                    .into());
                 }
                 if by_director_only {
-                    return Err(Status::permission_denied(
-                        "only the director may take this action",
-                    ));
+                    return Err(Error::PermissionDenied(
+                        "only the director may take this action".into(),
+                    )
+                    .into());
                 }
             }
         }
@@ -163,12 +167,13 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
         let handle = self.hub.match_handle(&r.match_id).await?;
         match handle.adjudication().await? {
             Some(help) => Ok(Response::new(help)),
-            None => Err(Status::failed_precondition(format!(
+            None => Err(Error::FailedPrecondition(format!(
                 "match {} has no game in progress on a board to adjudicate: it is a chess \
                  match, records no moves (moves: off), or is before its first opening \
                  roll, between games or over",
                 r.match_id
-            ))),
+            ))
+            .into()),
         }
     }
 

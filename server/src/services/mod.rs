@@ -19,6 +19,7 @@ use tonic::Status;
 pub use self::follow::follow;
 use crate::actor;
 use crate::auth;
+use crate::error::Error;
 use crate::followers::{FollowerSlot, Opener};
 use crate::hub::Hub;
 use crate::store::EventStore;
@@ -30,7 +31,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
     pub async fn caller(
         &self,
         metadata: &tonic::metadata::MetadataMap,
-    ) -> Result<auth::Caller, Status> {
+    ) -> Result<auth::Caller, Error> {
         let token = self.director_token();
         let identified = self
             .with_registry(|registry| auth::identify(metadata, token, registry))
@@ -38,7 +39,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         match identified {
             // A device or a player registered on another node of a cluster a moment ago
             // may not have reached this node's registry yet: it is read again, once.
-            Err(e) if e.code() == tonic::Code::Unauthenticated => {
+            Err(e @ Error::Unauthenticated(_)) => {
                 if self.catch_up_registry().await.is_err() {
                     return Err(e);
                 }
@@ -64,7 +65,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
     }
 
     /// Refuses anyone but the director.
-    pub async fn director(&self, metadata: &tonic::metadata::MetadataMap) -> Result<(), Status> {
+    pub async fn director(&self, metadata: &tonic::metadata::MetadataMap) -> Result<(), Error> {
         auth::require_director(self.caller(metadata).await?)
     }
 }
@@ -81,12 +82,12 @@ pub fn stored_events<S: EventStore>(
 ) -> Result<Vec<v1::Event>, Status> {
     let lines = store
         .read(&actor::stream(match_id), from, limit)
-        .map_err(|e| Status::unavailable(format!("the log could not be read: {e}")))?;
+        .map_err(|e| Error::Unavailable(format!("the log could not be read: {e}")))?;
     lines
         .iter()
         .map(|l| match std::str::from_utf8(l).ok().map(parse_line) {
             Some(Ok(Line::Record(r))) => Ok(wire::event(&r)),
-            _ => Err(Status::internal("a stored record does not parse")),
+            _ => Err(Error::Internal("a stored record does not parse".into()).into()),
         })
         .collect()
 }

@@ -31,7 +31,7 @@ impl<S: EventStore + Clone, T: TimeSource> Tournaments for TournamentsService<S,
         let t = r
             .into_inner()
             .tournament
-            .ok_or_else(|| Status::invalid_argument("tournament is required"))?;
+            .ok_or_else(|| Error::Invalid("tournament is required".into()))?;
         let defaults = defaults_from_wire(t.defaults.unwrap_or_default())?;
         let venue_dates = VenueDates {
             venue: t.venue,
@@ -102,13 +102,14 @@ impl<S: EventStore + Clone, T: TimeSource> Tournaments for TournamentsService<S,
             ms => baffle_core::Timestamp(ms),
         };
         baffle_core::backgammon::setup::check_schedule(start, now)
-            .map_err(|e| Status::invalid_argument(format!("scheduled_start_ms: {e}")))?;
+            .map_err(|e| Error::Invalid(format!("scheduled_start_ms: {e}")))?;
         let players = [r.player_a.clone(), r.player_b.clone()];
         let game = match r.chess {
             Some(_) if r.moves == v1::MovesSetting::Recorded as i32 || r.dice != 0 => {
-                return Err(Status::invalid_argument(
-                    "moves and dice are backgammon settings: a chess match takes neither",
-                ));
+                return Err(Error::Invalid(
+                    "moves and dice are backgammon settings: a chess match takes neither".into(),
+                )
+                .into());
             }
             Some(chess) => NewGame::Chess(chess_settings(chess, players.clone(), start, now)?),
             None => NewGame::Backgammon {
@@ -215,9 +216,10 @@ fn dice_source(wire: i32) -> Result<Option<baffle_core::backgammon::setup::DiceS
         Ok(v1::DiceSource::Unspecified) => Ok(None),
         Ok(v1::DiceSource::Server) => Ok(Some(DiceSource::Server)),
         Ok(v1::DiceSource::Physical) => Ok(Some(DiceSource::Physical)),
-        Err(_) => Err(Status::invalid_argument(format!(
+        Err(_) => Err(Error::Invalid(format!(
             "dice: {wire} is not a dice source (1 server, 2 physical)"
-        ))),
+        ))
+        .into()),
     }
 }
 
@@ -227,8 +229,9 @@ fn moves_setting(wire: i32) -> Result<baffle_core::backgammon::MovesSetting, Sta
     match v1::MovesSetting::try_from(wire) {
         Ok(v1::MovesSetting::Unspecified | v1::MovesSetting::Off) => Ok(MovesSetting::Off),
         Ok(v1::MovesSetting::Recorded) => Ok(MovesSetting::Recorded),
-        Err(_) => Err(Status::invalid_argument(format!(
+        Err(_) => Err(Error::Invalid(format!(
             "moves: {wire} is not a moves setting (1 off, 2 recorded)"
-        ))),
+        ))
+        .into()),
     }
 }

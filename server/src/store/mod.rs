@@ -16,6 +16,7 @@ mod pg_store;
 mod queue;
 mod sled_commit;
 mod sled_engine;
+mod sled_keys;
 mod sled_store;
 
 pub use memory::MemoryStore;

@@ -23,7 +23,7 @@ use super::StoreError;
 use super::manifest::{self, Known};
 use super::queue::{Append, io};
 use super::sled_engine::Engine;
-use super::sled_store::{key, marker_key, receipt_key, stored_len};
+use super::sled_keys::{key, marker_key, receipt_key, stored_len};
 
 /// Most appends written and flushed together: bounds how long the first of a batch waits.
 const MAX_BATCH: usize = 4_096;

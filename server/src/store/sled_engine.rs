@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use super::StoreError;
 use super::manifest::{self, Known, Manifest};
 use super::queue::io;
-use super::sled_store::{MARKER_TAG, key, stored_len};
+use super::sled_keys::{MARKER_TAG, key, stored_len};
 
 /// One opening of the database.
 pub(super) struct Engine {

@@ -39,6 +39,7 @@ use tokio::sync::mpsc;
 use super::queue::{self, Append, io};
 use super::sled_commit::{Committer, Flusher, Shared};
 use super::sled_engine::Engine;
+use super::sled_keys::{MARKER_TAG, key, receipt_key, stored_len};
 use super::{EventStore, Receipt, StoreError};
 
 /// sled-backed [`EventStore`]. Cheap to clone; clones share the database and committer.
@@ -53,58 +54,9 @@ struct Inner {
     commit: mpsc::UnboundedSender<Append>,
 }
 
-/// Record keys: the stream name length-prefixed, then the position big-endian, so one
-/// stream's records are contiguous and in order. (A name is at most a few dozen bytes, so
-/// a record key never starts with the length keys' 0xFF.)
-pub(super) fn key(stream: &str, position: u64) -> Vec<u8> {
-    let mut k = stream_prefix(stream);
-    k.extend_from_slice(&position.to_be_bytes());
-    k
-}
-
-fn stream_prefix(stream: &str) -> Vec<u8> {
-    let mut k = Vec::with_capacity(4 + stream.len() + 8);
-    k.extend_from_slice(&(stream.len() as u32).to_be_bytes());
-    k.extend_from_slice(stream.as_bytes());
-    k
-}
-
-/// The first byte of every stream marker.
-pub(super) const MARKER_TAG: u8 = 0xFF;
-
-pub(super) fn marker_key(stream: &str) -> Vec<u8> {
-    let mut k = Vec::with_capacity(1 + stream.len());
-    k.push(MARKER_TAG);
-    k.extend_from_slice(stream.as_bytes());
-    k
-}
-
 /// The heartbeat file in the data directory: the server's time, 8 bytes big-endian ms,
 /// rewritten every second and at a clean stop (`EventStore::mark_alive`).
 const HEARTBEAT_FILE: &str = "heartbeat";
-
-/// The first byte of every receipt key: `0xFE ‖ len(name) ‖ name ‖ request id`.
-const RECEIPT_TAG: u8 = 0xFE;
-
-pub(super) fn receipt_key(stream: &str, request: &str) -> Vec<u8> {
-    let mut k = vec![RECEIPT_TAG];
-    k.extend_from_slice(&stream_prefix(stream));
-    k.extend_from_slice(request.as_bytes());
-    k
-}
-
-/// A stream's length: its last record's position plus one, 0 if it has none.
-pub(super) fn stored_len(records: &sled::Tree, stream: &str) -> Result<u64, StoreError> {
-    let end = key(stream, u64::MAX);
-    match records.range(key(stream, 0)..end).next_back() {
-        None => Ok(0),
-        Some(entry) => {
-            let (k, _) = entry.map_err(io)?;
-            let position = k[k.len() - 8..].try_into().map_err(io)?;
-            Ok(u64::from_be_bytes(position) + 1)
-        }
-    }
-}
 
 impl SledStore {
     /// Opens (or creates) the store in `dir`, compares it with its manifest, and starts

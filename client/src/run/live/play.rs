@@ -22,10 +22,10 @@ use tonic::transport::Channel;
 
 use super::{Kept, chain_path, held, load};
 use crate::cli::Cli;
+use crate::feed::{Feed, match_updates};
 use crate::run::connection::{authed, channel, to_owner};
 use crate::run::outcome::{Outcome, usage};
 use crate::run::seeds::code_side;
-use crate::tui::app::{Feed, match_updates};
 use crate::{render, words};
 
 /// `baffle live play`.

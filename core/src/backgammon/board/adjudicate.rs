@@ -13,9 +13,9 @@
 //! With contact nothing is claimed: a certain win is never reported, a gammon and a
 //! backgammon stay possible while the loser has borne off nothing.
 
+use super::GameKind;
 use super::race::{Goal, Race, fewest_turns, fewest_turns_after};
 use super::{Checkers, Position};
-use crate::backgammon::command::GameKind;
 use crate::dice::Roll;
 
 /// What the board says to the director about a race (4.3 (iv), 4.5), for sides 0 and 1

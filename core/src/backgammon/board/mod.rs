@@ -25,6 +25,7 @@ mod mat;
 mod movegen;
 mod moves;
 mod notation;
+mod play;
 mod race;
 mod record;
 
@@ -32,8 +33,9 @@ pub use adjudicate::{Adjudication, NextTurn, adjudicate};
 pub use export::{record_from_events, write_sgf};
 pub use gnubg_id::{GameState, MatchId};
 pub use mat::{parse_mat, write_mat};
-pub use moves::{Play, Step, StepIter, Steps, legal_plays};
+pub use moves::legal_plays;
 pub use notation::{Notation, Segment, accept};
+pub use play::{Play, Step, StepIter, Steps};
 pub use race::{Goal, Race, fewest_turns, fewest_turns_after};
 pub use record::{
     Action, Ending, GameRecord, GameResult, MatchRecord, ReplayError, Replayed, replay_game,
@@ -41,8 +43,32 @@ pub use record::{
 
 use std::fmt;
 
-use super::command::GameKind;
+use serde::{Deserialize, Serialize};
+
 use super::error::RuleError;
+
+/// How much a game is worth, before the cube (4.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameKind {
+    /// 1 × the cube.
+    Single,
+    /// 2 × the cube.
+    Gammon,
+    /// 3 × the cube.
+    Backgammon,
+}
+
+impl GameKind {
+    /// The multiplier of the cube value.
+    pub const fn multiplier(self) -> u32 {
+        match self {
+            GameKind::Single => 1,
+            GameKind::Gammon => 2,
+            GameKind::Backgammon => 3,
+        }
+    }
+}
 
 /// Checkers a side has (15 in standard backgammon).
 pub const CHECKERS: u8 = 15;

@@ -12,7 +12,7 @@
 //! position read from the key) only for the plays returned. Bit masks of the points the mover occupies and the opponent
 //! holds give the points a die can move from without looking at each point.
 
-use super::moves::{Play, Steps};
+use super::play::{HIT, LOW_FIRST, PATH_COUNT, Play, Steps};
 use super::{BAR, Position};
 
 /// Bits of the mover's points 1–6 (bit `p − 1` stands for the point `p`).
@@ -21,11 +21,6 @@ const HOME: u32 = 0x3F;
 const BAR_BIT: u32 = 1 << BAR;
 /// The opponent's 24 points, each still standing (no blot hit yet).
 const NOT_HIT: u128 = 0xFF_FFFF;
-/// In a path: the count of steps, the flag saying the lower die was played first (or
-/// alone), and from bit `HIT` a flag per step saying it hit.
-pub(super) const PATH_COUNT: u32 = 20;
-pub(super) const LOW_FIRST: u32 = 1 << 23;
-pub(super) const HIT: u32 = 24;
 
 /// Where the mover's point `p` (1–24, 25 the bar) sits in a key.
 #[inline]

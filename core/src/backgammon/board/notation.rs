@@ -5,7 +5,8 @@
 
 use std::fmt;
 
-use super::moves::{Play, Step, legal_plays};
+use super::moves::legal_plays;
+use super::play::{Play, Step};
 use super::{BAR, Position};
 use crate::backgammon::error::RuleError;
 use crate::dice::Roll;
@@ -387,6 +388,14 @@ fn gnubg_step(pos: &Position, from: usize, die: u8) -> Option<(Position, u8)> {
     }
     next.side_mut(0)[from] -= 1;
     Some((next, u8::try_from(dest + 1).unwrap_or(0)))
+}
+
+impl fmt::Display for Play {
+    /// GNU Backgammon's notation: one checker's steps joined (`24/18`, or `13/9*/7` when
+    /// it hits on the way), the highest start first, repeats as `(2)`, `bar`, `off`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&format_steps(&self.steps.to_vec()))
+    }
 }
 
 #[cfg(test)]

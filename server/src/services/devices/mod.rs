@@ -15,6 +15,7 @@ use super::{Stream, follow};
 mod session;
 use baffle_proto::backgammon_text;
 
+use crate::error::Error;
 use crate::followers::FollowerSlot;
 use crate::hub::Hub;
 use crate::store::EventStore;
@@ -101,7 +102,7 @@ impl<S: EventStore + Clone, T: TimeSource> Devices for DevicesService<S, T> {
             .device_match(&hello.device_id)
             .await
             .ok_or_else(|| {
-                Status::failed_precondition(format!(
+                Error::FailedPrecondition(format!(
                     "device {} is not bound to a match",
                     hello.device_id
                 ))

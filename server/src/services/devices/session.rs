@@ -15,6 +15,7 @@ use tonic::{Status, Streaming};
 use super::{HELLO_TIMEOUT, display};
 use crate::actor::{DeviceInput, MatchHandle};
 use crate::auth;
+use crate::error::Error;
 use crate::hub::Hub;
 use crate::store::EventStore;
 use crate::time::TimeSource;
@@ -30,16 +31,14 @@ pub async fn hello<S: EventStore + Clone, T: TimeSource>(
     let first = tokio::time::timeout(HELLO_TIMEOUT, inbound.next())
         .await
         .map_err(|_| {
-            Status::deadline_exceeded(format!(
+            Error::DeadlineExceeded(format!(
                 "no hello within {} s of connecting",
                 HELLO_TIMEOUT.as_secs()
             ))
         })?
-        .ok_or_else(|| Status::invalid_argument("the connection closed before a hello"))??;
+        .ok_or_else(|| Error::Invalid("the connection closed before a hello".into()))??;
     let Some(FromDevice::Hello(hello)) = first.message else {
-        return Err(Status::invalid_argument(
-            "the first message must be a hello",
-        ));
+        return Err(Error::Invalid("the first message must be a hello".into()).into());
     };
     let token = format!("Bearer {}", hello.credential);
     let mut metadata = tonic::metadata::MetadataMap::new();
@@ -47,13 +46,13 @@ pub async fn hello<S: EventStore + Clone, T: TimeSource>(
         "authorization",
         token
             .parse()
-            .map_err(|_| Status::unauthenticated("the credential is not valid"))?,
+            .map_err(|_| Error::Unauthenticated("the credential is not valid".into()))?,
     );
     match hub.caller(&metadata).await? {
         auth::Caller::Device(id) if id == hello.device_id => Ok(hello),
-        _ => Err(Status::unauthenticated(
-            "the credential does not belong to this device",
-        )),
+        _ => Err(
+            Error::Unauthenticated("the credential does not belong to this device".into()).into(),
+        ),
     }
 }
 
@@ -183,9 +182,10 @@ impl<S: EventStore + Clone, T: TimeSource> Session<S, T> {
         let bound = self.hub.device_match(&self.device).await;
         if bound.as_deref() != Some(self.handle.info.id.as_str()) {
             // Revoked or rebound since the hello: this connection is over.
-            let refusal =
-                Status::permission_denied("this device is no longer registered for this match");
-            let _ = self.tx.send(Err(refusal)).await;
+            let refusal = Error::PermissionDenied(
+                "this device is no longer registered for this match".into(),
+            );
+            let _ = self.tx.send(Err(refusal.into())).await;
             return Flow::Stop;
         }
         let request = match input.command.as_ref().and_then(|c| c.action.as_ref()) {
