@@ -19,7 +19,7 @@ use baffle_proto::v1::command::Action;
 use baffle_server::store::{EventStore, Fence, PgStore, StoreError};
 use baffle_tests::EPOCH;
 use baffle_tests::api::{A, B, Director, defaults};
-use baffle_tests::cluster::{TestNode, eventually};
+use baffle_tests::cluster::{TestNode, Two, eventually};
 use baffle_tests::pg::{self, PgCluster};
 use tonic::Code;
 
@@ -29,6 +29,28 @@ const LEASE: Duration = Duration::from_secs(1);
 const LONG: Duration = Duration::from_secs(30);
 /// How long a step that must not wait for a frozen commit may take, at most.
 const PROMPT: Duration = Duration::from_secs(3);
+
+/// A new database `name` on a primary of its own; `None` where PostgreSQL is missing
+/// (the test passes, `pg::available` says why).
+fn database(name: &str) -> Option<(PgCluster, String)> {
+    if !pg::available() {
+        return None;
+    }
+    let db = PgCluster::start(false);
+    let url = db.database(name);
+    Some((db, url))
+}
+
+/// Node `a`, with leases of `lease`, having created the leases of `streams` and
+/// written one record to each.
+async fn holder(url: &str, lease: Duration, streams: &[&str]) -> PgStore {
+    let a = node(url, "a", lease).await;
+    for stream in streams {
+        a.lease_new(stream).await.unwrap();
+        a.append(stream, 0, vec![b"one".to_vec()]).await.unwrap();
+    }
+    a
+}
 
 async fn node(url: &str, name: &str, lease: Duration) -> PgStore {
     let fence = Fence::new(name.into(), format!("http://{name}"), lease);
@@ -71,14 +93,10 @@ async fn frozen_append(
 /// end in the campaign.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_commit_frozen_past_its_lease_is_refused_at_commit() {
-    if !pg::available() {
+    let Some((_db, url)) = database("late") else {
         return;
-    }
-    let db = PgCluster::start(false);
-    let url = db.database("late");
-    let a = node(&url, "a", LONG).await;
-    a.lease_new("m/x").await.unwrap();
-    a.append("m/x", 0, vec![b"one".to_vec()]).await.unwrap();
+    };
+    let a = holder(&url, LONG, &["m/x"]).await;
     // The lease ends soon on the database's clock (set so: with a long lease, the
     // database does not end a's session before), and a freezes in its next commit.
     let s = sql(&url).await;
@@ -121,14 +139,11 @@ async fn a_commit_frozen_past_its_lease_is_refused_at_commit() {
 /// in the campaign.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_frozen_mid_commit_lets_its_match_go_after_a_lease() {
-    if !pg::available() {
+    let Some((_db, url)) = database("frozen") else {
         return;
-    }
-    let db = PgCluster::start(false);
-    let url = db.database("frozen");
-    let (a, b) = (node(&url, "a", LEASE).await, node(&url, "b", LEASE).await);
-    a.lease_new("m/x").await.unwrap();
-    a.append("m/x", 0, vec![b"one".to_vec()]).await.unwrap();
+    };
+    let a = holder(&url, LEASE, &["m/x"]).await;
+    let b = node(&url, "b", LEASE).await;
     a.renew_leases().await.unwrap();
     let pending = frozen_append(&a, "m/x", 1).await;
     let frozen = Instant::now();
@@ -169,16 +184,9 @@ async fn a_node_frozen_mid_commit_lets_its_match_go_after_a_lease() {
 /// until the freeze ended.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_match_frozen_mid_commit_is_answered_by_another_node_within_a_lease() {
-    if !pg::available() {
+    let Some((mut c, d1, d2)) = match_on_two_nodes("paused", LEASE).await else {
         return;
-    }
-    let mut c = baffle_tests::cluster::two_nodes("paused", LEASE).await;
-    let mut d1 = director(&c.n1).await;
-    let d2 = director(&c.n2).await;
-    d1.tournament("open", defaults(0, None, v1::DiceSource::Server))
-        .await;
-    d1.create_match("open", "m", 7, EPOCH.as_ms()).await;
-    d1.act("m", Action::CheckIn(A)).await;
+    };
     refusal(&d2, |_| true).await;
     let store = c.n1.hub.store.clone();
     store.commits().freeze();
@@ -230,16 +238,10 @@ async fn a_match_frozen_mid_commit_is_answered_by_another_node_within_a_lease() 
 /// detected", the renewal lost after the 1 s deadlock timeout, and every lease with it.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_renewal_never_waits_for_a_commit() {
-    if !pg::available() {
+    let Some((_db, url)) = database("renewal") else {
         return;
-    }
-    let db = PgCluster::start(false);
-    let url = db.database("renewal");
-    let a = node(&url, "a", LONG).await;
-    for stream in ["m/x", "m/y"] {
-        a.lease_new(stream).await.unwrap();
-        a.append(stream, 0, vec![b"one".to_vec()]).await.unwrap();
-    }
+    };
+    let a = holder(&url, LONG, &["m/x", "m/y"]).await;
     let pending = frozen_append(&a, "m/x", 1).await;
     let lost = tokio::time::timeout(PROMPT, a.renew_leases())
         .await
@@ -257,16 +259,10 @@ async fn a_renewal_never_waits_for_a_commit() {
 /// every append of the node queued behind it.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_commit_stuck_on_a_lock_fails_alone_and_the_node_keeps_its_leases() {
-    if !pg::available() {
+    let Some((_db, url)) = database("stuck") else {
         return;
-    }
-    let db = PgCluster::start(false);
-    let url = db.database("stuck");
-    let a = node(&url, "a", LEASE).await;
-    for stream in ["m/a", "m/b"] {
-        a.lease_new(stream).await.unwrap();
-        a.append(stream, 0, vec![b"one".to_vec()]).await.unwrap();
-    }
+    };
+    let a = holder(&url, LEASE, &["m/a", "m/b"]).await;
     // Another session holds m/a's length row.
     let s = sql(&url).await;
     s.batch_execute("BEGIN; SELECT 1 FROM baffle_streams WHERE stream = 'm/a' FOR UPDATE")
@@ -320,16 +316,9 @@ async fn a_commit_stuck_on_a_lock_fails_alone_and_the_node_keeps_its_leases() {
 /// in the campaign.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_node_is_named_owner_before_it_has_taken_the_match_over() {
-    if !pg::available() {
+    let Some((c, d1, d2)) = match_on_two_nodes("owner", Duration::from_millis(400)).await else {
         return;
-    }
-    let c = baffle_tests::cluster::two_nodes("owner", Duration::from_millis(400)).await;
-    let mut d1 = director(&c.n1).await;
-    let d2 = director(&c.n2).await;
-    d1.tournament("open", defaults(0, None, v1::DiceSource::Server))
-        .await;
-    d1.create_match("open", "m", 7, EPOCH.as_ms()).await;
-    d1.act("m", Action::CheckIn(A)).await;
+    };
     let owner = |e: &tonic::Status| {
         e.metadata()
             .get("baffle-owner")
@@ -352,6 +341,22 @@ async fn no_node_is_named_owner_before_it_has_taken_the_match_over() {
     // n1 hears at its next renewal that it lost the match: it names no one either.
     let on_n1 = refusal(&d1, |e| e.code() == Code::Unavailable).await;
     assert_eq!(owner(&on_n1), None, "{on_n1:?}");
+}
+
+/// Two nodes with leases of `lease` on a new database `name`, and a director on each;
+/// match `m` created on node 1, player A checked in. `None` where PostgreSQL is missing.
+async fn match_on_two_nodes(name: &str, lease: Duration) -> Option<(Two, Director, Director)> {
+    if !pg::available() {
+        return None;
+    }
+    let c = baffle_tests::cluster::two_nodes(name, lease).await;
+    let mut d1 = director(&c.n1).await;
+    let d2 = director(&c.n2).await;
+    d1.tournament("open", defaults(0, None, v1::DiceSource::Server))
+        .await;
+    d1.create_match("open", "m", 7, EPOCH.as_ms()).await;
+    d1.act("m", Action::CheckIn(A)).await;
+    Some((c, d1, d2))
 }
 
 async fn director(node: &TestNode) -> Director {
