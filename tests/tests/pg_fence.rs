@@ -2,8 +2,9 @@
 //! `docs/reliability.md`; issue 33, "No lock-up, no late commit"): it neither commits
 //! once its lease ran out nor locks its match up for the length of its freeze; a commit
 //! and a lease renewal never wait for each other; a commit stuck on a lock fails alone,
-//! the node keeping its other matches; and no node is named the owner of a match before
-//! it has taken it over.
+//! the node keeping its other matches; the session limits never cut short a COMMIT's wait
+//! for the synchronous standby; and no node is named the owner of a match before it has
+//! taken it over.
 //!
 //! The freeze is the committer's test hold ([`baffle_server::store::Freeze`]): the
 //! transaction stops just before its COMMIT — every statement sent, its rows locked, its
@@ -308,6 +309,51 @@ async fn a_commit_stuck_on_a_lock_fails_alone_and_the_node_keeps_its_leases() {
     assert!(a.holds("m/a") && a.holds("m/b"));
     s.batch_execute("ROLLBACK").await.unwrap();
     assert_eq!(a.append("m/a", 1, vec![b"two".to_vec()]).await.unwrap(), 2);
+}
+
+/// The statement timeout of a node's sessions never cuts short a COMMIT's wait for the
+/// synchronous standby: a cancelled wait would leave the transaction committed on the
+/// primary alone, and acknowledged. With no standby answering, the append waits (ten
+/// statement timeouts here) and is acknowledged only once the standby is no longer
+/// required.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_commit_waits_for_the_synchronous_standby_past_the_statement_timeout() {
+    let Some((db, url)) = database("sync") else {
+        return;
+    };
+    let lease = Duration::from_millis(400);
+    let a = holder(&url, lease, &["m/x"]).await;
+    let standby = |names: &str| {
+        db.psql(
+            db.primary.port,
+            &format!("ALTER SYSTEM SET synchronous_standby_names = '{names}'"),
+        );
+        db.psql(db.primary.port, "SELECT pg_reload_conf()");
+    };
+    standby("nobody");
+    eventually("the primary waits for a standby", || {
+        let url = url.clone();
+        async move {
+            let s = sql(&url).await;
+            let row = s.query_one("SHOW synchronous_standby_names", &[]).await;
+            (row.unwrap().get::<_, String>(0) == "nobody").then_some(())
+        }
+    })
+    .await;
+    let mut pending = tokio::spawn({
+        let a = a.clone();
+        async move { a.append("m/x", 1, vec![b"two".to_vec()]).await }
+    });
+    let early = tokio::time::timeout(lease / 4 * 10, &mut pending).await;
+    assert!(
+        early.is_err(),
+        "acknowledged without the standby: {early:?}"
+    );
+    standby("");
+    let done = tokio::time::timeout(Duration::from_secs(10), pending)
+        .await
+        .expect("acknowledged once no standby is required");
+    assert_eq!(done.unwrap().unwrap(), 2);
 }
 
 /// While a node claims a match and has not yet taken it over, no node is named its owner

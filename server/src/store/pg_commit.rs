@@ -59,8 +59,16 @@ const MAX_BATCH: usize = 2048;
 /// database inside COMMIT, on its own clock — refuses the commit (SQLSTATE `BF001`)
 /// unless that lease is still this epoch's and unexpired. A stream written without a
 /// lease (the registry; a store that is not a node's) carries none and is not checked.
+///
+/// Each change is made only if missing: an `ALTER TABLE` locks the table outright, even
+/// when it changes nothing, and would hold up the other nodes' commits at every start.
 const FENCE_SCHEMA: &str = "
-    ALTER TABLE baffle_streams ADD COLUMN IF NOT EXISTS epoch bigint;
+    DO $column$ BEGIN
+        IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'baffle_streams'::regclass
+                       AND attname = 'epoch' AND NOT attisdropped) THEN
+            ALTER TABLE baffle_streams ADD COLUMN epoch bigint;
+        END IF;
+    END $column$;
     CREATE OR REPLACE FUNCTION baffle_fence_at_commit() RETURNS trigger
     LANGUAGE plpgsql AS $fence$
     BEGIN
