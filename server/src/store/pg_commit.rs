@@ -207,7 +207,7 @@ fn refused_alone(e: &tokio_postgres::Error) -> bool {
 
 /// A test's hold on the committer: while frozen, a transaction stops just before its
 /// COMMIT — every statement sent, its rows locked, its session idle in the transaction —
-/// as in a node paused in the middle of a commit (`PgStore::freeze_commits`).
+/// as in a node paused in the middle of a commit (`PgStore::commits`).
 #[derive(Debug)]
 pub struct Freeze {
     frozen: watch::Sender<bool>,

@@ -94,7 +94,8 @@ pub fn session_options(lease: Duration) -> String {
 }
 
 /// A connection string's settings, with the defaults this store needs; on a node with
-/// leases of `lease`, its sessions' limits ([`session_options`]) after any the URL sets.
+/// leases of `lease`, its sessions' limits ([`session_options`]), placed after any
+/// `options` the URL sets so that they win over the same settings there.
 fn pg_config(url: &str, lease: Option<Duration>) -> Result<tokio_postgres::Config, StoreError> {
     let mut config: tokio_postgres::Config = url
         .parse()
