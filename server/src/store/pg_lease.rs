@@ -19,7 +19,7 @@
 //! updates `expires_at` (`FOR NO KEY UPDATE`, which does not conflict with it), so the
 //! two never wait for each other and cannot deadlock; a claim skips the rows of a commit
 //! under way (`SKIP LOCKED`). Each session of a node is limited to a quarter lease idle
-//! in a transaction, waiting for a lock, or running a statement
+//! in a transaction or waiting for a lock, and to a lease running a statement
 //! ([`super::session_options`]).
 
 use std::collections::HashMap;

@@ -68,28 +68,34 @@ struct Inner {
     _stop: oneshot::Sender<()>,
 }
 
-/// The limits a node of a cluster sets on each of its own sessions, all a quarter of its
-/// lease (and at least 1 ms), so that no session of a node — least of all one frozen
-/// with its process — holds a match's rows for long, and no wait outlasts a renewal:
+/// The limits a node of a cluster sets on each of its own sessions, so that no session
+/// of a node — least of all one frozen with its process — holds a match's rows for
+/// long, and no wait outlasts a renewal:
 ///
-/// - `idle_in_transaction_session_timeout`: a node paused in the middle of a commit (its
-///   session idle in the transaction, the lease and length rows locked) has its session
-///   ended by the database a quarter lease after its last statement, and the rows go.
-///   Its lease ran at least three quarters of a lease past that freeze (a renewal comes
-///   every quarter lease), so the rows are free before the lease can be claimed: the
-///   match is taken over as a dead node's is, a lease and a tick after its last renewal.
-///   The committer never idles inside a transaction otherwise.
-/// - `lock_timeout`: a statement waiting for a lock gives up after a quarter lease; a
-///   commit's transaction fails alone (`pg_commit.rs`), a renewal is tried again at the
-///   next tick, well before the node's deadline (three quarters of the lease).
-/// - `statement_timeout`: likewise for a statement that runs too long. (It never cuts
-///   short a COMMIT's wait for the synchronous standby: PostgreSQL does not time that
-///   wait out, so nothing is acknowledged that the standby lacks.)
+/// - `idle_in_transaction_session_timeout`, a quarter lease: a node paused in the middle
+///   of a commit (its session idle in the transaction, the lease and length rows locked)
+///   has its session ended by the database a quarter lease after its last statement,
+///   and the rows go. Its lease ran at least three quarters of a lease past that freeze
+///   (a renewal comes every quarter lease), so the rows are free before the lease can be
+///   claimed: the match is taken over as a dead node's is, a lease and a tick after its
+///   last renewal. The committer never idles inside a transaction otherwise.
+/// - `lock_timeout`, a quarter lease: a statement waiting for a lock gives up; a commit's
+///   transaction fails alone (`pg_commit.rs`), a renewal is tried again at the next tick,
+///   before the node's deadline (three quarters of the lease).
+/// - `statement_timeout`, the lease: a statement still running after a whole lease
+///   cannot serve it any more. Not shorter: a statement that runs long without waiting
+///   on a lock is slow because the database is (a new primary just promoted, a loaded
+///   machine), and cutting it short only makes it run again. (It never cuts short a
+///   COMMIT's wait for the synchronous standby: PostgreSQL does not time that wait out,
+///   so nothing is acknowledged that the standby lacks.)
+///
+/// Each at least 1 ms (0 would mean no limit).
 pub fn session_options(lease: Duration) -> String {
     let quarter = (lease / 4).as_millis().max(1);
+    let whole = lease.as_millis().max(1);
     format!(
         "-c idle_in_transaction_session_timeout={quarter} -c lock_timeout={quarter} \
-         -c statement_timeout={quarter}"
+         -c statement_timeout={whole}"
     )
 }
 
