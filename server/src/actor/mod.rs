@@ -24,6 +24,7 @@ mod replica;
 pub use baffle_core::table::DeviceInput;
 pub use handle::MatchHandle;
 pub use recovery::{Recovery, recover_in_background, replay_log, rules_from_setup};
+pub use replica::not_owner;
 
 use std::collections::BTreeMap;
 

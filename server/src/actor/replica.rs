@@ -40,32 +40,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
     /// What a command to a replica is answered: UNAVAILABLE naming the owner, whose
     /// address the status carries for clients to follow (`baffle-owner`).
     pub(super) fn not_owner(&self) -> Error {
-        let id = &self.table.info().id;
-        match self.store.owner_of(&stream(id)) {
-            // This node's own lease, lapsed on its side (a renewal late, as in a database
-            // failover): it writes again after the next renewal, or another node takes
-            // the match over.
-            Some((node, _))
-                if self.epoch.is_some() && self.store.node_id() == Some(node.as_str()) =>
-            {
-                Error::NotOwner {
-                    owner: None,
-                    message: format!(
-                        "match {id}: this node's lease on it is being renewed: retry in a moment"
-                    ),
-                }
-            }
-            Some((node, url)) => Error::NotOwner {
-                owner: Some(url.clone()),
-                message: format!("match {id} is written by node {node} at {url}: send it there"),
-            },
-            None => Error::NotOwner {
-                owner: None,
-                message: format!(
-                    "match {id} has no live node right now (a takeover is under way): retry in a moment"
-                ),
-            },
-        }
+        not_owner(&self.store, &self.table.info().id)
     }
 
     /// Reads the records appended since this table and folds them in; broadcasts them.
@@ -217,5 +192,34 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                 tracing::warn!(match_id = %id, %refusal, "the restart's credit cannot be recorded")
             }
         }
+    }
+}
+
+/// UNAVAILABLE for a command to match `id` on a node that does not write it: naming the
+/// node that does (`baffle-owner`, for clients to follow), or no node while none has
+/// finished taking it over. The database's lease may name *this* node before it writes
+/// the match — it claimed the lease and is still reading the log and recording the
+/// takeover, or its own lease lapsed on its side and is being renewed — and then no
+/// owner is named either: a client sent to this node would be refused again
+/// (`docs/cluster.md`, "Who writes a match").
+pub fn not_owner<S: EventStore>(store: &S, id: &str) -> Error {
+    match store.owner_of(&stream(id)) {
+        Some((node, _)) if store.node_id() == Some(node.as_str()) => Error::NotOwner {
+            owner: None,
+            message: format!(
+                "match {id}: this node is taking it over (or renewing its lease on it): \
+                 retry in a moment"
+            ),
+        },
+        Some((node, url)) => Error::NotOwner {
+            owner: Some(url.clone()),
+            message: format!("match {id} is written by node {node} at {url}: send it there"),
+        },
+        None => Error::NotOwner {
+            owner: None,
+            message: format!(
+                "match {id} has no live node right now (a takeover is under way): retry in a moment"
+            ),
+        },
     }
 }

@@ -127,18 +127,6 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         if handle.is_owner() {
             return Ok(());
         }
-        let id = &handle.info.id;
-        Err(match self.store.owner_of(&actor::stream(id)) {
-            Some((node, url)) => Error::NotOwner {
-                owner: Some(url.clone()),
-                message: format!("match {id} is written by node {node} at {url}: connect there"),
-            },
-            None => Error::NotOwner {
-                owner: None,
-                message: format!(
-                    "match {id} has no live node right now (a takeover is under way): retry in a moment"
-                ),
-            },
-        })
+        Err(actor::not_owner(&self.store, &handle.info.id))
     }
 }

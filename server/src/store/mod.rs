@@ -20,9 +20,10 @@ mod sled_keys;
 mod sled_store;
 
 pub use memory::MemoryStore;
+pub use pg_commit::Freeze;
 pub use pg_lease::{Fence, JoinChecks};
 pub use pg_listen::Change;
-pub use pg_store::PgStore;
+pub use pg_store::{PgStore, session_options};
 pub use sled_store::SledStore;
 
 use std::fmt;

@@ -14,10 +14,30 @@
 //! COMMIT whose answer was lost may have committed, which the actor handles as after any
 //! failed write: it reloads the match from the log.
 //!
-//! On a node of a cluster the transaction also checks each match's **lease** (row locked
-//! `FOR SHARE`: this node's, with the epoch it holds, unexpired — `pg_lease.rs`), refusing
-//! an append that fails it with [`StoreError::Fenced`], and **notifies** the change feed
+//! On a node of a cluster the transaction also checks each match's **lease** (this
+//! node's, with the epoch it holds, unexpired by the database's clock *now*,
+//! `clock_timestamp()` — `now()` is the transaction's start — `pg_lease.rs`), refusing an
+//! append that fails it with [`StoreError::Fenced`], and **notifies** the change feed
 //! with every stream written and its new length (`pg_listen.rs`; sent at COMMIT).
+//!
+//! The lease is checked twice. First on its row, locked `FOR KEY SHARE`: a claim (`FOR
+//! UPDATE … SKIP LOCKED`) passes over a lease whose match is being written, while a
+//! renewal (an update of `expires_at` alone, which takes the weaker `FOR NO KEY UPDATE`
+//! lock) never waits for a commit — so a commit and a renewal cannot deadlock, and a
+//! commit that is slow or stuck never holds up the renewal of the node's other leases.
+//! Then **at COMMIT**, by the database itself: each stream written records the epoch it
+//! was written under (`baffle_streams.epoch`), and a deferred constraint trigger
+//! ([`FENCE_SCHEMA`]) refuses the commit unless that epoch's lease is still unexpired at
+//! that instant. A node frozen between its statements and its COMMIT (a paused process)
+//! therefore never commits after its lease ran out; the database ends its session anyway
+//! once it has been idle in the transaction for a quarter of the lease (`pg_store.rs`,
+//! the session timeouts), which lets the rows go for the next owner. A refused commit
+//! wrote nothing; it is tried once more, when the first check refuses the appends whose
+//! lease ran out and commits the others.
+//!
+//! A commit that fails on a lock (a deadlock, the lock or statement timeout) fails its
+//! appends alone (not acknowledged, nothing written): the connection and the store stay
+//! as they were, and the node's leases are untouched.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
@@ -34,6 +54,44 @@ use super::queue::{Append, io};
 /// The most appends in one transaction: bounds a transaction's size and its lock time.
 const MAX_BATCH: usize = 2048;
 
+/// The fence at COMMIT: each stream written by a node of a cluster carries the epoch of
+/// the lease it was written under, and a deferred constraint trigger — run by the
+/// database inside COMMIT, on its own clock — refuses the commit (SQLSTATE `BF001`)
+/// unless that lease is still this epoch's and unexpired. A stream written without a
+/// lease (the registry; a store that is not a node's) carries none and is not checked.
+///
+/// Each change is made only if missing: an `ALTER TABLE` locks the table outright, even
+/// when it changes nothing, and would hold up the other nodes' commits at every start.
+const FENCE_SCHEMA: &str = "
+    DO $column$ BEGIN
+        IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'baffle_streams'::regclass
+                       AND attname = 'epoch' AND NOT attisdropped) THEN
+            ALTER TABLE baffle_streams ADD COLUMN epoch bigint;
+        END IF;
+    END $column$;
+    CREATE OR REPLACE FUNCTION baffle_fence_at_commit() RETURNS trigger
+    LANGUAGE plpgsql AS $fence$
+    BEGIN
+        IF NOT EXISTS (SELECT 1 FROM baffle_leases l WHERE l.stream = NEW.stream
+                       AND l.epoch = NEW.epoch AND l.expires_at > clock_timestamp()) THEN
+            RAISE EXCEPTION USING ERRCODE = 'BF001', MESSAGE = format(
+                'the lease of %s (epoch %s) ran out or passed on before the commit',
+                NEW.stream, NEW.epoch);
+        END IF;
+        RETURN NULL;
+    END $fence$;
+    DO $create$ BEGIN
+        IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'baffle_fence'
+                       AND tgrelid = 'baffle_streams'::regclass) THEN
+            CREATE CONSTRAINT TRIGGER baffle_fence AFTER UPDATE ON baffle_streams
+                DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.epoch IS NOT NULL)
+                EXECUTE FUNCTION baffle_fence_at_commit();
+        END IF;
+    END $create$;";
+
+/// The SQLSTATE of a commit the fence refused at COMMIT ([`FENCE_SCHEMA`]).
+const FENCED_AT_COMMIT: &str = "BF001";
+
 /// Creates the tables if they are missing. Under a transaction-scoped advisory lock:
 /// `CREATE TABLE IF NOT EXISTS` from two sessions at once can still collide.
 pub(super) async fn create_schema(pool: &Pool) -> Result<(), StoreError> {
@@ -42,6 +100,10 @@ pub(super) async fn create_schema(pool: &Pool) -> Result<(), StoreError> {
         .batch_execute(&format!(
             "BEGIN;
              SET LOCAL client_min_messages = warning;
+             -- Waited for, not timed out as a node's statements are: a node starting
+             -- while others write takes its locks between their commits.
+             SET LOCAL lock_timeout = '30s';
+             SET LOCAL statement_timeout = '60s';
              SELECT pg_advisory_xact_lock(7305712260474019130);
              CREATE TABLE IF NOT EXISTS baffle_streams (
                  stream text PRIMARY KEY,
@@ -57,8 +119,10 @@ pub(super) async fn create_schema(pool: &Pool) -> Result<(), StoreError> {
                  reply bytea NOT NULL,
                  PRIMARY KEY (stream, request));
              {}
+             {}
              COMMIT;",
-            pg_lease::SCHEMA
+            pg_lease::SCHEMA,
+            FENCE_SCHEMA
         ))
         .await
         .map_err(io)
@@ -70,6 +134,7 @@ pub(super) async fn run(
     mut waiting: mpsc::UnboundedReceiver<Append>,
     writable: watch::Sender<bool>,
     fence: Option<Arc<Fence>>,
+    freeze: Arc<Freeze>,
 ) {
     let mut client: Option<Object> = None;
     while let Some(first) = waiting.recv().await {
@@ -90,7 +155,16 @@ pub(super) async fn run(
                 }
             },
         };
-        match commit(&mut c, &batch, fence.as_deref()).await {
+        let mut outcome = commit(&mut c, &batch, fence.as_deref(), &freeze).await;
+        if outcome
+            .as_ref()
+            .is_err_and(|e| sqlstate(e) == Some(FENCED_AT_COMMIT))
+        {
+            // Nothing was written. Once more: the appends whose lease ran out are now
+            // refused by the first check, and the others commit.
+            outcome = commit(&mut c, &batch, fence.as_deref(), &freeze).await;
+        }
+        match outcome {
             Ok(results) => {
                 writable.send_if_modified(|w| !std::mem::replace(w, true));
                 for (append, result) in batch.into_iter().zip(results) {
@@ -98,9 +172,81 @@ pub(super) async fn run(
                 }
                 client = Some(c);
             }
+            // This transaction lost a lock (or its lease at COMMIT, twice): its appends
+            // fail, nothing of them written; the connection and the store are sound.
+            Err(e) if !c.is_closed() && refused_alone(&e) => {
+                tracing::warn!(error = %e, appends = batch.len(), "a store transaction was refused");
+                for append in batch {
+                    let _ = append.done.send(Err(StoreError::Io(e.to_string())));
+                }
+                client = Some(c);
+            }
             // The connection is dropped: after a failover it points at a standby.
             Err(e) => fail(batch, &io(e), &writable, &pool),
         }
+    }
+}
+
+/// The SQLSTATE of a database error.
+fn sqlstate(e: &tokio_postgres::Error) -> Option<&str> {
+    e.code().map(|c| c.code())
+}
+
+/// Whether `e` failed one transaction and says nothing of the database: a deadlock, a
+/// lock or statement timeout, the fence at COMMIT.
+fn refused_alone(e: &tokio_postgres::Error) -> bool {
+    use tokio_postgres::error::SqlState;
+    let Some(code) = e.code() else {
+        return false;
+    };
+    code == &SqlState::T_R_DEADLOCK_DETECTED
+        || code == &SqlState::LOCK_NOT_AVAILABLE
+        || code == &SqlState::QUERY_CANCELED
+        || code.code() == FENCED_AT_COMMIT
+}
+
+/// A test's hold on the committer: while frozen, a transaction stops just before its
+/// COMMIT — every statement sent, its rows locked, its session idle in the transaction —
+/// as in a node paused in the middle of a commit (`PgStore::commits`).
+#[derive(Debug)]
+pub struct Freeze {
+    frozen: watch::Sender<bool>,
+    waiting: watch::Sender<bool>,
+}
+
+impl Default for Freeze {
+    fn default() -> Freeze {
+        Freeze {
+            frozen: watch::channel(false).0,
+            waiting: watch::channel(false).0,
+        }
+    }
+}
+
+impl Freeze {
+    /// Stops the next transactions before their COMMIT, until [`Freeze::thaw`].
+    pub fn freeze(&self) {
+        self.frozen.send_replace(true);
+    }
+
+    /// Lets the transactions go on.
+    pub fn thaw(&self) {
+        self.frozen.send_replace(false);
+    }
+
+    /// Waits until a transaction is stopped before its COMMIT.
+    pub async fn stopped(&self) {
+        let _ = self.waiting.subscribe().wait_for(|w| *w).await;
+    }
+
+    async fn hold(&self) {
+        let mut frozen = self.frozen.subscribe();
+        if !*frozen.borrow_and_update() {
+            return;
+        }
+        self.waiting.send_replace(true);
+        let _ = frozen.wait_for(|f| !*f).await;
+        self.waiting.send_replace(false);
     }
 }
 
@@ -136,6 +282,7 @@ async fn commit(
     c: &mut Object,
     batch: &[Append],
     fence: Option<&Fence>,
+    freeze: &Freeze,
 ) -> Result<Vec<Result<u64, StoreError>>, tokio_postgres::Error> {
     let names: Vec<&str> = batch
         .iter()
@@ -196,13 +343,20 @@ async fn commit(
         tx.execute(&insert, &[&plan.streams, &plan.positions, &plan.bodies])
             .await?;
         let (streams, lens): (Vec<&str>, Vec<i64>) = plan.lens.into_iter().unzip();
+        // The epoch each stream is written under, for the fence at COMMIT (none: a
+        // stream without a lease, or a store that is not a node's).
+        let epochs: Vec<Option<i64>> = streams
+            .iter()
+            .map(|s| leases.as_ref().and_then(|l| l.get(*s).copied()))
+            .collect();
         let update = tx
             .prepare_cached(
-                "UPDATE baffle_streams AS s SET len = v.len \
-                 FROM unnest($1::text[], $2::int8[]) AS v(stream, len) WHERE s.stream = v.stream",
+                "UPDATE baffle_streams AS s SET len = v.len, epoch = v.epoch \
+                 FROM unnest($1::text[], $2::int8[], $3::int8[]) AS v(stream, len, epoch) \
+                 WHERE s.stream = v.stream",
             )
             .await?;
-        tx.execute(&update, &[&streams, &lens]).await?;
+        tx.execute(&update, &[&streams, &lens, &epochs]).await?;
         let notify = tx.prepare_cached("SELECT pg_notify($1, $2)").await?;
         for payload in pg_listen::payloads(streams.iter().copied().zip(lens.iter().copied())) {
             tx.execute(&notify, &[&pg_listen::CHANNEL, &payload])
@@ -227,12 +381,15 @@ async fn commit(
             .await?;
         tx.execute(&store, &[&streams, &keys, &values]).await?;
     }
+    freeze.hold().await;
     tx.commit().await?;
     Ok(plan.results)
 }
 
-/// The epochs of the leases this node holds, unexpired, of the match streams in `names`,
-/// locked against a claim until the transaction ends.
+/// The epochs of the leases this node holds, unexpired now (the database's clock at this
+/// statement, not at the transaction's start), of the match streams in `names`, locked
+/// against a claim until the transaction ends — `FOR KEY SHARE`, which a renewal's update
+/// of `expires_at` does not wait for.
 async fn lock_leases(
     tx: &deadpool_postgres::Transaction<'_>,
     fence: &Fence,
@@ -249,7 +406,7 @@ async fn lock_leases(
     let q = tx
         .prepare_cached(
             "SELECT stream, epoch FROM baffle_leases WHERE stream = ANY($1) AND node = $2 \
-             AND expires_at > now() ORDER BY stream COLLATE \"C\" FOR SHARE",
+             AND expires_at > clock_timestamp() ORDER BY stream COLLATE \"C\" FOR KEY SHARE",
         )
         .await?;
     Ok(tx

@@ -11,7 +11,16 @@
 //! own deadline (the renewal's send time + the lease − a margin), so a node cut off from
 //! the database stops writing before anyone may claim — and then checks, on the lease
 //! row locked in the commit transaction, that the lease is still this node's with this
-//! epoch and unexpired. A node that lost a match can never append to it.
+//! epoch and unexpired, and again at COMMIT, on the database's clock at that instant
+//! (`pg_commit.rs`). A node that lost a match can never append to it, and a node frozen
+//! in the middle of a commit cannot commit once it resumes past its lease.
+//!
+//! Locks: a commit locks the lease rows of its matches `FOR KEY SHARE`; a renewal only
+//! updates `expires_at` (`FOR NO KEY UPDATE`, which does not conflict with it), so the
+//! two never wait for each other and cannot deadlock; a claim skips the rows of a commit
+//! under way (`SKIP LOCKED`). Each session of a node is limited to a quarter lease idle
+//! in a transaction or waiting for a lock, and to a lease running a statement
+//! ([`super::session_options`]).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -455,7 +464,11 @@ pub(super) async fn create(pool: &Pool, fence: &Fence, stream: &str) -> Result<(
     Ok(())
 }
 
-/// The node holding `stream`'s unexpired lease and where it is reached, if any.
+/// The node holding `stream`'s unexpired lease and where it is reached, if it has
+/// finished taking the match over: it wrote the stream under that lease's epoch (its
+/// takeover record, or a new match's first record; `baffle_streams.epoch`). Between a
+/// claim and the takeover record no node is named: the claimer does not serve yet.
 pub(super) const OWNER: &str = "SELECT l.node, n.advertise FROM baffle_leases l
      JOIN baffle_nodes n ON n.node = l.node
+     JOIN baffle_streams s ON s.stream = l.stream AND s.epoch = l.epoch
      WHERE l.stream = $1 AND l.expires_at > now()";

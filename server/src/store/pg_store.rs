@@ -33,7 +33,7 @@ use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio_postgres::NoTls;
 
-use super::pg_commit;
+use super::pg_commit::{self, Freeze};
 use super::pg_lease::{self, Fence};
 use super::pg_listen::{self, Change};
 use super::queue::{self, Append, io};
@@ -62,12 +62,47 @@ struct Inner {
     config: tokio_postgres::Config,
     /// On a node of a cluster: who it is and which leases it holds.
     fence: Option<Arc<Fence>>,
+    /// The committer's hold, for tests of a node frozen mid-commit.
+    freeze: Arc<Freeze>,
     /// Dropped with the store: its runtime's thread then ends, and the runtime with it.
     _stop: oneshot::Sender<()>,
 }
 
-/// A connection string's settings, with the defaults this store needs.
-fn pg_config(url: &str) -> Result<tokio_postgres::Config, StoreError> {
+/// The limits a node of a cluster sets on each of its own sessions, so that no session
+/// of a node — least of all one frozen with its process — holds a match's rows for
+/// long, and no wait outlasts a renewal:
+///
+/// - `idle_in_transaction_session_timeout`, a quarter lease: a node paused in the middle
+///   of a commit (its session idle in the transaction, the lease and length rows locked)
+///   has its session ended by the database a quarter lease after its last statement,
+///   and the rows go. Its lease ran at least three quarters of a lease past that freeze
+///   (a renewal comes every quarter lease), so the rows are free before the lease can be
+///   claimed: the match is taken over as a dead node's is, a lease and a tick after its
+///   last renewal. The committer never idles inside a transaction otherwise.
+/// - `lock_timeout`, a quarter lease: a statement waiting for a lock gives up; a commit's
+///   transaction fails alone (`pg_commit.rs`), a renewal is tried again at the next tick,
+///   before the node's deadline (three quarters of the lease).
+/// - `statement_timeout`, the lease: a statement still running after a whole lease
+///   cannot serve it any more. Not shorter: a statement that runs long without waiting
+///   on a lock is slow because the database is (a new primary just promoted, a loaded
+///   machine), and cutting it short only makes it run again. (It never cuts short a
+///   COMMIT's wait for the synchronous standby: PostgreSQL does not time that wait out,
+///   so nothing is acknowledged that the standby lacks.)
+///
+/// Each at least 1 ms (0 would mean no limit).
+pub fn session_options(lease: Duration) -> String {
+    let quarter = (lease / 4).as_millis().max(1);
+    let whole = lease.as_millis().max(1);
+    format!(
+        "-c idle_in_transaction_session_timeout={quarter} -c lock_timeout={quarter} \
+         -c statement_timeout={whole}"
+    )
+}
+
+/// A connection string's settings, with the defaults this store needs; on a node with
+/// leases of `lease`, its sessions' limits ([`session_options`]), placed after any
+/// `options` the URL sets so that they win over the same settings there.
+fn pg_config(url: &str, lease: Option<Duration>) -> Result<tokio_postgres::Config, StoreError> {
     let mut config: tokio_postgres::Config = url
         .parse()
         .map_err(|e| io(format!("the store URL does not parse: {e}")))?;
@@ -80,6 +115,15 @@ fn pg_config(url: &str) -> Result<tokio_postgres::Config, StoreError> {
     config.keepalives_retries(3);
     if config.get_application_name().is_none() {
         config.application_name("baffled");
+    }
+    if let Some(lease) = lease {
+        let options = match config.get_options() {
+            Some(theirs) if !theirs.trim().is_empty() => {
+                format!("{theirs} {}", session_options(lease))
+            }
+            _ => session_options(lease),
+        };
+        config.options(options);
     }
     Ok(config)
 }
@@ -130,7 +174,7 @@ impl PgStore {
     }
 
     async fn open(url: &str, fence: Option<Arc<Fence>>) -> Result<PgStore, StoreError> {
-        let config = pg_config(url)?;
+        let config = pg_config(url, fence.as_ref().map(|f| f.lease))?;
         let (runtime, stop) = start_runtime()?;
         let manager = Manager::from_config(
             config.clone(),
@@ -154,11 +198,13 @@ impl PgStore {
             .map_err(io)??;
         let (commit, waiting) = mpsc::unbounded_channel();
         let writable = watch::channel(true).0;
+        let freeze = Arc::new(Freeze::default());
         runtime.spawn(pg_commit::run(
             pool.clone(),
             waiting,
             writable.clone(),
             fence.clone(),
+            freeze.clone(),
         ));
         Ok(PgStore {
             inner: Arc::new(Inner {
@@ -168,9 +214,16 @@ impl PgStore {
                 writable,
                 config,
                 fence,
+                freeze,
                 _stop: stop,
             }),
         })
+    }
+
+    /// For tests: the committer's hold ([`Freeze`]), to stop a transaction just before
+    /// its COMMIT as a node paused in the middle of a commit would.
+    pub fn commits(&self) -> &Freeze {
+        &self.inner.freeze
     }
 
     /// The node's leases, on a node of a cluster.
