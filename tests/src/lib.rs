@@ -9,6 +9,8 @@ pub mod cli;
 pub mod cluster;
 pub mod draws;
 pub mod pg;
+pub mod pg_tls;
+pub mod play;
 pub mod process_cluster;
 pub mod room;
 pub mod seeded;
