@@ -8,6 +8,7 @@ pub mod binaries;
 pub mod cli;
 pub mod cluster;
 pub mod draws;
+pub mod patroni;
 pub mod pg;
 pub mod pg_tls;
 pub mod play;

@@ -4,7 +4,7 @@
 //! and nothing acknowledged lost or applied twice across a fault.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use baffle_core::audit::verify::verify_jsonl;
@@ -23,14 +23,16 @@ pub struct Played {
 
 /// Plays match `id` from `state` (after its opening roll) until `stop` is set or
 /// `limit` commands were acknowledged: rolls `dice(n)` when on roll, presses when
-/// moving, each command retried with its request id until answered. Panics (the test
-/// fails) on a command the room does not answer within its patience.
+/// moving, each command retried with its request id until answered; `answered` counts
+/// the acknowledgements as they come. Panics (the test fails) on a command the room does
+/// not answer within its patience.
 pub async fn play(
     room: Arc<Room>,
     id: String,
     mut state: v1::MatchState,
     stop: Arc<AtomicBool>,
     limit: usize,
+    answered: Arc<AtomicU64>,
 ) -> Vec<Played> {
     let mut played: Vec<Played> = Vec::new();
     let mut rolls = 0;
@@ -47,6 +49,7 @@ pub async fn play(
             at: Instant::now(),
         });
         rolls += usize::from(rolled.is_some());
+        answered.fetch_add(1, Ordering::Relaxed);
     }
     played
 }

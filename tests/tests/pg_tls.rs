@@ -68,7 +68,15 @@ async fn a_node_on_verify_full_plays_a_match_over_tls() {
         .open_matches("tls", 60 * 60_000, 25, &[("m1".to_string(), 0)])
         .await;
     let stop = Arc::new(AtomicBool::new(false));
-    let played = play(room, "m1".into(), opened[0].clone(), stop, 40).await;
+    let played = play(
+        room,
+        "m1".into(),
+        opened[0].clone(),
+        stop,
+        40,
+        Arc::default(),
+    )
+    .await;
     assert_eq!(played.len(), 40);
     let export = baffle_client::audit::export_log(cluster.channel(0), "m1")
         .await
