@@ -28,6 +28,9 @@ use baffle_tests::room::Room;
 const AGENT_DOWN_SEC: u32 = 8;
 /// Matches played at once.
 const MATCHES: usize = 2;
+/// Patroni members: a primary and two standbys, so that one is a synchronous standby
+/// again at once after a promotion (with two, commits wait for the old primary to rejoin).
+const MEMBERS: usize = 3;
 
 /// Waits until the acknowledged commands pass `count` (at most `within`).
 async fn progress(answered: &AtomicU64, count: u64, within: Duration, what: &str) {
@@ -66,7 +69,7 @@ async fn patroni_promotes_the_standby_by_itself_and_the_match_goes_on() {
     if !patroni::available() {
         return;
     }
-    let stack = tokio::task::block_in_place(|| PatroniStack::start(2, AGENT_DOWN_SEC));
+    let stack = tokio::task::block_in_place(|| PatroniStack::start(MEMBERS, AGENT_DOWN_SEC));
     let url = stack.url.clone();
     let cluster = ProcessCluster::start_on(stack, url, 1, 1000).await;
     let room = Room::new(vec![cluster.url(0)], vec![cluster.channel(0)], TOKEN)
@@ -103,15 +106,20 @@ async fn patroni_promotes_the_standby_by_itself_and_the_match_goes_on() {
                 s.primary().is_some_and(|p| p != old)
             })
         });
+        let promoted = at.elapsed();
         progress(&answered, count + 50, within, "after the promotion").await;
-        // The old primary back as the synchronous standby before the next fault: until
-        // then a second failover could not be made without losing commits.
+        // Every member back, the old primary as a standby, and one synchronous standby,
+        // before the next fault: until then a failover could lose commits.
         tokio::task::block_in_place(|| {
-            pg.wait_until(within, "a synchronous standby again", |s| {
-                s.sync_standby() == Some(old)
+            pg.wait_until(within, "the old primary a standby again", |s| {
+                s.rest(old, "/replica") == 200 && s.sync_standby().is_some()
             })
         });
-        eprintln!("{fault} killed: pg{old} failed over by Patroni");
+        eprintln!(
+            "{fault} killed: pg{old} failed over by Patroni, the standby promoted after \
+             {promoted:?}, every member back after {:?}",
+            at.elapsed()
+        );
         faults.push((fault, at));
     }
     stop.store(true, Ordering::Relaxed);
