@@ -107,6 +107,14 @@ async fn patroni_promotes_the_standby_by_itself_and_the_match_goes_on() {
             })
         });
         let promoted = at.elapsed();
+        // Strict mode: commits resume once the new primary has a synchronous standby
+        // (`/sync` answers on the member Patroni names so, maybe before it streams).
+        tokio::task::block_in_place(|| {
+            pg.wait_until(within, "a synchronous standby named", |s| {
+                s.sync_standby().is_some_and(|m| m != old)
+            })
+        });
+        let synchronous = at.elapsed();
         progress(&answered, count + 50, within, "after the promotion").await;
         // Every member back, the old primary as a standby, and one synchronous standby,
         // before the next fault: until then a failover could lose commits.
@@ -117,7 +125,8 @@ async fn patroni_promotes_the_standby_by_itself_and_the_match_goes_on() {
         });
         eprintln!(
             "{fault} killed: pg{old} failed over by Patroni, the standby promoted after \
-             {promoted:?}, every member back after {:?}",
+             {promoted:?}, a synchronous standby named after {synchronous:?}, \
+             every member back after {:?}",
             at.elapsed()
         );
         faults.push((fault, at));
