@@ -59,7 +59,8 @@ pub fn available() -> bool {
     }
 }
 
-/// `n` free loopback ports, one after the other (the script numbers members from a base).
+/// The first of `n` free loopback ports, one after the other (the script numbers
+/// members from a base).
 fn free_run(n: u16) -> u16 {
     'search: for _ in 0..100 {
         let base = {
@@ -91,11 +92,13 @@ impl PatroniStack {
             .expect("a temporary directory");
         let n = u16::try_from(members).expect("a few members");
         let (ttl, loop_wait, retry) = TIMINGS;
+        // One run of free ports for all: PostgreSQL's, the REST APIs', etcd's two.
+        let base = free_run(2 * n + 2);
         let env: Vec<(String, String)> = [
             ("MEMBERS", members.to_string()),
-            ("PG_PORT", free_run(n).to_string()),
-            ("REST_PORT", free_run(n).to_string()),
-            ("ETCD_PORT", free_run(2).to_string()),
+            ("PG_PORT", base.to_string()),
+            ("REST_PORT", (base + n).to_string()),
+            ("ETCD_PORT", (base + 2 * n).to_string()),
             ("TTL", ttl.to_string()),
             ("LOOP_WAIT", loop_wait.to_string()),
             ("RETRY_TIMEOUT", retry.to_string()),
