@@ -57,8 +57,9 @@ pub struct Config {
 
     /// Keep the matches in PostgreSQL rather than in <data-dir>/store: a `postgres://`
     /// URL, with several hosts and `target_session_attrs=read-write` for a replicated
-    /// database (docs/cluster.md). Give a password through BAFFLE_STORE, not the command
-    /// line. Default: the embedded store in the data directory.
+    /// database (docs/cluster.md); `sslmode=verify-full&sslrootcert=CA.pem` for TLS with
+    /// the server checked. Give a password through BAFFLE_STORE, not the command line.
+    /// Default: the embedded store in the data directory.
     #[arg(long, global = true, env = "BAFFLE_STORE", value_parser = postgres_url, hide_env_values = true)]
     pub store: Option<String>,
 
@@ -139,7 +140,8 @@ fn postgres_url(url: &str) -> Result<String, String> {
     if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
         return Err("a store is a postgres:// URL (the embedded store needs no flag)".into());
     }
-    url.parse::<tokio_postgres::Config>()
+    let (rest, _tls) = crate::store::split_store_url(url)?;
+    rest.parse::<tokio_postgres::Config>()
         .map_err(|e| format!("the URL does not parse: {e}"))?;
     Ok(url.to_string())
 }
@@ -286,6 +288,10 @@ mod tests {
         assert_eq!(c.store.as_deref(), Some(url));
         assert!(Config::try_parse_from(["baffled", "--store", "sled:/x"]).is_err());
         assert!(Config::try_parse_from(["baffled", "--store", "postgres://h/db?bad=1"]).is_err());
+        let tls = "postgres://baffle@db1,db2/baffle?sslmode=verify-full&sslrootcert=/etc/ca.pem";
+        assert!(Config::try_parse_from(["baffled", "--store", tls]).is_ok());
+        let weak = "postgres://baffle@db1/baffle?sslmode=require";
+        assert!(Config::try_parse_from(["baffled", "--store", weak]).is_err());
         let c = Config::try_parse_from(["baffled", "--addr", "127.0.0.1:7001"]).unwrap();
         assert!(c.node().ends_with(":7001"), "{}", c.node());
         assert_eq!(c.advertised(), "http://127.0.0.1:7001");

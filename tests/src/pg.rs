@@ -362,6 +362,47 @@ impl PgCluster {
         self.wait_for_sync_standby();
     }
 
+    /// Makes the primary serve TLS with `cert` and **only** TLS on TCP (`hostssl` in
+    /// `pg_hba.conf`: a client that does not encrypt is refused), and restarts it.
+    pub fn serve_tls(&mut self, cert: &crate::pg_tls::ServerCert) {
+        use std::os::unix::fs::PermissionsExt;
+        let data = self.primary.data.clone();
+        for (file, pem) in [
+            ("server.crt", &cert.cert_pem),
+            ("server.key", &cert.key_pem),
+        ] {
+            let path = data.join(file);
+            std::fs::write(&path, pem).expect("a TLS file");
+            // PostgreSQL refuses a key others may read, or one it does not own.
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+            if let Some(user) = &self.run_as {
+                let (_, uid, gid) = unprivileged_user();
+                debug_assert_eq!(&unprivileged_user().0, user);
+                std::os::unix::fs::chown(&path, Some(uid), Some(gid)).expect("chown");
+            }
+        }
+        self.write_conf(
+            &data,
+            "
+ssl = on
+ssl_cert_file = 'server.crt'
+ssl_key_file = 'server.key'
+",
+        );
+        std::fs::write(
+            data.join("pg_hba.conf"),
+            "local all all trust
+hostssl all all 127.0.0.1/32 trust
+             hostssl all all ::1/128 trust
+hostssl replication all 127.0.0.1/32 trust
+",
+        )
+        .expect("pg_hba.conf");
+        let d = data.to_str().expect("UTF-8").to_string();
+        self.must("pg_ctl", &["-D", &d, "-m", "fast", "-w", "stop"]);
+        self.pg_start(&data);
+    }
+
     /// Where the servers' logs are (`primary.log`, `standby.log`), for a failing test.
     pub fn dir(&self) -> &Path {
         self.dir.path()

@@ -45,10 +45,11 @@ struct Node {
     child: Option<Child>,
 }
 
-/// A database with its standby and the nodes on it.
-pub struct ProcessCluster {
+/// A database with its standby and the nodes on it. `D` is what runs the database: a
+/// [`PgCluster`] here, or a Patroni stack (`crate::patroni`), kept as long as the nodes.
+pub struct ProcessCluster<D = PgCluster> {
     /// The PostgreSQL primary and standby.
-    pub pg: PgCluster,
+    pub pg: D,
     /// What every node is given as `--store`.
     pub store: String,
     dir: tempfile::TempDir,
@@ -70,9 +71,17 @@ impl ProcessCluster {
         if !pg::available() {
             return None;
         }
-        let bin = crate::binaries::built(&["baffled"]);
         let pg = tokio::task::block_in_place(|| PgCluster::start(true));
         let store = tokio::task::block_in_place(|| pg.database("room"));
+        Some(ProcessCluster::start_on(pg, store, nodes, lease_ms).await)
+    }
+}
+
+impl<D> ProcessCluster<D> {
+    /// Starts `nodes` nodes on the database `pg` runs, each given `store` as its
+    /// `--store`; returns when every node answers its health check.
+    pub async fn start_on(pg: D, store: String, nodes: usize, lease_ms: u64) -> Self {
+        let bin = crate::binaries::built(&["baffled"]);
         let dir = tempfile::Builder::new()
             .prefix("baffle-cluster")
             .tempdir()
@@ -100,7 +109,7 @@ impl ProcessCluster {
         for i in 0..nodes {
             cluster.wait_serving(i).await;
         }
-        Some(cluster)
+        cluster
     }
 
     fn spawn(&mut self, i: usize) {
@@ -248,7 +257,7 @@ impl ProcessCluster {
     }
 }
 
-impl Drop for ProcessCluster {
+impl<D> Drop for ProcessCluster<D> {
     fn drop(&mut self) {
         for i in 0..self.nodes.len() {
             self.kill(i);

@@ -72,6 +72,13 @@ impl Room {
         }
     }
 
+    /// The same client, retrying each command for `patience` before it gives up (30 s
+    /// by default).
+    pub fn with_patience(mut self, patience: Duration) -> Room {
+        self.patience = patience;
+        self
+    }
+
     fn director<T>(&self, message: T) -> Request<T> {
         let mut r = Request::new(message);
         r.set_timeout(Duration::from_secs(5));

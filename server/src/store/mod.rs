@@ -13,6 +13,7 @@ mod pg_commit;
 mod pg_lease;
 mod pg_listen;
 mod pg_store;
+mod pg_tls;
 mod queue;
 mod sled_commit;
 mod sled_engine;
@@ -24,6 +25,7 @@ pub use pg_commit::Freeze;
 pub use pg_lease::{Fence, JoinChecks};
 pub use pg_listen::Change;
 pub use pg_store::{PgStore, session_options};
+pub use pg_tls::{TlsMode, split_url as split_store_url};
 pub use sled_store::SledStore;
 
 use std::fmt;

@@ -12,7 +12,8 @@ use std::time::Duration;
 
 use futures_util::future::poll_fn;
 use tokio::sync::mpsc;
-use tokio_postgres::{AsyncMessage, NoTls};
+use tokio_postgres::tls::{MakeTlsConnect, TlsConnect};
+use tokio_postgres::{AsyncMessage, Socket};
 
 /// The channel every commit notifies.
 pub(super) const CHANNEL: &str = "baffle";
@@ -64,14 +65,24 @@ fn parse(payload: &str) -> impl Iterator<Item = Change> + '_ {
 
 /// Until `changes` is dropped: listen, and after any loss of the connection connect
 /// again (after a short pause) and announce the gap.
-pub(super) async fn run(config: tokio_postgres::Config, changes: mpsc::UnboundedSender<Change>) {
+/// `tls` makes the connection (plain, or TLS checked as the store's URL says).
+pub(super) async fn run<T>(
+    config: tokio_postgres::Config,
+    tls: T,
+    changes: mpsc::UnboundedSender<Change>,
+) where
+    T: MakeTlsConnect<Socket> + Clone + Send + 'static,
+    T::Stream: Send + 'static,
+    T::TlsConnect: Send,
+    <T::TlsConnect as TlsConnect<Socket>>::Future: Send,
+{
     let mut config = config;
     config.application_name("baffled listen");
     loop {
         if changes.is_closed() {
             return;
         }
-        match config.connect(NoTls).await {
+        match config.connect(tls.clone()).await {
             Ok((client, mut connection)) => {
                 let (messages, mut received) = mpsc::unbounded_channel();
                 let driver = tokio::spawn(async move {

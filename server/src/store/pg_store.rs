@@ -19,7 +19,9 @@
 //! a deadlock on a single-threaded one, since the query does not need the caller's
 //! runtime. A multi-host connection string with `target_session_attrs=read-write`
 //! finds the primary again after a standby was promoted: a failed connection is
-//! dropped and the next use connects anew.
+//! dropped and the next use connects anew. With `sslmode=verify-full&sslrootcert=FILE`
+//! every connection is TLS, the server checked against that CA and its host name
+//! (`pg_tls.rs`).
 //!
 //! A store opened for a node of a cluster ([`PgStore::connect_node`]) also holds the
 //! node's leases and fences every append to a match by them (`pg_lease.rs`), and gives
@@ -36,6 +38,7 @@ use tokio_postgres::NoTls;
 use super::pg_commit::{self, Freeze};
 use super::pg_lease::{self, Fence};
 use super::pg_listen::{self, Change};
+use super::pg_tls::{self, Tls};
 use super::queue::{self, Append, io};
 use super::{EventStore, Receipt, StoreError};
 
@@ -60,6 +63,8 @@ struct Inner {
     writable: watch::Sender<bool>,
     /// The connection settings (for the change feed's own connection).
     config: tokio_postgres::Config,
+    /// Plain TCP or TLS, for the change feed's own connection too.
+    tls: Tls,
     /// On a node of a cluster: who it is and which leases it holds.
     fence: Option<Arc<Fence>>,
     /// The committer's hold, for tests of a node frozen mid-commit.
@@ -99,13 +104,15 @@ pub fn session_options(lease: Duration) -> String {
     )
 }
 
-/// A connection string's settings, with the defaults this store needs; on a node with
-/// leases of `lease`, its sessions' limits ([`session_options`]), placed after any
-/// `options` the URL sets so that they win over the same settings there.
-fn pg_config(url: &str, lease: Option<Duration>) -> Result<tokio_postgres::Config, StoreError> {
-    let mut config: tokio_postgres::Config = url
-        .parse()
-        .map_err(|e| io(format!("the store URL does not parse: {e}")))?;
+/// A connection string's settings, with the defaults this store needs, and whether it
+/// speaks TLS; on a node with leases of `lease`, its sessions' limits
+/// ([`session_options`]), placed after any `options` the URL sets so that they win over
+/// the same settings there.
+fn pg_config(
+    url: &str,
+    lease: Option<Duration>,
+) -> Result<(tokio_postgres::Config, Tls), StoreError> {
+    let (mut config, tls) = pg_tls::settings(url).map_err(io)?;
     if config.get_connect_timeout().is_none() {
         config.connect_timeout(CONNECT_TIMEOUT);
     }
@@ -125,7 +132,24 @@ fn pg_config(url: &str, lease: Option<Duration>) -> Result<tokio_postgres::Confi
         };
         config.options(options);
     }
-    Ok(config)
+    Ok((config, tls))
+}
+
+/// A database error in words with every cause under it (tokio-postgres says only "db
+/// error" or "error performing TLS handshake" at the top; the server's message or the
+/// certificate's fault is below).
+fn with_causes(e: &dyn std::error::Error) -> StoreError {
+    let (mut words, mut last) = (e.to_string(), e.to_string());
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let said = c.to_string();
+        if said != last {
+            words.push_str(&format!(": {said}"));
+        }
+        last = said;
+        cause = c.source();
+    }
+    io(words)
 }
 
 /// Starts the store's runtime on a thread of its own and returns its handle.
@@ -174,16 +198,18 @@ impl PgStore {
     }
 
     async fn open(url: &str, fence: Option<Arc<Fence>>) -> Result<PgStore, StoreError> {
-        let config = pg_config(url, fence.as_ref().map(|f| f.lease))?;
+        let (config, tls) = pg_config(url, fence.as_ref().map(|f| f.lease))?;
         let (runtime, stop) = start_runtime()?;
-        let manager = Manager::from_config(
-            config.clone(),
-            NoTls,
-            ManagerConfig {
-                // A connection that broke is found out by its next use and dropped.
-                recycling_method: RecyclingMethod::Fast,
-            },
-        );
+        // A connection that broke is found out by its next use and dropped.
+        let recycling = ManagerConfig {
+            recycling_method: RecyclingMethod::Fast,
+        };
+        let manager = match &tls {
+            Tls::Plain => Manager::from_config(config.clone(), NoTls, recycling),
+            Tls::VerifyFull(connect) => {
+                Manager::from_config(config.clone(), connect.clone(), recycling)
+            }
+        };
         let pool = Pool::builder(manager)
             .max_size(POOL_SIZE)
             .runtime(Runtime::Tokio1)
@@ -193,7 +219,12 @@ impl PgStore {
             .map_err(io)?;
         let setup = pool.clone();
         runtime
-            .spawn(async move { pg_commit::create_schema(&setup).await })
+            .spawn(async move {
+                // The first connection, its failure told with its causes: a refused
+                // certificate or a server's refusal is in them, not in the outer words.
+                drop(setup.get().await.map_err(|e| with_causes(&e))?);
+                pg_commit::create_schema(&setup).await
+            })
             .await
             .map_err(io)??;
         let (commit, waiting) = mpsc::unbounded_channel();
@@ -213,6 +244,7 @@ impl PgStore {
                 commit,
                 writable,
                 config,
+                tls,
                 fence,
                 freeze,
                 _stop: stop,
@@ -293,9 +325,16 @@ impl PgStore {
     /// connection, then each stream's growth as its commit is notified.
     pub fn changes(&self) -> mpsc::UnboundedReceiver<Change> {
         let (tx, rx) = mpsc::unbounded_channel();
-        self.inner
-            .runtime
-            .spawn(pg_listen::run(self.inner.config.clone(), tx));
+        let config = self.inner.config.clone();
+        match &self.inner.tls {
+            Tls::Plain => self.inner.runtime.spawn(pg_listen::run(config, NoTls, tx)),
+            Tls::VerifyFull(connect) => {
+                let connect = connect.clone();
+                self.inner
+                    .runtime
+                    .spawn(pg_listen::run(config, connect, tx))
+            }
+        };
         rx
     }
 
@@ -310,8 +349,8 @@ impl PgStore {
         let (tx, rx) = std::sync::mpsc::channel();
         self.inner.runtime.spawn(async move {
             let result = match pool.get().await {
-                Ok(client) => query(client).await.map_err(io),
-                Err(e) => Err(io(e)),
+                Ok(client) => query(client).await.map_err(|e| with_causes(&e)),
+                Err(e) => Err(with_causes(&e)),
             };
             let _ = tx.send(result);
         });
