@@ -656,3 +656,49 @@ async fn a_round_robin_is_ruled_on_and_its_table_printed() {
     assert_eq!(players[1]["entry_rating"], 1550.5);
     assert_eq!(players[3]["name"], "Dora Lima");
 }
+
+/// A chess round robin from the command line: `draw open --chess` gives its games their
+/// control, and round 1's games are chess matches at the tables.
+#[tokio::test]
+async fn a_chess_round_robin_is_opened_and_its_games_are_chess() {
+    let server = TestServer::start().await;
+    ok(&baffle(
+        &server,
+        &["tournament", "create", "rapid", "--name", "Rapid"],
+    )
+    .await);
+    // A chess draw needs no length (a backgammon one does: clap says so).
+    ok(&baffle(
+        &server,
+        &[
+            "draw",
+            "open",
+            "rapid",
+            "--format",
+            "round-robin",
+            "--chess",
+            "rapid",
+            "--default-time",
+            "15m",
+            "--tables",
+            "1,2",
+        ],
+    )
+    .await);
+    for name in ["Anna", "Ben", "Chris", "Dora"] {
+        ok(&baffle(&server, &["player", "add", "rapid", name, "--approve"]).await);
+    }
+    ok(&baffle(&server, &["player", "check-in", "rapid", "--all"]).await);
+    ok(&baffle(&server, &["draw", "make", "rapid"]).await);
+    ok(&baffle(&server, &["round", "start", "rapid", "1"]).await);
+    let d = draw_json(&server, "rapid").await;
+    let round1 = pairings(&d, "M1-");
+    assert_eq!(round1.len(), 2);
+    for p in round1 {
+        let m = p["match_id"].as_str().unwrap();
+        let o = baffle(&server, &["--json", "match", "show", m]).await;
+        ok(&o);
+        let shown: Value = serde_json::from_str(&o.out).unwrap();
+        assert_eq!(shown["game_type"], "chess", "{shown:#}");
+    }
+}

@@ -59,13 +59,17 @@ pub enum DrawCommand {
         /// A Swiss's rounds: 1 to 30.
         #[arg(long, default_value_t = 0)]
         rounds: u32,
-        /// The matches' length in points.
-        #[arg(long)]
-        length: u32,
+        /// The matches' length in points (backgammon; a chess tournament plays games).
+        #[arg(long, required_unless_present = "chess")]
+        length: Option<u32>,
         /// The venue's tables, in the order they are given out: a range 1-8, a list
         /// 1,2,5, or both (1-4,7).
         #[arg(long)]
         tables: String,
+        /// A chess tournament (a round robin or a Swiss): its games' settings, as
+        /// `match create --chess` takes them.
+        #[command(flatten)]
+        chess: super::ChessMatchArgs,
     },
     /// Close the field (the players checked in) and make the draw: the seed is revealed.
     Make {

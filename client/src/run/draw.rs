@@ -94,8 +94,10 @@ pub(super) async fn run_draw(
             rounds,
             length,
             tables,
+            chess,
         } => {
             let tables = parse::tables(tables).map_err(usage)?;
+            let chess = crate::chess::settings(chess).map_err(usage)?;
             let plan = v1::DrawPlan {
                 format: match format {
                     FormatArg::Knockout => v1::DrawFormat::Knockout,
@@ -111,8 +113,8 @@ pub(super) async fn run_draw(
                 .into(),
                 cycles: *cycles,
                 rounds: *rounds,
-                length: *length,
-                chess: None,
+                length: length.unwrap_or(1),
+                chess,
             };
             let request = v1::OpenDrawRequest {
                 tournament_id: tournament.clone(),
