@@ -396,13 +396,21 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
         }
     }
 
-    /// Gives each renamed entrant's new name to every match of his with a log: the
-    /// match's own record says it (`match.renamed`), so its table and card show it.
+    /// Gives each renamed entrant's new name to every match of his with a log (the
+    /// match's own record says it, `match.renamed`, so its table and card show it) and,
+    /// for a player from the list, to the list.
     async fn rename_in_matches(&self, t: &Tournament, events: &[Event]) {
         for e in events {
             let Event::Renamed { entrant, name } = e else {
                 continue;
             };
+            // A player from the list: the list follows (it is one player everywhere).
+            if let Some(listed) = t.entrants.get(entrant).map(|e| &e.details.player)
+                && !listed.is_empty()
+                && let Err(error) = self.hub.rename_listed_player(listed, name).await
+            {
+                tracing::warn!(tournament = %t.id, player = %listed, %error, "a renamed entrant keeps his old name on the list");
+            }
             for a in t.matches.values() {
                 let Some(i) = a.players.iter().position(|p| p == entrant) else {
                     continue;

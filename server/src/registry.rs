@@ -123,6 +123,15 @@ pub enum Entry {
         /// His experience after it.
         experience: u32,
     },
+    /// A listed player's name corrected: an entrant registered from the list was renamed
+    /// in a tournament (`entrant.renamed`), and the list follows.
+    #[serde(rename = "player.renamed")]
+    PlayerRenamed {
+        /// The player.
+        id: String,
+        /// His name now.
+        name: String,
+    },
     /// A tournament archived (left out of the default listings) or brought back.
     #[serde(rename = "tournament.archived")]
     TournamentArchived {
@@ -414,6 +423,11 @@ impl Registry {
                     p.details.rating = Some(baffle_core::tournament::rating::Rating(rating));
                     p.details.experience = experience;
                     p.history.push((tournament, key, rating));
+                }
+            }
+            Entry::PlayerRenamed { id, name } => {
+                if let Some(p) = self.players.get_mut(&id) {
+                    p.details.name = name;
                 }
             }
             Entry::PlayerCodes { match_id, hashes } => {

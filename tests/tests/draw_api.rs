@@ -488,6 +488,23 @@ async fn a_listed_players_rating_follows_him_from_tournament_to_tournament() {
         (anna.name.as_str(), anna.rating_hundredths),
         ("Anna", Some(160_000))
     );
+    // A rename in the tournament corrects the list too: one player everywhere.
+    let r = room.server.director(v1::UpdateEntrantRequest {
+        tournament_id: DAY.into(),
+        entrant: 1,
+        action: Some(v1::update_entrant_request::Action::Rename(
+            "Anna Pappa".into(),
+        )),
+    });
+    room.draws.update_entrant(r).await.unwrap();
+    let list = room
+        .draws
+        .list_players(v1::ListPlayersRequest {})
+        .await
+        .unwrap()
+        .into_inner();
+    let p1 = list.players.iter().find(|l| l.id == "p1").unwrap();
+    assert_eq!(p1.details.as_ref().unwrap().name, "Anna Pappa");
     for entrant in [1, 2] {
         let r = room.server.director(v1::UpdateEntrantRequest {
             tournament_id: DAY.into(),

@@ -85,4 +85,23 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             }
         }
     }
+
+    /// Corrects a listed player's name on the list (an entrant of his renamed).
+    pub async fn rename_listed_player(&self, id: &str, name: &str) -> Result<(), Error> {
+        let mut state = self.state.lock().await;
+        loop {
+            match state.registry.players.get(id) {
+                None => return Err(Error::NotFound(format!("no player {id} on the list"))),
+                Some(p) if p.details.name == name => return Ok(()),
+                Some(_) => {}
+            }
+            let entry = Entry::PlayerRenamed {
+                id: id.to_string(),
+                name: name.to_string(),
+            };
+            if self.record(&mut state, entry).await? {
+                return Ok(());
+            }
+        }
+    }
 }
