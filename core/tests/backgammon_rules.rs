@@ -1134,7 +1134,7 @@ fn rule_2_2_reschedule_is_refused_once_play_began_or_into_the_past() {
     let same = t.director_err(DirectorAction::Reschedule {
         start: Some(Timestamp(0)),
     });
-    assert!(same.message.contains("from now on"), "{same}");
+    assert!(same.message.contains("or later"), "{same}");
     t.quick_game(A, GameKind::Single);
     let begun = t.director_err(DirectorAction::Reschedule {
         start: Some(Timestamp(t.now + MIN)),

@@ -74,6 +74,12 @@ fn a_round_has_one_match_per_pair_whatever_the_spelling() {
         .make(NewMatch::new("m2", 1, "5", ["ben", "anna  li"]))
         .unwrap_err();
     assert!(e.message.contains("the same two players"), "{e}");
+    // A match is between two players.
+    let e = log
+        .make(NewMatch::new("m9", 1, "9", ["Gail", " gail"]))
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Invalid);
+    assert!(e.message.contains("are one"), "{e}");
     // Without tables, the pair alone decides.
     log.make(NewMatch::new("m3", 1, "", ["Chris", "Dora"]))
         .unwrap();
@@ -213,6 +219,7 @@ proptest! {
         for (i, (round, table, a, b, replaces)) in asks.into_iter().enumerate() {
             let table = if table == 0 { String::new() } else { table.to_string() };
             let mut new = NewMatch::new(&format!("m{i}"), round, &table, ["", ""]);
+            // (a == b: refused as one player; kept in the asks to show it changes nothing)
             new.players = [format!("P{a}"), format!("P{b}")];
             new.replaces = replaces.map(|r| Replacing { match_id: format!("m{r}"), ruling: "ruled".into() });
             let _ = log.make(new);

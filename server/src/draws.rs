@@ -106,14 +106,7 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
                 .read(&stream, 0, usize::MAX)
                 .map_err(|e| Error::Unavailable(e.to_string()))?;
         }
-        let records = lines
-            .iter()
-            .map(|l| match export::parse_line(&String::from_utf8_lossy(l)) {
-                Ok(export::Line::Record(r)) => Ok(r),
-                Ok(export::Line::End { .. }) => Err("an end line inside the log".to_string()),
-                Err(e) => Err(e),
-            })
-            .collect::<Result<Vec<_>, String>>()
+        let records = export::parse_records(&lines)
             .map_err(|e| Error::DataLoss(format!("tournament {id}'s log: {e}")))?;
         tournament::replay(&records)
             .map_err(|e| Error::DataLoss(format!("tournament {id}'s log: {e}")))

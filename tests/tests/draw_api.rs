@@ -74,6 +74,23 @@ impl Room {
     }
 }
 
+/// Tournament `id`'s log as `ExportDrawLog` serves it, one line each.
+async fn exported(draws: &mut DrawsClient<Channel>, id: &str) -> String {
+    let mut lines = draws
+        .export_draw_log(v1::GetDrawRequest {
+            tournament_id: id.into(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let mut text = String::new();
+    while let Some(line) = lines.message().await.unwrap() {
+        text.push_str(&line.line);
+        text.push('\n');
+    }
+    text
+}
+
 fn playing(v: &v1::DrawView) -> Vec<v1::Pairing> {
     v.pairings
         .iter()
@@ -247,19 +264,7 @@ async fn a_sixteen_player_knockout_with_consolation_is_played_to_the_end_with_re
     );
 
     // The exported log replays to the same draw, recomputed from its revealed seed.
-    let mut lines = room
-        .draws
-        .export_draw_log(v1::GetDrawRequest {
-            tournament_id: DAY.into(),
-        })
-        .await
-        .unwrap()
-        .into_inner();
-    let mut text = String::new();
-    while let Some(line) = lines.message().await.unwrap() {
-        text.push_str(&line.line);
-        text.push('\n');
-    }
+    let text = exported(&mut room.draws, DAY).await;
     let records = records(&text);
     let t = tournament::replay(&records).expect("the log replays");
     assert_eq!(t.head.to_string(), v.head);
@@ -344,19 +349,7 @@ async fn a_second_match_for_a_table_or_a_pair_is_refused_unless_it_names_the_one
     room.d.create(next).await;
 
     // The tournament's log holds the three, the replacement linked, and verifies.
-    let mut lines = room
-        .draws
-        .export_draw_log(v1::GetDrawRequest {
-            tournament_id: DAY.into(),
-        })
-        .await
-        .unwrap()
-        .into_inner();
-    let mut text = String::new();
-    while let Some(line) = lines.message().await.unwrap() {
-        text.push_str(&line.line);
-        text.push('\n');
-    }
+    let text = exported(&mut room.draws, DAY).await;
     let log = tournament::by_hand::replay(&records(&text)).expect("the log replays");
     let made: Vec<&str> = log
         .matches

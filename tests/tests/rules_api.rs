@@ -144,6 +144,13 @@ async fn rule_2_2_a_match_is_rescheduled_or_put_off_through_the_api() {
     assert!(m.contains("time already passed"), "{m}");
     let s = d.act("m", at(0)).await;
     assert!(s.postponed && s.next_due_ms.is_none());
+    // A match made ahead of time is brought forward before its start, while nobody is
+    // at its table: dated when the director ruled, not at the start it waited for.
+    let now = EPOCH.as_ms() + 70 * MIN;
+    d.create_match("open", "early", 5, now + 60 * MIN).await;
+    let s = d.act("early", at(now + 30 * MIN)).await;
+    assert_eq!(s.scheduled_start_ms, now + 30 * MIN);
+    assert_eq!(s.next_due_ms, Some(now + 35 * MIN));
     // A match begun is not moved.
     d.create_match("open", "n", 5, EPOCH.as_ms() + 70 * MIN)
         .await;

@@ -105,3 +105,16 @@ pub fn parse_line(line: &str) -> Result<Line, String> {
         hash,
     }))
 }
+
+/// The records of a stored log, one line each (no end line inside a log): what a server
+/// reads back of a stream before replaying it.
+pub fn parse_records<L: AsRef<[u8]>>(lines: &[L]) -> Result<Vec<Record>, String> {
+    lines
+        .iter()
+        .map(|l| match parse_line(&String::from_utf8_lossy(l.as_ref())) {
+            Ok(Line::Record(r)) => Ok(r),
+            Ok(Line::End { .. }) => Err("an end line inside the log".to_string()),
+            Err(e) => Err(e),
+        })
+        .collect()
+}

@@ -213,8 +213,9 @@ impl Match {
             return Err(RuleError::invalid(
                 "2.2",
                 format!(
-                    "a match is rescheduled to a time from now on ({}), not {}: lateness \
-                     would count for time already passed",
+                    "a match is rescheduled to {} or later (now, or its latest event or its \
+                     start once a player is at the table), not {}: lateness would count for \
+                     time already passed",
                     now.time_of_day(),
                     start.time_of_day()
                 ),

@@ -39,7 +39,8 @@ impl Match {
     }
 
     /// A director's ruling that moves the start of a match waiting for it (2.2) is taken
-    /// before that start: it is the only thing that may happen before it.
+    /// before that start, while nothing has happened in it (nobody checked in): it is
+    /// the only thing that may happen before it.
     fn moves_its_start(&self, command: &Command) -> bool {
         matches!(
             command,
@@ -49,6 +50,7 @@ impl Match {
             }
         ) && self.now == self.start
             && self.not_begun()
+            && self.present == [false; 2]
     }
 
     /// Applies `change` at `at`, records it, and follows it with what it implies: the end

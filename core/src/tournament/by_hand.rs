@@ -125,6 +125,31 @@ impl HandEvent {
     pub fn body(&self) -> String {
         serde_json::to_string(self).expect("by-hand events serialize")
     }
+
+    /// The match a `match.created` records, as it was asked, and when.
+    fn asked(&self) -> Option<(NewMatch, Timestamp)> {
+        let HandEvent::MatchCreated {
+            match_id,
+            round,
+            table,
+            players,
+            series_match,
+            replaces,
+            at,
+        } = self
+        else {
+            return None;
+        };
+        let new = NewMatch {
+            match_id: match_id.clone(),
+            round: *round,
+            table: table.clone(),
+            players: players.clone(),
+            series_match: *series_match,
+            replaces: replaces.clone(),
+        };
+        Some((new, *at))
+    }
 }
 
 /// A match as the log made it.
@@ -221,6 +246,13 @@ impl ByHand {
                 new.match_id, self.id
             )));
         }
+        if same_name(&new.players[0], &new.players[1]) {
+            return Err(TournamentError::invalid(format!(
+                "a match is between two players: {:?} and {:?} are one (names are compared \
+                 ignoring case and spaces)",
+                new.players[0], new.players[1]
+            )));
+        }
         if let Some(r) = &new.replaces {
             check_words(&r.ruling).map_err(|why| {
                 TournamentError::invalid(format!(
@@ -301,36 +333,20 @@ impl ByHand {
 
     /// Folds one record (after the first) in.
     pub fn evolve(&mut self, event: &HandEvent) {
-        let HandEvent::MatchCreated {
-            match_id,
-            round,
-            table,
-            players,
-            series_match,
-            replaces,
-            at,
-        } = event
-        else {
+        let Some((new, at)) = event.asked() else {
             return;
         };
-        if let Some(r) = replaces
+        if let Some(r) = &new.replaces
             && let Some(old) = self
                 .matches
                 .iter_mut()
                 .find(|m| m.new.match_id == r.match_id)
         {
-            old.replaced_by = Some(match_id.clone());
+            old.replaced_by = Some(new.match_id.clone());
         }
         self.matches.push(Made {
-            new: NewMatch {
-                match_id: match_id.clone(),
-                round: *round,
-                table: table.clone(),
-                players: players.clone(),
-                series_match: *series_match,
-                replaces: replaces.clone(),
-            },
-            at: *at,
+            new,
+            at,
             replaced_by: None,
         });
     }
@@ -381,27 +397,11 @@ pub fn follow(log: Option<ByHand>, records: &[Record]) -> Result<ByHand, String>
             (Some(_), HandEvent::Created { .. }) => {
                 return Err(at("a second tournament.created".into()));
             }
-            (
-                Some(t),
-                HandEvent::MatchCreated {
-                    match_id,
-                    round,
-                    table,
-                    players,
-                    series_match,
-                    replaces,
-                    at: when,
-                },
-            ) => {
-                let new = NewMatch {
-                    match_id: match_id.clone(),
-                    round: *round,
-                    table: table.clone(),
-                    players: players.clone(),
-                    series_match: *series_match,
-                    replaces: replaces.clone(),
+            (Some(t), made) => {
+                let Some((new, when)) = made.asked() else {
+                    return Err(at("not a match.created".into()));
                 };
-                let plan = t.plan(&new, *when).map_err(|e| at(e.message))?;
+                let plan = t.plan(&new, when).map_err(|e| at(e.message))?;
                 if plan.records.last().map(|p| &p.body) != Some(&r.body) {
                     return Err(at("not the record its match makes".into()));
                 }

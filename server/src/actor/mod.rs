@@ -295,6 +295,30 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         self.time.now().max(self.table.game().now())
     }
 
+    /// Plans `request` at [`Self::now`], except a director's move of a match's start
+    /// (2.2), which is planned at the time he ruled: before the start it would otherwise
+    /// be dated at the start, and a match could never be brought forward. The core takes
+    /// it then only while nothing has happened in the match; otherwise it is planned at
+    /// `now()` as any command.
+    fn plan_at_its_time(&self, request: &Request) -> Result<baffle_core::table::Plan, Error> {
+        use baffle_core::backgammon::{Command, DirectorAction};
+        let moves_start = matches!(
+            request,
+            Request::Backgammon(Command::Director {
+                action: DirectorAction::Reschedule { .. },
+                ..
+            })
+        );
+        let ruled_at = self.time.now();
+        if moves_start
+            && ruled_at < self.table.game().now()
+            && let Ok(plan) = self.table.plan(request, ruled_at)
+        {
+            return Ok(plan);
+        }
+        Ok(self.table.plan(request, self.now())?)
+    }
+
     /// The wire state at `now`, its head signed: what `GetMatch` and a new follower get.
     fn state(&self, now: Timestamp) -> v1::MatchState {
         self.state_of(&self.table, now, true)
@@ -452,8 +476,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             )));
         }
         self.admit(admission)?;
-        let now = self.now();
-        let plan = self.table.plan(&request, now)?;
+        let plan = self.plan_at_its_time(&request)?;
         self.reloaded = false;
         let update = match self.append(plan, request_id.as_ref()).await {
             // The log was ahead and the match was reloaded from it: plan again, once.

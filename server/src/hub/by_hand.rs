@@ -155,15 +155,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             return Ok(known);
         }
         let lost = |e: String| Error::DataLoss(format!("tournament {id}'s log: {e}"));
-        let records = lines
-            .iter()
-            .map(|l| match export::parse_line(&String::from_utf8_lossy(l)) {
-                Ok(export::Line::Record(r)) => Ok(r),
-                Ok(export::Line::End { .. }) => Err("an end line inside the log".to_string()),
-                Err(e) => Err(e),
-            })
-            .collect::<Result<Vec<_>, String>>()
-            .map_err(lost)?;
+        let records = export::parse_records(&lines).map_err(lost)?;
         by_hand::follow(known, &records).map(Some).map_err(lost)
     }
 
