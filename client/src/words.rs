@@ -579,6 +579,10 @@ fn ruling_action(action: &Json, effect: Option<&Json>, names: [&str; 2]) -> Stri
         Some("set_time") => say_with("ruling-set-time", &[who(action, "side", names)]),
         Some("confirm_result") => say("ruling-confirm"),
         Some("forfeit_match") => say_with("ruling-forfeit-match", &[who(action, "loser", names)]),
+        Some("reschedule") => match action.get("start").and_then(Json::as_i64) {
+            Some(ms) => say_with("ruling-reschedule", &[("time", time_of_day(ms).into())]),
+            None => say("ruling-postpone"),
+        },
         _ => say("ruling-other"),
     };
     let Some(effect) = effect else {

@@ -217,6 +217,8 @@ ruling-adjust-time = ρολόι — { $name }: { $delta }
 ruling-set-time = ρύθμιση ρολογιού — { $name }
 ruling-confirm = επικύρωση αποτελέσματος
 ruling-forfeit-match = { $name }: ήττα με κατακύρωση
+ruling-reschedule = η έναρξη του ματς μετατέθηκε στις { $time }
+ruling-postpone = το ματς αναβλήθηκε ώσπου να οριστεί η έναρξή του
 ruling-effect = { $action }: { $before } → { $after }
 ruling-effect-unchanged = { $action }: { $value }
 

@@ -217,6 +217,8 @@ ruling-adjust-time = { $name }'s clock { $delta }
 ruling-set-time = { $name }'s clock set
 ruling-confirm = result confirmed
 ruling-forfeit-match = { $name } forfeits the match
+ruling-reschedule = the match's start moved to { $time }
+ruling-postpone = the match put off until its start is set
 # An action and what it changed: the score (A–B) or a clock, before → after.
 ruling-effect = { $action }: { $before } → { $after }
 ruling-effect-unchanged = { $action } at { $value }

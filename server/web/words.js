@@ -135,6 +135,8 @@ function action(a, name, effect) {
       case "set_time": return t("ruling-set-time", { name: name(a.side) });
       case "confirm_result": return t("ruling-confirm");
       case "forfeit_match": return t("ruling-forfeit-match", { name: name(a.loser) });
+      case "reschedule": return a.start === undefined ? t("ruling-postpone")
+        : t("ruling-reschedule", { time: new Date(a.start).toISOString().slice(11, 16) + " UTC" });
       default: return t("ruling-other");
     }
   })();

@@ -138,6 +138,17 @@ fn events_are_said_in_words_with_names_in_both_languages() {
     });
     // The thread's language is back.
     assert_eq!(event("bg.taken", &json!({"side": "A"}), names), "Anna took");
+    // 2.2: a match's start moved, or the match put off, says what changed.
+    let moved = json!({"action": {"action": "reschedule", "start": 63_300_000}});
+    assert_eq!(
+        ruling_action(&moved["action"], None, names),
+        "the match's start moved to 17:35 UTC"
+    );
+    let put_off = json!({"action": {"action": "reschedule"}});
+    assert_eq!(
+        ruling_action(&put_off["action"], None, names),
+        "the match put off until its start is set"
+    );
 }
 
 #[test]
