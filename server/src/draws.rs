@@ -139,12 +139,7 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
             .await
             .into_iter()
             .map(|h| h.info.id)
-            .filter(|m| {
-                m.strip_prefix(&format!("{id}-")).is_some_and(|rest| {
-                    let key = rest.split_once("-r").map_or(rest, |(k, _)| k);
-                    tournament::MatchKey::parse(key).is_some()
-                })
-            })
+            .filter(|m| tournament::MatchKey::of_draw_id(id, m).is_some())
             .collect();
         if !squatted.is_empty() {
             return Err(Error::Refused(baffle_core::table::Refusal {
@@ -263,7 +258,8 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
         }
     }
 
-    /// The log of `id` as export lines, with the end line. A tournament without a draw: the log of its matches made by hand.
+    /// The log of `id` as export lines, with the end line. A tournament without a draw:
+    /// the log of its matches made by hand.
     pub async fn export(&self, id: &str) -> Result<Vec<String>, Error> {
         let t = match self.get(id).await {
             Ok(t) => t,
@@ -277,12 +273,7 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
             .store
             .read(&stream(id), 0, usize::MAX)
             .map_err(|e| Error::Unavailable(e.to_string()))?;
-        let mut out: Vec<String> = lines
-            .iter()
-            .map(|l| String::from_utf8_lossy(l).into_owned())
-            .collect();
-        out.push(export::end_line(t.length, t.head));
-        Ok(out)
+        Ok(crate::hub::export_lines(&lines, t.length, t.head))
     }
 
     /// Runs `command` on `id`'s draw: planned, stored, kept; then the matches it

@@ -38,6 +38,18 @@ pub fn tournament_stream(tournament: &str) -> String {
     format!("t/{tournament}")
 }
 
+/// A stored log as its export: its first `length` lines (the records a replay read) and
+/// the end line at `head`.
+pub fn export_lines(lines: &[Vec<u8>], length: u64, head: baffle_core::audit::Hash) -> Vec<String> {
+    let mut out: Vec<String> = lines
+        .iter()
+        .take(usize::try_from(length).unwrap_or(usize::MAX))
+        .map(|l| String::from_utf8_lossy(l).into_owned())
+        .collect();
+    out.push(baffle_core::audit::export::end_line(length, head));
+    out
+}
+
 /// The registry and the live matches, under one lock: a match is registered and its
 /// actor started as one step.
 #[derive(Default)]

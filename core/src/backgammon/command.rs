@@ -347,3 +347,17 @@ pub enum Command {
         ruling: Ruling,
     },
 }
+
+impl Command {
+    /// Whether this is the director's move of the match's start (2.2): the one command a
+    /// match waiting for its start takes before it, dated when he ruled.
+    pub fn moves_start(&self) -> bool {
+        matches!(
+            self,
+            Command::Director {
+                action: DirectorAction::Reschedule { .. },
+                ..
+            }
+        )
+    }
+}

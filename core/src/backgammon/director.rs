@@ -203,7 +203,7 @@ impl Match {
             return Err(RuleError::state("a break is running: end it first"));
         }
         let Some(start) = start else {
-            if self.lateness_from.is_none() {
+            if self.postponed() {
                 return Err(RuleError::state("the match is already put off"));
             }
             return Ok(());

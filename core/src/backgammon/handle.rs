@@ -42,13 +42,8 @@ impl Match {
     /// before that start, while nothing has happened in it (nobody checked in): it is
     /// the only thing that may happen before it.
     fn moves_its_start(&self, command: &Command) -> bool {
-        matches!(
-            command,
-            Command::Director {
-                action: DirectorAction::Reschedule { .. },
-                ..
-            }
-        ) && self.now == self.start
+        command.moves_start()
+            && self.now == self.start
             && self.not_begun()
             && self.present == [false; 2]
     }

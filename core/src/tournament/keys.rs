@@ -74,6 +74,14 @@ impl MatchKey {
         }
     }
 
+    /// The key a match id of `tournament`'s draw names (`club-m1-3`, a replacement
+    /// `club-m1-3-r2`); `None` for an id the draw would not give.
+    pub fn of_draw_id(tournament: &str, match_id: &str) -> Option<MatchKey> {
+        let rest = match_id.strip_prefix(tournament)?.strip_prefix('-')?;
+        let key = rest.split_once("-r").map_or(rest, |(k, _)| k);
+        MatchKey::parse(key)
+    }
+
     /// Reads `M1-3` (case-insensitive flight letter); `None` for anything else.
     pub fn parse(s: &str) -> Option<MatchKey> {
         let mut chars = s.chars();

@@ -301,14 +301,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
     /// it then only while nothing has happened in the match; otherwise it is planned at
     /// `now()` as any command.
     fn plan_at_its_time(&self, request: &Request) -> Result<baffle_core::table::Plan, Error> {
-        use baffle_core::backgammon::{Command, DirectorAction};
-        let moves_start = matches!(
-            request,
-            Request::Backgammon(Command::Director {
-                action: DirectorAction::Reschedule { .. },
-                ..
-            })
-        );
+        let moves_start = matches!(request, Request::Backgammon(c) if c.moves_start());
         let ruled_at = self.time.now();
         if moves_start
             && ruled_at < self.table.game().now()

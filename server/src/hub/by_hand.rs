@@ -102,22 +102,19 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
 
     /// The log of tournament `id` without a draw, with its export's end line.
     pub async fn export_by_hand(&self, id: &str) -> Result<Vec<String>, Error> {
-        let log = self.by_hand_log_read(None, id)?.ok_or_else(|| {
-            Error::NotFound(format!(
-                "tournament {id} has no log yet: it has neither a draw nor a match made by hand"
-            ))
-        })?;
         let lines = self
             .store
             .read(&stream(id), 0, usize::MAX)
             .map_err(|e| Error::Unavailable(e.to_string()))?;
-        let mut out: Vec<String> = lines
-            .iter()
-            .take(usize::try_from(log.length).unwrap_or(usize::MAX))
-            .map(|l| String::from_utf8_lossy(l).into_owned())
-            .collect();
-        out.push(export::end_line(log.length, log.head));
-        Ok(out)
+        if lines.is_empty() {
+            return Err(Error::NotFound(format!(
+                "tournament {id} has no log yet: it has neither a draw nor a match made by hand"
+            )));
+        }
+        let lost = |e: String| Error::DataLoss(format!("tournament {id}'s log: {e}"));
+        let records = export::parse_records(&lines).map_err(lost)?;
+        let log = by_hand::replay(&records).map_err(lost)?;
+        Ok(super::export_lines(&lines, log.length, log.head))
     }
 
     /// The log as stored, read on from `known`; begun (with the matches made before
@@ -217,14 +214,11 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
     /// log.
     async fn refuse_draw_ids(&self, match_id: &str) -> Result<(), Error> {
         for (t, _) in self.draw_entries().await {
-            if let Some(rest) = match_id.strip_prefix(&format!("{t}-")) {
-                let key = rest.split_once("-r").map_or(rest, |(k, _)| k);
-                if baffle_core::tournament::MatchKey::parse(key).is_some() {
-                    return Err(Error::Invalid(format!(
-                        "match_id: ids {t}-<key> are kept for tournament {t}'s draw: choose \
-                         another id"
-                    )));
-                }
+            if baffle_core::tournament::MatchKey::of_draw_id(&t, match_id).is_some() {
+                return Err(Error::Invalid(format!(
+                    "match_id: ids {t}-<key> are kept for tournament {t}'s draw: choose \
+                     another id"
+                )));
             }
         }
         Ok(())
