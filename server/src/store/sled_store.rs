@@ -27,7 +27,8 @@
 //! `sync_file_range` neither flushes the drive's volatile write cache nor the file's
 //! metadata, so it is no barrier against power loss or a kernel crash. The flusher
 //! therefore also calls `fsync` (`File::sync_all`) on sled's data file — the same inode
-//! sled writes — after every flush. See `ARCHITECTURE.md`.
+//! sled writes — after every flush. See `docs/server.md`, "The event store and what
+//! 'durable' means".
 
 use std::collections::HashMap;
 use std::path::Path;
