@@ -2,7 +2,9 @@
 //! no import that points up a layer (the layers are written in ARCHITECTURE.md,
 //! "Layers", and read from there), and no `tonic::Status` built outside the server's
 //! wire layer (`server/src/wire`): every other file answers in `error::Error`, which
-//! `wire::status` turns into a status.
+//! `wire::status` turns into a status. And the core does no I/O and reads no clock: its
+//! code names no file, socket, async runtime, system clock or sleep, and its Cargo.toml
+//! depends on neither tokio nor tonic.
 //!
 //! There is no allowance list: a violation is mended in the code (move the shared item
 //! to the file both sides can import), or the layers in ARCHITECTURE.md are changed, in
@@ -137,6 +139,64 @@ fn only_the_wire_layer_builds_a_grpc_status() {
     );
 }
 
+/// What the rules may not touch: the file system, the network, an async runtime, a
+/// clock or a sleep. Each is a path prefix (`std::fs` forbids `std::fs::read`).
+const NOT_IN_CORE: &[&str] = &[
+    "std::time::SystemTime",
+    "std::time::Instant::now",
+    "std::fs",
+    "std::net",
+    "std::thread::sleep",
+    "tokio",
+];
+
+/// Crates the core may not depend on (an async runtime, gRPC).
+const NOT_CORE_DEPENDENCIES: &[&str] = &["tokio", "tonic"];
+
+#[test]
+fn core_does_no_io_and_reads_no_clock() {
+    let mut tree = Tree::default();
+    tree.read_crate(&workspace(), "core");
+    let mut report = String::new();
+    for (index, file) in tree.files.iter().enumerate() {
+        for (line, path) in tree.external_paths(index) {
+            let forbidden = NOT_IN_CORE
+                .iter()
+                .find(|p| path == **p || path.starts_with(&format!("{p}::")));
+            if let Some(p) = forbidden {
+                report.push_str(&format!("\n{}:{line} names `{path}` ({p})", file.path));
+            }
+        }
+    }
+    let toml = std::fs::read_to_string(workspace().join("core/Cargo.toml")).expect("Cargo.toml");
+    for dep in dependency_names(&toml) {
+        if NOT_CORE_DEPENDENCIES
+            .iter()
+            .any(|d| dep == *d || dep.starts_with(&format!("{d}-")))
+        {
+            report.push_str(&format!("\ncore/Cargo.toml depends on {dep}"));
+        }
+    }
+    assert!(
+        report.is_empty(),
+        "{report}\n\nThe core is the rules, pure and synchronous: every operation takes the time \
+         (`Timestamp`) as an argument and returns what to do, and the server does the I/O. Pass \
+         the time or the bytes in from the caller instead."
+    );
+}
+
+/// The names in a Cargo.toml's `[dependencies]` table.
+fn dependency_names(toml: &str) -> Vec<String> {
+    let deps = toml.split("\n[dependencies]").nth(1).unwrap_or("");
+    let deps = deps.split("\n[").next().unwrap_or("");
+    deps.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.split(['.', ' ', '=']).next())
+        .map(str::to_string)
+        .collect()
+}
+
 /// The layers of ARCHITECTURE.md's "Layers" section: for the crates and for each
 /// crate's top modules, the rank of each name (0 at the bottom).
 struct Layers {
@@ -214,13 +274,9 @@ fn crate_dependencies() -> Vec<(String, Vec<String>)> {
     for folder in folders {
         let toml = std::fs::read_to_string(workspace().join(folder).join("Cargo.toml"))
             .expect("Cargo.toml");
-        let deps = toml.split("\n[dependencies]").nth(1).unwrap_or("");
-        let deps = deps.split("\n[").next().unwrap_or("");
-        let names = deps
-            .lines()
-            .filter_map(|l| l.trim().strip_prefix("baffle-"))
-            .filter_map(|l| l.split(['.', ' ', '=']).next())
-            .map(str::to_string)
+        let names = dependency_names(&toml)
+            .into_iter()
+            .filter_map(|d| d.strip_prefix("baffle-").map(str::to_string))
             .collect();
         out.push((folder.to_string(), names));
     }

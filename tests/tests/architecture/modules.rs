@@ -377,6 +377,29 @@ impl Tree {
         false
     }
 
+    /// Every path outside its crate that `file` names, in its `use` lines and in its
+    /// code (test code left out), with its line: `std::fs::read`, `tokio::spawn`,
+    /// `std::time::Instant::now` for `Instant::now()` after `use std::time::Instant`.
+    pub fn external_paths(&self, file: usize) -> Vec<(usize, String)> {
+        let mut out = Vec::new();
+        for (index, module) in self.modules.iter().enumerate() {
+            if module.file != file {
+                continue;
+            }
+            for import in &module.imports {
+                if let Some(Target::External(p)) = self.resolve(index, &import.path, 0) {
+                    out.push((import.line, p.join("::")));
+                }
+            }
+        }
+        for (module, path, line) in &self.files[file].paths {
+            if let Some(Target::External(p)) = self.resolve(*module, path, 0) {
+                out.push((*line, p.join("::")));
+            }
+        }
+        out
+    }
+
     /// Paths in `file`'s code that name an associated item of `tonic::Status`
     /// (`Status::internal(…)`, `tonic::Status::new(…)`): a status built by hand.
     pub fn status_constructions(&self, file: usize) -> Vec<(usize, String)> {
