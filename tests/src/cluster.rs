@@ -75,7 +75,9 @@ pub struct TestNode {
 }
 
 impl TestNode {
-    /// Starts node `name` on the database at `url`, its token in `dir`, with `lease`.
+    /// Starts node `name` on the database at `url`, its token in `dir`, with `lease`,
+    /// never handing a match over (`--rebalance false`): a match stays with the node that
+    /// created or claimed it, as the tests of takeovers need.
     pub async fn start(
         db: &str,
         dir: &Arc<tempfile::TempDir>,
@@ -83,9 +85,21 @@ impl TestNode {
         name: &str,
         lease: Duration,
     ) -> TestNode {
+        TestNode::start_with(db, dir, time, name, lease, false).await
+    }
+
+    /// [`TestNode::start`], rebalancing as `baffled` does by default (`rebalance`).
+    pub async fn start_with(
+        db: &str,
+        dir: &Arc<tempfile::TempDir>,
+        time: ManualTime,
+        name: &str,
+        lease: Duration,
+        rebalance: bool,
+    ) -> TestNode {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let url = format!("http://{}", listener.local_addr().expect("address"));
-        let fence = Fence::new(name.into(), url.clone(), lease);
+        let fence = Fence::new(name.into(), url.clone(), lease).rebalancing(rebalance);
         let store = PgStore::connect_node(db, fence).await.expect("the store");
         let keys = baffle_server::keys::ServerKeys::load_or_create(
             &baffle_server::keys::KeyPaths::in_dir(dir.path()),
