@@ -72,7 +72,7 @@ impl Node {
             })?;
         // The feed first: nothing appended after this is missed.
         let changes = hub.store.changes();
-        let feed = tokio::spawn(follow_changes(hub.clone(), changes));
+        let feed = tokio::spawn(follow_changes(hub.clone(), changes, node.clone()));
         tick(&hub, &node).await;
         let store = hub.store.clone();
         let leases = tokio::spawn(keep_leases(hub, node, lease));
@@ -127,6 +127,7 @@ pub fn join_checks(seal: &SealKeys, signer: &HeadSigner) -> Result<JoinChecks, S
 async fn follow_changes<T: TimeSource>(
     hub: Arc<Hub<PgStore, T>>,
     mut changes: tokio::sync::mpsc::UnboundedReceiver<Change>,
+    node: String,
 ) {
     let closed = hub.closed();
     tokio::pin!(closed);
@@ -138,6 +139,12 @@ async fn follow_changes<T: TimeSource>(
         match change {
             Some(Change::Gap) => hub.catch_up_all().await,
             Some(Change::Grew { stream, .. }) => hub.stream_grew(&stream).await,
+            // A match handed to this node: claimed now, beside the feed (a claim beside
+            // the tick's is safe: a lease is claimed once, the other skips it).
+            Some(Change::Handed { to }) if to == node => {
+                tokio::spawn(claim(hub.clone(), node.clone()));
+            }
+            Some(Change::Handed { .. }) => {}
             None => return,
         }
     }
@@ -260,6 +267,13 @@ async fn tick<T: TimeSource>(hub: &Arc<Hub<PgStore, T>>, node: &str) {
             return;
         }
     }
+    claim(hub.clone(), node.to_string()).await;
+}
+
+/// One claim: every lease handed to this node and its fair share of expired ones, each
+/// match taken over by its actor.
+async fn claim<T: TimeSource>(hub: Arc<Hub<PgStore, T>>, node: String) {
+    let node = node.as_str();
     match hub.store.claim_leases().await {
         Ok(claimed) => {
             for claim in claimed {

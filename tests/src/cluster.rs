@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use baffle_server::cluster::Node;
 use baffle_server::hub::Hub;
-use baffle_server::store::{Fence, PgStore};
+use baffle_server::store::{EventStore, Fence, PgStore};
 use baffle_server::time::ManualTime;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
@@ -39,6 +39,28 @@ pub async fn two_nodes(name: &str, lease: Duration) -> Two {
     let n1 = TestNode::start(&url, &dir, time.clone(), "n1", lease).await;
     let n2 = TestNode::start(&url, &dir, time, "n2", lease).await;
     Two { n1, n2, db }
+}
+
+/// Three stores of nodes `a`, `b` and `c` on the database at `url` (no server, no lease
+/// task: the test renews and claims by hand), `a` holding new matches `m/0` … `m/{n-1}`,
+/// and each having said once that it is alive.
+pub async fn three_stores(url: &str, lease: Duration, n: usize) -> [PgStore; 3] {
+    let node = |name: &str| {
+        let fence = Fence::new(name.into(), format!("http://{name}"), lease);
+        PgStore::connect_node(url, fence)
+    };
+    let (a, b, c) = (
+        node("a").await.expect("a"),
+        node("b").await.expect("b"),
+        node("c").await.expect("c"),
+    );
+    for i in 0..n {
+        a.lease_new(&format!("m/{i}")).await.expect("a lease");
+    }
+    for s in [&a, &b, &c] {
+        s.renew_leases().await.expect("a renewal");
+    }
+    [a, b, c]
 }
 
 /// Polls `check` (every 10 ms, for at most 10 s) until it gives a value: for what

@@ -18,10 +18,10 @@ use std::time::{Duration, Instant};
 use baffle_core::audit::verify::verify_jsonl;
 use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
-use baffle_server::store::{EventStore, Fence, PgStore};
+use baffle_server::store::{EventStore, Fence};
 use baffle_server::time::ManualTime;
 use baffle_tests::api::{A, B, Director, defaults, opening, roll};
-use baffle_tests::cluster::{TestNode, eventually};
+use baffle_tests::cluster::{TestNode, eventually, three_stores};
 use baffle_tests::pg::{self, PgCluster};
 use baffle_tests::{EPOCH, with_token};
 use tonic::Code;
@@ -198,7 +198,7 @@ async fn matches_on(node: &TestNode, n: usize) -> Vec<(String, i32)> {
     made
 }
 
-/// The takeover records of `log`: (node, epoch, whether it carries a credit).
+/// The takeover records of `log`, as exported.
 fn takeovers(log: &str) -> Vec<String> {
     log.lines()
         .filter(|l| l.contains("table.takeover"))
@@ -219,89 +219,74 @@ async fn a_joining_node_takes_its_share_by_hand_over_and_no_command_is_lost() {
     let n1 = TestNode::start_with(&url, &dir, time.clone(), "n1", LEASE, true).await;
     let made = matches_on(&n1, N).await;
     assert_eq!(held(&n1), N, "alone, node 1 holds every match");
-    // Node 2 does not exist yet: its address is learnt when it starts. A client of node
-    // 1 hammers every match meanwhile.
-    let n2 = {
-        // Start node 2 only after the hammering started, below.
-        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let mut nodes = HashMap::new();
-        nodes.insert(n1.url.clone(), Director::on(n1.channel().await, &n1.token));
-        // The address node 2 will listen at is not known before it binds: start it, and
-        // only then hand the clients both nodes; they start on node 1.
-        let n2 = TestNode::start_with(&url, &dir, time.clone(), "n2", LEASE, true).await;
-        let joined = Instant::now();
-        nodes.insert(n2.url.clone(), Director::on(n2.channel().await, &n2.token));
-        let client = Client {
-            nodes,
-            token: n1.token.clone(),
-        };
-        let players: Vec<_> = made
-            .iter()
-            .map(|(id, mover)| {
-                tokio::spawn(hammer(
-                    client.clone(),
-                    n1.url.clone(),
-                    id.clone(),
-                    *mover,
-                    stop.clone(),
-                ))
-            })
-            .collect();
-        let balanced = eventually("each node writes half the matches", || {
-            let (n1, n2) = (&n1, &n2);
-            async move {
-                let (a, b) = (writing(n1).await, writing(n2).await);
-                (a == N / 2 && b == N / 2 && held(n1) == N / 2 && held(n2) == N / 2)
-                    .then(|| joined.elapsed())
-            }
-        })
-        .await;
-        // Play on a little on the new owners, then stop and look.
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        stop.store(true, std::sync::atomic::Ordering::Relaxed);
-        let mut worst = Tally::default();
-        for ((id, _), player) in made.iter().zip(players) {
-            let (acked, tally) = player.await.expect("the client ran");
-            assert!(acked.len() > 2, "{id}: played through the hand-over");
-            let log = baffle_client::audit::export_log(n1.channel().await, id)
-                .await
-                .unwrap();
-            check_log(id, &log, &acked);
-            for t in takeovers(&log) {
-                assert!(!t.contains("credit_ms"), "no outage to credit: {t}");
-                assert!(t.contains("n2"), "{t}");
-            }
-            eprintln!("{id}: {} commands, {tally:?}", acked.len());
-            worst.redirected += tally.redirected;
-            worst.unnamed += tally.unnamed;
-            worst.slowest = worst.slowest.max(tally.slowest);
-            worst.silent = worst.silent.max(tally.silent);
-        }
-        eprintln!(
-            "joined to balanced: {} ms; slowest command {} ms, longest silence {} ms; \
-             {} redirected, {} told to retry",
-            balanced.as_millis(),
-            worst.slowest.as_millis(),
-            worst.silent.as_millis(),
-            worst.redirected,
-            worst.unnamed
-        );
-        assert!(worst.redirected > 0, "the clients were sent to node 2");
-        // No lease ran out: a match moved by one is silent at least ¾ lease.
-        assert!(
-            worst.silent < LEASE / 2,
-            "a match was silent {} ms",
-            worst.silent.as_millis()
-        );
-        assert!(balanced < LEASE * 2, "balanced {} ms", balanced.as_millis());
-        n2
+    // Node 2 joins; a client of both nodes, sending to node 1 first, hammers every match
+    // from that moment. Node 1 hands its surplus over at its next tick.
+    let n2 = TestNode::start_with(&url, &dir, time.clone(), "n2", LEASE, true).await;
+    let joined = Instant::now();
+    let mut nodes = HashMap::new();
+    for n in [&n1, &n2] {
+        nodes.insert(n.url.clone(), Director::on(n.channel().await, &n.token));
+    }
+    let client = Client {
+        nodes,
+        token: n1.token.clone(),
     };
-    // Every log moved once, to node 2, with epoch 2: by a hand-over, not a lease's end.
-    let moved = made.len() - held(&n1);
-    assert_eq!(moved, N / 2);
-    drop(n2);
-    drop(n1);
-    drop(db);
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let players: Vec<_> = made
+        .iter()
+        .map(|(id, mover)| {
+            let (client, at, id, stop) = (client.clone(), n1.url.clone(), id.clone(), stop.clone());
+            tokio::spawn(hammer(client, at, id, *mover, stop))
+        })
+        .collect();
+    let balanced = eventually("each node writes half the matches", || {
+        let (n1, n2) = (&n1, &n2);
+        async move {
+            let (a, b) = (writing(n1).await, writing(n2).await);
+            (a == N / 2 && b == N / 2 && held(n1) == N / 2 && held(n2) == N / 2)
+                .then(|| joined.elapsed())
+        }
+    })
+    .await;
+    // Play on a little on the new owners, then stop and look.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let mut worst = Tally::default();
+    for ((id, _), player) in made.iter().zip(players) {
+        let (acked, tally) = player.await.expect("the client ran");
+        assert!(acked.len() > 2, "{id}: played through the hand-over");
+        let log = baffle_client::audit::export_log(n1.channel().await, id)
+            .await
+            .unwrap();
+        check_log(id, &log, &acked);
+        // A match handed over has one takeover, by node 2, with no outage credited.
+        for t in takeovers(&log) {
+            assert!(!t.contains("credit_ms"), "no outage to credit: {t}");
+            assert!(t.contains("n2") && t.contains(r#"\"epoch\":2"#), "{t}");
+        }
+        eprintln!("{id}: {} commands, {tally:?}", acked.len());
+        worst.redirected += tally.redirected;
+        worst.unnamed += tally.unnamed;
+        worst.slowest = worst.slowest.max(tally.slowest);
+        worst.silent = worst.silent.max(tally.silent);
+    }
+    eprintln!(
+        "joined to balanced: {} ms; slowest command {} ms, longest silence {} ms; \
+         {} redirected, {} told to retry",
+        balanced.as_millis(),
+        worst.slowest.as_millis(),
+        worst.silent.as_millis(),
+        worst.redirected,
+        worst.unnamed
+    );
+    assert!(worst.redirected > 0, "the clients were sent to node 2");
+    // No lease ran out: a match moved by one is silent at least ¾ lease.
+    assert!(
+        worst.silent < LEASE / 2,
+        "a match was silent {} ms",
+        worst.silent.as_millis()
+    );
+    assert!(balanced < LEASE * 2, "balanced {} ms", balanced.as_millis());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -365,22 +350,7 @@ async fn a_lease_handed_over_is_claimed_by_its_node_alone_and_credits_nothing() 
     }
     let db = PgCluster::start(false);
     let url = db.database("handed");
-    let lease = Duration::from_millis(600);
-    let node = |name: &str| {
-        let fence = Fence::new(name.into(), format!("http://{name}"), lease);
-        PgStore::connect_node(&url, fence)
-    };
-    let (a, b, c) = (
-        node("a").await.unwrap(),
-        node("b").await.unwrap(),
-        node("c").await.unwrap(),
-    );
-    for i in 0..4 {
-        a.lease_new(&format!("m/{i}")).await.unwrap();
-    }
-    for n in [&a, &b, &c] {
-        n.renew_leases().await.unwrap();
-    }
+    let [a, b, c] = three_stores(&url, Duration::from_millis(600), 4).await;
     let loads = a.lease_loads().await.unwrap();
     assert_eq!(
         loads,

@@ -480,7 +480,7 @@ pub(super) async fn loads(pool: &Pool, fence: &Fence) -> Result<Vec<(String, u64
 
 /// Hands the lease of `stream` (held with `epoch`, its match's actor no longer writing
 /// it) over to the node `to`: it ends now (`-infinity`) and only `to` may claim it, while
-/// it is live. The node holds it no more from before the statement is sent, so no
+/// it is live; the change feed tells `to` (`handed NODE`), which claims it at once. The node holds it no more from before the statement is sent, so no
 /// renewal keeps it. `Ok(false)`: the lease was no longer this node's to give (it ran
 /// out); an error: the outcome is unknown, and the node holds it again — a renewal then
 /// tells (a lease handed over is not renewed: it is lost), and the database's fence
@@ -504,15 +504,27 @@ pub(super) async fn hand_over(
         e
     };
     let c = pool.get().await.map_err(io).map_err(put_back)?;
-    let given = c
-        .execute(
-            "UPDATE baffle_leases SET expires_at = '-infinity', handed_to = $4
-             WHERE stream = $1 AND epoch = $2 AND node = $3 AND expires_at > now()",
-            &[&stream, &held.epoch, &fence.node, &to],
+    // With a notification to the change feed, sent at the commit: `to` claims at once.
+    let given: i64 = c
+        .query_one(
+            "WITH given AS (
+                 UPDATE baffle_leases SET expires_at = '-infinity', handed_to = $4
+                 WHERE stream = $1 AND epoch = $2 AND node = $3 AND expires_at > now()
+                 RETURNING stream)
+             SELECT count(*) FROM given, LATERAL (SELECT pg_notify($5, $6 || $4)) AS told",
+            &[
+                &stream,
+                &held.epoch,
+                &fence.node,
+                &to,
+                &super::pg_listen::CHANNEL,
+                &super::pg_listen::HANDED,
+            ],
         )
         .await
         .map_err(io)
-        .map_err(put_back)?;
+        .map_err(put_back)?
+        .get(0);
     Ok(given == 1)
 }
 
