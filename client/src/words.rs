@@ -347,7 +347,7 @@ pub fn event(kind: &str, body: &Json, names: [&str; 2]) -> String {
                 Some("backgammon") => 3,
                 _ => 1,
             };
-            let kind = catalogue().enum_value("GameKind", kind).unwrap_or_default();
+            let kind = catalogue().enum_value("WinKind", kind).unwrap_or_default();
             say_with(
                 "event-game-ended",
                 &[

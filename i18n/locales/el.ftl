@@ -101,9 +101,9 @@ match-end-kind-timeout = στον χρόνο
 match-end-kind-penalty-points = με πόντους ποινής
 match-end-kind-forfeit = με κατακύρωση
 match-end-kind-director-decision = με απόφαση του Διευθυντή Αγώνων
-game-kind-single = μονή
-game-kind-gammon = διπλή
-game-kind-backgammon = τριπλή
+win-kind-single = μονή
+win-kind-gammon = διπλή
+win-kind-backgammon = τριπλή
 chess-outcome-white-wins = 1-0
 chess-outcome-black-wins = 0-1
 chess-outcome-draw = ½-½
@@ -674,9 +674,9 @@ cli-game-line = { $number }. { $name } κέρδισε { $points ->
     [one] 1 πόντο
    *[other] { $points } πόντους
   } ({ $kind }, βίδος { $cube })
-cli-game-kind-single = μονή
-cli-game-kind-gammon = διπλή
-cli-game-kind-backgammon = τριπλή
+cli-win-kind-single = μονή
+cli-win-kind-gammon = διπλή
+cli-win-kind-backgammon = τριπλή
 follow-event-opened = ο αγώνας άνοιξε
 follow-event-setup = ορίστηκαν οι ρυθμίσεις του αγώνα
 follow-event-input = μια ενέργεια από τη συσκευή { $device }

@@ -101,9 +101,9 @@ match-end-kind-timeout = on time
 match-end-kind-penalty-points = on penalty points
 match-end-kind-forfeit = by forfeit
 match-end-kind-director-decision = by the director's decision
-game-kind-single = single
-game-kind-gammon = gammon
-game-kind-backgammon = backgammon
+win-kind-single = single
+win-kind-gammon = gammon
+win-kind-backgammon = backgammon
 chess-outcome-white-wins = 1-0
 chess-outcome-black-wins = 0-1
 chess-outcome-draw = ½-½
@@ -676,9 +676,9 @@ cli-game-line = { $number }. { $name } won { $points ->
     [one] 1 point
    *[other] { $points } points
   } ({ $kind }, cube { $cube })
-cli-game-kind-single = single
-cli-game-kind-gammon = gammon
-cli-game-kind-backgammon = backgammon
+cli-win-kind-single = single
+cli-win-kind-gammon = gammon
+cli-win-kind-backgammon = backgammon
 follow-event-opened = the match was opened
 follow-event-setup = the match was set up
 follow-event-input = an input from device { $device }

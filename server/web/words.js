@@ -105,7 +105,7 @@ export function refusal(message) {
 
 // ---------------------------------------------------------------- the events, in words
 
-const GAME_KINDS = { single: 1, gammon: 2, backgammon: 3 };
+const WIN_KINDS = { single: 1, gammon: 2, backgammon: 3 };
 const REASONS = {
   game_over: 1, break: 2, director_called: 3, director_stopped: 4, dice_picked_up_early: 5,
   illegal_move_replay: 6, result_settled: 7, invalid_roll: 8, roll_disputed: 9, awaiting_links: 10,
@@ -174,7 +174,7 @@ export function eventWords(e, s) {
     case "bg.appealed": return t("event-appealed", { name: name(b.side), ruling: b.ruling });
     case "bg.pressed": return t("event-pressed", { name: name(b.side) });
     case "bg.moved": return t("event-moved", { name: name(b.side), play: b.play });
-    case "bg.game_ended": return t("event-game-ended", { name: name(b.winner), points: b.points, kind: enumWords("GameKind", GAME_KINDS[b.result], {}, b.result) });
+    case "bg.game_ended": return t("event-game-ended", { name: name(b.winner), points: b.points, kind: enumWords("WinKind", WIN_KINDS[b.result], {}, b.result) });
     case "bg.paused": return t("event-paused", { reason: enumWords("PauseReason", REASONS[b.reason], {}, b.reason) });
     case "bg.resumed": return t("event-resumed");
     case "bg.delay_restarted": return t("event-delay-restarted");
