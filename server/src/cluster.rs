@@ -16,12 +16,13 @@
 //! and signing key ([`join_checks`]): one that does not is refused at start, since it
 //! could neither open its matches' seeds nor sign their heads as their logs say.
 //!
-//! - **Rebalancing**, beside the leases: a node holding two or more matches than the live
-//!   node holding fewest hands its surplus over, one match at a time ([`rebalance_target`]).
-//!   A hand-over is clean: the match's actor stops writing (the command in flight is
-//!   answered first), the lease ends at once, marked for the node it goes to, which
-//!   claims it at its next tick and takes the match over — no lease runs out, and no
-//!   outage is credited.
+//! - **Rebalancing**, beside the leases: a node holding two or more matches more than
+//!   the live node holding fewest hands its surplus over, one match at a time
+//!   ([`rebalance_target`]). A hand-over is clean: the match's actor stops writing (the
+//!   command in flight is answered first), the lease ends at once, marked for the node
+//!   it goes to, which the change feed tells (`Change::Handed`): it claims at once (or
+//!   at its next tick) and takes the match over — no lease runs out, and no outage is
+//!   credited.
 //!
 //! A node shutting down (SIGTERM) lets its leases go, so the others take its matches over
 //! at their next tick. Times of leases are the database's. The node stops writing at its own deadline (the
@@ -201,8 +202,8 @@ pub fn rebalance_target(me: &str, loads: &[(String, u64)]) -> Option<String> {
 /// Rebalancing (`docs/cluster.md`): while this node holds at least two matches more than
 /// the live node holding fewest, it hands one over to that node — its actor stops writing
 /// after the command in flight (answered first), then its lease ends now, marked for that
-/// node alone, which claims it at its next tick and takes the match over as after any
-/// claim — and weighs the loads again. Stops at the first hand-over that does not happen.
+/// node alone, which is notified, claims it at once and takes the match over as after
+/// any claim — and weighs the loads again. Stops at the first hand-over that does not happen.
 async fn hand_over_surplus<T: TimeSource>(hub: Arc<Hub<PgStore, T>>) {
     let Some(fence) = hub.store.fence() else {
         return;
