@@ -141,6 +141,16 @@ enum Msg {
         epoch: u64,
         silent_ms: Option<u64>,
     },
+    /// Stop writing: the node hands the match over (rebalancing). Answered with the
+    /// epoch it wrote under, or `None` if it did not write.
+    StopWriting {
+        reply: oneshot::Sender<Option<u64>>,
+    },
+    /// The hand-over failed and the node still holds the lease with `epoch`: write
+    /// again.
+    Resume {
+        epoch: u64,
+    },
 }
 
 /// Updates kept for followers that are slow to read. tokio's broadcast channel allocates
@@ -402,6 +412,10 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                 let _ = reply.send(Ok(ack));
             }
             Msg::CatchUp => self.catch_up(),
+            Msg::StopWriting { reply } => {
+                let _ = reply.send(self.stop_writing());
+            }
+            Msg::Resume { epoch } => self.resume(epoch),
             Msg::TakeOver {
                 node,
                 epoch,
