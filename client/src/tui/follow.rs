@@ -216,19 +216,20 @@ fn info_lines(s: &v1::MatchState, status: &Status) -> Vec<Line<'static>> {
         let said = words::say_with("event-paused", &[("reason", reason.into())]);
         lines.push(Line::styled(said, bold));
     }
-    if let Some(r) = s.result.as_ref().filter(|r| r.how == "draw") {
+    let end = |kind: v1::MatchEndKind| s.result.as_ref().filter(|r| r.how_kind == kind as i32);
+    if let Some(r) = end(v1::MatchEndKind::Draw) {
         let id = if r.confirmed {
             "follow-drawn-confirmed"
         } else {
             "follow-drawn-provisional"
         };
         lines.push(Line::styled(words::say(id), bold));
-    } else if s.result.as_ref().is_some_and(|r| r.how == "double_default") {
+    } else if end(v1::MatchEndKind::DoubleDefault).is_some() {
         lines.push(Line::styled(words::say("follow-both-lost"), bold));
     } else if let Some(r) = &s.result {
         let args = [
             ("name", player(s, r.winner).into()),
-            ("how", words::how(&r.how).into()),
+            ("how", words::how(r.how_kind).into()),
         ];
         let said = if r.confirmed {
             words::say_with("follow-won-confirmed", &args)
