@@ -144,12 +144,16 @@ pub fn pause_reason(wire: i32) -> Option<String> {
     catalogue().enum_value("PauseReason", wire)
 }
 
+/// The words of value `value` of the proto enum `enum_name` ("ChessReason"), or nothing
+/// for a value this catalogue does not know.
+pub fn enum_words(enum_name: &str, value: i32) -> String {
+    catalogue().enum_value(enum_name, value).unwrap_or_default()
+}
+
 /// How a match ended (`MatchResult.how_kind`) in words (`match-end-kind-*`); nothing
 /// for a value this catalogue does not know.
 pub fn how(how_kind: i32) -> String {
-    catalogue()
-        .enum_value("MatchEndKind", how_kind)
-        .unwrap_or_default()
+    enum_words("MatchEndKind", how_kind)
 }
 
 pub use baffle_i18n::time_of_day;

@@ -648,6 +648,12 @@ follow-dice-verified = τα ζάρια επαληθεύτηκαν: { $count ->
 follow-dice-not-verified = ζάρια: ΔΕΝ ΕΠΑΛΗΘΕΥΤΗΚΑΝ: { $why }
 follow-dice-unreadable = ζάρια: δεν ελέγχθηκαν: το αρχείο δεν διαβάστηκε ({ $why })
 follow-footer = γεγονός { $seq }  κεφαλή { $head }   q: έξοδος
+follow-title = baffle follow
+follow-chess-to-move = παίζει { $name } ({ $color })
+follow-chess-not-started = δεν έχει αρχίσει
+follow-chess-quickplay-claim = αίτημα ισοπαλίας (γρήγορη λήξη) από { $color }
+follow-chess-illegal-moves = παράνομες κινήσεις: Λευκά { $white }, Μαύρα { $black }
+follow-chess-game-result = παρτίδα { $game } ({ $name } με τα Λευκά): { $result }
 
 ## The console's rulings worded by the director, and answers he types again (issue 31)
 console-ask-reason = { $action }: η αιτιολογία της απόφασης

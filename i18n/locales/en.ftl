@@ -650,6 +650,12 @@ follow-dice-verified = dice verified: { $count ->
 follow-dice-not-verified = dice NOT VERIFIED: { $why }
 follow-dice-unreadable = dice not checked: the log could not be read ({ $why })
 follow-footer = event { $seq }  head { $head }   q: quit
+follow-title = baffle follow
+follow-chess-to-move = { $name } ({ $color }) to move
+follow-chess-not-started = not started
+follow-chess-quickplay-claim = quickplay claim by { $color }
+follow-chess-illegal-moves = illegal moves: White { $white }, Black { $black }
+follow-chess-game-result = game { $game } ({ $name } White): { $result }
 
 ## The console's rulings worded by the director, and answers he types again (issue 31)
 console-ask-reason = { $action }: the reason for the ruling
