@@ -20,6 +20,7 @@
 //! by the tests' harness, a fresh database per run; each press acknowledged after COMMIT
 //! reached the standby. `BAFFLE_BENCH_STORE=sled` or `postgres` runs one store only.
 
+use baffle_core::GameType;
 use baffle_core::Millis;
 use baffle_core::backgammon::{DiceSource, TournamentDefaults};
 use baffle_core::table::MatchInfo;
@@ -56,17 +57,11 @@ fn chess(action: Chess) -> Action {
     })
 }
 
-#[derive(Clone, Copy, PartialEq)]
-enum Game {
-    Chess,
-    Backgammon,
-}
-
 /// Creates `matches` matches of `game`, ready for presses, and drives them all for
 /// `seconds`: returns (presses/s, commands/s, latency histogram in µs).
 async fn run<S: EventStore + Clone>(
     store: S,
-    game: Game,
+    game: GameType,
     matches: u64,
     seconds: u64,
 ) -> (f64, f64, Histogram<u64>) {
@@ -94,8 +89,8 @@ async fn run<S: EventStore + Clone>(
             players: ["a".into(), "b".into()],
             start,
             game: match game {
-                Game::Chess => NewGame::Chess(common::classical_chess(start)),
-                Game::Backgammon => NewGame::Backgammon {
+                GameType::Chess => NewGame::Chess(common::classical_chess(start)),
+                GameType::Backgammon => NewGame::Backgammon {
                     length: 25,
                     unclocked: false,
                     series_match: None,
@@ -108,11 +103,11 @@ async fn run<S: EventStore + Clone>(
         handles.push(hub.create_match(request).await.unwrap());
     }
     let opening: Vec<Action> = match game {
-        Game::Chess => vec![
+        GameType::Chess => vec![
             chess(Chess::Arrive(v1::Color::White as i32)),
             chess(Chess::Arrive(v1::Color::Black as i32)),
         ],
-        Game::Backgammon => vec![
+        GameType::Backgammon => vec![
             Action::CheckIn(v1::Side::A as i32),
             Action::CheckIn(v1::Side::B as i32),
             Action::OpeningRoll(v1::Roll {
@@ -130,7 +125,7 @@ async fn run<S: EventStore + Clone>(
             let opening = opening.clone();
             tokio::spawn(async move {
                 for a in opening {
-                    let planned = decode(command(a), None, h.rules).unwrap();
+                    let planned = decode(command(a), None, h.game).unwrap();
                     h.execute(planned, None, None, device()).await.unwrap();
                 }
             })
@@ -162,8 +157,8 @@ async fn run<S: EventStore + Clone>(
                         break;
                     }
                     let turn: Vec<Action> = match game {
-                        Game::Chess => vec![chess(Chess::Press(colors[side]))],
-                        Game::Backgammon => vec![
+                        GameType::Chess => vec![chess(Chess::Press(colors[side]))],
+                        GameType::Backgammon => vec![
                             Action::Press(sides[side]),
                             Action::Roll(v1::Roll {
                                 side: sides[1 - side],
@@ -175,7 +170,7 @@ async fn run<S: EventStore + Clone>(
                     for (i, a) in turn.into_iter().enumerate() {
                         let t = Instant::now();
                         loop {
-                            let planned = decode(command(a.clone()), None, h.rules).unwrap();
+                            let planned = decode(command(a.clone()), None, h.game).unwrap();
                             match h.execute(planned, None, None, device()).await {
                                 Ok(_) => break,
                                 // The per-match rate limit: the same command again soon.
@@ -231,9 +226,12 @@ async fn main() {
     );
     let stores = std::env::var("BAFFLE_BENCH_STORE").unwrap_or_default();
     let only = std::env::var("BAFFLE_BENCH_GAME").unwrap_or_default();
-    let games = [("chess", Game::Chess), ("backgammon", Game::Backgammon)]
-        .into_iter()
-        .filter(|(name, _)| only.is_empty() || only == *name);
+    let games = [
+        ("chess", GameType::Chess),
+        ("backgammon", GameType::Backgammon),
+    ]
+    .into_iter()
+    .filter(|(name, _)| only.is_empty() || only == *name);
     if stores.is_empty() || stores == "sled" {
         let raw = raw_store_rate(matches, 3).await;
         println!("sled: raw store, {matches} streams     {raw:>9.0} durable appends/s (baseline)");

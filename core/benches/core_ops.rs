@@ -69,7 +69,7 @@ fn backgammon(c: &mut Criterion) {
     g.bench_function("handle a press (checked, not applied)", |b| {
         b.iter(|| {
             black_box(
-                m.handle(&Command::Press { side: Side::A }, Timestamp(5_000))
+                m.decide(&Command::Press { side: Side::A }, Timestamp(5_000))
                     .unwrap(),
             )
         })

@@ -59,11 +59,11 @@ impl Engine for crate::backgammon::Match {
         command: &Self::Command,
         now: Timestamp,
     ) -> Result<Vec<Self::Event>, Self::Error> {
-        self.handle(command, now)
+        crate::backgammon::Match::decide(self, command, now)
     }
 
     fn evolve(&mut self, event: &Self::Event) -> Result<(), Self::Error> {
-        self.apply(event)
+        crate::backgammon::Match::evolve(self, event)
     }
 
     fn next_due(&self) -> Option<Timestamp> {
@@ -89,11 +89,11 @@ impl Engine for crate::chess::ChessMatch {
         command: &Self::Command,
         now: Timestamp,
     ) -> Result<Vec<Self::Event>, Self::Error> {
-        self.handle(command, now)
+        crate::chess::ChessMatch::decide(self, command, now)
     }
 
     fn evolve(&mut self, event: &Self::Event) -> Result<(), Self::Error> {
-        self.apply(event)
+        crate::chess::ChessMatch::evolve(self, event)
     }
 
     fn next_due(&self) -> Option<Timestamp> {

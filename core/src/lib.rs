@@ -22,10 +22,12 @@ pub mod device_time;
 pub mod dice;
 pub mod dice_check;
 pub mod engine;
+pub mod game_type;
 pub mod side;
 pub mod table;
 pub mod time;
 pub mod tournament;
 
+pub use game_type::GameType;
 pub use side::Side;
 pub use time::{Millis, Timestamp};

@@ -6,7 +6,7 @@ use baffle_core::Timestamp;
 use baffle_core::audit::export::{record_line, to_jsonl};
 use baffle_core::audit::verify::verify_jsonl;
 use baffle_core::audit::{Chain, Entry, Hash, Record};
-use baffle_core::backgammon::{Command, GameKind, MatchSetup};
+use baffle_core::backgammon::{Command, MatchSetup, WinKind};
 use baffle_core::dice::{DiceVersion, ServerSeed};
 use baffle_core::table::{GameSetup, MatchInfo, Request, Table, TableOptions};
 use proptest::prelude::*;
@@ -71,7 +71,7 @@ fn match_log(seed: u8, rolls: usize, reveal: bool) -> Chain {
         );
     }
     if reveal {
-        let kind = GameKind::Single;
+        let kind = WinKind::Single;
         run(
             &mut table,
             Request::Backgammon(Command::EndGame {

@@ -6,8 +6,8 @@ mod harness;
 
 use baffle_core::backgammon::setup::DiceSource;
 use baffle_core::backgammon::{
-    AppealDecision, Change, Command, DirectorAction, GameKind, MatchEnd, MatchSetup, PlayerRequest,
-    Turn, VoidReason,
+    AppealDecision, Change, Command, DirectorAction, MatchEnd, MatchSetup, PlayerRequest, Turn,
+    VoidReason, WinKind,
 };
 use baffle_core::clock::PauseReason;
 use baffle_core::{Millis, Timestamp};
@@ -21,14 +21,14 @@ const MIN: i64 = 60_000;
 fn rule_4_4_iv_crawford_is_decided_on_the_corrected_record() {
     // 3-point match: B wins game 1 with a gammon (0-2), game 2 is Crawford, A wins it (1-2).
     let mut t = Table::seated(3);
-    t.quick_game(B, GameKind::Gammon);
-    t.quick_game(A, GameKind::Single);
+    t.quick_game(B, WinKind::Gammon);
+    t.quick_game(A, WinKind::Single);
     assert!(t.m.games()[1].crawford);
     // Game 1 was a single: 1-1, and game 2 began at 0-1 — it was not the Crawford game.
     t.director(DirectorAction::CorrectResult {
         game: 1,
         winner: B,
-        kind: GameKind::Single,
+        kind: WinKind::Single,
     });
     assert_eq!((t.m.score(A), t.m.score(B)), (1, 1));
     assert!(
@@ -41,7 +41,7 @@ fn rule_4_4_iv_crawford_is_decided_on_the_corrected_record() {
     t.wait(5_000).press(A);
     t.wait(1_000).ok(Command::EndGame {
         winner: A,
-        kind: GameKind::Single,
+        kind: WinKind::Single,
     });
     // 2-1: the first game with a player one point away on the corrected record.
     t.wait(1_000).opening([6, 1]);
@@ -56,14 +56,14 @@ fn rule_4_4_iv_crawford_is_decided_on_the_corrected_record() {
 #[test]
 fn rule_4_4_iv_a_correction_that_reveals_the_crawford_game_in_progress_removes_the_cube() {
     let mut t = Table::seated(5);
-    t.quick_game(A, GameKind::Gammon); // 2-0
+    t.quick_game(A, WinKind::Gammon); // 2-0
     t.wait(1_000).opening([6, 1]); // not Crawford
     assert!(t.m.game().unwrap().cube.is_some());
     // Game 1 was a backgammon: 3-0 before this game... still not one away in 5.
     t.director(DirectorAction::CorrectResult {
         game: 1,
         winner: A,
-        kind: GameKind::Backgammon,
+        kind: WinKind::Backgammon,
     });
     assert!(!t.m.game().unwrap().crawford);
     // ... but the score announced before this game was 4-0: this is the Crawford game.
@@ -134,7 +134,7 @@ fn rule_4_3_ii_a_mid_game_pause_for_game_over_or_break_is_refused() {
 #[test]
 fn rule_4_3_ii_between_games_the_reasons_of_play_do_not_fit() {
     let mut t = Table::seated(5);
-    t.quick_game(A, GameKind::Single);
+    t.quick_game(A, WinKind::Single);
     // The reason fits; the clock already stopped with the game (4.3 (ii)(a)).
     let e = t.err(Command::Pause {
         reason: PauseReason::GameOver,
@@ -278,7 +278,7 @@ fn rule_2_2_a_schedule_outside_the_window_is_refused() {
 #[test]
 fn rule_2_2_the_director_ends_a_break_early() {
     let mut t = Table::seated(7);
-    t.quick_game(A, GameKind::Single);
+    t.quick_game(A, WinKind::Single);
     t.ok(Command::TakeBreak { side: B });
     t.wait(MIN).director(DirectorAction::EndBreak);
     assert_eq!(t.m.break_until(), None);
@@ -295,7 +295,7 @@ fn rule_2_2_the_director_ends_a_break_early() {
 #[test]
 fn rule_2_2_the_director_grants_a_break_as_an_exception() {
     let mut t = Table::seated(7); // one break each
-    t.quick_game(A, GameKind::Single);
+    t.quick_game(A, WinKind::Single);
     t.ok(Command::TakeBreak { side: B });
     assert_eq!(t.m.breaks_left(B), 0);
     t.director(DirectorAction::GrantBreak { side: B });
@@ -319,7 +319,7 @@ fn rule_2_2_leaving_the_table_mid_game_counts_as_a_break() {
     t.wait(5_000).press(A);
     t.wait(1_000).ok(Command::EndGame {
         winner: B,
-        kind: GameKind::Single,
+        kind: WinKind::Single,
     });
     let e = t.err(Command::TakeBreak { side: A });
     assert!(e.message.contains("has had his 1 break"), "{e}");
@@ -334,7 +334,7 @@ fn rule_2_2_a_best_of_three_series_breaks_only_between_matches() {
     t.ok(Command::TakeBreak { side: A });
     t.at(5 * MIN).ok(Command::CheckIn { side: A });
     t.ok(Command::CheckIn { side: B });
-    t.quick_game(A, GameKind::Single);
+    t.quick_game(A, WinKind::Single);
     let e = t.err(Command::TakeBreak { side: B });
     assert!(e.message.contains("best-of-three"), "{e}");
     // The first match of a series has no match before it.
@@ -372,7 +372,7 @@ fn rule_4_2_i_a_closed_out_player_presses_back_without_rolling() {
 #[test]
 fn rule_3_4_the_dice_change_between_games_and_a_baffle_box_is_imposed() {
     let mut t = Table::seated(7);
-    t.quick_game(A, GameKind::Single);
+    t.quick_game(A, WinKind::Single);
     t.director(DirectorAction::ChangeDice {
         source: DiceSource::Physical,
         baffle_box: true,

@@ -7,7 +7,7 @@
 mod harness;
 
 use baffle_core::backgammon::board::legal_plays;
-use baffle_core::backgammon::{Change, Command, GameEnd, GameKind, MatchSetup, MovesSetting, Turn};
+use baffle_core::backgammon::{Change, Command, GameEnd, MatchSetup, MovesSetting, Turn, WinKind};
 use baffle_core::{Side, Timestamp};
 use harness::{A, B, Table};
 
@@ -154,7 +154,7 @@ fn rule_4_5_with_moves_recorded_the_result_is_not_declared_by_hand() {
     t.at(1_000).opening([3, 1]);
     let e = t.err(Command::EndGame {
         winner: A,
-        kind: GameKind::Single,
+        kind: WinKind::Single,
     });
     assert_eq!(e.article, "4.5");
     let e = t.err(Command::ReplayIllegalMove { offender: A });
@@ -173,7 +173,7 @@ fn rule_4_5_a_concession_asking_more_than_the_position_allows_is_refused() {
     assert!(stopped);
     let b = t.m.board().unwrap().position;
     let loser = if b.borne_off(0) > 0 { A } else { B };
-    for kind in [GameKind::Gammon, GameKind::Backgammon] {
+    for kind in [WinKind::Gammon, WinKind::Backgammon] {
         let e = t.err(Command::Concede { side: loser, kind });
         assert_eq!(e.article, "4.5");
         assert!(
@@ -183,7 +183,7 @@ fn rule_4_5_a_concession_asking_more_than_the_position_allows_is_refused() {
     }
     t.ok(Command::Concede {
         side: loser,
-        kind: GameKind::Single,
+        kind: WinKind::Single,
     });
     assert_eq!(t.m.score(loser.other()), 1);
 }
@@ -194,7 +194,7 @@ fn a_concession_of_a_backgammon_stands_while_contact_remains() {
     t.at(1_000).opening([3, 1]);
     t.ok(Command::Concede {
         side: B,
-        kind: GameKind::Backgammon,
+        kind: WinKind::Backgammon,
     });
     assert_eq!(t.m.score(A), 3);
 }

@@ -4,8 +4,8 @@
 
 use baffle_core::backgammon::setup::DiceSource;
 use baffle_core::backgammon::{
-    Change, ClockSetup, Command, DirectorAction, Event, GameKind, Match, MatchSetup, Ruling,
-    TimeoutPolicy, Turn, VoidReason,
+    Change, ClockSetup, Command, DirectorAction, Event, Match, MatchSetup, Ruling, TimeoutPolicy,
+    Turn, VoidReason, WinKind,
 };
 use baffle_core::clock::PauseReason;
 use baffle_core::{Millis, Side, Timestamp};
@@ -23,11 +23,11 @@ fn side() -> impl Strategy<Value = Side> {
     prop_oneof![Just(Side::A), Just(Side::B)]
 }
 
-fn kind() -> impl Strategy<Value = GameKind> {
+fn kind() -> impl Strategy<Value = WinKind> {
     prop_oneof![
-        Just(GameKind::Single),
-        Just(GameKind::Gammon),
-        Just(GameKind::Backgammon)
+        Just(WinKind::Single),
+        Just(WinKind::Gammon),
+        Just(WinKind::Backgammon)
     ]
 }
 
@@ -163,7 +163,7 @@ fn pick(m: &Match, choice: u8, dice: [u8; 2]) -> Command {
             },
         };
     };
-    let kind = [GameKind::Single, GameKind::Gammon, GameKind::Backgammon][usize::from(choice % 3)];
+    let kind = [WinKind::Single, WinKind::Gammon, WinKind::Backgammon][usize::from(choice % 3)];
     match game.turn {
         Turn::Opening => Command::OpeningThrow {
             throw: dice,
@@ -354,7 +354,7 @@ proptest! {
                 Ok(events) => {
                     for e in &events {
                         let pre = folded.clone();
-                        folded.apply(e).unwrap();
+                        folded.evolve(e).unwrap();
                         check_event(&pre, e, &folded, log.last())?;
                         score_corrected |= matches!(
                             &e.change,
@@ -371,7 +371,7 @@ proptest! {
         let mut replayed = Match::new(setup).unwrap();
         for e in &log {
             let back: Event = serde_json::from_str(&e.body()).unwrap();
-            replayed.apply(&back).unwrap();
+            replayed.evolve(&back).unwrap();
         }
         prop_assert_eq!(replayed, live);
     }

@@ -5,8 +5,8 @@ mod harness;
 
 use baffle_core::backgammon::setup::DiceSource;
 use baffle_core::backgammon::{
-    Change, ClockSetup, Command, DirectorAction, Due, Expiry, GameEnd, GameKind, MatchEnd,
-    MatchSetup, TimeoutPolicy, Turn, VoidReason,
+    Change, ClockSetup, Command, DirectorAction, Due, Expiry, GameEnd, MatchEnd, MatchSetup,
+    TimeoutPolicy, Turn, VoidReason, WinKind,
 };
 use baffle_core::clock::PauseReason;
 use baffle_core::{Millis, Timestamp};
@@ -216,7 +216,7 @@ fn rule_4_1_i_dice_show_1_to_6_and_the_source_is_the_match_s() {
 #[test]
 fn rule_4_4_iv_crawford_game_no_cube_then_post_crawford() {
     let mut t = Table::seated(3);
-    t.quick_game(A, GameKind::Gammon); // 2-0: A needs 1
+    t.quick_game(A, WinKind::Gammon); // 2-0: A needs 1
     let events = t.wait(1_000).opening([6, 1]);
     // The Crawford game is announced before it starts (4.7).
     assert!(matches!(
@@ -235,7 +235,7 @@ fn rule_4_4_iv_crawford_game_no_cube_then_post_crawford() {
     );
     t.wait(1_000).ok(Command::EndGame {
         winner: B,
-        kind: GameKind::Single,
+        kind: WinKind::Single,
     }); // 2-1
     t.wait(1_000).opening([6, 1]);
     assert!(!t.m.game().unwrap().crawford);
@@ -247,7 +247,7 @@ fn rule_4_4_iv_crawford_game_no_cube_then_post_crawford() {
 #[test]
 fn rule_4_4_iv_crawford_whatever_brings_a_player_to_n_minus_1_penalty_points_too() {
     let mut t = Table::seated(5);
-    t.quick_game(B, GameKind::Gammon); // 0-2
+    t.quick_game(B, WinKind::Gammon); // 0-2
     t.director(DirectorAction::AwardPoints { to: B, points: 2 }); // 0-4, and 2 is not over N/2
     assert!(t.m.result().is_none());
     t.wait(1_000).opening([6, 1]);
@@ -263,7 +263,7 @@ fn rule_4_4_iv_a_crawford_double_voided_in_the_game_in_progress() {
     // The score on record was wrong: it was really 2-0 in a 3-point match, so this game
     // is the Crawford game and B's double is void. Play continues without the cube.
     let mut t = Table::seated(3);
-    t.quick_game(A, GameKind::Single); // recorded 1-0
+    t.quick_game(A, WinKind::Single); // recorded 1-0
     t.wait(1_000).opening([6, 1]);
     t.wait(5_000).press(A);
     t.wait(1_000).ok(Command::Double { side: B });
@@ -290,7 +290,7 @@ fn rule_4_4_iv_a_crawford_double_voided_in_the_game_in_progress() {
 #[test]
 fn rule_4_4_iv_a_a_pending_double_in_what_turns_out_to_be_the_crawford_game() {
     let mut t = Table::seated(3);
-    t.quick_game(A, GameKind::Single); // recorded 1-0
+    t.quick_game(A, WinKind::Single); // recorded 1-0
     t.wait(1_000).opening([6, 1]);
     t.wait(5_000).press(A);
     t.wait(1_000).ok(Command::Double { side: B });
@@ -314,13 +314,13 @@ fn rule_4_4_iv_a_a_pending_double_in_what_turns_out_to_be_the_crawford_game() {
 #[test]
 fn rule_4_4_iv_b_a_crawford_double_voided_between_games_corrects_the_score() {
     let mut t = Table::seated(5);
-    t.quick_game(A, GameKind::Gammon); // recorded 2-0, really 4-0
+    t.quick_game(A, WinKind::Gammon); // recorded 2-0, really 4-0
     t.wait(1_000).opening([6, 1]);
     t.wait(5_000).press(A);
     t.double_take(B);
     t.wait(1_000).ok(Command::EndGame {
         winner: B,
-        kind: GameKind::Single,
+        kind: WinKind::Single,
     }); // B +2 → 2-2
     t.director(DirectorAction::CorrectScore { a: 4, b: 2 });
     t.director(DirectorAction::VoidDouble {
@@ -341,13 +341,13 @@ fn rule_4_4_iv_b_a_crawford_double_voided_between_games_corrects_the_score() {
 #[test]
 fn rule_4_4_iv_c_a_crawford_double_in_the_last_game_the_match_continues() {
     let mut t = Table::seated(5);
-    t.quick_game(B, GameKind::Backgammon); // 0-3 recorded; really A had 4 too
+    t.quick_game(B, WinKind::Backgammon); // 0-3 recorded; really A had 4 too
     t.wait(1_000).opening([6, 1]);
     t.wait(5_000).press(A);
     t.double_take(B);
     t.wait(1_000).ok(Command::EndGame {
         winner: B,
-        kind: GameKind::Single,
+        kind: WinKind::Single,
     }); // 0-5: B wins
     assert_eq!(t.m.result().unwrap().winner, B);
     t.director(DirectorAction::CorrectScore { a: 4, b: 5 });
@@ -362,7 +362,7 @@ fn rule_4_4_iv_c_a_crawford_double_in_the_last_game_the_match_continues() {
 #[test]
 fn rule_4_4_iv_a_double_of_a_game_already_followed_by_another_cannot_be_voided() {
     let mut t = Table::seated(7);
-    t.quick_game(A, GameKind::Single);
+    t.quick_game(A, WinKind::Single);
     t.wait(1_000).opening([6, 1]);
     let e = t.director_err(DirectorAction::VoidDouble {
         reason: VoidReason::Crawford,
@@ -482,7 +482,7 @@ fn rule_4_4_vii_a_dead_cube_double_voided_in_the_game_in_progress() {
     t.roll(B, [6, 6]);
     t.wait(1_000).ok(Command::EndGame {
         winner: B,
-        kind: GameKind::Gammon,
+        kind: WinKind::Gammon,
     });
     assert_eq!(t.m.score(B), 11);
 }
@@ -492,7 +492,7 @@ fn rule_4_4_vii_a_dead_cube_double_voided_after_the_game_the_dead_value_decides(
     let mut t = three_cube_turns();
     t.wait(1_000).ok(Command::EndGame {
         winner: A,
-        kind: GameKind::Single,
+        kind: WinKind::Single,
     });
     assert_eq!(t.m.score(A), 8);
     assert_eq!(t.m.result().unwrap().winner, A);
@@ -522,7 +522,7 @@ fn rule_4_4_viii_no_beavers_automatic_doubles_or_jacoby() {
     assert_eq!(t.err(Command::Beaver { side: A }).article, "4.4 (viii)");
     t.wait(1_000).ok(Command::Pass { side: A });
     // Without Jacoby, a gammon counts with the cube in the middle.
-    t.quick_game(A, GameKind::Gammon);
+    t.quick_game(A, WinKind::Gammon);
     assert_eq!(t.m.games().last().unwrap().points, 2);
 }
 
@@ -604,19 +604,19 @@ fn rule_4_5_concession_and_game_values() {
     t.double_take(B);
     t.wait(1_000).ok(Command::Concede {
         side: A,
-        kind: GameKind::Backgammon,
+        kind: WinKind::Backgammon,
     });
     assert_eq!(t.m.score(B), 6, "3 × the cube of 2");
     assert_eq!(t.m.games()[0].how, GameEnd::Concession);
-    t.quick_game(A, GameKind::Gammon);
+    t.quick_game(A, WinKind::Gammon);
     assert_eq!(t.m.score(A), 2);
-    assert_eq!(GameKind::Single.multiplier(), 1);
+    assert_eq!(WinKind::Single.multiplier(), 1);
 }
 
 #[test]
 fn rule_4_5_a_match_ends_at_n_and_nothing_but_corrections_follow() {
     let mut t = Table::seated(3);
-    t.quick_game(A, GameKind::Backgammon);
+    t.quick_game(A, WinKind::Backgammon);
     assert_eq!(t.m.result().unwrap().winner, A);
     assert_eq!(t.m.result().unwrap().how, MatchEnd::Points);
     let e = t.err(Command::OpeningThrow {
@@ -629,7 +629,7 @@ fn rule_4_5_a_match_ends_at_n_and_nothing_but_corrections_follow() {
 #[test]
 fn rule_4_6_the_director_confirms_and_may_correct_a_result_later() {
     let mut t = Table::seated(3);
-    t.quick_game(A, GameKind::Backgammon);
+    t.quick_game(A, WinKind::Backgammon);
     t.director(DirectorAction::ConfirmResult);
     assert!(t.m.result().unwrap().confirmed);
     assert!(
@@ -641,7 +641,7 @@ fn rule_4_6_the_director_confirms_and_may_correct_a_result_later() {
     let events = t.director(DirectorAction::CorrectResult {
         game: 1,
         winner: A,
-        kind: GameKind::Single,
+        kind: WinKind::Single,
     });
     assert!(Table::kinds(&events).contains(&"match_resumed"));
     assert_eq!(t.m.score(A), 1);
@@ -656,7 +656,7 @@ fn rule_4_6_the_director_confirms_and_may_correct_a_result_later() {
 #[test]
 fn rule_4_8_a_match_completed_at_a_wrong_length_stands() {
     let mut t = Table::seated(3);
-    t.quick_game(A, GameKind::Backgammon);
+    t.quick_game(A, WinKind::Backgammon);
     let e = t.director_err(DirectorAction::CorrectLength { length: 5 });
     assert_eq!(e.article, "4.6");
 }
@@ -673,7 +673,7 @@ fn rule_4_8_the_length_is_corrected_before_the_next_game() {
     );
     t.wait(1_000).ok(Command::EndGame {
         winner: A,
-        kind: GameKind::Single,
+        kind: WinKind::Single,
     });
     let events = t.wait(1_000).opening([6, 1]);
     assert_eq!(
@@ -690,7 +690,7 @@ fn rule_4_8_exception_the_match_ended_with_the_current_game() {
     t.director(DirectorAction::CorrectLength { length: 5 });
     let events = t.wait(1_000).ok(Command::EndGame {
         winner: A,
-        kind: GameKind::Backgammon,
+        kind: WinKind::Backgammon,
     });
     assert_eq!(
         Table::kinds(&events),
@@ -702,7 +702,7 @@ fn rule_4_8_exception_the_match_ended_with_the_current_game() {
 #[test]
 fn rule_4_8_exception_a_shorter_length_that_would_end_the_match_is_not_applied() {
     let mut t = Table::seated(7);
-    t.quick_game(A, GameKind::Backgammon); // 3-0
+    t.quick_game(A, WinKind::Backgammon); // 3-0
     let events = t.director(DirectorAction::CorrectLength { length: 3 });
     assert!(
         matches!(&events[1].change, Change::LengthKept { requested: 3, why } if why.contains("4.8"))
@@ -815,7 +815,7 @@ fn penalty_point_timeout_can_make_the_next_game_crawford_or_end_the_match() {
     t.wait(1_000).press(A);
     t.wait(1_000).ok(Command::EndGame {
         winner: A,
-        kind: GameKind::Single,
+        kind: WinKind::Single,
     }); // 1-1
     t.wait(1_000).opening([6, 1]);
     assert!(t.m.game().unwrap().crawford);
@@ -998,7 +998,7 @@ fn rule_2_2_breaks_between_games_one_up_to_15_points_two_above() {
             .message
             .contains("between games")
     );
-    t.quick_game(A, GameKind::Single);
+    t.quick_game(A, WinKind::Single);
     t.ok(Command::TakeBreak { side: A });
     assert_eq!(t.m.break_until(), Some(Timestamp(t.now) + Millis::mins(5)));
     assert!(
@@ -1021,7 +1021,7 @@ fn rule_2_2_breaks_between_games_one_up_to_15_points_two_above() {
 #[test]
 fn rule_2_2_lateness_after_a_break_counts_from_its_end() {
     let mut t = Table::seated(7);
-    t.quick_game(A, GameKind::Single);
+    t.quick_game(A, WinKind::Single);
     let start = t.now;
     t.ok(Command::TakeBreak { side: B });
     let end = start + 5 * MIN;
@@ -1047,7 +1047,7 @@ fn rule_2_2_breaks_in_match_time_run_the_breaker_s_clock() {
     let mut t = Table::new(setup);
     t.ok(Command::CheckIn { side: A });
     t.ok(Command::CheckIn { side: B });
-    t.quick_game(A, GameKind::Single);
+    t.quick_game(A, WinKind::Single);
     t.ok(Command::TakeBreak { side: B });
     assert_eq!(t.m.clock().unwrap().running(), Some(B));
 }
@@ -1135,7 +1135,7 @@ fn rule_2_2_reschedule_is_refused_once_play_began_or_into_the_past() {
         start: Some(Timestamp(0)),
     });
     assert!(same.message.contains("or later"), "{same}");
-    t.quick_game(A, GameKind::Single);
+    t.quick_game(A, WinKind::Single);
     let begun = t.director_err(DirectorAction::Reschedule {
         start: Some(Timestamp(t.now + MIN)),
     });
@@ -1243,7 +1243,7 @@ fn director_actions_are_recorded_with_reason_and_article() {
     );
     t.director(DirectorAction::ForfeitGame {
         loser: B,
-        kind: GameKind::Gammon,
+        kind: WinKind::Gammon,
     });
     assert_eq!(t.m.score(A), 3);
     t.director(DirectorAction::ForfeitMatch { loser: B });
@@ -1430,7 +1430,7 @@ fn rule_4_7_a_correction_records_what_it_changed_before_and_after() {
         }
     }
     let mut folded = baffle_core::backgammon::Match::new(t.setup.clone()).unwrap();
-    let refused = forged.iter().try_for_each(|e| folded.apply(e));
+    let refused = forged.iter().try_for_each(|e| folded.evolve(e));
     assert!(refused.unwrap_err().to_string().contains("says it changed"));
 }
 

@@ -7,7 +7,7 @@ mod slow;
 
 use std::collections::BTreeSet;
 
-use baffle_core::backgammon::GameKind;
+use baffle_core::backgammon::WinKind;
 use baffle_core::backgammon::board::{BAR, Checkers, Play, Position, accept, legal_plays};
 use proptest::prelude::*;
 
@@ -212,11 +212,11 @@ proptest! {
                 // The loser's checkers on the bar or on his points 19–24 (the winner's home).
                 let in_winners_home: u8 = loser[18..25].iter().sum();
                 let kind = if pos.borne_off(l) > 0 {
-                    GameKind::Single
+                    WinKind::Single
                 } else if in_winners_home > 0 {
-                    GameKind::Backgammon
+                    WinKind::Backgammon
                 } else {
-                    GameKind::Gammon
+                    WinKind::Gammon
                 };
                 prop_assert_eq!(o.kind, kind);
             }

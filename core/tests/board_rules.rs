@@ -8,7 +8,7 @@ mod slow;
 #[path = "board/positions.rs"]
 mod positions;
 
-use baffle_core::backgammon::GameKind;
+use baffle_core::backgammon::WinKind;
 use baffle_core::backgammon::board::{GameState, MatchId, Notation, Position, accept, legal_plays};
 use positions::pos;
 
@@ -244,10 +244,10 @@ fn rule_4_5_a_game_is_single_gammon_or_backgammon_by_the_losers_checkers() {
     let backgammon = pos(&[], &[(5, 14), (20, 1)]);
     let on_the_bar = pos(&[], &[(5, 14), (25, 1)]);
     for (p, kind) in [
-        (single, GameKind::Single),
-        (gammon, GameKind::Gammon),
-        (backgammon, GameKind::Backgammon),
-        (on_the_bar, GameKind::Backgammon),
+        (single, WinKind::Single),
+        (gammon, WinKind::Gammon),
+        (backgammon, WinKind::Backgammon),
+        (on_the_bar, WinKind::Backgammon),
     ] {
         let o = p.outcome().unwrap();
         assert!(o.mover_won);

@@ -126,7 +126,7 @@ proptest! {
                     for e in &events {
                         let read: MatchEvent = serde_json::from_str(&e.body()).unwrap();
                         prop_assert_eq!(&read, e);
-                        fold.apply(&read).unwrap();
+                        fold.evolve(&read).unwrap();
                     }
                     prop_assert_eq!(&fold, &m, "the fold of the events is the match");
                 }

@@ -563,7 +563,7 @@ fn the_state_is_the_fold_of_its_events() {
         // Events are audit bodies: they survive JSON.
         let json = serde_json::to_string(e).unwrap();
         let back: Event = serde_json::from_str(&json).unwrap();
-        replayed.apply(&back).unwrap();
+        replayed.evolve(&back).unwrap();
     }
     assert_eq!(replayed, g);
 }

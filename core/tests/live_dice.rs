@@ -113,13 +113,13 @@ impl Live {
     fn bodies(&self) -> Vec<Body> {
         self.records[2..]
             .iter()
-            .map(|r| Body::parse(&r.body, Some(baffle_core::table::GameType::Backgammon)).unwrap())
+            .map(|r| Body::parse(&r.body, Some(baffle_core::GameType::Backgammon)).unwrap())
             .collect()
     }
 }
 
 fn clock_left(table: &Table, side: Side) -> i64 {
-    let baffle_core::table::Game::Backgammon(m) = table.game() else {
+    let baffle_core::table::AnyMatch::Backgammon(m) = table.game() else {
         unreachable!()
     };
     let clock = m.clock().unwrap();
@@ -292,7 +292,7 @@ fn live_dice_a_player_who_withholds_his_link_forfeits_at_the_deadline() {
     live.now = extended + 5_000;
     let kinds = live.ok(Request::Tick);
     assert_eq!(kinds, ["bg.ruling", "bg.match_ended"]);
-    let baffle_core::table::Game::Backgammon(m) = live.table.game() else {
+    let baffle_core::table::AnyMatch::Backgammon(m) = live.table.game() else {
         unreachable!()
     };
     let result = m.result().unwrap();

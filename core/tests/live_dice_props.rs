@@ -5,10 +5,11 @@
 //! asking and the dice. Random message sequences run through a [`Table`]; the log is then
 //! checked record by record, and replayed to the same table.
 
+use baffle_core::GameType;
 use baffle_core::audit::{Entry, Record};
 use baffle_core::backgammon::{Command, MatchSetup};
 use baffle_core::dice::{LiveChain, SeedPolicy, ServerSeed};
-use baffle_core::table::{Body, GameSetup, GameType, MatchInfo, Replay, Request, Table};
+use baffle_core::table::{Body, GameSetup, MatchInfo, Replay, Request, Table};
 use baffle_core::{Side, Timestamp};
 use proptest::prelude::*;
 

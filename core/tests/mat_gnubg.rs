@@ -12,7 +12,7 @@ mod recorded;
 use baffle_core::backgammon::board::{
     Action, Ending, MatchRecord, parse_mat, record_from_events, replay_game, write_mat, write_sgf,
 };
-use baffle_core::backgammon::{Event, GameKind};
+use baffle_core::backgammon::{Event, WinKind};
 
 /// Files gnubg wrote, by name.
 const GNUBG_FILES: [(&str, &str); 7] = [
@@ -138,7 +138,7 @@ fn a_hand_written_mat_reads_and_gnubg_writes_it_in_its_own_spelling() {
     }
     // Game 2: a gammon resigned at the opening, allowed while contact remains (4.5).
     let g2 = replay_game(&gnubg.games[1], 2).unwrap();
-    assert_eq!(g2.ending, Some(Ending::Conceded(GameKind::Gammon)));
+    assert_eq!(g2.ending, Some(Ending::Conceded(WinKind::Gammon)));
 }
 
 /// When the recorded match begins: 2026-11-27 09:00 UTC.

@@ -3,7 +3,7 @@
 //! with gnubg's results, and writes back to a text that reads the same; bad records are
 //! refused naming the rule.
 
-use baffle_core::backgammon::GameKind;
+use baffle_core::backgammon::WinKind;
 use baffle_core::backgammon::board::{
     Action, Ending, GameRecord, GameResult, parse_mat, replay_game, write_mat,
 };
@@ -36,7 +36,7 @@ fn a_gnubg_match_reads_and_replays_with_gnubgs_results() {
         })
     );
     let g2 = replay_game(&m.games[1], 2).unwrap();
-    assert_eq!(g2.ending, Some(Ending::Conceded(GameKind::Single)));
+    assert_eq!(g2.ending, Some(Ending::Conceded(WinKind::Single)));
     assert_eq!(g2.final_position.borne_off(0), 14);
     assert_eq!(g2.cube, 4);
     assert_eq!(g2.result, m.games[1].result);
@@ -115,7 +115,7 @@ fn rule_4_5_a_concession_asking_more_than_the_position_allows_does_not_replay() 
     });
     assert_eq!(
         replay_game(game, 2).unwrap().ending,
-        Some(Ending::Conceded(GameKind::Single))
+        Some(Ending::Conceded(WinKind::Single))
     );
     game.result = Some(GameResult {
         winner: 0,

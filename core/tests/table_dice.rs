@@ -5,7 +5,7 @@
 use baffle_core::audit::export::to_jsonl;
 use baffle_core::audit::verify::verify_jsonl;
 use baffle_core::audit::{Chain, Record};
-use baffle_core::backgammon::{Command, GameKind, MatchSetup, Turn};
+use baffle_core::backgammon::{Command, MatchSetup, Turn, WinKind};
 use baffle_core::dice::ServerSeed;
 use baffle_core::table::{GameSetup, MatchInfo, Replay, Request, Table};
 use baffle_core::{Side, Timestamp};
@@ -153,7 +153,7 @@ fn a_queued_roll_dies_with_its_game() {
     log.ok(Request::ServerRoll(mover.other()));
     log.ok(Request::Backgammon(Command::Concede {
         side: mover.other(),
-        kind: GameKind::Single,
+        kind: WinKind::Single,
     }));
     assert!(Replay::run(&log.records, None).is_ok());
     // The next game's opening is drawn as usual: nothing was left queued.

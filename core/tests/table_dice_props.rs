@@ -8,10 +8,11 @@
 
 use std::collections::HashSet;
 
+use baffle_core::GameType;
 use baffle_core::audit::Entry;
-use baffle_core::backgammon::{Command, DirectorAction, GameKind, MatchSetup, Ruling, Turn};
+use baffle_core::backgammon::{Command, DirectorAction, MatchSetup, Ruling, Turn, WinKind};
 use baffle_core::dice::{DiceStream, Position, ServerSeed, dice_key_v2};
-use baffle_core::table::{Body, GameSetup, GameType, MatchInfo, Request, Table};
+use baffle_core::table::{Body, GameSetup, MatchInfo, Request, Table};
 use baffle_core::{Side, Timestamp};
 use proptest::prelude::*;
 
@@ -71,12 +72,12 @@ fn request(act: &Act, side: Side, table: &Table) -> Request {
         Act::ReplayIllegalMove => bg(Command::ReplayIllegalMove { offender: side }),
         Act::Concede => bg(Command::Concede {
             side,
-            kind: GameKind::Single,
+            kind: WinKind::Single,
         }),
         Act::Forfeit => bg(Command::Director {
             action: DirectorAction::ForfeitGame {
                 loser: side,
-                kind: GameKind::Single,
+                kind: WinKind::Single,
             },
             ruling: Ruling::new("prop", "2.3"),
         }),

@@ -14,7 +14,7 @@ use baffle_core::chess::{ChessSettings, Color, Command as ChessCommand, Laws, Ma
 use baffle_core::clock::{PauseReason, TimeControl};
 use baffle_core::dice::ServerSeed;
 use baffle_core::table::{
-    Body, DeviceInput, DeviceOutcome, GameSetup, GameType, MAX_RESTART_CREDIT, MAX_TAKEOVER_CREDIT,
+    Body, DeviceInput, DeviceOutcome, GameSetup, MAX_RESTART_CREDIT, MAX_TAKEOVER_CREDIT,
     MatchInfo, Replay, Request, RestartRecord, Table, TakeoverRecord,
 };
 use baffle_core::{Millis, Side, Timestamp};
@@ -134,10 +134,10 @@ impl Log {
     /// Time left on the clock of `player` at `at` (chess: by colour, A = White).
     fn left(table: &Table, player: Side, at: i64) -> Millis {
         match table.game() {
-            baffle_core::table::Game::Backgammon(m) => {
+            baffle_core::table::AnyMatch::Backgammon(m) => {
                 m.clock().unwrap().view(player, Timestamp(at)).main
             }
-            baffle_core::table::Game::Chess(m) => {
+            baffle_core::table::AnyMatch::Chess(m) => {
                 let colour = if player == m.white() {
                     Side::A
                 } else {
@@ -150,8 +150,8 @@ impl Log {
 
     fn running(&self) -> Side {
         match self.table.game() {
-            baffle_core::table::Game::Backgammon(m) => m.clock().unwrap().running().unwrap(),
-            baffle_core::table::Game::Chess(m) => match m.game().clock().running().unwrap() {
+            baffle_core::table::AnyMatch::Backgammon(m) => m.clock().unwrap().running().unwrap(),
+            baffle_core::table::AnyMatch::Chess(m) => match m.game().clock().running().unwrap() {
                 Side::A => m.white(),
                 Side::B => m.white().other(),
             },
@@ -254,7 +254,7 @@ fn the_credit_is_capped_at_the_constant_and_at_the_time_since_the_last_event() {
 fn a_chess_match_without_devices_credits_the_player_whose_clock_runs() {
     let mut log = Log::chess();
     let white = match log.table.game() {
-        baffle_core::table::Game::Chess(m) => m.white(),
+        baffle_core::table::AnyMatch::Chess(m) => m.white(),
         _ => unreachable!(),
     };
     assert_eq!(log.running(), white);
@@ -328,7 +328,7 @@ fn a_flag_that_fell_during_the_outage_stays_at_its_instant_and_gets_no_credit() 
     // takeover comes 10 minutes later.
     let mut log = Log::chess_with("flag", TimeControl::blitz(), Millis::mins(3));
     let flag_at = match log.table.game() {
-        baffle_core::table::Game::Chess(m) => m.game().clock().next_flag_at().unwrap(),
+        baffle_core::table::AnyMatch::Chess(m) => m.game().clock().next_flag_at().unwrap(),
         _ => unreachable!(),
     };
     let before = log.records.len();
@@ -351,7 +351,7 @@ fn a_flag_that_fell_during_the_outage_stays_at_its_instant_and_gets_no_credit() 
     let mut log = Log::backgammon();
     let side = log.running();
     let flag_at = match log.table.game() {
-        baffle_core::table::Game::Backgammon(m) => m.clock().unwrap().next_flag_at().unwrap(),
+        baffle_core::table::AnyMatch::Backgammon(m) => m.clock().unwrap().next_flag_at().unwrap(),
         _ => unreachable!(),
     };
     let left = Log::left(&log.table, side, flag_at.as_ms());
@@ -410,7 +410,7 @@ fn the_verifier_checks_a_credit_and_old_records_still_verify() {
 
     // The first logs' spelling: parsed, written back the same, and verified.
     let old = r#"{"at":5000,"epoch":2,"kind":"table.takeover","node":"n2"}"#;
-    let body = Body::parse(old, Some(GameType::Backgammon)).unwrap();
+    let body = Body::parse(old, Some(baffle_core::GameType::Backgammon)).unwrap();
     assert_eq!(body.text(), old);
     let report = verify_jsonl(&forge(old), None);
     assert!(report.is_ok(), "{report}");

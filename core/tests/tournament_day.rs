@@ -2,13 +2,14 @@
 //! that start themselves (2.2), results confirmed and corrected (4.6), rulings on a
 //! match of the draw, and the log replayed to the same tournament.
 
+use baffle_core::GameType;
 use baffle_core::Timestamp;
 use baffle_core::dice::ServerSeed;
 use baffle_core::side::Side;
 use baffle_core::tournament::knockout::Flights;
 use baffle_core::tournament::{
-    Command, Details, EntrantId, ErrorKind, Event, Flight, Format, Game, MatchKey, Plan, Ruling,
-    Seeding, Tournament, replay,
+    Command, Details, EntrantId, ErrorKind, Event, Flight, Format, MatchKey, Plan, Ruling, Seeding,
+    Tournament, replay,
 };
 
 const SEED: ServerSeed = ServerSeed::from_bytes([9; 32]);
@@ -17,7 +18,7 @@ const MIN: i64 = 60_000;
 fn knockout(flights: Flights) -> Plan {
     Plan {
         format: Format::Knockout { flights },
-        game: Game::Backgammon,
+        game: GameType::Backgammon,
         length: 5,
     }
 }
@@ -473,7 +474,7 @@ fn a_knockout_seeds_by_rating_at_most_a_quarter_of_its_field() {
 fn only_a_knockout_is_seeded() {
     let plan = Plan {
         format: Format::Swiss { rounds: 3 },
-        game: Game::Backgammon,
+        game: GameType::Backgammon,
         length: 5,
     };
     let mut d = Day::open(plan, 4);
@@ -602,7 +603,7 @@ fn art_2_2_a_created_match_is_put_off_and_rescheduled_until_its_result() {
     let mut chess = Day::open(
         Plan {
             format: Format::RoundRobin { cycles: 1 },
-            game: Game::Chess,
+            game: GameType::Chess,
             length: 1,
         },
         4,

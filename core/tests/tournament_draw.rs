@@ -2,12 +2,10 @@
 //! `docs/tournament.md` ("The draw") written here: RustCrypto's `sha2` and `chacha20`,
 //! nothing of the production code but the order it must agree with.
 
-use baffle_core::Timestamp;
 use baffle_core::dice::ServerSeed;
 use baffle_core::tournament::knockout::Flights;
-use baffle_core::tournament::{
-    Command, Details, EntrantId, Format, Game, Plan, Seeding, Tournament,
-};
+use baffle_core::tournament::{Command, Details, EntrantId, Format, Plan, Seeding, Tournament};
+use baffle_core::{GameType, Timestamp};
 use chacha20::ChaCha20;
 use chacha20::cipher::{KeyIvInit, StreamCipher};
 use sha2::{Digest, Sha256};
@@ -81,7 +79,7 @@ fn drawn(names: usize, seeding: Seeding) -> (Tournament, [u8; 32]) {
         format: Format::Knockout {
             flights: Flights::Consolation,
         },
-        game: Game::Backgammon,
+        game: GameType::Backgammon,
         length: 7,
     };
     let mut t = Tournament::open(

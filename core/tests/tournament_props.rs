@@ -6,13 +6,13 @@
 
 use std::collections::BTreeSet;
 
-use baffle_core::Timestamp;
 use baffle_core::dice::ServerSeed;
 use baffle_core::side::Side;
 use baffle_core::tournament::knockout::Flights;
 use baffle_core::tournament::{
-    Command, Details, EntrantId, Format, Game, Plan, Ruling, Seeding, Tournament, replay,
+    Command, Details, EntrantId, Format, Plan, Ruling, Seeding, Tournament, replay,
 };
+use baffle_core::{GameType, Timestamp};
 use proptest::prelude::*;
 
 fn format(kind: u8, size: u32) -> Format {
@@ -94,7 +94,7 @@ proptest! {
         tables in 1usize..=5,
         choices in prop::collection::vec(any::<u32>(), 400),
     ) {
-        let plan = Plan { format: format(kind, size), game: Game::Backgammon, length: 3 };
+        let plan = Plan { format: format(kind, size), game: GameType::Backgammon, length: 3 };
         let seed = ServerSeed::from_bytes([size as u8; 32]);
         let names = (1..=tables).map(|i| i.to_string()).collect();
         let opened = Tournament::open("p", "Props", plan, names, &seed, Timestamp(0)).unwrap();

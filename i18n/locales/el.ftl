@@ -103,9 +103,9 @@ match-end-kind-forfeit = με κατακύρωση
 match-end-kind-director-decision = με απόφαση του Διευθυντή Αγώνων
 match-end-kind-draw = ισόπαλο
 match-end-kind-double-default = ήττα και των δύο λόγω μη προσέλευσης
-game-kind-single = μονή
-game-kind-gammon = διπλή
-game-kind-backgammon = τριπλή
+win-kind-single = μονή
+win-kind-gammon = διπλή
+win-kind-backgammon = τριπλή
 chess-outcome-white-wins = 1-0
 chess-outcome-black-wins = 0-1
 chess-outcome-draw = ½-½
@@ -680,9 +680,9 @@ cli-game-line = { $number }. { $name } κέρδισε { $points ->
     [one] 1 πόντο
    *[other] { $points } πόντους
   } ({ $kind }, βίδος { $cube })
-cli-game-kind-single = μονή
-cli-game-kind-gammon = διπλή
-cli-game-kind-backgammon = τριπλή
+cli-win-kind-single = μονή
+cli-win-kind-gammon = διπλή
+cli-win-kind-backgammon = τριπλή
 event-match-opened = ο αγώνας άνοιξε
 event-match-setup = ορίστηκαν οι ρυθμίσεις του αγώνα
 event-device-input = μια ενέργεια από τη συσκευή { $device }

@@ -103,9 +103,9 @@ match-end-kind-forfeit = by forfeit
 match-end-kind-director-decision = by the director's decision
 match-end-kind-draw = drawn
 match-end-kind-double-default = both lost by default
-game-kind-single = single
-game-kind-gammon = gammon
-game-kind-backgammon = backgammon
+win-kind-single = single
+win-kind-gammon = gammon
+win-kind-backgammon = backgammon
 chess-outcome-white-wins = 1-0
 chess-outcome-black-wins = 0-1
 chess-outcome-draw = ½-½
@@ -682,9 +682,9 @@ cli-game-line = { $number }. { $name } won { $points ->
     [one] 1 point
    *[other] { $points } points
   } ({ $kind }, cube { $cube })
-cli-game-kind-single = single
-cli-game-kind-gammon = gammon
-cli-game-kind-backgammon = backgammon
+cli-win-kind-single = single
+cli-win-kind-gammon = gammon
+cli-win-kind-backgammon = backgammon
 event-match-opened = the match was opened
 event-match-setup = the match was set up
 event-device-input = an input from device { $device }

@@ -162,7 +162,7 @@ pub const SAID: [(&str, Say); 24] = [
         )
     }),
     ("bg.game_ended", |b| {
-        let kind = logged_enum("GameKind", b.get("result"));
+        let kind = logged_enum("WinKind", b.get("result"));
         let args = [
             ("name", side(b, "winner")),
             ("points", number(b, "points")),

@@ -24,7 +24,7 @@ pub const TABLES: [(&str, Namer); 8] = [
     ("MatchStatus", namer!(v1::MatchStatus)),
     ("TurnPhase", namer!(v1::TurnPhase)),
     ("MatchEndKind", namer!(v1::MatchEndKind)),
-    ("GameKind", namer!(v1::GameKind)),
+    ("WinKind", namer!(v1::WinKind)),
     ("ChessOutcome", namer!(v1::ChessOutcome)),
     ("ChessReason", namer!(v1::ChessReason)),
 ];

@@ -16,12 +16,13 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use baffle_core::GameType;
 use baffle_core::Timestamp;
 use baffle_core::audit::Record;
 use baffle_core::audit::export;
 use baffle_core::side::Side;
 use baffle_core::table::MatchInfo;
-use baffle_core::tournament::{self, Command, ErrorKind, Event, Game, Tournament, TournamentError};
+use baffle_core::tournament::{self, Command, ErrorKind, Event, Tournament, TournamentError};
 use baffle_proto::v1;
 use tokio::sync::{Mutex, watch};
 
@@ -451,14 +452,14 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
     ) -> Result<(), Error> {
         let names = players.map(|p| t.name_of(p));
         let game = match t.plan.game {
-            Game::Backgammon => NewGame::Backgammon {
+            GameType::Backgammon => NewGame::Backgammon {
                 length: t.plan.length,
                 unclocked: false,
                 series_match: None,
                 moves: Default::default(),
                 dice: None,
             },
-            Game::Chess => {
+            GameType::Chess => {
                 let mut settings = self
                     .hub
                     .draw_entries()

@@ -243,12 +243,12 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             .store
             .read(&actor::stream(&info.id), 1, 1)
             .map_err(|e| e.to_string())?;
-        let rules = setup
+        let game = setup
             .first()
             .ok_or_else(|| "no set-up record".to_string())
-            .and_then(|line| actor::rules_from_setup(line));
+            .and_then(|line| actor::game_of_setup(line));
         let id = info.id.clone();
-        let (rules, seed) = match rules.and_then(|rules| Ok((rules, seed?))) {
+        let (game, seed) = match game.and_then(|game| Ok((game, seed?))) {
             Ok(ready) => ready,
             // Like any log that does not check out: this match alone is offline.
             Err(why) => {
@@ -261,7 +261,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         let feed = self.feed(&info.tournament);
         let (handle, job) = MatchActor::spawn_recovering(
             info,
-            rules,
+            game,
             seed,
             self.down_since,
             self.store.clone(),

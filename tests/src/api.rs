@@ -316,7 +316,7 @@ pub fn opening(a: u32, b: u32) -> Action {
 }
 
 /// A game result.
-pub fn result(side: i32, kind: v1::GameKind) -> v1::GameResult {
+pub fn result(side: i32, kind: v1::WinKind) -> v1::GameResult {
     v1::GameResult {
         side,
         kind: kind as i32,

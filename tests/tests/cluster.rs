@@ -345,7 +345,8 @@ async fn a_dead_nodes_match_is_taken_over_with_its_flag_at_the_instant() {
 /// exported log verifies.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dead_nodes_match_without_devices_gets_the_outage_credited() {
-    use baffle_core::table::{Body, GameType, MAX_TAKEOVER_CREDIT};
+    use baffle_core::GameType;
+    use baffle_core::table::{Body, MAX_TAKEOVER_CREDIT};
     use baffle_server::time::TimeSource;
     if !pg::available() {
         return;

@@ -263,7 +263,7 @@ async fn room() -> (TestServer, Director) {
     d.act("spring-open-r1-t8", opening(2, 5)).await;
     d.act(
         "spring-open-r1-t8",
-        Action::EndGame(result(B, v1::GameKind::Backgammon)),
+        Action::EndGame(result(B, v1::WinKind::Backgammon)),
     )
     .await;
     (server, d)

@@ -20,7 +20,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command as Process, Stdio};
 
-use baffle_core::backgammon::GameKind;
+use baffle_core::backgammon::WinKind;
 use baffle_core::backgammon::board::{
     Action, Ending, MatchRecord, NextTurn, Notation, Position, Segment, accept, adjudicate,
     parse_mat, record_from_events, replay_game, write_mat, write_sgf,
@@ -156,7 +156,7 @@ struct Claims {
 impl Claims {
     /// `pos` before a roll of side 0 (with his dice if `next` has them); the game was won
     /// by side `winner` with `kind`.
-    fn check(&mut self, pos: &Position, next: NextTurn, winner: usize, kind: GameKind) {
+    fn check(&mut self, pos: &Position, next: NextTurn, winner: usize, kind: WinKind) {
         let told = adjudicate(pos, next);
         self.positions += 1;
         if let Some(w) = told.certain_winner {
@@ -169,11 +169,11 @@ impl Claims {
             self.certain += 1;
         }
         if !told.gammon_possible[winner] {
-            assert_eq!(kind, GameKind::Single, "{next:?} {:?}", pos.sides());
+            assert_eq!(kind, WinKind::Single, "{next:?} {:?}", pos.sides());
             self.no_gammon += 1;
         }
         if !told.backgammon_possible[winner] {
-            assert_ne!(kind, GameKind::Backgammon, "{next:?} {:?}", pos.sides());
+            assert_ne!(kind, WinKind::Backgammon, "{next:?} {:?}", pos.sides());
             self.no_backgammon += 1;
         }
     }

@@ -259,7 +259,7 @@ async fn two_players_play_live_dice_from_their_terminals_and_the_log_verifies() 
     let winner = side(w);
     d.act(
         "r1-t1",
-        Action::EndGame(result(winner, v1::GameKind::Backgammon)),
+        Action::EndGame(result(winner, v1::WinKind::Backgammon)),
     )
     .await;
     let s = d.act("r1-t1", Action::ConfirmResult(v1::Empty {})).await;

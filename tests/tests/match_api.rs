@@ -1,7 +1,7 @@
 //! A real tournament room through the gRPC API, on loopback, with the clock injected.
 
 use baffle_proto::v1;
-use baffle_proto::v1::GameKind::{Gammon, Single};
+use baffle_proto::v1::WinKind::{Gammon, Single};
 use baffle_proto::v1::command::Action;
 use baffle_tests::api::{A, B, Director, defaults, opening, result, roll};
 use baffle_tests::{EPOCH, TestServer};

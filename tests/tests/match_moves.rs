@@ -94,7 +94,7 @@ async fn rule_4_2_iii_an_illegal_move_is_refused_and_changes_nothing() {
     let msg = d
         .refused(
             "m",
-            Action::EndGame(baffle_tests::api::result(A, v1::GameKind::Single)),
+            Action::EndGame(baffle_tests::api::result(A, v1::WinKind::Single)),
             Code::FailedPrecondition,
         )
         .await;
@@ -468,7 +468,7 @@ async fn exports_and_adjudication_refuse_only_what_is_not_there_and_say_why() {
         "e",
         Action::Concede(v1::GameResult {
             side: A,
-            kind: v1::GameKind::Single as i32,
+            kind: v1::WinKind::Single as i32,
         }),
     )
     .await;

@@ -23,7 +23,7 @@ async fn seated(d: &mut Director, id: &str, length: u32) {
 }
 
 /// A game of reported dice from the opening to `winner`'s `kind`, A moving first.
-async fn quick_game(d: &mut Director, id: &str, winner: i32, kind: v1::GameKind) {
+async fn quick_game(d: &mut Director, id: &str, winner: i32, kind: v1::WinKind) {
     d.act(id, opening(6, 1)).await;
     d.act(id, Action::Press(A)).await;
     d.act(id, Action::EndGame(result(winner, kind))).await;
@@ -33,19 +33,19 @@ async fn quick_game(d: &mut Director, id: &str, winner: i32, kind: v1::GameKind)
 async fn rule_4_4_iv_crawford_after_a_corrected_result_through_the_api() {
     let (_server, mut d) = room(v1::DiceSource::Physical).await;
     seated(&mut d, "m", 3).await;
-    quick_game(&mut d, "m", B, v1::GameKind::Gammon).await; // 0-2
+    quick_game(&mut d, "m", B, v1::WinKind::Gammon).await; // 0-2
     d.act("m", opening(6, 1)).await;
     assert!(d.state("m").await.crawford);
     d.act("m", Action::Press(A)).await;
-    d.act("m", Action::EndGame(result(A, v1::GameKind::Single)))
+    d.act("m", Action::EndGame(result(A, v1::WinKind::Single)))
         .await; // 1-2
     let correction = v1::ResultCorrection {
         game: 1,
-        result: Some(result(B, v1::GameKind::Single)),
+        result: Some(result(B, v1::WinKind::Single)),
     };
     let s = d.act("m", Action::CorrectResult(correction)).await;
     assert_eq!((s.score_a, s.score_b), (1, 1));
-    quick_game(&mut d, "m", A, v1::GameKind::Single).await; // 2-1
+    quick_game(&mut d, "m", A, v1::WinKind::Single).await; // 2-1
     let s = d.act("m", opening(6, 1)).await;
     assert!(s.crawford, "the game at 2-1 is the Crawford game");
     d.act("m", Action::Press(A)).await;
@@ -156,7 +156,7 @@ async fn rule_2_2_a_match_is_rescheduled_or_put_off_through_the_api() {
         .await;
     d.act("n", Action::CheckIn(A)).await;
     d.act("n", Action::CheckIn(B)).await;
-    quick_game(&mut d, "n", A, v1::GameKind::Single).await;
+    quick_game(&mut d, "n", A, v1::WinKind::Single).await;
     let m = d
         .refused("n", at(later + 60 * MIN), Code::FailedPrecondition)
         .await;
@@ -248,7 +248,7 @@ async fn rules_the_api_could_not_express_before() {
     assert_eq!(s.breaks_left, vec![1, 0]);
     d.act("m", roll(A, 3, 1)).await;
     d.act("m", Action::Press(A)).await;
-    d.act("m", Action::EndGame(result(A, v1::GameKind::Single)))
+    d.act("m", Action::EndGame(result(A, v1::WinKind::Single)))
         .await;
     // 2.2: an exception, then the director ends it early.
     let s = d.act("m", Action::GrantBreak(B)).await;
@@ -325,7 +325,7 @@ async fn rule_2_2_a_best_of_three_series_takes_breaks_between_matches_only() {
 async fn rule_3_4_a_match_changed_to_server_dice_draws_them_from_its_commitment() {
     let (_server, mut d) = room(v1::DiceSource::Physical).await;
     seated(&mut d, "m", 7).await;
-    quick_game(&mut d, "m", A, v1::GameKind::Single).await;
+    quick_game(&mut d, "m", A, v1::WinKind::Single).await;
     let change = v1::DiceChange {
         source: "server".into(),
         baffle_box: false,

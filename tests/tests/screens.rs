@@ -75,11 +75,8 @@ async fn room() -> (TestServer, Vec<v1::MatchState>) {
     )
     .await;
     d.act("r1-t8", opening(2, 5)).await;
-    d.act(
-        "r1-t8",
-        Action::EndGame(result(B, v1::GameKind::Backgammon)),
-    )
-    .await;
+    d.act("r1-t8", Action::EndGame(result(B, v1::WinKind::Backgammon)))
+        .await;
     server.time.advance(5_000);
     let states = vec![d.state("r1-t7").await, d.state("r1-t8").await];
     (server, states)
@@ -422,7 +419,7 @@ async fn long_names_are_shortened_visibly_not_cut() {
         d.act(id, Action::CheckIn(B)).await;
         d.act(id, opening(6, 1)).await;
     }
-    d.act("r1-t9", Action::EndGame(result(B, v1::GameKind::Single)))
+    d.act("r1-t9", Action::EndGame(result(B, v1::WinKind::Single)))
         .await;
     server.time.advance(5_000);
     let states = vec![d.state("r1-t9").await, d.state("r1-t10").await];

@@ -334,7 +334,7 @@ async fn a_real_browser_sees_a_press_and_resumes_after_a_server_restart() {
     // the game.
     server.time.advance(20_000);
     d.act("m", Action::Press(A)).await;
-    d.act("m", Action::EndGame(result(A, v1::GameKind::Single)))
+    d.act("m", Action::EndGame(result(A, v1::WinKind::Single)))
         .await;
     browser.say("GO").await;
     assert_eq!(browser.next().await, "SCORE 1 – 0");

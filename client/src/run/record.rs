@@ -157,9 +157,9 @@ pub(super) fn lines(s: &v1::MatchState, games: &[Game]) -> String {
 /// A game's kind in words.
 fn kind_words(kind: &str) -> String {
     words::say(match kind {
-        "gammon" => "cli-game-kind-gammon",
-        "backgammon" => "cli-game-kind-backgammon",
-        _ => "cli-game-kind-single",
+        "gammon" => "cli-win-kind-gammon",
+        "backgammon" => "cli-win-kind-backgammon",
+        _ => "cli-win-kind-single",
     })
 }
 

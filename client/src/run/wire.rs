@@ -17,9 +17,9 @@ pub(super) fn side(s: SideArg) -> i32 {
 
 pub(super) fn kind(k: KindArg) -> i32 {
     match k {
-        KindArg::Single => v1::GameKind::Single as i32,
-        KindArg::Gammon => v1::GameKind::Gammon as i32,
-        KindArg::Backgammon => v1::GameKind::Backgammon as i32,
+        KindArg::Single => v1::WinKind::Single as i32,
+        KindArg::Gammon => v1::WinKind::Gammon as i32,
+        KindArg::Backgammon => v1::WinKind::Backgammon as i32,
     }
 }
 

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::board::GameKind;
+use super::board::WinKind;
 use super::setup::DiceSource;
 use crate::clock::PauseReason;
 use crate::dice::Roll;
@@ -103,7 +103,7 @@ pub enum DirectorAction {
         /// Who forfeits.
         loser: Side,
         /// Single, gammon or backgammon.
-        kind: GameKind,
+        kind: WinKind,
     },
     /// The break in progress ends now: players not back are late from now (2.2).
     EndBreak,
@@ -203,7 +203,7 @@ pub enum DirectorAction {
         /// The right winner.
         winner: Side,
         /// The right kind.
-        kind: GameKind,
+        kind: WinKind,
     },
 }
 
@@ -271,7 +271,7 @@ pub enum Command {
         /// Who won.
         winner: Side,
         /// Single, gammon or backgammon.
-        kind: GameKind,
+        kind: WinKind,
     },
     /// The mover's play, in the usual notation (`24/18 13/11`, `bar/22`, `6/off`,
     /// `8/5(2)`), in a match that records moves: checked against his roll (4.2 (iii)).
@@ -286,7 +286,7 @@ pub enum Command {
         /// Who concedes.
         side: Side,
         /// What he concedes.
-        kind: GameKind,
+        kind: WinKind,
     },
     /// Stop the clock for one of the reasons the rules allow (4.3 (ii), 4.3 (vi)).
     Pause {

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::board::GameKind;
+use super::board::WinKind;
 use super::command::{DirectorAction, PlayerRequest, Ruling};
 use super::setup::DiceSource;
 use crate::clock::PauseReason;
@@ -193,7 +193,7 @@ pub enum Change {
         /// Who won.
         winner: Side,
         /// Single, gammon or backgammon (a pass counts as single).
-        result: GameKind,
+        result: WinKind,
         /// The cube value played for.
         cube: u32,
         /// Points scored: kind × cube.

@@ -8,7 +8,7 @@
 //! [`Command::Tick`] without knowing any rule.
 //!
 //! ```
-//! use baffle_core::backgammon::{Command, GameKind, Match, MatchSetup};
+//! use baffle_core::backgammon::{Command, WinKind, Match, MatchSetup};
 //! use baffle_core::backgammon::setup::DiceSource;
 //! use baffle_core::{Side, Timestamp};
 //!
@@ -30,25 +30,25 @@
 //! ```
 
 mod appeal;
-mod apply;
 pub mod articles;
 mod attendance;
 pub mod board;
 pub mod command;
 mod crawford;
 pub mod cube;
+mod decide;
 mod director;
 mod due;
 pub mod effect;
 pub mod error;
 pub mod event;
-mod handle;
+mod evolve;
 pub mod moves;
 pub mod setup;
 pub mod tournament;
 
 pub use appeal::Appeal;
-pub use board::GameKind;
+pub use board::WinKind;
 pub use command::{AppealDecision, Command, DirectorAction, PlayerRequest, Ruling, VoidReason};
 pub use cube::{Cube, CubeTurn};
 pub use due::Due;
@@ -133,7 +133,7 @@ pub struct FinishedGame {
     /// Who won.
     pub winner: Side,
     /// Single, gammon or backgammon.
-    pub kind: GameKind,
+    pub kind: WinKind,
     /// The cube value played for.
     pub cube: u32,
     /// Points scored.
@@ -243,7 +243,7 @@ impl Match {
 
     /// Checks `command` at `now` and returns the events it produces, without changing the
     /// match. Anything due by `now` (a flag, a lateness point, a break's end) comes first.
-    pub fn handle(&self, command: &Command, now: Timestamp) -> Result<Vec<Event>, RuleError> {
+    pub fn decide(&self, command: &Command, now: Timestamp) -> Result<Vec<Event>, RuleError> {
         Ok(self.step(command, now)?.1)
     }
 

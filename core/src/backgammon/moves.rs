@@ -4,7 +4,7 @@
 //! board gives (4.5); a concession may not ask more than the position allows (4.5).
 //! With `moves: off` (the default) none of this runs and nothing changes.
 
-use super::board::GameKind;
+use super::board::WinKind;
 use super::board::{self, Position};
 use super::event::{Change, Event, GameEnd};
 use super::{Match, RuleError, Turn};
@@ -198,7 +198,7 @@ impl Match {
     pub(super) fn check_result_against_board(
         &self,
         winner: Side,
-        kind: GameKind,
+        kind: WinKind,
         how: GameEnd,
     ) -> Result<(), RuleError> {
         let Some(state) = self.board.as_ref() else {

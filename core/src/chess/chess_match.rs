@@ -277,7 +277,7 @@ impl ChessMatch {
 
     /// Checks `command` at `now` and returns the events it causes (what fell due first),
     /// without changing the match.
-    pub fn handle(
+    pub fn decide(
         &self,
         command: &MatchCommand,
         now: Timestamp,
@@ -304,7 +304,7 @@ impl ChessMatch {
                 if work.is_over() && !late_ruling {
                     return Err(ChessError::state("the match is over"));
                 }
-                for e in work.game.handle(*c, now)? {
+                for e in work.game.decide(*c, now)? {
                     work.emit(MatchEvent::Game(e), &mut out)?;
                 }
             }
@@ -345,25 +345,25 @@ impl ChessMatch {
         command: &MatchCommand,
         now: Timestamp,
     ) -> Result<Vec<MatchEvent>, ChessError> {
-        let events = self.handle(command, now)?;
+        let events = self.decide(command, now)?;
         for e in &events {
-            self.apply(e)?;
+            self.evolve(e)?;
         }
         Ok(events)
     }
 
     fn emit(&mut self, event: MatchEvent, out: &mut Vec<MatchEvent>) -> Result<(), ChessError> {
-        self.apply(&event)?;
+        self.evolve(&event)?;
         out.push(event);
         Ok(())
     }
 
     /// Folds `event` into the match.
-    pub fn apply(&mut self, event: &MatchEvent) -> Result<(), ChessError> {
+    pub fn evolve(&mut self, event: &MatchEvent) -> Result<(), ChessError> {
         match event {
             MatchEvent::Game(e) => {
                 let was_over = self.game.result();
-                self.game.apply(e)?;
+                self.game.evolve(e)?;
                 if let Event::Ended { result, .. } = e {
                     match was_over {
                         // A ruling on a finished game (6.9) replaces its result.
@@ -441,7 +441,7 @@ mod tests {
             let read: MatchEvent = serde_json::from_str(&e.body()).unwrap();
             assert_eq!(&read, e);
             assert!(e.body().starts_with(r#"{"kind":"chess."#), "{}", e.body());
-            fold.apply(&read).unwrap();
+            fold.evolve(&read).unwrap();
         }
         assert_eq!(fold, m);
         assert_eq!(m.number(), 2);

@@ -299,7 +299,7 @@ impl Game {
 
     /// Checks `command` at `now` and returns the events it causes, without changing the
     /// game; [`Game::apply`] them (or use [`Game::execute`]).
-    pub fn handle(&self, command: Command, now: Timestamp) -> Result<Vec<Event>, ChessError> {
+    pub fn decide(&self, command: Command, now: Timestamp) -> Result<Vec<Event>, ChessError> {
         let mut work = self.clone();
         let mut out = work.catch_up(now);
         work.command(command, now, &mut out)?;
@@ -308,9 +308,9 @@ impl Game {
 
     /// [`Game::handle`] and apply: the game changes only if the command is allowed.
     pub fn execute(&mut self, command: Command, now: Timestamp) -> Result<Vec<Event>, ChessError> {
-        let events = self.handle(command, now)?;
+        let events = self.decide(command, now)?;
         for e in &events {
-            self.apply(e)?;
+            self.evolve(e)?;
         }
         Ok(events)
     }
@@ -584,13 +584,13 @@ impl Game {
     }
 
     fn emit(&mut self, event: Event, out: &mut Vec<Event>) -> Result<(), ChessError> {
-        self.apply(&event)?;
+        self.evolve(&event)?;
         out.push(event);
         Ok(())
     }
 
     /// Folds `event` into the game.
-    pub fn apply(&mut self, event: &Event) -> Result<(), ChessError> {
+    pub fn evolve(&mut self, event: &Event) -> Result<(), ChessError> {
         match *event {
             Event::Started { at } => {
                 self.started = true;

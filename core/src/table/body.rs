@@ -14,6 +14,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::GameType;
 use crate::audit::Entry;
 use crate::backgammon::{self, MatchSetup};
 use crate::chess::{self, ChessSettings};
@@ -232,15 +233,6 @@ pub enum Body {
     Takeover(TakeoverRecord),
     /// `table.restart`: a single server came back, and credits its outage.
     Restart(RestartRecord),
-}
-
-/// Which game's events a log holds, as parsing needs to know.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameType {
-    /// Backgammon: other kinds are `bg.*` events.
-    Backgammon,
-    /// Chess: other kinds are `chess.*` events.
-    Chess,
 }
 
 impl Body {

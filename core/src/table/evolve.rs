@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use super::body::{AnomalyRecord, Body};
 use super::dice::Draw;
 use super::outage::whole_ms;
-use super::{Game, Table};
+use super::{AnyMatch, Table};
 use crate::audit::Entry;
 use crate::audit::{strict_hex, strict_hex32};
 use crate::backgammon::{Change, DiceSource, DirectorAction, Event, Turn};
@@ -108,7 +108,7 @@ impl Table {
                 self.anomalies = (self.anomalies.0 + 1, a.message.clone());
             }
             Body::ChessRuling(_) => {
-                if !matches!(self.game, Game::Chess(_)) {
+                if !matches!(self.game, AnyMatch::Chess(_)) {
                     return Err("a chess ruling in a backgammon match".into());
                 }
             }
@@ -151,13 +151,13 @@ impl Table {
             }
             Body::Backgammon(event) => self.evolve_backgammon(event, paid)?,
             Body::Chess(event) => {
-                let Game::Chess(m) = &mut self.game else {
+                let AnyMatch::Chess(m) = &mut self.game else {
                     return Err("a chess event in a backgammon match".into());
                 };
                 if set_position(event).is_some() && !paid {
                     return Err("a Chess960 position that was not drawn".into());
                 }
-                m.apply(event).map_err(|e| e.to_string())?;
+                m.evolve(event).map_err(|e| e.to_string())?;
             }
         }
         Ok(())
@@ -433,7 +433,7 @@ impl Table {
                 self.owed = Some(Owed::Opening(throws.iter().copied().collect()));
             }
             Entry::Chess960 { sp } => {
-                let chess960 = matches!(&self.game, Game::Chess(m) if m.settings().chess960);
+                let chess960 = matches!(&self.game, AnyMatch::Chess(m) if m.settings().chess960);
                 if !chess960 {
                     return Err("a Chess960 draw in a match that is not Chess960".into());
                 }
@@ -476,7 +476,7 @@ impl Table {
             // The director has ruled on that clock: the outage left to him is settled.
             self.clock_ruled(side);
         }
-        let Game::Backgammon(m) = &mut self.game else {
+        let AnyMatch::Backgammon(m) = &mut self.game else {
             return Err("a backgammon event in a chess match".into());
         };
         let dice = m.dice();
@@ -506,7 +506,7 @@ impl Table {
                 return Err("server dice that were not drawn".into());
             }
         }
-        m.apply(event).map_err(|e| e.to_string())?;
+        m.evolve(event).map_err(|e| e.to_string())?;
         if let Change::Rolled {
             side,
             dice,

@@ -9,7 +9,7 @@
 //! only thing a player can still do is withhold his link, which costs him the match at
 //! the deadline unless the director rules otherwise.
 
-use super::{Game, Table};
+use super::{AnyMatch, Table};
 use crate::audit::Entry;
 use crate::audit::strict_hex32;
 use crate::backgammon::{Command, DiceSource, Turn};
@@ -242,15 +242,17 @@ impl LiveLinks {
 
 /// Live dice are for backgammon with server dice, construction 2 or later: a chess
 /// match's one Chess960 draw and dice rolled at the table have no roll to add a link to.
-pub(super) fn check_live_setup(game: &Game, version: DiceVersion) -> Result<(), String> {
+pub(super) fn check_live_setup(game: &AnyMatch, version: DiceVersion) -> Result<(), String> {
     match game {
-        Game::Backgammon(m) if m.dice() == DiceSource::Server && version != DiceVersion::V1 => {
+        AnyMatch::Backgammon(m) if m.dice() == DiceSource::Server && version != DiceVersion::V1 => {
             Ok(())
         }
-        Game::Backgammon(_) => {
+        AnyMatch::Backgammon(_) => {
             Err("live dice are server dice: not with dice rolled at the table".into())
         }
-        Game::Chess(_) => Err("live dice are for backgammon: a chess match has no rolls".into()),
+        AnyMatch::Chess(_) => {
+            Err("live dice are for backgammon: a chess match has no rolls".into())
+        }
     }
 }
 
@@ -314,7 +316,7 @@ impl Table {
     /// Whether the game stands for `asked` at `at`: the side's roll in his turn (4.1),
     /// or the opening of a game waiting for it (§3).
     pub(super) fn stands_for(&self, asked: Asked, at: Timestamp) -> Result<(), String> {
-        let Game::Backgammon(m) = &self.game else {
+        let AnyMatch::Backgammon(m) = &self.game else {
             return Err("live dice in a chess match".into());
         };
         match asked {
@@ -331,7 +333,7 @@ impl Table {
                     throw: [1, 2],
                     source: DiceSource::Server,
                 };
-                m.handle(&throw, at).map(|_| ()).map_err(|e| e.to_string())
+                m.decide(&throw, at).map(|_| ()).map_err(|e| e.to_string())
             }
         }
     }

@@ -58,8 +58,8 @@ mod request;
 
 pub use body::{
     AnomalyRecord, Body, ChessRuling, DEFAULT_REVEAL_WINDOW, DeviceInputRecord, GameSetup,
-    GameType, MAX_PLAYER_NAME, MAX_REVEAL_WINDOW, MatchInfo, RenameRecord, RestartRecord,
-    SeedPolicy, SetupRecord, TakeoverRecord, check_player_name,
+    MAX_PLAYER_NAME, MAX_REVEAL_WINDOW, MatchInfo, RenameRecord, RestartRecord, SeedPolicy,
+    SetupRecord, TakeoverRecord, check_player_name,
 };
 pub use dice::TableDice;
 pub use live::{Asked, LINK_WINDOW, LiveLinks, PendingDraw};
@@ -69,6 +69,7 @@ pub use request::{DeviceInput, DeviceOutcome, Refusal, RefusalKind, Request};
 
 use std::collections::BTreeMap;
 
+use crate::GameType;
 use crate::audit::{Hash, Record};
 use crate::backgammon::{DiceSource, Match, Turn};
 use crate::chess::ChessMatch;
@@ -95,100 +96,102 @@ pub const MAX_LAG_CREDIT: Millis = Millis::secs(2);
 /// recorded event, and never more than this.
 pub const MAX_TAKEOVER_CREDIT: Millis = Millis::secs(5);
 
-/// The game a table plays.
+/// The match a table plays, of either game (which game: [`GameType`]).
 #[derive(Clone, Debug)]
-pub enum Game {
+pub enum AnyMatch {
     /// A backgammon match.
     Backgammon(Match),
     /// A chess match.
     Chess(ChessMatch),
 }
 
-impl Game {
-    fn new(setup: &GameSetup) -> Result<Game, Refusal> {
+impl AnyMatch {
+    fn new(setup: &GameSetup) -> Result<AnyMatch, Refusal> {
         Ok(match setup {
             GameSetup::Backgammon(s) => {
-                Game::Backgammon(Match::new(s.clone()).map_err(Refusal::backgammon)?)
+                AnyMatch::Backgammon(Match::new(s.clone()).map_err(Refusal::backgammon)?)
             }
-            GameSetup::Chess(s) => Game::Chess(ChessMatch::new(s.clone()).map_err(Refusal::chess)?),
+            GameSetup::Chess(s) => {
+                AnyMatch::Chess(ChessMatch::new(s.clone()).map_err(Refusal::chess)?)
+            }
         })
     }
 
     /// Which game.
     pub fn game_type(&self) -> GameType {
         match self {
-            Game::Backgammon(_) => GameType::Backgammon,
-            Game::Chess(_) => GameType::Chess,
+            AnyMatch::Backgammon(_) => GameType::Backgammon,
+            AnyMatch::Chess(_) => GameType::Chess,
         }
     }
 
     /// The next instant something falls due by itself.
     pub fn next_due(&self) -> Option<Timestamp> {
         match self {
-            Game::Backgammon(m) => Engine::next_due(m),
-            Game::Chess(m) => Engine::next_due(m),
+            AnyMatch::Backgammon(m) => Engine::next_due(m),
+            AnyMatch::Chess(m) => Engine::next_due(m),
         }
     }
 
     /// The instant of the latest event: nothing is ever timed before it.
     pub fn now(&self) -> Timestamp {
         match self {
-            Game::Backgammon(m) => Engine::now(m),
-            Game::Chess(m) => Engine::now(m),
+            AnyMatch::Backgammon(m) => Engine::now(m),
+            AnyMatch::Chess(m) => Engine::now(m),
         }
     }
 
     /// The players' names, A then B (as corrected by any rename).
     pub fn players(&self) -> &[String; 2] {
         match self {
-            Game::Backgammon(m) => &m.setup().players,
-            Game::Chess(m) => &m.settings().players,
+            AnyMatch::Backgammon(m) => &m.setup().players,
+            AnyMatch::Chess(m) => &m.settings().players,
         }
     }
 
     /// Sets `side`'s name (a `match.renamed` record, folded).
     fn rename(&mut self, side: Side, name: &str) {
         match self {
-            Game::Backgammon(m) => m.rename_player(side, name),
-            Game::Chess(m) => m.rename_player(side, name),
+            AnyMatch::Backgammon(m) => m.rename_player(side, name),
+            AnyMatch::Chess(m) => m.rename_player(side, name),
         }
     }
 
     /// When the match is scheduled to start: its clock and lateness count from then.
     pub fn scheduled_start(&self) -> Timestamp {
         match self {
-            Game::Backgammon(m) => m.scheduled_start(),
-            Game::Chess(m) => m.settings().start,
+            AnyMatch::Backgammon(m) => m.scheduled_start(),
+            AnyMatch::Chess(m) => m.settings().start,
         }
     }
 
     /// Whether the match is over.
     pub fn is_over(&self) -> bool {
         match self {
-            Game::Backgammon(m) => Engine::is_over(m),
-            Game::Chess(m) => Engine::is_over(m),
+            AnyMatch::Backgammon(m) => Engine::is_over(m),
+            AnyMatch::Chess(m) => Engine::is_over(m),
         }
     }
 
     /// Where the dice come from (chess has none but the Chess960 draw).
     pub fn dice_source(&self) -> Option<DiceSource> {
         match self {
-            Game::Backgammon(m) => Some(m.dice()),
-            Game::Chess(_) => None,
+            AnyMatch::Backgammon(m) => Some(m.dice()),
+            AnyMatch::Chess(_) => None,
         }
     }
 
     /// In backgammon, where the game in progress stands.
     pub fn to_move_phase(&self) -> Option<Turn> {
         match self {
-            Game::Backgammon(m) => m.game().map(|g| g.turn),
-            Game::Chess(_) => None,
+            AnyMatch::Backgammon(m) => m.game().map(|g| g.turn),
+            AnyMatch::Chess(_) => None,
         }
     }
 
     /// In backgammon, who is to roll or move now.
     pub fn to_move(&self) -> Option<Side> {
-        let Game::Backgammon(m) = self else {
+        let AnyMatch::Backgammon(m) = self else {
             return None;
         };
         match m.game()?.turn {
@@ -203,7 +206,7 @@ impl Game {
 #[derive(Clone, Debug)]
 pub struct Table {
     info: MatchInfo,
-    game: Game,
+    game: AnyMatch,
     dice: TableDice,
     monitor: DiceMonitor,
     anomalies: (u32, String),
@@ -280,7 +283,7 @@ impl Table {
         options: TableOptions,
         seed: ServerSeed,
     ) -> Result<(Table, Vec<Record>), Refusal> {
-        Game::new(&setup)?;
+        AnyMatch::new(&setup)?;
         let mut replay = Replay::new(Some(seed.clone()));
         let opened = crate::audit::Entry::MatchOpened {
             match_id: info.id.clone(),
@@ -318,7 +321,7 @@ impl Table {
     }
 
     /// The game.
-    pub fn game(&self) -> &Game {
+    pub fn game(&self) -> &AnyMatch {
         &self.game
     }
 

@@ -10,7 +10,7 @@
 //! charged beyond its bound stays [`Uncredited`] — shown to the director, whose ruling on
 //! that clock settles it.
 
-use super::{Game, Table};
+use super::{AnyMatch, Table};
 use crate::side::Side;
 use crate::time::{Millis, Timestamp};
 
@@ -62,11 +62,11 @@ impl Table {
             return None;
         }
         let (clock, player) = match &self.game {
-            Game::Backgammon(m) => {
+            AnyMatch::Backgammon(m) => {
                 let clock = m.clock()?;
                 (clock, clock.running()?)
             }
-            Game::Chess(m) => {
+            AnyMatch::Chess(m) => {
                 let game = m.game();
                 if !game.started() || game.result().is_some() {
                     return None;
@@ -112,10 +112,10 @@ impl Table {
         at: Timestamp,
     ) -> Result<(), String> {
         match &mut self.game {
-            Game::Backgammon(m) => m
+            AnyMatch::Backgammon(m) => m
                 .credit_takeover(side, credit, at)
                 .map_err(|e| e.to_string()),
-            Game::Chess(m) => m
+            AnyMatch::Chess(m) => m
                 .credit_takeover(side, credit, at)
                 .map_err(|e| e.to_string()),
         }

@@ -4,7 +4,8 @@
 
 use super::body::{Body, GameSetup, MAX_REVEAL_WINDOW, SetupRecord};
 use super::dice::TableDice;
-use super::{Game, Table};
+use super::{AnyMatch, Table};
+use crate::GameType;
 use crate::audit::{Entry, Hash, Record, record_hash, strict_hex, strict_hex32};
 use crate::dice::{Commitment, DiceVersion, ServerSeed};
 use crate::dice_check::DiceMonitor;
@@ -214,7 +215,7 @@ impl Replay {
                         info.id
                     ));
                 }
-                let game = Game::new(&game).map_err(|e| e.message)?;
+                let game = AnyMatch::new(&game).map_err(|e| e.message)?;
                 let mut dice = match &self.seed {
                     Some(seed) => TableDice::with_seed(&match_id, version, seed.clone()),
                     None => TableDice::sealed(&match_id, version, commitment),
@@ -292,10 +293,10 @@ pub fn setup_of(record: &Record) -> Result<SetupRecord, String> {
 
 impl GameSetup {
     /// Which game this sets up.
-    pub fn game_type(&self) -> super::GameType {
+    pub fn game_type(&self) -> GameType {
         match self {
-            GameSetup::Backgammon(_) => super::GameType::Backgammon,
-            GameSetup::Chess(_) => super::GameType::Chess,
+            GameSetup::Backgammon(_) => GameType::Backgammon,
+            GameSetup::Chess(_) => GameType::Chess,
         }
     }
 }

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::TournamentError;
 use super::knockout::Flights;
+use crate::GameType;
 
 /// The most entrants a drawn tournament takes: a knockout of 256 has 255 main matches,
 /// a round robin of 256 has 32 640 — beyond any room, and every draw stays a small
@@ -37,17 +38,6 @@ pub enum Format {
     },
 }
 
-/// The game a tournament's matches are.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Game {
-    /// Backgammon matches, of the tournament's length; ratings by the FIBS formula.
-    #[default]
-    Backgammon,
-    /// Chess games; ratings by Elo.
-    Chess,
-}
-
 /// What a drawn tournament is: its format, game and match length.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Plan {
@@ -56,7 +46,7 @@ pub struct Plan {
     pub format: Format,
     /// The game.
     #[serde(default)]
-    pub game: Game,
+    pub game: GameType,
     /// The length of its backgammon matches, in points (1 for chess).
     pub length: u32,
 }
@@ -83,10 +73,12 @@ impl Plan {
                     "a Swiss has 1 to {MAX_SWISS_ROUNDS} rounds, not {rounds}"
                 )))
             }
-            Format::Knockout { .. } if self.game == Game::Chess => Err(TournamentError::invalid(
-                "a chess tournament is a round robin or a Swiss: a knockout game needs a \
+            Format::Knockout { .. } if self.game == GameType::Chess => {
+                Err(TournamentError::invalid(
+                    "a chess tournament is a round robin or a Swiss: a knockout game needs a \
                  winner, and baffle does not schedule tie-break games",
-            )),
+                ))
+            }
             _ => Ok(()),
         }
     }

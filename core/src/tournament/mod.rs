@@ -46,7 +46,7 @@ pub use decide::Plan as TournamentPlan;
 pub use entrant::{Details, Entrant, Status};
 pub use error::{ErrorKind, TournamentError};
 pub use event::Event;
-pub use format::{Format, Game, Plan};
+pub use format::{Format, Plan};
 pub use keys::{EntrantId, Flight, MatchKey};
 pub use replay::replay;
 pub use state::Tournament;

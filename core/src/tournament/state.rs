@@ -6,10 +6,11 @@ use std::collections::BTreeMap;
 
 use super::entrant::{Entrant, Status};
 use super::event::Event;
-use super::format::{Format, Game, Plan};
+use super::format::{Format, Plan};
 use super::keys::{EntrantId, Flight, MatchKey};
 use super::knockout::Knockout;
 use super::rating::{self, Rating};
+use crate::GameType;
 use crate::audit::Hash;
 use crate::time::Timestamp;
 
@@ -304,7 +305,7 @@ impl Tournament {
             |t: &Tournament, e: EntrantId| t.entrants.get(&e).map_or(0, |x| x.experience);
         let length = self.plan.length;
         let changes: [i64; 2] = match (self.plan.game, winner) {
-            (Game::Backgammon, Some(w)) => {
+            (GameType::Backgammon, Some(w)) => {
                 let l = if players[0] == w {
                     players[1]
                 } else {
@@ -325,8 +326,8 @@ impl Tournament {
                     [-c.loser_loss.0, c.winner_gain.0]
                 }
             }
-            (Game::Backgammon, None) => return,
-            (Game::Chess, w) => {
+            (GameType::Backgammon, None) => return,
+            (GameType::Chess, w) => {
                 let score = |p: EntrantId| match w {
                     None => rating::Score::Draw,
                     Some(x) if x == p => rating::Score::Win,

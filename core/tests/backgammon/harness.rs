@@ -85,7 +85,7 @@ impl Table {
     pub fn check_fold(&self) {
         let mut folded = Match::new(self.setup.clone()).unwrap();
         for e in &self.log {
-            folded.apply(e).unwrap();
+            folded.evolve(e).unwrap();
         }
         // The fold knows the time of the last event; the live state also the last command's.
         assert_eq!(folded.score(A), self.m.score(A));
@@ -133,7 +133,7 @@ impl Table {
     }
 
     /// Plays a game from the opening roll to `winner`'s declared `kind`, A moving first.
-    pub fn quick_game(&mut self, winner: Side, kind: baffle_core::backgammon::GameKind) {
+    pub fn quick_game(&mut self, winner: Side, kind: baffle_core::backgammon::WinKind) {
         self.wait(1_000).opening([6, 1]);
         self.wait(5_000).press(A);
         self.wait(1_000).ok(Command::EndGame { winner, kind });

@@ -6,7 +6,7 @@
 
 use baffle_core::backgammon::board::legal_plays;
 use baffle_core::backgammon::setup::DiceSource;
-use baffle_core::backgammon::{Command, Event, GameKind, Match, MatchSetup, MovesSetting, Turn};
+use baffle_core::backgammon::{Command, Event, Match, MatchSetup, MovesSetting, Turn, WinKind};
 use baffle_core::{Side, Timestamp};
 
 /// Dice from a fixed seed (xorshift64): the same game every run.
@@ -65,7 +65,7 @@ pub fn recorded_match(seed: u64, games: u32, start_ms: i64) -> (Match, Vec<Event
                         continue;
                     }
                     if game == 3 && turns >= 6 && side == Side::B {
-                        let kind = GameKind::Single;
+                        let kind = WinKind::Single;
                         exec(&mut m, Command::Concede { side, kind });
                         continue;
                     }

@@ -522,9 +522,9 @@ async fn play(
                     moves_in_game += 1;
                     if moves_in_game >= game_length {
                         let kind = match pick(&mut rng, 10) {
-                            0 => v1::GameKind::Backgammon,
-                            1 | 2 => v1::GameKind::Gammon,
-                            _ => v1::GameKind::Single,
+                            0 => v1::WinKind::Backgammon,
+                            1 | 2 => v1::WinKind::Gammon,
+                            _ => v1::WinKind::Single,
                         };
                         Action::EndGame(v1::GameResult {
                             side: side(s.turn_side),

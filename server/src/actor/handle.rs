@@ -10,7 +10,8 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::{Admission, DeviceInput, Msg, Request, RequestId};
 use crate::error::Error;
-use crate::wire::{MatchInfo, Rules};
+use crate::wire::MatchInfo;
+use baffle_core::GameType;
 
 /// A handle to a running match actor. Cheap to clone.
 #[derive(Clone)]
@@ -22,7 +23,7 @@ pub struct MatchHandle {
     /// Where the match sits.
     pub info: MatchInfo,
     /// Its rules (and dice), for decoding commands.
-    pub rules: Rules,
+    pub game: GameType,
     /// Why the match is unavailable, if its log could not be recovered.
     pub(super) failed: Arc<std::sync::OnceLock<String>>,
     /// Whether this node writes the match (always, but on a node of a cluster).

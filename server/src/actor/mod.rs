@@ -23,7 +23,7 @@ mod replica;
 
 pub use baffle_core::table::DeviceInput;
 pub use handle::MatchHandle;
-pub use recovery::{Recovery, recover_in_background, replay_log, rules_from_setup};
+pub use recovery::{Recovery, game_of_setup, recover_in_background, replay_log};
 pub use replica::not_owner;
 
 use std::collections::BTreeMap;
@@ -205,7 +205,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         let handle = MatchHandle {
             tx,
             info: table.info().clone(),
-            rules: wire::rules(table.game()),
+            game: table.game().game_type(),
             failed: Default::default(),
             owner: owner.clone(),
         };

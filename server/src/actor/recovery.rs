@@ -14,13 +14,14 @@ use baffle_core::Timestamp;
 use baffle_core::audit::Record;
 use baffle_core::audit::export::{Line, parse_line};
 use baffle_core::dice::ServerSeed;
-use baffle_core::table::{GameSetup, Replay, Request, Table, setup_of};
+use baffle_core::table::{Replay, Request, Table, setup_of};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::{MatchActor, MatchHandle, Msg, stream};
 use crate::store::EventStore;
 use crate::time::TimeSource;
-use crate::wire::{MatchInfo, Rules};
+use crate::wire::MatchInfo;
+use baffle_core::GameType;
 
 /// How long one match's replay may take once claimed before the match is taken offline
 /// as poisoned: a log of a whole match replays in milliseconds.
@@ -149,14 +150,10 @@ fn record(i: usize, line: &[u8]) -> Result<Record, String> {
     }
 }
 
-/// The rules of a match from its set-up record (record 1 of its log), read without
+/// Which game a match is from its set-up record (record 1 of its log), read without
 /// replaying the log: what a handle needs before recovery is done.
-pub fn rules_from_setup(line: &[u8]) -> Result<Rules, String> {
-    let setup = setup_of(&record(1, line)?)?;
-    Ok(match setup.game {
-        GameSetup::Backgammon(_) => Rules::Backgammon,
-        GameSetup::Chess(_) => Rules::Chess,
-    })
+pub fn game_of_setup(line: &[u8]) -> Result<GameType, String> {
+    Ok(setup_of(&record(1, line)?)?.game.game_type())
 }
 
 impl<S: EventStore + Clone, T: TimeSource> MatchActor<S, T> {
@@ -169,7 +166,7 @@ impl<S: EventStore + Clone, T: TimeSource> MatchActor<S, T> {
             tx,
             info,
             // Never used: every request stops at the failure first.
-            rules: Rules::Chess,
+            game: GameType::Chess,
             failed: Default::default(),
             owner: Default::default(),
         };
@@ -181,7 +178,7 @@ impl<S: EventStore + Clone, T: TimeSource> MatchActor<S, T> {
     /// Returns the recovery for the background workers.
     pub fn spawn_recovering(
         info: MatchInfo,
-        rules: Rules,
+        game: GameType,
         seed: [u8; 32],
         down_since: Option<Timestamp>,
         store: S,
@@ -207,7 +204,7 @@ impl<S: EventStore + Clone, T: TimeSource> MatchActor<S, T> {
         let handle = MatchHandle {
             tx,
             info,
-            rules,
+            game,
             failed: Default::default(),
             owner: owner.clone(),
         };
@@ -370,7 +367,7 @@ mod tests {
         let stuck = Stuck::default();
         let (handle, job) = MatchActor::spawn_recovering(
             info,
-            Rules::Chess,
+            GameType::Chess,
             [0; 32],
             None,
             stuck.clone(),

@@ -3,8 +3,9 @@
 
 use std::sync::Arc;
 
+use baffle_core::GameType;
 use baffle_core::Timestamp;
-use baffle_core::tournament::{Command, Details, EntrantId, Game, Seeding, Tournament};
+use baffle_core::tournament::{Command, Details, EntrantId, Seeding, Tournament};
 use baffle_proto::v1;
 use baffle_proto::v1::draws_server::Draws as DrawsRpc;
 use tokio_stream::wrappers::ReceiverStream;
@@ -28,7 +29,7 @@ pub struct DrawsService<S: EventStore, T: TimeSource> {
 }
 
 fn view(t: &Tournament) -> Response<v1::DrawView> {
-    let chess = (t.plan.game == Game::Chess).then(v1::ChessMatchSettings::default);
+    let chess = (t.plan.game == GameType::Chess).then(v1::ChessMatchSettings::default);
     Response::new(draw_view(t, chess))
 }
 

@@ -2,10 +2,11 @@
 //! backgammon events, read back from the store up to the state's sequence number, become a
 //! record (`board::record_from_events`), written as `.mat` or `.sgf`.
 
+use baffle_core::GameType;
 use baffle_core::audit::export::{Line, parse_line};
 use baffle_core::backgammon::Event;
 use baffle_core::backgammon::board::{record_from_events, write_mat, write_sgf};
-use baffle_core::table::{Body, GameType};
+use baffle_core::table::Body;
 use baffle_proto::v1;
 use tonic::Status;
 

@@ -126,7 +126,7 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
             Caller::Director => Admission::Always,
             other => Admission::PerCaller(format!("{other:?}")),
         };
-        let planned = wire::decode(r.command, r.ruling, handle.rules)?;
+        let planned = wire::decode(r.command, r.ruling, handle.game)?;
         Ok(Response::new(
             handle
                 .execute(planned, request_id, r.expected_seq, admission)

@@ -2,13 +2,12 @@
 //! [`Command`]s (INVALID_ARGUMENT naming the field), and the draw as it stands encoded
 //! as a `DrawView`.
 
-use baffle_core::Timestamp;
 use baffle_core::tournament::knockout::Flights;
 use baffle_core::tournament::rating::Rating;
 use baffle_core::tournament::{
-    Details, EntrantId, Flight, Format, Game, MatchKey, Plan, Ruling, Status as EntrantStatus,
-    Tournament,
+    Details, EntrantId, Flight, Format, MatchKey, Plan, Ruling, Status as EntrantStatus, Tournament,
 };
+use baffle_core::{GameType, Timestamp};
 use baffle_proto::v1;
 use tonic::Status;
 
@@ -39,11 +38,11 @@ pub fn plan_from_wire(p: &v1::DrawPlan) -> Result<Plan, Status> {
         }
     };
     let game = if p.chess.is_some() {
-        Game::Chess
+        GameType::Chess
     } else {
-        Game::Backgammon
+        GameType::Backgammon
     };
-    let length = if game == Game::Chess { 1 } else { p.length };
+    let length = if game == GameType::Chess { 1 } else { p.length };
     Ok(Plan {
         format,
         game,

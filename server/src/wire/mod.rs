@@ -2,10 +2,11 @@
 //! Malformed commands become INVALID_ARGUMENT naming the field; nothing here panics on
 //! input.
 
+use baffle_core::GameType;
 use baffle_core::audit::{Hash, Record, kind_of};
 use baffle_core::backgammon::board::{NextTurn, Position};
-use baffle_core::backgammon::{Command, GameKind, Ruling};
-use baffle_core::table::{Game, Refusal, RefusalKind, Request};
+use baffle_core::backgammon::{Command, Ruling, WinKind};
+use baffle_core::table::{AnyMatch, Refusal, RefusalKind, Request};
 
 use crate::error::Error;
 use baffle_core::{Side, Timestamp};
@@ -80,15 +81,6 @@ pub fn refusal(r: Refusal) -> Status {
     }
 }
 
-/// Which rules a match is played under, as decoding a command needs to know.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rules {
-    /// Backgammon (the dice's source is the match's to check: it may change, 3.4).
-    Backgammon,
-    /// Chess.
-    Chess,
-}
-
 /// A side from the wire, or INVALID_ARGUMENT naming `field`.
 pub(crate) fn side(value: i32, field: &str) -> Result<Side, Status> {
     side_from_wire(value).map_err(|e| Status::invalid_argument(format!("{field}: {e}")))
@@ -111,11 +103,11 @@ pub fn rename(r: &v1::RenamePlayerRequest) -> Result<Request, Status> {
     })
 }
 
-fn kind(value: i32, field: &str) -> Result<GameKind, Status> {
-    match v1::GameKind::try_from(value) {
-        Ok(v1::GameKind::Single) => Ok(GameKind::Single),
-        Ok(v1::GameKind::Gammon) => Ok(GameKind::Gammon),
-        Ok(v1::GameKind::Backgammon) => Ok(GameKind::Backgammon),
+fn kind(value: i32, field: &str) -> Result<WinKind, Status> {
+    match v1::WinKind::try_from(value) {
+        Ok(v1::WinKind::Single) => Ok(WinKind::Single),
+        Ok(v1::WinKind::Gammon) => Ok(WinKind::Gammon),
+        Ok(v1::WinKind::Backgammon) => Ok(WinKind::Backgammon),
         _ => Err(Status::invalid_argument(format!(
             "{field}: kind must be single, gammon or backgammon"
         ))),
@@ -165,17 +157,17 @@ pub fn director_only(action: &Action) -> bool {
     ) || matches!(action, Action::Chess(v1::ChessCommand { action: Some(a) }) if chess::arbiter_only(a))
 }
 
-/// Decodes a wire command for a match played under `rules`.
+/// Decodes a wire command for a match of `game`.
 pub fn decode(
     command: Option<v1::Command>,
     ruling: Option<v1::Ruling>,
-    rules: Rules,
+    game: GameType,
 ) -> Result<Request, Status> {
     let action = command
         .and_then(|c| c.action)
         .ok_or_else(|| Status::invalid_argument("command: exactly one action must be set"))?;
-    match rules {
-        Rules::Chess => {
+    match game {
+        GameType::Chess => {
             return match action {
                 Action::Chess(c) => chess::decode(c, ruling),
                 _ => Err(Status::invalid_argument(
@@ -183,12 +175,12 @@ pub fn decode(
                 )),
             };
         }
-        Rules::Backgammon if matches!(action, Action::Chess(_)) => {
+        GameType::Backgammon if matches!(action, Action::Chess(_)) => {
             return Err(Status::invalid_argument(
                 "command.chess: this is a backgammon match",
             ));
         }
-        Rules::Backgammon => {}
+        GameType::Backgammon => {}
     };
     if director_only(&action) {
         // A ruling's reason and article are the rules' to require (backgammon/director.rs).
@@ -287,23 +279,15 @@ pub(crate) fn dice_construction(dice: &baffle_core::table::TableDice) -> u32 {
     }
 }
 
-/// Which rules a game is played under, as decoding a command needs them.
-pub fn rules(game: &Game) -> Rules {
-    match game {
-        Game::Backgammon(_) => Rules::Backgammon,
-        Game::Chess(_) => Rules::Chess,
-    }
-}
-
 /// The wire state of a match.
-pub fn match_state(game: &Game, cx: &StateContext<'_>) -> v1::MatchState {
+pub fn match_state(game: &AnyMatch, cx: &StateContext<'_>) -> v1::MatchState {
     let state = match game {
-        Game::Backgammon(m) => backgammon::match_state(m, cx),
-        Game::Chess(m) => chess::match_state(m, cx),
+        AnyMatch::Backgammon(m) => backgammon::match_state(m, cx),
+        AnyMatch::Chess(m) => chess::match_state(m, cx),
     };
     let mut state = v1::MatchState {
         scheduled_start_ms: game.scheduled_start().as_ms(),
-        postponed: matches!(game, Game::Backgammon(m) if m.postponed()),
+        postponed: matches!(game, AnyMatch::Backgammon(m) if m.postponed()),
         signed_head: cx.signed_head.clone(),
         uncredited_outage: cx.uncredited.map(|u| v1::UncreditedOutage {
             side: baffle_proto::convert::side_to_wire(u.side) as i32,
@@ -367,10 +351,10 @@ pub fn match_status(s: &v1::MatchState) -> v1::MatchStatus {
 
 /// What the director's adjudication help is computed from (`Match::to_adjudicate`), when
 /// the match records moves and a game has started.
-pub fn to_adjudicate(game: &Game) -> Option<(Position, NextTurn)> {
+pub fn to_adjudicate(game: &AnyMatch) -> Option<(Position, NextTurn)> {
     match game {
-        Game::Backgammon(m) => m.to_adjudicate(),
-        Game::Chess(_) => None,
+        AnyMatch::Backgammon(m) => m.to_adjudicate(),
+        AnyMatch::Chess(_) => None,
     }
 }
 
@@ -399,16 +383,16 @@ mod tests {
 
     #[test]
     fn malformed_commands_name_the_field() {
-        let e = decode(None, None, Rules::Backgammon).unwrap_err();
+        let e = decode(None, None, GameType::Backgammon).unwrap_err();
         assert_eq!(e.code(), tonic::Code::InvalidArgument);
-        let e = decode(cmd(Action::Press(0)), None, Rules::Backgammon).unwrap_err();
+        let e = decode(cmd(Action::Press(0)), None, GameType::Backgammon).unwrap_err();
         assert!(e.message().starts_with("press:"), "{}", e.message());
         let roll = v1::Roll {
             side: 1,
             dice: vec![7],
             link: Vec::new(),
         };
-        let e = decode(cmd(Action::Roll(roll)), None, Rules::Backgammon).unwrap_err();
+        let e = decode(cmd(Action::Roll(roll)), None, GameType::Backgammon).unwrap_err();
         assert!(e.message().starts_with("roll: two dice"), "{}", e.message());
         let ruling = Some(v1::Ruling {
             reason: "x".into(),
@@ -417,7 +401,7 @@ mod tests {
         let e = decode(
             cmd(Action::VoidDouble("maybe".into())),
             ruling,
-            Rules::Backgammon,
+            GameType::Backgammon,
         )
         .unwrap_err();
         assert!(e.message().contains("dead_cube"));
@@ -431,7 +415,7 @@ mod tests {
             link: Vec::new(),
         };
         assert_eq!(
-            decode(cmd(Action::Roll(roll)), None, Rules::Backgammon).unwrap(),
+            decode(cmd(Action::Roll(roll)), None, GameType::Backgammon).unwrap(),
             Request::ServerRoll(Side::B)
         );
         let reported = v1::Roll {
@@ -441,7 +425,7 @@ mod tests {
         };
         // Reported dice decode as reported; a match of server dice refuses them.
         assert!(matches!(
-            decode(cmd(Action::Roll(reported)), None, Rules::Backgammon).unwrap(),
+            decode(cmd(Action::Roll(reported)), None, GameType::Backgammon).unwrap(),
             Request::Backgammon(Command::Roll { .. })
         ));
         let opening = v1::Roll {
@@ -450,7 +434,12 @@ mod tests {
             link: Vec::new(),
         };
         assert_eq!(
-            decode(cmd(Action::OpeningRoll(opening)), None, Rules::Backgammon).unwrap(),
+            decode(
+                cmd(Action::OpeningRoll(opening)),
+                None,
+                GameType::Backgammon
+            )
+            .unwrap(),
             Request::ServerOpening
         );
     }

@@ -13,7 +13,7 @@ use baffle_core::Side;
 use baffle_core::Timestamp;
 use baffle_core::audit::Chain;
 use baffle_core::audit::export::{Line, parse_line, to_jsonl};
-use baffle_core::backgammon::{Command, GameKind, MatchSetup};
+use baffle_core::backgammon::{Command, MatchSetup, WinKind};
 use baffle_core::dice::{DiceVersion, ServerSeed};
 use baffle_core::table::{GameSetup, MatchInfo, Request, Table, TableOptions};
 use baffle_proto::v1;
@@ -84,7 +84,7 @@ fn construction_1_log(rolls: usize) -> String {
         mover = mover.other();
         run(&mut table, Request::ServerRoll(mover));
     }
-    let (winner, kind) = (mover, GameKind::Single);
+    let (winner, kind) = (mover, WinKind::Single);
     run(
         &mut table,
         Request::Backgammon(Command::EndGame { winner, kind }),
@@ -178,7 +178,7 @@ async fn the_page_verifies_every_roll_in_the_browser() {
         d.act("m", Action::Press(side)).await;
         d.act("m", server_roll(next)).await;
     }
-    d.act("m", Action::EndGame(result(other, v1::GameKind::Single)))
+    d.act("m", Action::EndGame(result(other, v1::WinKind::Single)))
         .await;
     v1::audit_client::AuditClient::new(server.channel().await)
         .reveal(server.director(v1::RevealRequest {
@@ -327,7 +327,7 @@ async fn a_confirmed_match_shows_its_dice_verified_without_a_reveal_call() {
         d.act("m", server_roll(next)).await;
     }
     let s = d
-        .act("m", Action::EndGame(result(other, v1::GameKind::Single)))
+        .act("m", Action::EndGame(result(other, v1::WinKind::Single)))
         .await;
     assert!(!s.dice_revealed, "not before the result is confirmed");
 

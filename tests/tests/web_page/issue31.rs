@@ -63,7 +63,7 @@ async fn club(server: &TestServer) -> Director {
         d.act(m, Action::CheckIn(B)).await;
     }
     d.act("r1t1", opening(6, 5)).await;
-    d.act("r1t1", Action::EndGame(result(A, v1::GameKind::Single)))
+    d.act("r1t1", Action::EndGame(result(A, v1::WinKind::Single)))
         .await;
     d.act("mb", opening(3, 1)).await;
     d.act("mb", Action::AwardPoints(v1::Points { side: B, points: 1 }))

@@ -169,7 +169,7 @@ async fn two_players_play_live_dice_from_their_phones() {
 
     // The director ends the game and confirms the result: the server reveals its seed,
     // and the page verifies every draw by itself.
-    d.act("m", Action::EndGame(result(roller, v1::GameKind::Single)))
+    d.act("m", Action::EndGame(result(roller, v1::WinKind::Single)))
         .await;
     let s = d.act("m", Action::ConfirmResult(v1::Empty {})).await;
     assert!(s.dice_revealed);

@@ -122,13 +122,13 @@ async fn tournament(d: &mut Director) {
     // m5 over, its result provisional; m6 over and confirmed.
     for m in ["m5", "m6"] {
         d.act(m, opening(3, 1)).await;
-        d.act(m, Action::EndGame(result(A, v1::GameKind::Single)))
+        d.act(m, Action::EndGame(result(A, v1::WinKind::Single)))
             .await;
     }
     d.act("m6", Action::ConfirmResult(v1::Empty {})).await;
     // m7 between games.
     d.act("m7", opening(3, 1)).await;
-    d.act("m7", Action::EndGame(result(A, v1::GameKind::Single)))
+    d.act("m7", Action::EndGame(result(A, v1::WinKind::Single)))
         .await;
 }
 

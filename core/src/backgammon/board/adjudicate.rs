@@ -13,7 +13,7 @@
 //! With contact nothing is claimed: a certain win is never reported, a gammon and a
 //! backgammon stay possible while the loser has borne off nothing.
 
-use super::GameKind;
+use super::WinKind;
 use super::race::{Goal, Race, fewest_turns, fewest_turns_after};
 use super::{Checkers, Position};
 use crate::dice::Roll;
@@ -65,8 +65,8 @@ pub fn adjudicate(pos: &Position, next: NextTurn) -> Adjudication {
             gammon_possible: [false; 2],
             backgammon_possible: [false; 2],
         };
-        told.gammon_possible[w] = end.kind != GameKind::Single;
-        told.backgammon_possible[w] = end.kind == GameKind::Backgammon;
+        told.gammon_possible[w] = end.kind != WinKind::Single;
+        told.backgammon_possible[w] = end.kind == WinKind::Backgammon;
         return told;
     }
     let sides = pos.sides();
@@ -77,7 +77,7 @@ pub fn adjudicate(pos: &Position, next: NextTurn) -> Adjudication {
             certain_winner: None,
             gammon_possible: open,
             backgammon_possible: [0, 1]
-                .map(|w| open[w] && pos.most_for_winner(1 - w) == GameKind::Backgammon),
+                .map(|w| open[w] && pos.most_for_winner(1 - w) == WinKind::Backgammon),
         };
     }
     let turns = Turns { sides, next };

@@ -50,7 +50,7 @@ use super::error::RuleError;
 /// How much a game is worth, before the cube (4.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum GameKind {
+pub enum WinKind {
     /// 1 × the cube.
     Single,
     /// 2 × the cube.
@@ -59,13 +59,13 @@ pub enum GameKind {
     Backgammon,
 }
 
-impl GameKind {
+impl WinKind {
     /// The multiplier of the cube value.
     pub const fn multiplier(self) -> u32 {
         match self {
-            GameKind::Single => 1,
-            GameKind::Gammon => 2,
-            GameKind::Backgammon => 3,
+            WinKind::Single => 1,
+            WinKind::Gammon => 2,
+            WinKind::Backgammon => 3,
         }
     }
 }
@@ -93,7 +93,7 @@ pub struct Outcome {
     /// True if the player on roll (who just moved, before [`Position::swap`]) won.
     pub mover_won: bool,
     /// Single, gammon or backgammon.
-    pub kind: GameKind,
+    pub kind: WinKind,
 }
 
 impl Position {
@@ -183,12 +183,12 @@ impl Position {
         let winner = (0..2).find(|&s| self.borne_off(s) == CHECKERS)?;
         let loser = &self.sides[1 - winner];
         let kind = if self.borne_off(1 - winner) > 0 {
-            GameKind::Single
+            WinKind::Single
         } else if loser[BAR] > 0 || loser[18..24].iter().any(|&n| n > 0) {
             // The winner's home board is the loser's points 19–24.
-            GameKind::Backgammon
+            WinKind::Backgammon
         } else {
-            GameKind::Gammon
+            WinKind::Gammon
         };
         Some(Outcome {
             mover_won: winner == 0,
@@ -200,14 +200,14 @@ impl Position {
     /// 1 opponent), by the checkers alone (4.5): a single game once the loser has borne
     /// off a checker; a backgammon while he has a checker on the bar or in the winner's
     /// home board, or could still be hit (contact); otherwise a gammon.
-    pub fn most_for_winner(&self, loser: usize) -> GameKind {
+    pub fn most_for_winner(&self, loser: usize) -> WinKind {
         let l = &self.sides[loser];
         if self.borne_off(loser) > 0 {
-            GameKind::Single
+            WinKind::Single
         } else if l[BAR] > 0 || l[18..24].iter().any(|&n| n > 0) || self.has_contact() {
-            GameKind::Backgammon
+            WinKind::Backgammon
         } else {
-            GameKind::Gammon
+            WinKind::Gammon
         }
     }
 

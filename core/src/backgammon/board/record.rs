@@ -5,7 +5,7 @@
 
 use super::notation::accept;
 use super::{Outcome, Position};
-use crate::backgammon::GameKind;
+use crate::backgammon::WinKind;
 use crate::backgammon::error::RuleError;
 
 /// What a player did, in the order done. Players are 0 (the left column of a `.mat`
@@ -89,11 +89,11 @@ pub struct MatchRecord {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ending {
     /// A side bore off all its checkers: single, gammon or backgammon.
-    BorneOff(GameKind),
+    BorneOff(WinKind),
     /// A double was passed.
     Dropped,
     /// Neither: the record's result is a concession (checked against the position).
-    Conceded(GameKind),
+    Conceded(WinKind),
 }
 
 /// A game replayed through the board.
@@ -246,7 +246,7 @@ pub fn replay_game(game: &GameRecord, number: usize) -> Result<Replayed, ReplayE
         (None, Some(r)) => {
             let loser_side = if r.winner == 0 { 1 } else { 0 };
             let most = table.pos.most_for_winner(loser_side);
-            let kind = [GameKind::Single, GameKind::Gammon, GameKind::Backgammon]
+            let kind = [WinKind::Single, WinKind::Gammon, WinKind::Backgammon]
                 .into_iter()
                 .find(|k| k.multiplier() * table.cube == r.points)
                 .filter(|k| k.multiplier() <= most.multiplier())

@@ -11,7 +11,7 @@ use crate::side::Side;
 use crate::table::body::{Body, ChessRuling};
 use crate::table::live::{Asked, LINK_WINDOW};
 use crate::table::request::Refusal;
-use crate::table::{Game, Table};
+use crate::table::{AnyMatch, Table};
 use crate::time::Timestamp;
 
 /// The article an automatic forfeit for a withheld link applies: the director's forfeit
@@ -63,21 +63,21 @@ impl Draft {
     /// Whether the clock stands because a draw waits for links.
     fn paused_for_links(&self) -> bool {
         match &self.table.game {
-            Game::Backgammon(m) => m
+            AnyMatch::Backgammon(m) => m
                 .clock()
                 .and_then(|c| c.pause())
                 .is_some_and(|p| p.reason == PauseReason::AwaitingLinks),
-            Game::Chess(_) => false,
+            AnyMatch::Chess(_) => false,
         }
     }
 
     /// Whether a running clock charges someone now.
     fn clock_runs(&self) -> bool {
         match &self.table.game {
-            Game::Backgammon(m) => m
+            AnyMatch::Backgammon(m) => m
                 .clock()
                 .is_some_and(|c| c.running().is_some() && c.pause().is_none()),
-            Game::Chess(_) => false,
+            AnyMatch::Chess(_) => false,
         }
     }
 

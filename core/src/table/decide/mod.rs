@@ -10,7 +10,7 @@ use super::evolve::Owed;
 use super::live::Asked;
 use super::outage::whole_ms;
 use super::request::{DeviceInput, DeviceOutcome, Refusal, Request};
-use super::{Game, MAX_LAG_CREDIT, Plan, Table};
+use super::{AnyMatch, MAX_LAG_CREDIT, Plan, Table};
 use crate::audit::{Entry, Record, record_hash};
 use crate::backgammon::{Command, DiceSource, Turn};
 use crate::chess::{Chess960, MatchCommand};
@@ -59,8 +59,8 @@ impl Draft {
 
     fn backgammon(&self) -> Result<&crate::backgammon::Match, Refusal> {
         match &self.table.game {
-            Game::Backgammon(m) => Ok(m),
-            Game::Chess(_) => Err(Refusal::invalid(
+            AnyMatch::Backgammon(m) => Ok(m),
+            AnyMatch::Chess(_) => Err(Refusal::invalid(
                 "command: this is a chess match: send command.chess",
             )),
         }
@@ -68,8 +68,8 @@ impl Draft {
 
     fn chess(&self) -> Result<&crate::chess::ChessMatch, Refusal> {
         match &self.table.game {
-            Game::Chess(m) => Ok(m),
-            Game::Backgammon(_) => Err(Refusal::invalid(
+            AnyMatch::Chess(m) => Ok(m),
+            AnyMatch::Backgammon(_) => Err(Refusal::invalid(
                 "command.chess: this is a backgammon match",
             )),
         }
@@ -113,7 +113,7 @@ impl Draft {
     fn backgammon_command(&mut self, command: &Command, now: Timestamp) -> Result<(), Refusal> {
         let events = self
             .backgammon()?
-            .handle(command, now)
+            .decide(command, now)
             .map_err(Refusal::backgammon)?;
         for e in events {
             self.emit(Body::Backgammon(e))?;
@@ -216,7 +216,7 @@ impl Draft {
     /// A chess command's events; a Chess960 match whose first game has just started
     /// gets its position drawn now if the arbiter has not drawn it before.
     fn chess_command(&mut self, command: &MatchCommand, now: Timestamp) -> Result<(), Refusal> {
-        let events = self.chess()?.handle(command, now).map_err(Refusal::chess)?;
+        let events = self.chess()?.decide(command, now).map_err(Refusal::chess)?;
         for e in events {
             self.emit(Body::Chess(e))?;
         }
@@ -226,7 +226,7 @@ impl Draft {
     /// A Chess960 match whose first game has started gets its position drawn as soon as
     /// nothing holds the dice back (a player's committed seed not yet revealed).
     fn draw_due_position(&mut self, now: Timestamp) -> Result<(), Refusal> {
-        let Game::Chess(m) = &self.table.game else {
+        let AnyMatch::Chess(m) = &self.table.game else {
             return Ok(());
         };
         let due = m.settings().chess960 && m.series().position().is_none() && m.game().started();
@@ -246,7 +246,7 @@ impl Draft {
         let position = Chess960::numbered(sp).expect("the stream draws 0..960");
         let events = self
             .chess()?
-            .handle(&MatchCommand::Position(position), now)
+            .decide(&MatchCommand::Position(position), now)
             .map_err(Refusal::chess)?;
         for e in events {
             self.emit(Body::Chess(e))?;
@@ -297,11 +297,11 @@ impl Draft {
     fn request_at(&mut self, request: &Request, now: Timestamp) -> Result<(), Refusal> {
         match request {
             Request::Tick => match self.table.game {
-                Game::Backgammon(_) => {
+                AnyMatch::Backgammon(_) => {
                     self.link_deadline(now)?;
                     self.backgammon_command(&Command::Tick, now)
                 }
-                Game::Chess(_) => self.chess_command(&MatchCommand::Tick, now),
+                AnyMatch::Chess(_) => self.chess_command(&MatchCommand::Tick, now),
             },
             Request::Backgammon(command) => {
                 self.while_links_awaited(command)?;
@@ -322,8 +322,8 @@ impl Draft {
             }
             Request::ChessPosition { ruling } => {
                 let required = match &self.table.game {
-                    Game::Chess(m) => m.position_needs_ruling(now),
-                    Game::Backgammon(_) => true,
+                    AnyMatch::Chess(m) => m.position_needs_ruling(now),
+                    AnyMatch::Backgammon(_) => true,
                 };
                 self.ruling(ruling, required)?;
                 self.chess_position(now)
@@ -488,7 +488,7 @@ impl Draft {
                 "ruling: an extension of {deadline} needs a reason and an article"
             )));
         }
-        if let Game::Backgammon(_) = self.table.game {
+        if let AnyMatch::Backgammon(_) = self.table.game {
             crate::backgammon::articles::check_article(&ruling.article)
                 .map_err(|e| Refusal::invalid(format!("ruling: {}", e.message)))?;
         }
@@ -519,8 +519,8 @@ impl Draft {
     /// match decided). Only where the table holds the seed (the server's view).
     fn reveal_when_final(&mut self) -> Result<(), Refusal> {
         let fin = match &self.table.game {
-            Game::Backgammon(m) => m.result().is_some_and(|r| r.confirmed),
-            Game::Chess(m) => m.is_over(),
+            AnyMatch::Backgammon(m) => m.result().is_some_and(|r| r.confirmed),
+            AnyMatch::Chess(m) => m.is_over(),
         };
         let dice = &self.table.dice;
         if !fin || dice.revealed() {

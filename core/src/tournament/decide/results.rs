@@ -3,11 +3,12 @@
 //! start, a replacement log.
 
 use super::{MAX_ID, check_words, same_pair, side_index};
+use crate::GameType;
 use crate::side::Side;
 use crate::tournament::TournamentError;
 use crate::tournament::command::Ruling;
 use crate::tournament::event::Event;
-use crate::tournament::format::{Format, Game};
+use crate::tournament::format::Format;
 use crate::tournament::keys::{EntrantId, MatchKey};
 use crate::tournament::pairings::Pairing;
 use crate::tournament::state::Tournament;
@@ -47,7 +48,7 @@ impl Tournament {
             self.check_correction(key, &event)?;
             return Ok(vec![event]);
         }
-        if winner.is_none() && self.plan.game != Game::Chess {
+        if winner.is_none() && self.plan.game != GameType::Chess {
             return Err(TournamentError::invalid(
                 "a backgammon match has a winner: a drawn result is for chess",
             ));
@@ -122,7 +123,7 @@ impl Tournament {
                             self.label(pairing.players[0])
                         )));
                     }
-                } else if self.plan.game != Game::Chess {
+                } else if self.plan.game != GameType::Chess {
                     return Err(TournamentError::invalid(
                         "a backgammon match has a winner: a drawn result is for chess",
                     ));
@@ -205,7 +206,7 @@ impl Tournament {
                 "{key} has a result: it is not moved any more"
             )));
         }
-        if self.plan.game == Game::Chess && self.matches.contains_key(&key) {
+        if self.plan.game == GameType::Chess && self.matches.contains_key(&key) {
             return Err(TournamentError::rule(format!(
                 "{key} has a game log: a chess game starts when its clock says (6.6); \
                  replace the match to play it at another time"

@@ -192,9 +192,7 @@ impl<S: EventStore + Clone, T: TimeSource> Session<S, T> {
             Some(a) if director_only(a) => {
                 Err("only the director may take this action".to_string())
             }
-            _ => {
-                decode(input.command, None, self.handle.rules).map_err(|s| s.message().to_string())
-            }
+            _ => decode(input.command, None, self.handle.game).map_err(|s| s.message().to_string()),
         };
         let input = DeviceInput {
             device: self.device.clone(),

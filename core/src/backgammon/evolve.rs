@@ -1,7 +1,7 @@
-//! The fold: how each event changes a match. `handle` validates commands by applying the
-//! events it emits to a copy, so replaying a log and handling commands share this code.
+//! The fold: how each event changes a match. `decide` checks commands by evolving the
+//! events it emits on a copy, so replaying a log and deciding commands share this code.
 
-use super::board::GameKind;
+use super::board::WinKind;
 use super::command::{DirectorAction, VoidReason};
 use super::cube::Cube;
 use super::event::{Change, Event, Expiry, GameEnd};
@@ -13,7 +13,7 @@ use crate::time::{Millis, Timestamp};
 impl Match {
     /// Applies one event. Events come from [`Match::handle`] (or a log it wrote), so
     /// they are valid; an error here means the log does not belong to this match.
-    pub fn apply(&mut self, event: &Event) -> Result<(), RuleError> {
+    pub fn evolve(&mut self, event: &Event) -> Result<(), RuleError> {
         let at = event.at;
         match &event.change {
             Change::Requested { side, what } => self.requests.push((*side, *what)),
@@ -30,32 +30,32 @@ impl Match {
             Change::CheckedIn { .. }
             | Change::LatenessPoint { .. }
             | Change::BreakStarted { .. }
-            | Change::BreakEnded => self.apply_attendance(&event.change, at)?,
+            | Change::BreakEnded => self.evolve_attendance(&event.change, at)?,
             Change::GameStarted { .. }
             | Change::OpeningThrow { .. }
             | Change::Rolled { .. }
             | Change::RollInvalid { .. }
             | Change::Pressed { .. }
             | Change::PressedBack { .. }
-            | Change::TurnReplayed { .. } => self.apply_play(&event.change, at)?,
+            | Change::TurnReplayed { .. } => self.evolve_play(&event.change, at)?,
             Change::Doubled { .. } | Change::Taken { .. } | Change::Passed { .. } => {
-                self.apply_cube(&event.change, at)?
+                self.evolve_cube(&event.change, at)?
             }
             Change::Paused { .. }
             | Change::Resumed
             | Change::DelayRestarted
             | Change::WaitOutDelay { .. }
-            | Change::TimeExpired { .. } => self.apply_clock(&event.change, at)?,
+            | Change::TimeExpired { .. } => self.evolve_clock(&event.change, at)?,
             Change::GameEnded { .. }
             | Change::LengthCorrected { .. }
             | Change::LengthKept { .. }
             | Change::MatchEnded { .. }
             | Change::MatchUndecided
-            | Change::MatchResumed => self.apply_result(&event.change, at)?,
+            | Change::MatchResumed => self.evolve_result(&event.change, at)?,
             Change::Ruled { action, effect, .. } => {
                 self.rulings = self.rulings.saturating_add(1);
                 let before = effect.and_then(|_| self.reading(action, at));
-                self.apply_director(action, at)?;
+                self.evolve_director(action, at)?;
                 if let Some(effect) = effect {
                     let read = before
                         .zip(self.reading(action, at))
@@ -76,7 +76,7 @@ impl Match {
     }
 
     /// Presence, lateness and breaks (2.2).
-    fn apply_attendance(&mut self, change: &Change, at: Timestamp) -> Result<(), RuleError> {
+    fn evolve_attendance(&mut self, change: &Change, at: Timestamp) -> Result<(), RuleError> {
         match change {
             Change::CheckedIn { side } => self.present[side.index()] = true,
             Change::LatenessPoint { late } => {
@@ -119,7 +119,7 @@ impl Match {
     }
 
     /// The play of a game: its start, the opening, rolls and presses (3, 4.1, 4.2).
-    fn apply_play(&mut self, change: &Change, at: Timestamp) -> Result<(), RuleError> {
+    fn evolve_play(&mut self, change: &Change, at: Timestamp) -> Result<(), RuleError> {
         match change {
             Change::GameStarted { number, crawford } => {
                 self.game = Some(Game {
@@ -219,7 +219,7 @@ impl Match {
     }
 
     /// The cube (4.4).
-    fn apply_cube(&mut self, change: &Change, at: Timestamp) -> Result<(), RuleError> {
+    fn evolve_cube(&mut self, change: &Change, at: Timestamp) -> Result<(), RuleError> {
         match change {
             Change::Doubled {
                 side, premature, ..
@@ -267,7 +267,7 @@ impl Match {
     }
 
     /// The clock: pauses, delays and expiries (4.3).
-    fn apply_clock(&mut self, change: &Change, at: Timestamp) -> Result<(), RuleError> {
+    fn evolve_clock(&mut self, change: &Change, at: Timestamp) -> Result<(), RuleError> {
         match change {
             Change::Paused { reason } => self.clock_mut()?.pause_for(*reason, at)?,
             Change::Resumed => self.clock_mut()?.resume(at)?,
@@ -298,7 +298,7 @@ impl Match {
     }
 
     /// Results: games, the match, its length (4.5, 4.6, 4.8).
-    fn apply_result(&mut self, change: &Change, at: Timestamp) -> Result<(), RuleError> {
+    fn evolve_result(&mut self, change: &Change, at: Timestamp) -> Result<(), RuleError> {
         match change {
             Change::GameEnded {
                 winner,
@@ -354,7 +354,7 @@ impl Match {
         Ok(())
     }
 
-    fn apply_director(&mut self, action: &DirectorAction, at: Timestamp) -> Result<(), RuleError> {
+    fn evolve_director(&mut self, action: &DirectorAction, at: Timestamp) -> Result<(), RuleError> {
         match *action {
             DirectorAction::LeftTable { side } => {
                 self.breaks_taken[side.index()] = self.breaks_taken[side.index()].saturating_add(1);
@@ -442,7 +442,7 @@ impl Match {
 
     /// A game's result corrected (4.6): the score, and the start score of every later
     /// game, follow; the Crawford game is decided again on the corrected record.
-    fn correct_result(&mut self, game: u32, winner: Side, kind: GameKind) -> Result<(), RuleError> {
+    fn correct_result(&mut self, game: u32, winner: Side, kind: WinKind) -> Result<(), RuleError> {
         let index = self
             .games
             .iter()
@@ -451,7 +451,7 @@ impl Match {
         let g = &mut self.games[index];
         // A pass is a single game whatever the correction says (4.4).
         let kind = if g.how == GameEnd::Pass {
-            GameKind::Single
+            WinKind::Single
         } else {
             kind
         };

@@ -1,8 +1,8 @@
-//! Turning commands into events: every rule check lives here. Each event is applied to a
+//! Turning commands into events: every rule check lives here. Each event is folded into a
 //! working copy as it is emitted, so later checks see its effect and the copy becomes the
 //! new state only if the whole command is accepted.
 
-use super::board::GameKind;
+use super::board::WinKind;
 use super::command::{Command, DirectorAction};
 use super::event::{Change, Event, GameEnd, MatchEnd};
 use super::setup::DiceSource;
@@ -69,7 +69,7 @@ impl Match {
         change: Change,
     ) -> Result<(), RuleError> {
         let event = Event { at, change };
-        self.apply(&event)?;
+        self.evolve(&event)?;
         out.push(event);
         Ok(())
     }
@@ -455,7 +455,7 @@ impl Match {
         self.emit(out, now, Change::Passed { side })?;
         let ended = Change::GameEnded {
             winner: side.other(),
-            result: GameKind::Single,
+            result: WinKind::Single,
             cube: value,
             points: value,
             how: GameEnd::Pass,
@@ -615,7 +615,7 @@ impl Match {
     fn end_game(
         &mut self,
         winner: Side,
-        kind: GameKind,
+        kind: WinKind,
         how: GameEnd,
         now: Timestamp,
         out: &mut Vec<Event>,
