@@ -91,42 +91,12 @@ impl TournamentView {
     }
 }
 
-pub use crate::statuses;
-
-/// Where a match stands, in the director's words: waiting (nobody checked in), present
-/// (one player), ready (both, nothing started), playing, between games, undecided (both
-/// won at one instant), over (result to confirm), confirmed, postponed (put off by the
-/// director before its first game).
-pub fn status(s: &v1::MatchState) -> &'static str {
-    if let Some(r) = &s.result {
-        return if r.confirmed {
-            statuses::CONFIRMED
-        } else {
-            statuses::OVER
-        };
-    }
-    if s.awaiting_decision {
-        return statuses::UNDECIDED;
-    }
-    if s.postponed {
-        return statuses::POSTPONED;
-    }
-    match v1::MatchPhase::try_from(s.phase) {
-        Ok(v1::MatchPhase::Playing) => statuses::PLAYING,
-        Ok(v1::MatchPhase::BetweenGames) => statuses::BETWEEN,
-        Ok(v1::MatchPhase::Over) => statuses::OVER,
-        _ => {
-            let present = match &s.chess {
-                Some(c) if s.present.is_empty() => &c.present,
-                _ => &s.present,
-            };
-            match present.iter().filter(|p| **p).count() {
-                0 => statuses::WAITING,
-                1 => statuses::PRESENT,
-                _ => statuses::READY,
-            }
-        }
-    }
+/// Where a match stands (`MatchState.status`, the server's one derivation): waiting
+/// (nobody checked in), present (one player), ready (both, nothing started), playing,
+/// between games, undecided (both won at one instant), over (result to confirm),
+/// confirmed, postponed (put off by the director before its first game).
+pub fn status(s: &v1::MatchState) -> v1::MatchStatus {
+    v1::MatchStatus::try_from(s.status).unwrap_or_default()
 }
 
 /// A match: everything `MatchState` says, in one spelling.
@@ -144,7 +114,7 @@ pub struct MatchView {
     /// `waiting`, `playing`, `between_games`, `over`.
     pub phase: String,
     /// See [`status`].
-    pub status: &'static str,
+    pub status: String,
     pub game: u32,
     pub crawford: bool,
     pub post_crawford: bool,
@@ -287,7 +257,7 @@ impl MatchView {
             score: [s.score_a, s.score_b],
             phase: v1::MatchPhase::try_from(s.phase)
                 .map_or("-".into(), |p| enum_name(p.as_str_name(), "MATCH_PHASE_")),
-            status: status(s),
+            status: enum_name(status(s).as_str_name(), "MATCH_STATUS_"),
             game: s.game_number,
             crawford: s.crawford,
             post_crawford: s.post_crawford,
@@ -315,7 +285,9 @@ impl MatchView {
             }),
             result: s.result.as_ref().map(|r| ResultView {
                 winner: side(r.winner),
-                how: r.how.clone(),
+                how: v1::MatchEndKind::try_from(r.how_kind).map_or("-".into(), |k| {
+                    enum_name(k.as_str_name(), "MATCH_END_KIND_")
+                }),
                 confirmed: r.confirmed,
             }),
             seq: s.seq,
@@ -368,7 +340,7 @@ impl EventView {
             hash: e.hash.clone(),
             kind: e.kind.clone(),
             // Always English: `--json` is for scripts, whatever the director reads.
-            text: words::in_locale(words::Language::En, || words::event(&e.kind, &body, names)),
+            text: words::in_locale(words::Language::En, || words::event(e, names)),
             event: body,
         }
     }

@@ -7,6 +7,7 @@ use baffle_firmware_sim::cli::{Cli, Command};
 use baffle_firmware_sim::demo::{self, DemoConfig};
 use baffle_firmware_sim::load::{self, LoadConfig};
 use baffle_firmware_sim::ping::ping;
+use baffle_proto::v1;
 use clap::Parser;
 
 fn token_or_exit(cli: &Cli, what: &str) -> String {
@@ -81,7 +82,13 @@ async fn main() {
                 Ok(results) => {
                     for r in results {
                         let s = r.state;
-                        let how = s.result.map(|r| r.how).unwrap_or_default();
+                        let how = s.result.map_or(String::new(), |r| {
+                            v1::MatchEndKind::try_from(r.how_kind)
+                                .unwrap_or_default()
+                                .as_str_name()
+                                .trim_start_matches("MATCH_END_KIND_")
+                                .to_lowercase()
+                        });
                         println!(
                             "{}: {} {} – {} {} ({how}), {} inputs, {} connection(s)",
                             r.match_id,

@@ -286,24 +286,15 @@ pub(super) fn match_state(m: &Match, cx: &StateContext<'_>) -> v1::MatchState {
         turn_side: wire_side(turn_side),
         dice,
         clock: m.clock().map(|c| clock_state(c, cx.now)),
-        result: m.result().map(|r| v1::MatchResult {
-            winner: side_to_wire(r.winner) as i32,
-            how: match r.how {
-                MatchEnd::Points => "points",
-                MatchEnd::Timeout => "timeout",
-                MatchEnd::PenaltyPoints => "penalty_points",
-                MatchEnd::Forfeit => "forfeit",
-                MatchEnd::DirectorDecision => "director_decision",
-            }
-            .into(),
-            confirmed: r.confirmed,
-            how_kind: match r.how {
+        result: m.result().map(|r| {
+            let how = match r.how {
                 MatchEnd::Points => v1::MatchEndKind::Points,
                 MatchEnd::Timeout => v1::MatchEndKind::Timeout,
                 MatchEnd::PenaltyPoints => v1::MatchEndKind::PenaltyPoints,
                 MatchEnd::Forfeit => v1::MatchEndKind::Forfeit,
                 MatchEnd::DirectorDecision => v1::MatchEndKind::DirectorDecision,
-            } as i32,
+            };
+            super::match_result(side_to_wire(r.winner), how, r.confirmed)
         }),
         seq: cx.seq,
         head_hash: cx.head.to_string(),
@@ -330,6 +321,7 @@ pub(super) fn match_state(m: &Match, cx: &StateContext<'_>) -> v1::MatchState {
         uncredited_outage: None,
         scheduled_start_ms: 0,
         postponed: false,
+        status: 0,
         chess: None,
         live_dice: super::live_dice(cx.dice, m.result().is_some()),
         player_seeds: player_seeds(cx),

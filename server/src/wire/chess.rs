@@ -200,16 +200,16 @@ fn category_name(c: Category) -> &'static str {
     }
 }
 
-/// How a finished match ended: `points` (a winner), `double_default` (no game was
-/// played: every game lost by both, 6.7), or `draw`.
-fn match_how(m: &ChessMatch) -> &'static str {
+/// How a finished match ended: on points (a winner), by double default (no game was
+/// played: every game lost by both, 6.7), or drawn.
+fn match_how(m: &ChessMatch) -> v1::MatchEndKind {
     let results = m.series().results();
     if m.winner().is_some() {
-        "points"
+        v1::MatchEndKind::Points
     } else if !results.is_empty() && results.iter().all(|r| r.outcome == Outcome::BothLose) {
-        "double_default"
+        v1::MatchEndKind::DoubleDefault
     } else {
-        "draw"
+        v1::MatchEndKind::Draw
     }
 }
 
@@ -297,11 +297,9 @@ pub fn match_state(m: &ChessMatch, cx: &StateContext<'_>) -> v1::MatchState {
             .to_move()
             .map_or(v1::Side::Unspecified, |c| side_to_wire(player(c))) as i32,
         clock: Some(clock_state(clock, cx.now)),
-        result: m.is_over().then(|| v1::MatchResult {
-            winner: m.winner().map_or(v1::Side::Unspecified, side_to_wire) as i32,
-            how: match_how(m).into(),
-            confirmed: true,
-            how_kind: v1::MatchEndKind::Unspecified as i32,
+        result: m.is_over().then(|| {
+            let winner = m.winner().map_or(v1::Side::Unspecified, side_to_wire);
+            super::match_result(winner, match_how(m), true)
         }),
         seq: cx.seq,
         head_hash: cx.head.to_string(),

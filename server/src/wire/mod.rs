@@ -192,11 +192,14 @@ pub fn decode(
     backgammon::play_request(action)
 }
 
-/// The wire form of one log record.
+/// The wire form of one log record, with its words ([`baffle_i18n::describe`]): the one
+/// place an event is put into words, which every client formats in its language.
 pub fn event(record: &Record) -> v1::Event {
     let kind = kind_of(&record.body).unwrap_or_default();
+    let body = serde_json::from_str(&record.body).unwrap_or_default();
     v1::Event {
         seq: record.seq,
+        words: Some(baffle_i18n::describe::describe(&kind, &body)),
         kind,
         body: record.body.clone(),
         hash: record.hash.to_string(),
@@ -282,7 +285,7 @@ pub fn match_state(game: &AnyMatch, cx: &StateContext<'_>) -> v1::MatchState {
         AnyMatch::Backgammon(m) => backgammon::match_state(m, cx),
         AnyMatch::Chess(m) => chess::match_state(m, cx),
     };
-    v1::MatchState {
+    let mut state = v1::MatchState {
         scheduled_start_ms: game.scheduled_start().as_ms(),
         postponed: matches!(game, AnyMatch::Backgammon(m) if m.postponed()),
         signed_head: cx.signed_head.clone(),
@@ -292,6 +295,57 @@ pub fn match_state(game: &AnyMatch, cx: &StateContext<'_>) -> v1::MatchState {
             at_ms: u.at.as_ms(),
         }),
         ..state
+    };
+    state.status = match_status(&state) as i32;
+    state
+}
+
+/// A finished match's result: `how` as an enum, and in words (its name without the
+/// prefix: "penalty_points") for clients older than `how_kind`.
+pub(crate) fn match_result(
+    winner: v1::Side,
+    how: v1::MatchEndKind,
+    confirmed: bool,
+) -> v1::MatchResult {
+    let words = how.as_str_name().trim_start_matches("MATCH_END_KIND_");
+    v1::MatchResult {
+        winner: winner as i32,
+        how: words.to_lowercase(),
+        confirmed,
+        how_kind: how as i32,
+    }
+}
+
+/// Where a match stands, in one word, from its state: confirmed or over once there is a
+/// result; undecided while both won at one instant; postponed; then by its phase, and
+/// before the first game by who is present (in chess, by colour). The one derivation:
+/// the console, the CLI and the page read `MatchState.status`.
+pub fn match_status(s: &v1::MatchState) -> v1::MatchStatus {
+    use v1::MatchStatus as S;
+    if let Some(r) = &s.result {
+        return if r.confirmed { S::Confirmed } else { S::Over };
+    }
+    if s.awaiting_decision {
+        return S::Undecided;
+    }
+    if s.postponed {
+        return S::Postponed;
+    }
+    match v1::MatchPhase::try_from(s.phase) {
+        Ok(v1::MatchPhase::Playing) => S::Playing,
+        Ok(v1::MatchPhase::BetweenGames) => S::BetweenGames,
+        Ok(v1::MatchPhase::Over) => S::Over,
+        _ => {
+            let present = match &s.chess {
+                Some(c) if s.present.is_empty() => &c.present,
+                _ => &s.present,
+            };
+            match present.iter().filter(|p| **p).count() {
+                0 => S::Waiting,
+                1 => S::Present,
+                _ => S::Ready,
+            }
+        }
     }
 }
 

@@ -18,7 +18,6 @@ use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row, Table};
 use super::{Dashboard, Prompt, name};
 use crate::reveal::DiceCheck;
 use crate::tui::fit;
-use crate::views::statuses;
 use crate::{render, views, words};
 
 /// Width from which every column is shown.
@@ -37,25 +36,28 @@ fn bold() -> Style {
     Style::default().add_modifier(Modifier::BOLD)
 }
 
-/// The status shown: the match's, or "paused" while its clock is stopped.
-fn shown_status(s: &v1::MatchState) -> &'static str {
+/// The status shown: the match's (`MatchState.status`), or `None` ("paused") while its
+/// clock is stopped.
+fn shown_status(s: &v1::MatchState) -> Option<v1::MatchStatus> {
     let paused = s.clock.as_ref().is_some_and(|c| c.paused != 0);
-    if paused && s.result.is_none() {
-        statuses::PAUSED
-    } else {
-        views::status(s)
-    }
+    (!paused || s.result.is_some()).then(|| views::status(s))
+}
+
+/// A status shown, in words.
+fn status_words(status: Option<v1::MatchStatus>) -> String {
+    status.map_or_else(|| words::say("console-status-paused"), words::status)
 }
 
 /// What a status looks like: what needs the director stands out, what is done fades.
-fn status_style(status: &str) -> Style {
+fn status_style(status: Option<v1::MatchStatus>) -> Style {
+    use v1::MatchStatus as S;
     match status {
-        statuses::PLAYING | statuses::BETWEEN => Style::default().fg(Color::Green),
-        statuses::READY => bold().fg(Color::Cyan),
-        statuses::PRESENT => Style::default().fg(Color::Cyan),
-        statuses::PAUSED => bold().fg(Color::Yellow),
-        statuses::OVER => bold().fg(Color::Magenta),
-        statuses::UNDECIDED => bold().fg(Color::Red),
+        Some(S::Playing | S::BetweenGames) => Style::default().fg(Color::Green),
+        Some(S::Ready) => bold().fg(Color::Cyan),
+        Some(S::Present) => Style::default().fg(Color::Cyan),
+        None => bold().fg(Color::Yellow),
+        Some(S::Over) => bold().fg(Color::Magenta),
+        Some(S::Undecided) => bold().fg(Color::Red),
         _ => Style::default().fg(Color::DarkGray),
     }
 }
@@ -131,11 +133,12 @@ fn device_cell(s: &v1::MatchState) -> Cell<'static> {
 /// be), or why the clock is stopped.
 fn note(s: &v1::MatchState, columns: usize) -> String {
     if let Some(r) = &s.result {
-        return match r.how.as_str() {
-            "draw" => fit::ellipsis(&words::say("console-note-drawn"), columns),
-            "double_default" => fit::ellipsis(&words::say("console-note-both-lost"), columns),
-            how => fit::name(name(s, r.winner), columns, |n| {
-                let args = [("name", n.into()), ("how", words::how(how).into())];
+        use v1::MatchEndKind as End;
+        return match End::try_from(r.how_kind) {
+            Ok(End::Draw) => fit::ellipsis(&words::say("console-note-drawn"), columns),
+            Ok(End::DoubleDefault) => fit::ellipsis(&words::say("console-note-both-lost"), columns),
+            _ => fit::name(name(s, r.winner), columns, |n| {
+                let args = [("name", n.into()), ("how", words::how(r.how_kind).into())];
                 words::say_with("console-note-winner", &args)
             }),
         };
@@ -203,7 +206,7 @@ fn match_row(s: &v1::MatchState, now_ms: i64, wide: bool, room: Room) -> Row<'st
         Cell::from(fit::ellipsis_start(&s.match_id, room.id)),
         Cell::from(players(s, room.players)),
         Cell::from(score(s)),
-        Cell::from(words::status(status)).style(status_style(status)),
+        Cell::from(status_words(status)).style(status_style(status)),
         a,
         b,
         Cell::from(turn),
@@ -332,7 +335,7 @@ impl Dashboard {
         // As wide as the statuses shown: a rare long one does not take the names' room.
         let status_width = rows
             .iter()
-            .map(|s| width(&words::status(shown_status(s))))
+            .map(|s| width(&status_words(shown_status(s))))
             .max()
             .unwrap_or(0)
             .max(fit("console-col-status", 9));
