@@ -162,7 +162,7 @@ pub struct MatchView {
     pub cube: CubeView,
     /// `opening`, `on_roll`, `moving`, `double_offered`, `unspecified`.
     pub turn: String,
-    /// Whose turn it is (or who doubled): `a`, `b` or `-`.
+    /// Whose turn it is (or who doubled): `A`, `B` or `-`.
     pub turn_side: &'static str,
     /// The dice being played, when moving.
     pub dice: Vec<u32>,
@@ -217,7 +217,7 @@ pub struct MatchView {
 pub struct CubeView {
     /// Its value: 1, 2, 4, …
     pub value: u32,
-    /// Who owns it: `a`, `b`, or `-` while centred.
+    /// Who owns it: `A`, `B`, or `-` while centred.
     pub owner: &'static str,
 }
 
@@ -226,7 +226,7 @@ pub struct CubeView {
 pub struct ClockView {
     /// The instant the clocks are read at, ms since the epoch.
     pub as_of_ms: i64,
-    /// Whose clock runs: `a`, `b`, or `-` while stopped.
+    /// Whose clock runs: `A`, `B`, or `-` while stopped.
     pub running: &'static str,
     /// A pause reason (`director_called`, …) or `none`.
     pub paused: String,
@@ -262,7 +262,7 @@ pub struct SideClockView {
 /// The match's result.
 #[derive(Debug, Serialize)]
 pub struct ResultView {
-    /// Who won: `a`, `b`, or `-` for none.
+    /// Who won: `A`, `B`, or `-` for none.
     pub winner: &'static str,
     /// How the match ended (`points`, `timeout`, `forfeit`, …).
     pub how: String,
