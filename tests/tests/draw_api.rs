@@ -638,7 +638,7 @@ async fn a_replaced_pairing_gets_a_new_log_and_the_old_one_takes_no_more_command
     let now = dd.get(DAY).await;
     let new = now.pairings.iter().find(|p| p.key == old.key).unwrap();
     assert_ne!(new.match_id, old.match_id);
-    assert_eq!(new.replaced, [old.match_id.clone()]);
+    assert_eq!(new.replaced, std::slice::from_ref(&old.match_id));
     let e = d
         .try_act(&old.match_id, Action::CheckIn(v1::Side::A as i32))
         .await
