@@ -117,6 +117,13 @@ impl Replay {
     /// Reads the next record: its place in the chain, its canonical form, and its body
     /// folded into the table.
     pub fn push(&mut self, record: &Record) -> Result<(), ReplayError> {
+        self.push_event(record).map(drop)
+    }
+
+    /// Reads the next record as [`Self::push`] does, and gives its body back once folded
+    /// into the table (`None` for the opening and the set-up, which make the table): what
+    /// a reader of a log's events, such as the server's game export, walks the log with.
+    pub fn push_event(&mut self, record: &Record) -> Result<Option<Body>, ReplayError> {
         let at = |reason: String| ReplayError {
             seq: Some(record.seq),
             reason,
@@ -137,11 +144,13 @@ impl Replay {
             ));
         }
         let stage = std::mem::replace(&mut self.stage, Stage::Empty);
-        self.stage = self.next_stage(stage, record).map_err(at)?;
-        Ok(())
+        let (stage, body) = self.next_stage(stage, record).map_err(at)?;
+        self.stage = stage;
+        Ok(body)
     }
 
-    fn next_stage(&self, stage: Stage, record: &Record) -> Result<Stage, String> {
+    /// The stage after `record`, and the record's body when it was folded into a table.
+    fn next_stage(&self, stage: Stage, record: &Record) -> Result<(Stage, Option<Body>), String> {
         let game = match &stage {
             Stage::Table(t) => Some(t.game.game_type()),
             Stage::Empty => {
@@ -181,13 +190,14 @@ impl Replay {
                 {
                     return Err("the stored seed does not match the commitment".into());
                 }
-                Ok(Stage::Opened {
+                let opened = Stage::Opened {
                     match_id,
                     commitment,
                     version,
                     signer,
                     head: record.hash,
-                })
+                };
+                Ok((opened, None))
             }
             (Stage::Empty, b) => Err(format!(
                 "the first record must be match.opened, not {}",
@@ -237,7 +247,7 @@ impl Replay {
                         })?;
                     dice.set_reveal_window(crate::time::Millis::ms(ms));
                 }
-                Ok(Stage::Table(Box::new(Table {
+                let table = Stage::Table(Box::new(Table {
                     info,
                     game,
                     dice,
@@ -251,7 +261,8 @@ impl Replay {
                     signer,
                     len: 2,
                     head: record.hash,
-                })))
+                }));
+                Ok((table, None))
             }
             (Stage::Opened { .. }, b) => Err(format!(
                 "the second record must be match.setup, not {}",
@@ -261,7 +272,7 @@ impl Replay {
                 table.evolve_body(&body, record.seq)?;
                 table.len += 1;
                 table.head = record.hash;
-                Ok(Stage::Table(table))
+                Ok((Stage::Table(table), Some(body)))
             }
         }
     }

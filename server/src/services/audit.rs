@@ -4,7 +4,8 @@ use std::sync::Arc;
 
 use baffle_core::Side;
 use baffle_core::audit::Hash;
-use baffle_core::audit::export::{Line, end_line, parse_line};
+use baffle_core::audit::Reader;
+use baffle_core::audit::export::end_line;
 use baffle_core::table::Request as TableRequest;
 
 use baffle_proto::v1;
@@ -244,6 +245,7 @@ impl<S: EventStore + Clone, T: TimeSource> Audit for AuditService<S, T> {
             // Up to the state's sequence number: a consistent prefix, even while play goes on.
             let mut from = 0;
             let mut head = Hash::GENESIS;
+            let mut reader = Reader::new();
             while from < state.seq {
                 let want = EXPORT_CHUNK.min((state.seq - from) as usize);
                 let lines = match store.read(&actor::stream(&match_id), from, want) {
@@ -263,10 +265,16 @@ impl<S: EventStore + Clone, T: TimeSource> Audit for AuditService<S, T> {
                     return;
                 }
                 for l in lines {
-                    let line = String::from_utf8_lossy(&l).into_owned();
-                    if let Ok(Line::Record(r)) = parse_line(&line) {
-                        head = r.hash;
+                    match reader.record(&l) {
+                        Ok(r) => head = r.hash,
+                        Err(e) => {
+                            let lost = Error::DataLoss(format!("match {match_id}'s log: {e}"));
+                            let _ = tx.send(Err(lost.into())).await;
+                            return;
+                        }
                     }
+                    // The reader took it as UTF-8: the line goes out as stored.
+                    let line = String::from_utf8_lossy(&l).into_owned();
                     if tx.send(Ok(v1::ExportLine { line })).await.is_err() {
                         return;
                     }

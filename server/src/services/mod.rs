@@ -11,7 +11,7 @@ pub mod matches;
 pub mod server_info;
 pub mod tournaments;
 
-use baffle_core::audit::export::{Line, parse_line};
+use baffle_core::audit::Reader;
 use baffle_proto::v1;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::Status;
@@ -83,11 +83,8 @@ pub fn stored_events<S: EventStore>(
     let lines = store
         .read(&actor::stream(match_id), from, limit)
         .map_err(|e| Error::Unavailable(format!("the log could not be read: {e}")))?;
-    lines
-        .iter()
-        .map(|l| match std::str::from_utf8(l).ok().map(parse_line) {
-            Some(Ok(Line::Record(r))) => Ok(wire::event(&r)),
-            _ => Err(Error::Internal("a stored record does not parse".into()).into()),
-        })
-        .collect()
+    let records = Reader::at(from)
+        .records(&lines)
+        .map_err(|e| Error::DataLoss(format!("match {match_id}'s log: {e}")))?;
+    Ok(records.iter().map(wire::event).collect())
 }
