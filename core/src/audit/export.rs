@@ -5,35 +5,12 @@
 //! `{"end":{"records":N,"head":"…"}}` so that a file cut short is detected. This module
 //! writes; [`super::reader`] is the one place such lines, stored or exported, are read.
 
-use serde::Serialize;
-
 use super::{Hash, Record};
 
+use super::reader::{End, EndLine, RecordLine};
 /// An export file's lines are read by [`super::Reader`]; these names stay here for the
 /// tests that read an export line by line.
 pub use super::reader::{Line, parse_line};
-
-#[derive(Serialize)]
-#[serde(deny_unknown_fields)]
-struct RecordLine {
-    seq: u64,
-    prev: String,
-    hash: String,
-    body: String,
-}
-
-#[derive(Serialize)]
-#[serde(deny_unknown_fields)]
-struct EndLine {
-    end: End,
-}
-
-#[derive(Serialize)]
-#[serde(deny_unknown_fields)]
-struct End {
-    records: u64,
-    head: String,
-}
 
 /// One record as an export line (no newline).
 pub fn record_line(r: &Record) -> String {

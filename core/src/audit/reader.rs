@@ -32,30 +32,33 @@
 //! assert_eq!(error.seq, 5);
 //! ```
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::{Hash, Record};
 
-#[derive(Deserialize)]
+/// A record's line, as written ([`super::export::record_line`]) and read.
+#[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RecordLine {
-    seq: u64,
-    prev: String,
-    hash: String,
-    body: String,
+pub(super) struct RecordLine {
+    pub(super) seq: u64,
+    pub(super) prev: String,
+    pub(super) hash: String,
+    pub(super) body: String,
 }
 
-#[derive(Deserialize)]
+/// An export's closing line.
+#[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct EndLine {
-    end: End,
+pub(super) struct EndLine {
+    pub(super) end: End,
 }
 
-#[derive(Deserialize)]
+/// What the closing line claims.
+#[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct End {
-    records: u64,
-    head: String,
+pub(super) struct End {
+    pub(super) records: u64,
+    pub(super) head: String,
 }
 
 /// A line of an export file, parsed.
