@@ -52,6 +52,7 @@ impl From<TournamentError> for Error {
         match e.kind {
             ErrorKind::Invalid => Error::Invalid(e.message),
             ErrorKind::NotFound => Error::NotFound(e.message),
+            ErrorKind::Exists => Error::AlreadyExists(e.message),
             ErrorKind::Rule => Error::Refused(baffle_core::table::Refusal {
                 kind: baffle_core::table::RefusalKind::Rule,
                 message: e.message,

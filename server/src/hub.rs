@@ -20,12 +20,13 @@ use crate::feed::FeedItem;
 use crate::followers::Followers;
 use crate::keys::ServerKeys;
 pub use crate::registry::Replacement;
-use crate::registry::{self, Entry, Registry, Tournament, VenueDates};
+use crate::registry::{self, Entry, Registry, ServerEntry, Tournament, VenueDates};
 use crate::seal::SealKeys;
 use crate::seeds::fresh_server_seed;
 use crate::signing::HeadSigner;
 use crate::store::EventStore;
 use crate::time::TimeSource;
+use baffle_core::tournament::directory;
 
 mod by_hand;
 mod draw_entries;
@@ -96,15 +97,10 @@ async fn mark_alive<S: EventStore + Clone, T: TimeSource>(store: &S, time: &T) {
     }
 }
 
-/// Ids chosen by people: short, plain, safe in a URL and a stream name.
+/// Ids chosen by people: short, plain, safe in a URL and a stream name (the rule is
+/// core's, `directory::check_id`).
 pub fn check_id(id: &str, what: &str) -> Result<(), Error> {
-    if registry::valid_id(id) {
-        Ok(())
-    } else {
-        Err(Error::Invalid(format!(
-            "{what}: 1 to 40 letters, digits, '-' or '_', not {id:?}"
-        )))
-    }
+    Ok(baffle_core::tournament::directory::check_id(id, what)?)
 }
 
 /// A match to create: where it sits, its players and start, and its game.
@@ -182,7 +178,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         // (each lost match has its own ERROR line naming why).
         let unavailable = state.matches.len() - jobs.len();
         tracing::info!(
-            tournaments = state.registry.tournaments.len(),
+            tournaments = state.registry.directory.tournaments.len(),
             matches = state.matches.len(),
             replaying = jobs.len(),
             unavailable,
@@ -336,7 +332,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
                 hashes[side.index()] = auth::secret_hash(&secret);
                 codes[side.index()] = auth::player_code(match_id, side, &secret);
             }
-            let entry = Entry::PlayerCodes {
+            let entry = ServerEntry::PlayerCodes {
                 match_id: match_id.to_string(),
                 hashes,
             };
@@ -370,7 +366,8 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
     /// await — which can be the one between the append and the fold (a demo interrupted
     /// while it bound a device left the registry one entry behind on a single node, and
     /// the archive that followed, alone then in not retrying, was answered done unwritten).
-    async fn record(&self, state: &mut State, entry: Entry) -> Result<bool, Error> {
+    async fn record(&self, state: &mut State, entry: impl Into<Entry>) -> Result<bool, Error> {
+        let entry = entry.into();
         let line = serde_json::to_vec(&entry).expect("registry entries serialize");
         match self
             .store
@@ -390,9 +387,23 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         }
         state
             .registry
-            .apply(entry)
+            .evolve(entry)
             .map_err(|e| Error::Internal(format!("a registry entry does not fold: {e}")))?;
         Ok(true)
+    }
+
+    /// Asks the directory what `command` writes, and records it: the directory's rules
+    /// decide (core's `Directory::decide`), the hub only stores and folds. When another
+    /// writer got there first, the command is decided again on what it wrote.
+    async fn direct(&self, state: &mut State, command: &directory::Command) -> Result<(), Error> {
+        'decide: loop {
+            for record in state.registry.directory.decide(command)? {
+                if !self.record(state, record).await? {
+                    continue 'decide;
+                }
+            }
+            return Ok(());
+        }
     }
 
     /// Creates a tournament.
@@ -414,23 +425,13 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         defaults: TournamentDefaults,
         venue_dates: VenueDates,
     ) -> Result<(), Error> {
-        check_id(id, "tournament.id")?;
-        venue_dates.check().map_err(Error::Invalid)?;
-        let mut state = self.state.lock().await;
-        loop {
-            if state.registry.tournaments.contains_key(id) {
-                return Err(Error::AlreadyExists(format!("tournament {id} exists")));
-            }
-            let entry = Entry::Tournament {
-                id: id.to_string(),
-                name: name.to_string(),
-                defaults: defaults.clone(),
-                venue_dates: venue_dates.clone(),
-            };
-            if self.record(&mut state, entry).await? {
-                return Ok(());
-            }
-        }
+        let command = directory::Command::CreateTournament {
+            id: id.to_string(),
+            name: name.to_string(),
+            defaults,
+            venue_dates,
+        };
+        self.direct(&mut *self.state.lock().await, &command).await
     }
 
     /// One tournament.
@@ -439,6 +440,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         let state = self.state.lock().await;
         state
             .registry
+            .directory
             .tournaments
             .get(id)
             .cloned()
@@ -484,17 +486,12 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             }
         }
         let mut state = self.state.lock().await;
-        loop {
-            let entry = Entry::TournamentArchived {
-                id: id.to_string(),
-                archived,
-            };
-            // False: another node wrote the registry first; its entries are folded in
-            // now, and the entry is written after them.
-            if self.record(&mut state, entry).await? {
-                return Ok(state.registry.tournaments[id].clone());
-            }
-        }
+        let command = directory::Command::Archive {
+            id: id.to_string(),
+            archived,
+        };
+        self.direct(&mut state, &command).await?;
+        Ok(state.registry.directory.tournaments[id].clone())
     }
 
     /// Every tournament, by id.
@@ -502,6 +499,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         let state = self.state.lock().await;
         state
             .registry
+            .directory
             .tournaments
             .iter()
             .map(|(id, t)| (id.clone(), t.clone()))
@@ -522,6 +520,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         let mut state = self.state.lock().await;
         let d = state
             .registry
+            .directory
             .tournaments
             .get(&info.tournament)
             .map(|t| t.defaults.clone())
@@ -536,6 +535,13 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             .seal
             .seal(&info.id, seed.as_bytes())
             .map_err(Error::Internal)?;
+        let command = directory::Command::CreateMatch {
+            info: info.clone(),
+            sealed_seed,
+            replaces,
+        };
+        // Checked before the log is written, and decided again when it is recorded.
+        state.registry.directory.decide(&command)?;
         let (table, mut records) =
             Table::create_with_options(info.clone(), setup, self.table_options(&d), seed.clone())?;
         // A match scheduled now or in the past owes what fell due already (lateness points,
@@ -577,17 +583,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
                 crate::store::StoreError::Conflict { .. } => taken(),
                 e => Error::Unavailable(format!("the match could not be stored: {e}")),
             })?;
-        loop {
-            let entry = Entry::Match {
-                info: info.clone(),
-                server_seed: None,
-                sealed_seed: Some(sealed_seed.clone()),
-                replaces: replaces.clone(),
-            };
-            if self.record(&mut state, entry).await? {
-                break;
-            }
-        }
+        self.direct(&mut state, &command).await?;
         let handle = MatchActor::spawn(
             table,
             self.store.clone(),
@@ -653,7 +649,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             }
             let secret = auth::random_secret()
                 .map_err(|e| Error::Internal(format!("the OS RNG failed: {e}")))?;
-            let entry = Entry::DeviceRegistered {
+            let entry = ServerEntry::DeviceRegistered {
                 id: id.to_string(),
                 secret_hash: auth::secret_hash(&secret),
             };
@@ -678,11 +674,11 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
                 return Err(Error::NotFound(format!("no match {m}")));
             }
             let entry = match match_id {
-                Some(m) => Entry::DeviceBound {
+                Some(m) => ServerEntry::DeviceBound {
                     id: id.to_string(),
                     match_id: m.to_string(),
                 },
-                None => Entry::DeviceUnbound { id: id.to_string() },
+                None => ServerEntry::DeviceUnbound { id: id.to_string() },
             };
             if self.record(&mut state, entry).await? {
                 note_binding(&state, id, was.as_deref(), match_id);
@@ -699,7 +695,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
                 return Err(Error::NotFound(format!("no device {id}")));
             }
             let bound = state.registry.devices[id].bound.clone();
-            let entry = Entry::DeviceRevoked { id: id.to_string() };
+            let entry = ServerEntry::DeviceRevoked { id: id.to_string() };
             if self.record(&mut state, entry).await? {
                 note_binding(&state, id, bound.as_deref(), None);
                 return Ok(());

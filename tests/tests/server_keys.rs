@@ -11,7 +11,7 @@ use baffle_proto::v1::command::Action;
 use baffle_proto::v1::matches_client::MatchesClient;
 use baffle_proto::v1::server_client::ServerClient;
 use baffle_proto::v1::tournaments_client::TournamentsClient;
-use baffle_server::registry::{Entry, Registry, StoredSeed};
+use baffle_server::registry::{Record, Registry, StoredSeed};
 use baffle_server::seal::{SealKey, SealKeys};
 use baffle_server::store::{EventStore, SledStore};
 use baffle_server::time::ManualTime;
@@ -190,7 +190,7 @@ async fn write_old_match(store_dir: &Path, token: &str) {
     use baffle_core::dice::ServerSeed;
     use baffle_core::table::{GameSetup, MatchInfo, Table};
     let store = SledStore::open(store_dir).unwrap();
-    let tournament = Entry::Tournament {
+    let tournament = Record::Tournament {
         id: "open".into(),
         name: "open".into(),
         defaults: TournamentDefaults {
@@ -221,7 +221,7 @@ async fn write_old_match(store_dir: &Path, token: &str) {
     let sealed = SealKey::from_director_token(token)
         .seal("old", &[3; 32])
         .unwrap();
-    let matched = Entry::Match {
+    let matched = Record::Match {
         info,
         server_seed: None,
         sealed_seed: Some(sealed),

@@ -12,6 +12,8 @@ pub enum ErrorKind {
     NotFound,
     /// The tournament's rules refuse it now (the message says why and what would do).
     Rule,
+    /// It would create something whose id is taken.
+    Exists,
 }
 
 /// A refused tournament command: nothing changed.

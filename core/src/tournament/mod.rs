@@ -19,12 +19,15 @@
 //!   it stands, the standings.
 //! - [`standings`], [`rating`]: tables with tie-breaks; the FIBS formula and Elo.
 //! - [`replay`]: reading a log back, as the server's recovery and the verifier do.
+//! - [`directory`]: which tournaments and matches exist, with their names, venues,
+//!   days and defaults, and the list of players that lasts across tournaments.
 //! - [`by_hand`]: a tournament without a draw, whose director makes its matches: their
 //!   log, and the rule of one match per table and pair in a round.
 
 pub mod by_hand;
 pub mod command;
 pub mod decide;
+pub mod directory;
 pub mod draw;
 pub mod entrant;
 pub mod error;

@@ -6,9 +6,10 @@ use baffle_core::dice::ServerSeed;
 
 use super::{Hub, check_id};
 use crate::error::Error;
-use crate::registry::{DrawEntry, Entry};
+use crate::registry::DrawEntry;
 use crate::store::EventStore;
 use crate::time::TimeSource;
+use baffle_core::tournament::directory;
 
 /// The id a draw seed is sealed under: apart from every match id (no match id holds
 /// a '/').
@@ -32,26 +33,13 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             .seal
             .seal(&seal_id(tournament), seed.as_bytes())
             .map_err(Error::Internal)?;
-        let mut state = self.state.lock().await;
-        loop {
-            let Some(t) = state.registry.tournaments.get(tournament) else {
-                return Err(Error::NotFound(format!("no tournament {tournament}")));
-            };
-            if t.draw.is_some() {
-                return Err(Error::AlreadyExists(format!(
-                    "tournament {tournament} has a draw already"
-                )));
-            }
-            let entry = Entry::DrawOpened {
-                id: tournament.to_string(),
-                sealed_seed: sealed_seed.clone(),
-                chess: chess.clone(),
-                opening: opening.clone(),
-            };
-            if self.record(&mut state, entry).await? {
-                return Ok(());
-            }
-        }
+        let command = directory::Command::OpenDraw {
+            id: tournament.to_string(),
+            sealed_seed,
+            chess,
+            opening,
+        };
+        self.direct(&mut *self.state.lock().await, &command).await
     }
 
     /// Every tournament with a draw, and what the registry holds of it.
@@ -59,6 +47,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         let state = self.state.lock().await;
         state
             .registry
+            .directory
             .tournaments
             .iter()
             .filter_map(|(id, t)| Some((id.clone(), t.draw.clone()?)))
@@ -70,6 +59,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         let state = self.state.lock().await;
         let entry = state
             .registry
+            .directory
             .tournaments
             .get(tournament)
             .and_then(|t| t.draw.as_ref())

@@ -14,7 +14,7 @@
 use super::{Hub, State};
 use crate::actor;
 use crate::error::Error;
-use crate::registry::{self, Entry};
+use crate::registry::{self, Entry, ServerEntry};
 use crate::store::EventStore;
 use crate::time::TimeSource;
 
@@ -28,14 +28,16 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             .map_err(|e| Error::Unavailable(format!("the registry could not be read: {e}")))?;
         let mut jobs = Vec::new();
         for line in lines {
-            let entry: Entry = serde_json::from_slice(&line)
+            let entry = Entry::parse(&line)
                 .map_err(|e| Error::Internal(format!("a registry entry does not parse: {e}")))?;
             // A device bound, unbound or revoked by another node: its matches are told.
             let binding = match &entry {
-                Entry::DeviceBound { id, match_id } => Some((id.clone(), Some(match_id.clone()))),
-                Entry::DeviceUnbound { id } | Entry::DeviceRevoked { id } => {
-                    Some((id.clone(), None))
+                Entry::Server(ServerEntry::DeviceBound { id, match_id }) => {
+                    Some((id.clone(), Some(match_id.clone())))
                 }
+                Entry::Server(
+                    ServerEntry::DeviceUnbound { id } | ServerEntry::DeviceRevoked { id },
+                ) => Some((id.clone(), None)),
                 _ => None,
             };
             let was = binding
@@ -43,7 +45,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
                 .and_then(|(id, _)| state.registry.devices.get(id).and_then(|d| d.bound.clone()));
             let new_match = state
                 .registry
-                .apply(entry)
+                .evolve(entry)
                 .map_err(|e| Error::Internal(format!("a registry entry does not fold: {e}")))?;
             if let Some((device, now)) = &binding {
                 super::note_binding(state, device, was.as_deref(), now.as_deref());
