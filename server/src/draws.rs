@@ -18,8 +18,8 @@ use std::sync::Arc;
 
 use baffle_core::GameType;
 use baffle_core::Timestamp;
-use baffle_core::audit::Record;
 use baffle_core::audit::export;
+use baffle_core::audit::{Reader, Record};
 use baffle_core::side::Side;
 use baffle_core::table::MatchInfo;
 use baffle_core::tournament::{self, Command, ErrorKind, Event, Tournament, TournamentError};
@@ -109,7 +109,8 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
                 .read(&stream, 0, usize::MAX)
                 .map_err(|e| Error::Unavailable(e.to_string()))?;
         }
-        let records = export::parse_records(&lines)
+        let records = Reader::new()
+            .records(&lines)
             .map_err(|e| Error::DataLoss(format!("tournament {id}'s log: {e}")))?;
         tournament::replay(&records)
             .map_err(|e| Error::DataLoss(format!("tournament {id}'s log: {e}")))

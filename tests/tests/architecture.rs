@@ -2,7 +2,8 @@
 //! no import that points up a layer (the layers are written in ARCHITECTURE.md,
 //! "Layers", and read from there), and no `tonic::Status` built outside the server's
 //! wire layer (`server/src/wire`): every other file answers in `error::Error`, which
-//! `wire::status` turns into a status.
+//! `wire::status` turns into a status; and no log parsed outside the one reader of stored
+//! logs (`core::audit::Reader`, in `core/src/audit/reader.rs`).
 //!
 //! There is no allowance list: a violation is mended in the code (move the shared item
 //! to the file both sides can import), or the layers in ARCHITECTURE.md are changed, in
@@ -134,6 +135,49 @@ fn only_the_wire_layer_builds_a_grpc_status() {
         report.is_empty(),
         "{report}\n\nOnly server/src/wire knows how a failure becomes a gRPC status (docs/server.md, \
          Statuses). Answer with an `error::Error` (or a refusal) and let `wire::status` map it."
+    );
+}
+
+/// The file that owns the line parser of stored and exported logs.
+const READER: &str = "core/src/audit/reader.rs";
+
+#[test]
+fn a_log_is_parsed_only_by_the_reader() {
+    let tree = tree();
+    let mut report = String::new();
+    // Inside core: a file other than the reader taking its low-level parser.
+    for e in tree.edges() {
+        let (from, to) = (&tree.files[e.from], &tree.files[e.to]);
+        if to.path == READER && e.name.rsplit("::").next() == Some("parse_line") {
+            report.push_str(&format!(
+                "\n{}:{} calls the line parser `{}`",
+                from.path, e.line, e.name
+            ));
+        }
+    }
+    // In the crates above core: any path to it (`baffle_core::audit::export::parse_line`,
+    // where it is re-exported for the tests, or `…::reader::parse_line`).
+    for (index, file) in tree.files.iter().enumerate() {
+        for (line, path) in tree.external_paths(index) {
+            let parser = matches!(
+                path.iter().map(String::as_str).collect::<Vec<_>>()[..],
+                ["baffle_core", "audit", "export" | "reader", "parse_line"]
+            );
+            if parser {
+                report.push_str(&format!(
+                    "\n{}:{line} calls the line parser `{}`",
+                    file.path,
+                    path.join("::")
+                ));
+            }
+        }
+    }
+    assert!(
+        report.is_empty(),
+        "{report}\n\nA stored log's lines, and an export's, are read only through \
+         `baffle_core::audit::Reader` ({READER}; ARCHITECTURE.md, Invariants): it checks each \
+         line's form and place the same way for every reader. Read with `Reader::at(from)\
+         .records(&lines)` or `Reader::export_line`."
     );
 }
 

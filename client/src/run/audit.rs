@@ -131,8 +131,8 @@ fn is_tournament_log(file: &Path) -> bool {
         return false;
     };
     let first = text.lines().next().unwrap_or_default();
-    match baffle_core::audit::export::parse_line(first) {
-        Ok(baffle_core::audit::export::Line::Record(r)) => {
+    match baffle_core::audit::Reader::export_line(first) {
+        Ok(baffle_core::audit::reader::Line::Record(r)) => {
             matches!(
                 baffle_core::audit::kind_of(&r.body).as_deref(),
                 Some("tournament.opened" | "tournament.created")

@@ -14,7 +14,7 @@
 use std::fmt;
 
 use super::Hash;
-use super::export::{Line, parse_line};
+use super::reader::{Line, Reader};
 use super::signed_head::{Equivocation, SignedHead, find_equivocation};
 use crate::side::Side;
 use crate::table::{Replay, Table};
@@ -203,7 +203,7 @@ fn read(text: &str, head: Option<Hash>, report: &mut Report) -> Result<Read, Pro
             }
             return Err(problem(n, None, "a line after the end line"));
         }
-        match parse_line(text_line).map_err(|e| problem(n, None, e))? {
+        match Reader::export_line(text_line).map_err(|e| problem(n, None, e))? {
             Line::End { records, head } => {
                 check_end(&replay, records, head).map_err(|why| problem(n, None, why))?;
                 ended = true;

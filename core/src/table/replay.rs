@@ -139,6 +139,13 @@ impl Replay {
     /// Reads the next record: its place in the chain, its canonical form, and its body
     /// folded into the table.
     pub fn push(&mut self, record: &Record) -> Result<(), ReplayError> {
+        self.push_event(record).map(drop)
+    }
+
+    /// Reads the next record as [`Self::push`] does, and gives its body back once folded
+    /// into the table (`None` for the opening and the set-up, which make the table): what
+    /// a reader of a log's events, such as the server's game export, walks the log with.
+    pub fn push_event(&mut self, record: &Record) -> Result<Option<Body>, ReplayError> {
         let at = |reason: String| ReplayError {
             seq: Some(record.seq),
             reason,
@@ -159,11 +166,13 @@ impl Replay {
             ));
         }
         let stage = std::mem::replace(&mut self.stage, Stage::Empty);
-        self.stage = self.next_stage(stage, record).map_err(at)?;
-        Ok(())
+        let (stage, body) = self.next_stage(stage, record).map_err(at)?;
+        self.stage = stage;
+        Ok(body)
     }
 
-    fn next_stage(&self, stage: Stage, record: &Record) -> Result<Stage, String> {
+    /// The stage after `record`, and the record's body when it was folded into a table.
+    fn next_stage(&self, stage: Stage, record: &Record) -> Result<(Stage, Option<Body>), String> {
         let game = match &stage {
             Stage::Table(t) => Some(t.game.game_type()),
             Stage::Empty => {
@@ -189,7 +198,9 @@ impl Replay {
                     dice,
                     signer,
                 }),
-            ) => self.opened(match_id, &commitment, dice, signer, record.hash),
+            ) => self
+                .opened(match_id, &commitment, dice, signer, record.hash)
+                .map(|opened| (opened, None)),
             (Stage::Empty, b) => Err(format!(
                 "the first record must be match.opened, not {}",
                 b.kind()
@@ -211,6 +222,7 @@ impl Replay {
                     signer,
                 };
                 self.set_up(opened, setup, record.hash)
+                    .map(|table| (table, None))
             }
             (Stage::Opened { .. }, b) => Err(format!(
                 "the second record must be match.setup, not {}",
@@ -220,7 +232,7 @@ impl Replay {
                 table.evolve_body(&body, record.seq)?;
                 table.len += 1;
                 table.head = record.hash;
-                Ok(Stage::Table(table))
+                Ok((Stage::Table(table), Some(body)))
             }
         }
     }

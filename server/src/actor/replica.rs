@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use baffle_core::Timestamp;
-use baffle_core::audit::export::{Line, parse_line};
+use baffle_core::audit::Reader;
 use baffle_core::table::{Replay, Request};
 use baffle_proto::v1;
 
@@ -61,11 +61,12 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         let seed = self.table.dice().server_seed().cloned();
         let mut replay = Replay::resume(self.table.clone(), seed);
         let mut events = Vec::with_capacity(lines.len());
+        let mut reader = Reader::at(self.table.len());
         for line in &lines {
-            let record = match std::str::from_utf8(line).ok().map(parse_line) {
-                Some(Ok(Line::Record(r))) => r,
-                _ => {
-                    tracing::error!(match_id = %id, "a new record does not parse: reloading the match");
+            let record = match reader.record(line) {
+                Ok(r) => r,
+                Err(e) => {
+                    tracing::error!(match_id = %id, error = %e, "a new record does not read: reloading the match");
                     self.reload();
                     return;
                 }

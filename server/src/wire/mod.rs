@@ -231,7 +231,7 @@ pub struct StateContext<'a> {
 }
 
 /// The players' seeds as a state shows them, A then B.
-pub(crate) fn player_seeds(cx: &StateContext<'_>) -> Vec<v1::PlayerSeed> {
+fn player_seeds(cx: &StateContext<'_>) -> Vec<v1::PlayerSeed> {
     Side::BOTH
         .map(|side| v1::PlayerSeed {
             commitment: cx
@@ -272,20 +272,45 @@ pub(crate) fn live_dice(dice: &baffle_core::table::TableDice, over: bool) -> Opt
 }
 
 /// The number of the dice construction a match's log follows (`docs/dice.md`).
-pub(crate) fn dice_construction(dice: &baffle_core::table::TableDice) -> u32 {
+fn dice_construction(dice: &baffle_core::table::TableDice) -> u32 {
     match dice.version() {
         baffle_core::dice::DiceVersion::V1 => 1,
         baffle_core::dice::DiceVersion::V2 => 2,
     }
 }
 
-/// The wire state of a match.
+/// The wire state of a match: the game's own fields (`backgammon::match_state`,
+/// `chess::match_state`), then what every match's state says alike, from the table
+/// around the game (`StateContext`).
 pub fn match_state(game: &AnyMatch, cx: &StateContext<'_>) -> v1::MatchState {
     let state = match game {
         AnyMatch::Backgammon(m) => backgammon::match_state(m, cx),
         AnyMatch::Chess(m) => chess::match_state(m, cx),
     };
+    let over = game.is_over();
     let mut state = v1::MatchState {
+        match_id: cx.info.id.clone(),
+        tournament_id: cx.info.tournament.clone(),
+        round: cx.info.round,
+        table: cx.info.table.clone(),
+        seq: cx.seq,
+        head_hash: cx.head.to_string(),
+        commitment: cx.commitment.to_string(),
+        dice_anomalies: cx.anomalies.0,
+        last_anomaly: cx.anomalies.1.to_string(),
+        devices: device_presence(cx),
+        player_seeds: player_seeds(cx),
+        player_seeds_required: cx.dice.seeds_required(),
+        dice_construction: dice_construction(cx.dice),
+        // A match decided (a staller forfeited) awaits no reveal any more.
+        reveal_due_ms: cx
+            .dice
+            .reveal_due()
+            .filter(|_| !over)
+            .map_or(0, Timestamp::as_ms),
+        dice_revealed: cx.dice.revealed(),
+        // Stamped by the streams as each copy leaves.
+        sent_at_ms: 0,
         scheduled_start_ms: game.scheduled_start().as_ms(),
         postponed: matches!(game, AnyMatch::Backgammon(m) if m.postponed()),
         signed_head: cx.signed_head.clone(),
@@ -361,7 +386,7 @@ pub fn to_adjudicate(game: &AnyMatch) -> Option<(Position, NextTurn)> {
 pub use backgammon::adjudication;
 
 /// The devices of a match and whether each is connected.
-pub(crate) fn device_presence(cx: &StateContext<'_>) -> Vec<v1::DevicePresence> {
+fn device_presence(cx: &StateContext<'_>) -> Vec<v1::DevicePresence> {
     cx.devices
         .iter()
         .map(|(id, connected)| v1::DevicePresence {

@@ -377,6 +377,28 @@ impl Tree {
         false
     }
 
+    /// Every path `file` names outside its crate, through its `use` lines or in its
+    /// code, in full (`baffle_core::audit::export::parse_line`), with its line.
+    pub fn external_paths(&self, file: usize) -> Vec<(usize, Vec<String>)> {
+        let imports = self
+            .modules
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.file == file)
+            .flat_map(|(index, m)| m.imports.iter().map(move |i| (index, &i.path, i.line)));
+        let code = self.files[file]
+            .paths
+            .iter()
+            .map(|(module, path, line)| (*module, path, *line));
+        imports
+            .chain(code)
+            .filter_map(|(module, path, line)| match self.resolve(module, path, 0) {
+                Some(Target::External(p)) => Some((line, p)),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Paths in `file`'s code that name an associated item of `tonic::Status`
     /// (`Status::internal(…)`, `tonic::Status::new(…)`): a status built by hand.
     pub fn status_constructions(&self, file: usize) -> Vec<(usize, String)> {
