@@ -430,26 +430,46 @@ pub enum DeviceCommand {
         tournament: Option<String>,
     },
     /// Register a device; prints its credential once.
-    Register { id: String },
+    Register {
+        /// The device's id.
+        id: String,
+    },
     /// Bind a device to a match.
-    Bind { id: String, match_id: String },
+    Bind {
+        /// The device's id.
+        id: String,
+        /// The match it plays at.
+        match_id: String,
+    },
     /// Unbind a device.
-    Unbind { id: String },
+    Unbind {
+        /// The device's id.
+        id: String,
+    },
     /// Revoke a device's credential (a lost or stolen device).
-    Revoke { id: String },
+    Revoke {
+        /// The device's id.
+        id: String,
+    },
 }
 
 /// `baffle audit …`
 #[derive(Debug, Subcommand)]
 pub enum AuditCommand {
     /// The dice commitment of a match.
-    Commitment { match_id: String },
+    Commitment {
+        /// The match id.
+        match_id: String,
+    },
     /// A player's seed in the clear, before the first roll (text, or --hex): only for a
     /// match of dice construction 1; every match opened now refuses it, since the second
     /// player to give one would know the first's. Use `commit` and `reveal-seed`.
     Seed {
+        /// The match id.
         match_id: String,
+        /// Whose seed: A or B.
         side: SideArg,
+        /// The seed: text, or hex with --hex.
         seed: String,
         /// The seed is hex.
         #[arg(long)]
@@ -461,12 +481,16 @@ pub enum AuditCommand {
     /// The two players' codes for a match, for the director to hand out: each player's
     /// identity for his seed. Issuing them again replaces the earlier ones.
     #[command(after_help = "Example:\n  baffle audit player-codes r1-t7")]
-    PlayerCodes { match_id: String },
+    PlayerCodes {
+        /// The match id.
+        match_id: String,
+    },
     /// Commit to your seed (as a player, with your code), before any seed is revealed.
     /// A random seed (32 bytes) and salt are made and printed with the command that
     /// reveals them: keep it.
     #[command(after_help = "Example:\n  baffle audit commit r1-t7 --code player.r1-t7.a.…")]
     Commit {
+        /// The match id.
         match_id: String,
         /// Your player code.
         #[arg(long)]
@@ -481,6 +505,7 @@ pub enum AuditCommand {
         after_help = "Example:\n  baffle audit reveal-seed r1-t7 --code player.r1-t7.a.… --seed 5f0c… --salt 93ab…"
     )]
     RevealSeed {
+        /// The match id.
         match_id: String,
         /// Your player code.
         #[arg(long)]
@@ -502,7 +527,10 @@ pub enum AuditCommand {
         output: Option<PathBuf>,
     },
     /// Reveal the server seed after the match.
-    Reveal { match_id: String },
+    Reveal {
+        /// The match id.
+        match_id: String,
+    },
     /// Follow a match and keep every head the server signs in a file (JSON Lines, one
     /// signed head a line), each signature checked before it is kept, until the match
     /// ends or Ctrl-C. Give the file to `audit verify --witness`.
@@ -531,28 +559,32 @@ pub enum AuditCommand {
     #[command(
         after_help = "Examples:\n  baffle audit verify r1-t7.jsonl\n  baffle audit verify r1-t7.jsonl --require-reveal --head 9c1f…\n  baffle audit verify r1-t7.jsonl --player-seed a=0badc0de\n  baffle audit verify r1-t7.jsonl --witness r1-t7.heads"
     )]
-    Verify {
-        /// The JSON Lines export (`-`: standard input).
-        file: PathBuf,
-        /// A head hash a follower witnessed: the log must pass through it.
-        #[arg(long)]
-        head: Option<String>,
-        /// The log must hold the reveal (without it the dice are not yet recomputed).
-        #[arg(long)]
-        require_reveal: bool,
-        /// A player's own seed, SIDE=HEX: the log's seed for that side must be it.
-        #[arg(long, value_name = "SIDE=HEX")]
-        player_seed: Vec<String>,
-        /// A player's own commitment, SIDE=HEX (as `baffle audit commit` printed it; with
-        /// live dice, his chain's anchor): the log's commitment for that side must be it,
-        /// so a twin log fails.
-        #[arg(long, value_name = "SIDE=HEX")]
-        player_commit: Vec<String>,
-        /// Signed heads a witness kept (`audit witness`; repeatable): each must be signed
-        /// by the key the log names, and the log must pass through it.
-        #[arg(long, value_name = "FILE")]
-        witness: Vec<PathBuf>,
-    },
+    Verify(VerifyArgs),
+}
+
+/// `baffle audit verify FILE …`: what the verifier asks of the log.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The JSON Lines export (`-`: standard input).
+    pub file: PathBuf,
+    /// A head hash a follower witnessed: the log must pass through it.
+    #[arg(long)]
+    pub head: Option<String>,
+    /// The log must hold the reveal (without it the dice are not yet recomputed).
+    #[arg(long)]
+    pub require_reveal: bool,
+    /// A player's own seed, SIDE=HEX: the log's seed for that side must be it.
+    #[arg(long, value_name = "SIDE=HEX")]
+    pub player_seed: Vec<String>,
+    /// A player's own commitment, SIDE=HEX (as `baffle audit commit` printed it; with
+    /// live dice, his chain's anchor): the log's commitment for that side must be it,
+    /// so a twin log fails.
+    #[arg(long, value_name = "SIDE=HEX")]
+    pub player_commit: Vec<String>,
+    /// Signed heads a witness kept (`audit witness`; repeatable): each must be signed
+    /// by the key the log names, and the log must pass through it.
+    #[arg(long, value_name = "FILE")]
+    pub witness: Vec<PathBuf>,
 }
 
 /// `baffle dice …`

@@ -12,7 +12,7 @@
 //! - [`cli`]: the command line; [`run`] executes it; [`render`] prints tables or JSON.
 //! - [`reveal`]: the players' seeds a match waits for, and its dice checked once revealed.
 //! - [`duration`]: durations as directors write them (12s, 2m, -30s).
-//! - [`views`]: what `--json` prints, one serde type per resource; [`statuses`] a match's status values.
+//! - [`views`]: what `--json` prints, one serde type per resource.
 //! - [`words`]: every word said to a person, with stable ids (for the shared catalogue).
 //! - [`feed`]: a match's or a tournament's updates as one stream that reconnects by itself.
 //! - [`tui`]: the live views, `baffle follow` and `baffle console` (ratatui).
@@ -29,7 +29,6 @@ pub mod presets;
 pub mod render;
 pub mod reveal;
 pub mod run;
-pub mod statuses;
 pub mod tui;
 pub mod views;
 pub mod witness;

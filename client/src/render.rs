@@ -147,11 +147,12 @@ pub fn match_text_checked(s: &v1::MatchState, check: Option<&crate::reveal::Dice
 /// The result of a match in words: drawn, both lost (6.7), or who won, how, and
 /// whether the director confirmed it.
 fn result_line(s: &v1::MatchState, r: &v1::MatchResult) -> String {
-    match r.how.as_str() {
-        "draw" if r.confirmed => words::say("cli-result-drawn"),
-        "draw" => words::say("cli-result-drawn-provisional"),
-        "double_default" => words::say("cli-result-both-lost"),
-        how => {
+    use v1::MatchEndKind as End;
+    match End::try_from(r.how_kind) {
+        Ok(End::Draw) if r.confirmed => words::say("cli-result-drawn"),
+        Ok(End::Draw) => words::say("cli-result-drawn-provisional"),
+        Ok(End::DoubleDefault) => words::say("cli-result-both-lost"),
+        _ => {
             let winner = if r.winner == v1::Side::B as i32 {
                 &s.player_b
             } else {
@@ -159,7 +160,7 @@ fn result_line(s: &v1::MatchState, r: &v1::MatchResult) -> String {
             };
             let args = [
                 ("name", format!("{winner} ({})", side(r.winner)).into()),
-                ("how", words::how(how).into()),
+                ("how", words::how(r.how_kind).into()),
             ];
             if r.confirmed {
                 words::say_with("cli-result-won", &args)
@@ -212,16 +213,18 @@ pub fn match_table(matches: &[v1::MatchState]) -> String {
     let rows: Vec<[String; 6]> = matches
         .iter()
         .map(|s| {
+            use v1::MatchEndKind as End;
+            let end = |r: &v1::MatchResult| End::try_from(r.how_kind).ok();
             let winner = match &s.result {
-                Some(r) if r.how == "draw" => words::say("console-note-drawn"),
-                Some(r) if r.how == "double_default" => words::say("cli-winner-nobody"),
+                Some(r) if end(r) == Some(End::Draw) => words::say("console-note-drawn"),
+                Some(r) if end(r) == Some(End::DoubleDefault) => words::say("cli-winner-nobody"),
                 Some(r) => {
                     let name = if r.winner == v1::Side::B as i32 {
                         &s.player_b
                     } else {
                         &s.player_a
                     };
-                    format!("{name} ({})", words::how(&r.how))
+                    format!("{name} ({})", words::how(r.how_kind))
                 }
                 None => "-".to_string(),
             };
@@ -285,10 +288,7 @@ pub(crate) fn columns<const N: usize>(header: &[String; N], rows: &[[String; N]]
 pub fn events_text(events: &[v1::Event], names: [&str; 2]) -> String {
     events
         .iter()
-        .map(|e| {
-            let body: Value = serde_json::from_str(&e.body).unwrap_or(Value::Null);
-            format!("#{} {}\n", e.seq, words::event(&e.kind, &body, names))
-        })
+        .map(|e| format!("#{} {}\n", e.seq, words::event(e, names)))
         .collect()
 }
 

@@ -91,83 +91,79 @@ impl TournamentView {
     }
 }
 
-pub use crate::statuses;
-
-/// Where a match stands, in the director's words: waiting (nobody checked in), present
-/// (one player), ready (both, nothing started), playing, between games, undecided (both
-/// won at one instant), over (result to confirm), confirmed, postponed (put off by the
-/// director before its first game).
-pub fn status(s: &v1::MatchState) -> &'static str {
-    if let Some(r) = &s.result {
-        return if r.confirmed {
-            statuses::CONFIRMED
-        } else {
-            statuses::OVER
-        };
-    }
-    if s.awaiting_decision {
-        return statuses::UNDECIDED;
-    }
-    if s.postponed {
-        return statuses::POSTPONED;
-    }
-    match v1::MatchPhase::try_from(s.phase) {
-        Ok(v1::MatchPhase::Playing) => statuses::PLAYING,
-        Ok(v1::MatchPhase::BetweenGames) => statuses::BETWEEN,
-        Ok(v1::MatchPhase::Over) => statuses::OVER,
-        _ => {
-            let present = match &s.chess {
-                Some(c) if s.present.is_empty() => &c.present,
-                _ => &s.present,
-            };
-            match present.iter().filter(|p| **p).count() {
-                0 => statuses::WAITING,
-                1 => statuses::PRESENT,
-                _ => statuses::READY,
-            }
-        }
-    }
+/// Where a match stands (`MatchState.status`, the server's one derivation): waiting
+/// (nobody checked in), present (one player), ready (both, nothing started), playing,
+/// between games, undecided (both won at one instant), over (result to confirm),
+/// confirmed, postponed (put off by the director before its first game).
+pub fn status(s: &v1::MatchState) -> v1::MatchStatus {
+    v1::MatchStatus::try_from(s.status).unwrap_or_default()
 }
 
 /// A match: everything `MatchState` says, in one spelling.
 #[derive(Debug, Serialize)]
 pub struct MatchView {
+    /// The match id, unique across tournaments.
     pub match_id: String,
+    /// The tournament the match belongs to.
     pub tournament_id: String,
+    /// The round, from 1.
     pub round: u32,
+    /// The table it is played at.
     pub table: String,
     /// `backgammon` or `chess`.
     pub game_type: &'static str,
+    /// The players' names, A then B.
     pub players: [String; 2],
+    /// The match length in force (it may have been corrected, 4.8).
     pub length: u32,
+    /// The score, A then B.
     pub score: [u32; 2],
     /// `waiting`, `playing`, `between_games`, `over`.
     pub phase: String,
     /// See [`status`].
-    pub status: &'static str,
+    pub status: String,
+    /// The game in progress, from 1; 0 between games.
     pub game: u32,
+    /// Whether the game in play is the Crawford game.
     pub crawford: bool,
+    /// Whether the Crawford game has been played.
     pub post_crawford: bool,
+    /// The cube.
     pub cube: CubeView,
     /// `opening`, `on_roll`, `moving`, `double_offered`, `unspecified`.
     pub turn: String,
+    /// Whose turn it is (or who doubled): `A`, `B` or `-`.
     pub turn_side: &'static str,
+    /// The dice being played, when moving.
     pub dice: Vec<u32>,
+    /// Both clocks; none in a match played without one.
     pub clock: Option<ClockView>,
+    /// The result, once the match is over.
     pub result: Option<ResultView>,
+    /// Records in the match's log: the next one gets this number.
     pub seq: u64,
+    /// The hash of the log's newest record (hex).
     pub head_hash: String,
+    /// SHA-256 of the server seed (hex), published before the first roll.
     pub commitment: String,
+    /// Where the dice come from.
     pub dice_source: String,
+    /// Whether each player is at the table, A then B.
     pub present: Vec<bool>,
+    /// Lateness and penalty points each player received, A then B.
     pub penalty_points: Vec<u32>,
+    /// Breaks each player may still take, A then B.
     pub breaks_left: Vec<u32>,
+    /// When something is next due (a flag, a lateness point, a break's end), ms since the epoch.
     pub next_due_ms: Option<i64>,
     /// When the match is scheduled to start (ms since the epoch): lateness counts from
     /// here (2.2).
     pub scheduled_start_ms: i64,
+    /// Both players won at the same instant (2.2): the director decides the match.
     pub awaiting_decision: bool,
+    /// Statistical anomalies raised on physically rolled dice so far.
     pub dice_anomalies: u32,
+    /// The latest anomaly, in words.
     pub last_anomaly: String,
     /// While a player's committed seed is awaited: when the reveals are due (ms on the
     /// server's clock).
@@ -175,9 +171,13 @@ pub struct MatchView {
     pub reveal_due_ms: Option<i64>,
     /// Whether the server's seed is revealed (every draw can be recomputed).
     pub dice_revealed: bool,
+    /// The devices bound to the match.
     pub devices: Vec<DeviceView>,
+    /// How many appeals to the committee the match has (5).
     pub appeals: usize,
+    /// A chess match's own state, as the server sends it; none in backgammon.
     pub chess: Option<Value>,
+    /// The backgammon board, when moves are recorded.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub board: Option<Value>,
 }
@@ -185,61 +185,87 @@ pub struct MatchView {
 /// The cube.
 #[derive(Debug, Serialize)]
 pub struct CubeView {
+    /// Its value: 1, 2, 4, …
     pub value: u32,
+    /// Who owns it: `A`, `B`, or `-` while centred.
     pub owner: &'static str,
 }
 
 /// Both clocks.
 #[derive(Debug, Serialize)]
 pub struct ClockView {
+    /// The instant the clocks are read at, ms since the epoch.
     pub as_of_ms: i64,
+    /// Whose clock runs: `A`, `B`, or `-` while stopped.
     pub running: &'static str,
     /// A pause reason (`director_called`, …) or `none`.
     pub paused: String,
+    /// Side A's clock.
     pub a: Option<SideClockView>,
+    /// Side B's clock.
     pub b: Option<SideClockView>,
+    /// When the running side's flag falls if nothing happens first.
     pub next_flag_at_ms: Option<i64>,
+    /// A flag fell and the clocks froze.
     pub frozen: bool,
 }
 
 /// One side's clock.
 #[derive(Debug, Serialize)]
 pub struct SideClockView {
+    /// Time left in the current stage (main time, or the overtime period); in count-up, the time used.
     pub main_ms: i64,
+    /// Delay left on this turn if on turn, else the delay the next turn starts with.
     pub delay_ms: i64,
+    /// All time left before the flag falls, delay aside.
     pub total_ms: i64,
+    /// Moves completed in the game.
     pub moves: u32,
+    /// The period in force, 0 for the first.
     pub period: u32,
+    /// When this flag fell, if it did.
     pub flagged_at_ms: Option<i64>,
+    /// The side must wait out the delay before ending its turn (4.1 (v)(b), 4.2 (iii)(c)).
     pub must_wait_delay: bool,
 }
 
 /// The match's result.
 #[derive(Debug, Serialize)]
 pub struct ResultView {
+    /// Who won: `A`, `B`, or `-` for none.
     pub winner: &'static str,
+    /// How the match ended (`points`, `timeout`, `forfeit`, …).
     pub how: String,
+    /// Whether the director confirmed it (4.6).
     pub confirmed: bool,
 }
 
 /// A device bound to a match, and whether it is connected now.
 #[derive(Debug, Serialize)]
 pub struct DeviceView {
+    /// The device's id.
     pub device_id: String,
+    /// The match it is bound to: in a list of devices; none within a match's own view.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub match_id: Option<String>,
+    /// Whether it is connected now.
     pub connected: bool,
 }
 
 /// A match that is offline: its log did not check out on the server's start.
 #[derive(Debug, Serialize)]
 pub struct OfflineView {
+    /// The match id.
     pub match_id: String,
+    /// Its tournament.
     pub tournament_id: String,
+    /// Its round.
     pub round: u32,
+    /// Its table.
     pub table: String,
     /// Always "offline", as `MatchView.status` names a match's status.
     pub status: &'static str,
+    /// Why its log did not check out.
     pub reason: String,
 }
 
@@ -287,7 +313,7 @@ impl MatchView {
             score: [s.score_a, s.score_b],
             phase: v1::MatchPhase::try_from(s.phase)
                 .map_or("-".into(), |p| enum_name(p.as_str_name(), "MATCH_PHASE_")),
-            status: status(s),
+            status: enum_name(status(s).as_str_name(), "MATCH_STATUS_"),
             game: s.game_number,
             crawford: s.crawford,
             post_crawford: s.post_crawford,
@@ -315,7 +341,9 @@ impl MatchView {
             }),
             result: s.result.as_ref().map(|r| ResultView {
                 winner: side(r.winner),
-                how: r.how.clone(),
+                how: v1::MatchEndKind::try_from(r.how_kind).map_or("-".into(), |k| {
+                    enum_name(k.as_str_name(), "MATCH_END_KIND_")
+                }),
                 confirmed: r.confirmed,
             }),
             seq: s.seq,
@@ -351,11 +379,15 @@ impl MatchView {
 /// One event of a match's log, its body parsed back into an object and said in words.
 #[derive(Debug, Serialize)]
 pub struct EventView {
+    /// The record's number in the log.
     pub seq: u64,
+    /// The record's hash (hex).
     pub hash: String,
+    /// The event's kind (`game.rolled`, …).
     pub kind: String,
     /// The event in words, always in English (the terminal says it in the chosen language).
     pub text: String,
+    /// The record's body, as the log holds it.
     pub event: Value,
 }
 
@@ -368,7 +400,7 @@ impl EventView {
             hash: e.hash.clone(),
             kind: e.kind.clone(),
             // Always English: `--json` is for scripts, whatever the director reads.
-            text: words::in_locale(words::Language::En, || words::event(&e.kind, &body, names)),
+            text: words::in_locale(words::Language::En, || words::event(e, names)),
             event: body,
         }
     }

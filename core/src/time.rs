@@ -69,31 +69,26 @@ impl Millis {
     }
 }
 
-impl Add for Millis {
-    type Output = Millis;
-    fn add(self, rhs: Millis) -> Millis {
-        Millis(self.0.saturating_add(rhs.0))
-    }
+/// A span's `+` and `-` (and `+=`, `-=`) saturate: a clock never wraps.
+macro_rules! saturating {
+    ($op:ident, $f:ident, $assign:ident, $f_assign:ident, $saturating:ident) => {
+        impl $op for Millis {
+            type Output = Millis;
+            fn $f(self, rhs: Millis) -> Millis {
+                Millis(self.0.$saturating(rhs.0))
+            }
+        }
+
+        impl $assign for Millis {
+            fn $f_assign(&mut self, rhs: Millis) {
+                *self = (*self).$f(rhs);
+            }
+        }
+    };
 }
 
-impl AddAssign for Millis {
-    fn add_assign(&mut self, rhs: Millis) {
-        *self = *self + rhs;
-    }
-}
-
-impl Sub for Millis {
-    type Output = Millis;
-    fn sub(self, rhs: Millis) -> Millis {
-        Millis(self.0.saturating_sub(rhs.0))
-    }
-}
-
-impl SubAssign for Millis {
-    fn sub_assign(&mut self, rhs: Millis) {
-        *self = *self - rhs;
-    }
-}
+saturating!(Add, add, AddAssign, add_assign, saturating_add);
+saturating!(Sub, sub, SubAssign, sub_assign, saturating_sub);
 
 impl Neg for Millis {
     type Output = Millis;

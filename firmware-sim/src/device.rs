@@ -489,8 +489,23 @@ impl Firmware {
         conn: &mut Connection,
         requests: &mut mpsc::UnboundedReceiver<Request>,
     ) -> Ended {
-        // The answer to the hello is the match's state (or a refusal); a server that
-        // does not answer in time is treated as a lost connection.
+        if let Some(ended) = self.await_hello(conn).await {
+            return ended;
+        }
+        self.sync_sent = None;
+        self.view.send_modify(|v| {
+            v.connected = true;
+            v.connections += 1;
+        });
+        if let Err(ended) = self.replay_offline(conn).await {
+            return ended;
+        }
+        self.serve(conn, requests).await
+    }
+
+    /// The answer to the hello is the match's state (or a refusal); a server that does
+    /// not answer in time is treated as a lost connection. `None`: answered.
+    async fn await_hello(&mut self, conn: &mut Connection) -> Option<Ended> {
         let answered = tokio::time::timeout(self.hello_wait(), async {
             loop {
                 match conn.inbound.next().await {
@@ -512,32 +527,37 @@ impl Firmware {
             }
         })
         .await;
-        match answered {
-            Ok(None) => {}
-            Ok(Some(ended)) => return ended,
-            Err(_) => return Ended::Lost,
-        }
-        self.sync_sent = None;
-        self.view.send_modify(|v| {
-            v.connected = true;
-            v.connections += 1;
-        });
-        // Inputs made while offline are charged at their device times only if the server
-        // knows the device's clock first: one exchange, reported, before the replay
-        // (the server may be another node than before, knowing nothing of this device).
+        answered.unwrap_or(Some(Ended::Lost))
+    }
+
+    /// Inputs made while offline are charged at their device times only if the server
+    /// knows the device's clock first: one exchange, reported, before the replay (the
+    /// server may be another node than before, knowing nothing of this device).
+    async fn replay_offline(&mut self, conn: &mut Connection) -> Result<(), Ended> {
         if !self.unacked.is_empty() {
             match tokio::time::timeout(self.hello_wait(), self.sync_once(conn)).await {
                 Ok(Ok(())) => {}
-                Ok(Err(ended)) => return ended,
-                Err(_) => return Ended::Lost,
+                Ok(Err(ended)) => return Err(ended),
+                Err(_) => return Err(Ended::Lost),
             }
         }
         let replay: Vec<v1::Input> = self.unacked.iter().map(|p| p.input.clone()).collect();
         for input in replay {
             if self.send_input(conn, input).await.is_err() {
-                return Ended::Lost;
+                return Err(Ended::Lost);
             }
         }
+        Ok(())
+    }
+
+    /// The connection in use: syncs on the period, the owner's requests, the server's
+    /// messages, until the link drops, the server falls silent or refuses, or the owner
+    /// closes the device.
+    async fn serve(
+        &mut self,
+        conn: &mut Connection,
+        requests: &mut mpsc::UnboundedReceiver<Request>,
+    ) -> Ended {
         let mut sync = tokio::time::interval(self.cfg.sync_every);
         sync.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(self.cfg.seed);
@@ -557,25 +577,7 @@ impl Firmware {
         tokio::pin!(silence);
         loop {
             let sent = tokio::select! {
-                _ = sync.tick() => {
-                    // One exchange at a time: a request queued behind another on the
-                    // stream would carry the first one's delay, and only exchanges that
-                    // met no queue bound the offset tightly.
-                    let t0 = self.cfg.clock.now_ms();
-                    if self.sync_sent.is_some_and(|sent| t0 - sent < SYNC_WAIT_MS) {
-                        Ok(())
-                    } else {
-                        self.sync_sent = Some(t0);
-                        let request = v1::SyncRequest {
-                            device_ms: t0,
-                            previous: self.report.take(),
-                        };
-                        conn.out
-                            .send(message(v1::device_message::Message::Sync(request)))
-                            .await
-                            .map_err(|_| ())
-                    }
-                }
+                _ = sync.tick() => self.sync_if_free(conn).await,
                 r = requests.recv() => match r {
                     None => return Ended::Closed,
                     Some(Request::Cut) => return Ended::Lost,
@@ -601,6 +603,25 @@ impl Firmware {
                 return Ended::Lost;
             }
         }
+    }
+
+    /// A sync request, unless one is still awaited: one exchange at a time, since a
+    /// request queued behind another on the stream would carry the first one's delay,
+    /// and only exchanges that met no queue bound the offset tightly.
+    async fn sync_if_free(&mut self, conn: &mut Connection) -> Result<(), ()> {
+        let t0 = self.cfg.clock.now_ms();
+        if self.sync_sent.is_some_and(|sent| t0 - sent < SYNC_WAIT_MS) {
+            return Ok(());
+        }
+        self.sync_sent = Some(t0);
+        let request = v1::SyncRequest {
+            device_ms: t0,
+            previous: self.report.take(),
+        };
+        conn.out
+            .send(message(v1::device_message::Message::Sync(request)))
+            .await
+            .map_err(|_| ())
     }
 
     /// One time-sync exchange, waited for, then reported to the server with a second

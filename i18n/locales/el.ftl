@@ -101,6 +101,8 @@ match-end-kind-timeout = στον χρόνο
 match-end-kind-penalty-points = με πόντους ποινής
 match-end-kind-forfeit = με κατακύρωση
 match-end-kind-director-decision = με απόφαση του Διευθυντή Αγώνων
+match-end-kind-draw = ισόπαλο
+match-end-kind-double-default = ήττα και των δύο λόγω μη προσέλευσης
 win-kind-single = μονή
 win-kind-gammon = διπλή
 win-kind-backgammon = τριπλή
@@ -395,7 +397,7 @@ match-status-between-games = μεταξύ παρτίδων
 match-status-over = τέλος
 match-status-confirmed = επικυρωμένο
 match-status-undecided = εκκρεμεί
-match-status-paused = σε παύση
+console-status-paused = σε παύση
 match-status-postponed = σε αναβολή
 console-col-table = ΤΡΠ
 console-col-round = ΓΥΡ
@@ -610,8 +612,6 @@ cli-dice-unreadable = ζάρια  δεν ελέγχθηκαν: το αρχείο
 cli-dice-revealed = ζάρια  ο σπόρος αποκαλύφθηκε: το baffle audit export { $match } | baffle audit verify - υπολογίζει ξανά κάθε κλήρωση
 cli-reveal-extended = οι σπόροι οφείλονται πλέον έως { $due } (το αρχείο έχει { $count } εγγραφές)
 cli-links-extended = οι κρίκοι οφείλονται πλέον έως { $due } (το αρχείο έχει { $count } γεγονότα)
-cli-event-reveal-due = οι σπόροι των παικτών οφείλονται έως { $due }
-cli-event-reveal-extended = ο Διευθυντής Αγώνων παρέτεινε την προθεσμία των σπόρων έως { $due } ({ $rule })
 cli-col-id = ΚΩΔΙΚΟΣ
 cli-col-name = ΟΝΟΜΑ
 cli-archived = (αρχειοθετημένο)
@@ -648,6 +648,12 @@ follow-dice-verified = τα ζάρια επαληθεύτηκαν: { $count ->
 follow-dice-not-verified = ζάρια: ΔΕΝ ΕΠΑΛΗΘΕΥΤΗΚΑΝ: { $why }
 follow-dice-unreadable = ζάρια: δεν ελέγχθηκαν: το αρχείο δεν διαβάστηκε ({ $why })
 follow-footer = γεγονός { $seq }  κεφαλή { $head }   q: έξοδος
+follow-title = baffle follow
+follow-chess-to-move = παίζει { $name } ({ $color })
+follow-chess-not-started = δεν έχει αρχίσει
+follow-chess-quickplay-claim = αίτημα ισοπαλίας (γρήγορη λήξη) από { $color }
+follow-chess-illegal-moves = παράνομες κινήσεις: Λευκά { $white }, Μαύρα { $black }
+follow-chess-game-result = παρτίδα { $game } ({ $name } με τα Λευκά): { $result }
 
 ## The console's rulings worded by the director, and answers he types again (issue 31)
 console-ask-reason = { $action }: η αιτιολογία της απόφασης
@@ -677,10 +683,10 @@ cli-game-line = { $number }. { $name } κέρδισε { $points ->
 cli-win-kind-single = μονή
 cli-win-kind-gammon = διπλή
 cli-win-kind-backgammon = τριπλή
-follow-event-opened = ο αγώνας άνοιξε
-follow-event-setup = ορίστηκαν οι ρυθμίσεις του αγώνα
-follow-event-input = μια ενέργεια από τη συσκευή { $device }
-follow-event-input-refused = μια ενέργεια από τη συσκευή { $device }, απορρίφθηκε: { $why }
+event-match-opened = ο αγώνας άνοιξε
+event-match-setup = ορίστηκαν οι ρυθμίσεις του αγώνα
+event-device-input = μια ενέργεια από τη συσκευή { $device }
+event-device-input-refused = μια ενέργεια από τη συσκευή { $device }, απορρίφθηκε: { $why }
 
 ## Η μέρα ενός τουρνουά από τη γραμμή εντολών: `baffle player`, `draw`, `round`, `pairing`, `standings`
 

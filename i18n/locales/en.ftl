@@ -101,6 +101,8 @@ match-end-kind-timeout = on time
 match-end-kind-penalty-points = on penalty points
 match-end-kind-forfeit = by forfeit
 match-end-kind-director-decision = by the director's decision
+match-end-kind-draw = drawn
+match-end-kind-double-default = both lost by default
 win-kind-single = single
 win-kind-gammon = gammon
 win-kind-backgammon = backgammon
@@ -396,7 +398,7 @@ match-status-between-games = between games
 match-status-over = over
 match-status-confirmed = confirmed
 match-status-undecided = undecided
-match-status-paused = paused
+console-status-paused = paused
 match-status-postponed = put off
 console-col-table = TBL
 console-col-round = RND
@@ -612,8 +614,6 @@ cli-dice-unreadable = dice   not checked: the log could not be read ({ $why })
 cli-dice-revealed = dice   seed revealed: baffle audit export { $match } | baffle audit verify - recomputes every draw
 cli-reveal-extended = the reveals are now due by { $due } (the log has { $count } events)
 cli-links-extended = the links are now due by { $due } (the log has { $count } events)
-cli-event-reveal-due = the players' seeds are due by { $due }
-cli-event-reveal-extended = the director extended the seeds' deadline to { $due } ({ $rule })
 cli-col-id = ID
 cli-col-name = NAME
 cli-archived = (archived)
@@ -650,6 +650,12 @@ follow-dice-verified = dice verified: { $count ->
 follow-dice-not-verified = dice NOT VERIFIED: { $why }
 follow-dice-unreadable = dice not checked: the log could not be read ({ $why })
 follow-footer = event { $seq }  head { $head }   q: quit
+follow-title = baffle follow
+follow-chess-to-move = { $name } ({ $color }) to move
+follow-chess-not-started = not started
+follow-chess-quickplay-claim = quickplay claim by { $color }
+follow-chess-illegal-moves = illegal moves: White { $white }, Black { $black }
+follow-chess-game-result = game { $game } ({ $name } White): { $result }
 
 ## The console's rulings worded by the director, and answers he types again (issue 31)
 console-ask-reason = { $action }: the reason for the ruling
@@ -679,10 +685,10 @@ cli-game-line = { $number }. { $name } won { $points ->
 cli-win-kind-single = single
 cli-win-kind-gammon = gammon
 cli-win-kind-backgammon = backgammon
-follow-event-opened = the match was opened
-follow-event-setup = the match was set up
-follow-event-input = an input from device { $device }
-follow-event-input-refused = an input from device { $device }, refused: { $why }
+event-match-opened = the match was opened
+event-match-setup = the match was set up
+event-device-input = an input from device { $device }
+event-device-input-refused = an input from device { $device }, refused: { $why }
 
 ## A tournament's day from the command line: `baffle player`, `draw`, `round`, `pairing`, `standings`
 

@@ -18,9 +18,10 @@ macro_rules! namer {
 }
 
 /// The enums whose values the page and the console show as words, by proto name.
-pub const TABLES: [(&str, Namer); 7] = [
+pub const TABLES: [(&str, Namer); 8] = [
     ("PauseReason", namer!(v1::PauseReason)),
     ("MatchPhase", namer!(v1::MatchPhase)),
+    ("MatchStatus", namer!(v1::MatchStatus)),
     ("TurnPhase", namer!(v1::TurnPhase)),
     ("MatchEndKind", namer!(v1::MatchEndKind)),
     ("WinKind", namer!(v1::WinKind)),

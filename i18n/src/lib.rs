@@ -18,9 +18,11 @@
 //! of every enum in [`enums::TABLES`] has a message in every locale, and that no message
 //! names a value that does not exist.
 
+pub mod describe;
 pub mod enums;
 pub mod page;
 
+use baffle_proto::v1;
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 use unic_langid::LanguageIdentifier;
@@ -194,6 +196,31 @@ impl Catalogue {
         enum_message_id(enum_name, value).map(|id| self.format(&id, &[]))
     }
 
+    /// `words` ([`describe::describe`]'s, or the server's `v1::Event.words`) in this
+    /// locale: nested messages first, a side as its player's name in `names` ([A, B]),
+    /// an instant as a time of day in UTC ([`time_of_day`]).
+    pub fn words(&self, words: &v1::Words, names: [&str; 2]) -> String {
+        use v1::word_arg::Value as Arg;
+        let args: Vec<(&str, Value)> = words
+            .args
+            .iter()
+            .map(|a| {
+                let value = match &a.value {
+                    Some(Arg::Text(s)) => Value::Text(s.clone()),
+                    // Counts and points: far below 2^53, exact as f64.
+                    Some(Arg::Number(n)) => Value::Number(*n as f64),
+                    Some(Arg::Side(s)) if *s == v1::Side::B as i32 => names[1].into(),
+                    Some(Arg::Side(_)) => names[0].into(),
+                    Some(Arg::TimeMs(ms)) => time_of_day(*ms).into(),
+                    Some(Arg::Words(inner)) => self.words(inner, names).into(),
+                    None => Value::Text(String::new()),
+                };
+                (a.name.as_str(), value)
+            })
+            .collect();
+        self.format(&words.id, &args)
+    }
+
     /// A rule cited in the regulations' own numbering: `rule("backgammon", "4.3 (ii)(c)")`
     /// → "άρθρο 4.3 (ii)(c) του Κανονισμού". `body` is "backgammon" or "chess".
     pub fn rule(&self, body: &str, article: &str) -> String {
@@ -204,6 +231,13 @@ impl Catalogue {
         };
         self.format(id, &[("article", article.into())])
     }
+}
+
+/// An instant (ms since the epoch, as the server's times are) as the time of day in
+/// UTC, as the terminal says it: "14:32 UTC".
+pub fn time_of_day(ms: i64) -> String {
+    let minutes = ms.div_euclid(60_000).rem_euclid(24 * 60);
+    format!("{:02}:{:02} UTC", minutes / 60, minutes % 60)
 }
 
 /// A locale's bundle. The files are part of the binary and tested, so a parse error is

@@ -327,3 +327,139 @@ fn every_id_the_page_uses_is_in_every_pages_catalogue() {
         assert!(missing.is_empty(), "{}: {missing:?}", locale.tag());
     }
 }
+
+/// A body of every kind [`describe::describe`] knows, and of each way one kind is said
+/// (a ruling's every action, with and without its effect; an extension and a deadline).
+fn sample_events() -> Vec<(String, Json)> {
+    use serde_json::json;
+    let mut out: Vec<(String, Json)> = describe::kinds()
+        .map(|kind| {
+            let body = json!({"kind": kind, "side": "A", "late": "B", "winner": "B",
+                "offender": "A", "color": "black", "until": 60_000, "by": 120_000,
+                "number": 2, "crawford": true, "throw": [6, 1], "dice": [3, 4], "value": 2,
+                "what": "clock", "ruling": {"article": "2.2", "reason": "r"}, "play": "24/18",
+                "result": "gammon", "points": 2, "reason": "director_called", "length": 7,
+                "how": "timeout", "article": "2.3", "credit_ms": 1000, "charged_ms": 1000,
+                "down_ms": 2000, "was": "Ana", "name": "Anna", "device": "d1",
+                "outcome": "applied", "game": 2,
+                "action": {"action": "warning", "side": "B"}});
+            (kind.to_string(), body)
+        })
+        .collect();
+    let actions = [
+        json!({"action": "warning", "side": "A"}),
+        json!({"action": "award_points", "to": "A", "points": 1}),
+        json!({"action": "deduct_points", "from": "B", "points": 2}),
+        json!({"action": "correct_score", "a": 1, "b": 0}),
+        json!({"action": "correct_result", "winner": "B", "game": 3}),
+        json!({"action": "adjust_time", "side": "A", "delta": -5000}),
+        json!({"action": "set_time", "side": "B"}),
+        json!({"action": "confirm_result"}),
+        json!({"action": "forfeit_match", "loser": "A"}),
+        json!({"action": "reschedule", "start": 63_300_000}),
+        json!({"action": "reschedule"}),
+        json!({"action": "something_new"}),
+    ];
+    let effects = [
+        Json::Null,
+        json!({"of": "score", "before": [1, 2], "after": [1, 3]}),
+        json!({"of": "clock", "before": 1000, "after": 1000}),
+    ];
+    for action in actions {
+        for effect in &effects {
+            let mut body = json!({"ruling": {"article": "4.7"}, "action": action.clone()});
+            if !effect.is_null() {
+                body["effect"] = effect.clone();
+            }
+            out.push(("bg.ruling".into(), body));
+        }
+    }
+    for (kind, body) in [
+        ("dice.reveal_due", json!({"by": 300_000})),
+        ("bg.requested", json!({"side": "B", "what": "observer"})),
+        ("dice.asked", json!({"at": 1, "due": 2})),
+        (
+            "table.restart",
+            json!({"credit_ms": 1, "charged_ms": 2, "down_ms": 3, "side": "A"}),
+        ),
+        (
+            "device.input",
+            json!({"device": "d1", "outcome": "refused: not bound"}),
+        ),
+        ("chess.ended", json!({"result": {"outcome": "both_lose"}})),
+        ("bg.some_future_kind", json!({})),
+    ] {
+        out.push((kind.into(), body));
+    }
+    out
+}
+
+/// Every message `words` names (its own and its nested ones) is in `locale`'s own file
+/// and takes exactly the arguments given: no argument missing, none left over.
+fn check_words(words: &v1::Words, locale: Locale, kind: &str, report: &mut Vec<String>) {
+    let patterns = page::compile(locale.source()).unwrap();
+    let Some(pattern) = patterns.get(&words.id) else {
+        report.push(format!("{kind}: {} is not in {}", words.id, locale.tag()));
+        return;
+    };
+    let (mut plain, mut chosen) = (BTreeSet::new(), Vec::new());
+    arguments(pattern, &mut plain, &mut chosen);
+    plain.extend(chosen.into_iter().map(|(name, _)| name));
+    let given: BTreeSet<String> = words.args.iter().map(|a| a.name.clone()).collect();
+    if given != plain || given.len() != words.args.len() {
+        report.push(format!(
+            "{kind}: {} in {} uses {plain:?}, given {given:?}",
+            words.id,
+            locale.tag()
+        ));
+    }
+    for arg in &words.args {
+        if let Some(v1::word_arg::Value::Words(inner)) = &arg.value {
+            check_words(inner, locale, kind, report);
+        }
+    }
+}
+
+#[test]
+fn every_event_kind_is_said_by_a_message_of_both_catalogues_with_exactly_its_arguments() {
+    let mut report = Vec::new();
+    let samples = sample_events();
+    assert!(samples.len() > 60, "{}", samples.len());
+    for (kind, body) in &samples {
+        let words = describe::describe(kind, body);
+        for locale in Locale::ALL {
+            check_words(&words, locale, kind, &mut report);
+        }
+    }
+    assert!(report.is_empty(), "{}", report.join("\n"));
+}
+
+#[test]
+fn words_are_formatted_with_the_names_and_nested_messages_of_the_locale() {
+    use serde_json::json;
+    let names = ["Άννα", "Βασίλης"];
+    let el = Catalogue::new(Locale::El);
+    let en = Catalogue::new(Locale::En);
+    let paused = describe::describe("bg.paused", &json!({"reason": "director_called"}));
+    assert_eq!(
+        el.words(&paused, names),
+        "το ρολόι σταμάτησε: κλήση Διευθυντή Αγώνων"
+    );
+    let ended = json!({"winner": "A", "result": "gammon", "points": 4});
+    assert_eq!(
+        el.words(&describe::describe("bg.game_ended", &ended), names),
+        "Άννα κέρδισε την παρτίδα: 4 πόντοι (διπλή)"
+    );
+    let moved = json!({"ruling": {"article": "2.2"}, "action": {"action": "reschedule", "start": 63_300_000}});
+    assert_eq!(
+        en.words(&describe::describe("bg.ruling", &moved), ["Anna", "Ben"]),
+        "ruling, art. 2.2 of the regulations: the match's start moved to 17:35 UTC"
+    );
+    // A kind nobody has worded yet is said by its name, and is the log's detail.
+    let future = describe::describe("bg.wait_for_it", &json!({}));
+    assert!(future.detail);
+    assert_eq!(en.words(&future, names), "wait for it");
+    // A dice draw is bookkeeping: the page leaves it out; a roll is play.
+    assert!(describe::describe("dice.roll", &json!({"side": "A", "dice": [1, 2]})).detail);
+    assert!(!describe::describe("bg.rolled", &json!({"side": "A", "dice": [1, 2]})).detail);
+}

@@ -16,6 +16,14 @@
 //! and signing key ([`join_checks`]): one that does not is refused at start, since it
 //! could neither open its matches' seeds nor sign their heads as their logs say.
 //!
+//! - **Rebalancing**, beside the leases: a node holding two or more matches more than
+//!   the live node holding fewest hands its surplus over, one match at a time
+//!   ([`rebalance_target`]). A hand-over is clean: the match's actor stops writing (the
+//!   command in flight is answered first), the lease ends at once, marked for the node
+//!   it goes to, which the change feed tells (`Change::Handed`): it claims at once (or
+//!   at its next tick) and takes the match over — no lease runs out, and no outage is
+//!   credited.
+//!
 //! A node shutting down (SIGTERM) lets its leases go, so the others take its matches over
 //! at their next tick. Times of leases are the database's. The node stops writing at its own deadline (the
 //! renewal's send time + ¾ of the lease), before any other node may claim.
@@ -65,7 +73,7 @@ impl Node {
             })?;
         // The feed first: nothing appended after this is missed.
         let changes = hub.store.changes();
-        let feed = tokio::spawn(follow_changes(hub.clone(), changes));
+        let feed = tokio::spawn(follow_changes(hub.clone(), changes, node.clone()));
         tick(&hub, &node).await;
         let store = hub.store.clone();
         let leases = tokio::spawn(keep_leases(hub, node, lease));
@@ -120,6 +128,7 @@ pub fn join_checks(seal: &SealKeys, signer: &HeadSigner) -> Result<JoinChecks, S
 async fn follow_changes<T: TimeSource>(
     hub: Arc<Hub<PgStore, T>>,
     mut changes: tokio::sync::mpsc::UnboundedReceiver<Change>,
+    node: String,
 ) {
     let closed = hub.closed();
     tokio::pin!(closed);
@@ -131,6 +140,12 @@ async fn follow_changes<T: TimeSource>(
         match change {
             Some(Change::Gap) => hub.catch_up_all().await,
             Some(Change::Grew { stream, .. }) => hub.stream_grew(&stream).await,
+            // A match handed to this node: claimed now, beside the feed (a claim beside
+            // the tick's is safe: a lease is claimed once, the other skips it).
+            Some(Change::Handed { to }) if to == node => {
+                tokio::spawn(claim(hub.clone(), node.clone()));
+            }
+            Some(Change::Handed { .. }) => {}
             None => return,
         }
     }
@@ -142,16 +157,99 @@ async fn keep_leases<T: TimeSource>(hub: Arc<Hub<PgStore, T>>, node: String, lea
     let mut every = tokio::time::interval(lease / 4);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     every.tick().await;
+    let rebalance = hub.store.fence().is_some_and(|f| f.rebalance);
+    // The hand-overs run beside the ticks, one batch at a time: a match's actor busy
+    // with a slow command must never hold up the renewal of every lease.
+    let mut handing: Option<tokio::task::JoinHandle<()>> = None;
     loop {
         tokio::select! {
-            _ = every.tick() => tick(&hub, &node).await,
+            _ = every.tick() => {
+                tick(&hub, &node).await;
+                if rebalance && handing.as_ref().is_none_or(|h| h.is_finished()) {
+                    handing = Some(tokio::spawn(hand_over_surplus(hub.clone())));
+                }
+            }
             () = &mut closed => break,
         }
+    }
+    if let Some(handing) = handing {
+        handing.abort();
     }
     // Shutting down: the other nodes take the matches over at their next tick.
     match hub.store.release_leases().await {
         Ok(()) => tracing::info!("let every lease go: the other nodes take the matches over"),
         Err(e) => tracing::warn!(error = %e, "the leases could not be let go: they run out"),
+    }
+}
+
+/// The node to hand one match over to, if this node, `me`, holds at least two more than
+/// the live node holding fewest (`loads`: each live node's count, as
+/// `PgStore::lease_loads` gives them). Handing over while the gap is two or more ends with
+/// every live node's count within one of every other's: each hand-over narrows the gap,
+/// and none is made across a gap of one (which would only move it).
+pub fn rebalance_target(me: &str, loads: &[(String, u64)]) -> Option<String> {
+    let mine = loads
+        .iter()
+        .find(|(node, _)| node == me)
+        .map_or(0, |(_, n)| *n);
+    let (least, fewest) = loads
+        .iter()
+        .filter(|(node, _)| node != me)
+        .min_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)))?;
+    (mine >= fewest.saturating_add(2)).then(|| least.clone())
+}
+
+/// Rebalancing (`docs/cluster.md`): while this node holds at least two matches more than
+/// the live node holding fewest, it hands one over to that node — its actor stops writing
+/// after the command in flight (answered first), then its lease ends now, marked for that
+/// node alone, which is notified, claims it at once and takes the match over as after
+/// any claim — and weighs the loads again. Stops at the first hand-over that does not happen.
+async fn hand_over_surplus<T: TimeSource>(hub: Arc<Hub<PgStore, T>>) {
+    let Some(fence) = hub.store.fence() else {
+        return;
+    };
+    let me = fence.node.clone();
+    loop {
+        let loads = match hub.store.lease_loads().await {
+            Ok(loads) => loads,
+            Err(e) => {
+                tracing::warn!(error = %e, "the nodes' loads could not be read: no hand-over");
+                return;
+            }
+        };
+        let Some(to) = rebalance_target(&me, &loads) else {
+            return;
+        };
+        // The last match in name order this node holds and writes.
+        let mut handed = false;
+        for stream in fence.streams().into_iter().rev() {
+            let Some(id) = stream.strip_prefix("m/") else {
+                continue;
+            };
+            let Ok(handle) = hub.match_handle(id).await else {
+                continue;
+            };
+            let Some(epoch) = handle.stop_writing().await else {
+                continue; // not written here yet (a takeover to record): another one
+            };
+            match hub.store.hand_over(&stream, &to).await {
+                Ok(true) => {
+                    tracing::info!(%stream, %to, epoch, "handed the match over (rebalancing)");
+                    handed = true;
+                }
+                Ok(false) => {
+                    tracing::warn!(%stream, "the lease ran out before the hand-over: lost")
+                }
+                Err(e) => {
+                    tracing::warn!(%stream, error = %e, "the match could not be handed over: writing it again");
+                    handle.resume(epoch).await;
+                }
+            }
+            break;
+        }
+        if !handed {
+            return;
+        }
     }
 }
 
@@ -170,6 +268,13 @@ async fn tick<T: TimeSource>(hub: &Arc<Hub<PgStore, T>>, node: &str) {
             return;
         }
     }
+    claim(hub.clone(), node.to_string()).await;
+}
+
+/// One claim: every lease handed to this node and its fair share of expired ones, each
+/// match taken over by its actor.
+async fn claim<T: TimeSource>(hub: Arc<Hub<PgStore, T>>, node: String) {
+    let node = node.as_str();
     match hub.store.claim_leases().await {
         Ok(claimed) => {
             for claim in claimed {
@@ -182,5 +287,55 @@ async fn tick<T: TimeSource>(hub: &Arc<Hub<PgStore, T>>, node: &str) {
             }
         }
         Err(e) => tracing::warn!(error = %e, "expired leases could not be claimed"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rebalance_target;
+
+    fn loads(of: &[(&str, u64)]) -> Vec<(String, u64)> {
+        of.iter().map(|(n, c)| (n.to_string(), *c)).collect()
+    }
+
+    #[test]
+    fn a_node_hands_over_only_across_a_gap_of_two_or_more() {
+        let l = loads(&[("n2", 0), ("n1", 12)]);
+        assert_eq!(rebalance_target("n1", &l).as_deref(), Some("n2"));
+        assert_eq!(
+            rebalance_target("n2", &l),
+            None,
+            "the one holding fewer gives nothing"
+        );
+        assert_eq!(
+            rebalance_target("n1", &loads(&[("n2", 5), ("n1", 6)])),
+            None
+        );
+        assert_eq!(rebalance_target("n1", &loads(&[("n1", 1)])), None, "alone");
+        assert_eq!(rebalance_target("n1", &[]), None);
+        // Not in the list (its renewal not seen yet): it holds nothing to give.
+        assert_eq!(rebalance_target("n9", &loads(&[("n2", 0)])), None);
+    }
+
+    #[test]
+    fn the_node_holding_fewest_is_chosen_ties_by_name() {
+        let l = loads(&[("n3", 2), ("n2", 2), ("n1", 9), ("n4", 7)]);
+        assert_eq!(rebalance_target("n1", &l).as_deref(), Some("n2"));
+        assert_eq!(rebalance_target("n4", &l).as_deref(), Some("n2"));
+    }
+
+    #[test]
+    fn handing_over_until_no_target_ends_balanced() {
+        // Three nodes, one holding 10: hand over one at a time, as the loop does.
+        let mut l = loads(&[("n1", 10), ("n2", 0), ("n3", 0)]);
+        let mut moves = 0;
+        while let Some(to) = rebalance_target("n1", &l) {
+            l.iter_mut().find(|(n, _)| *n == "n1").unwrap().1 -= 1;
+            l.iter_mut().find(|(n, _)| *n == to).unwrap().1 += 1;
+            moves += 1;
+            assert!(moves <= 10, "it ends");
+        }
+        let counts: Vec<u64> = l.iter().map(|(_, c)| *c).collect();
+        assert_eq!(counts, vec![4, 3, 3]);
     }
 }

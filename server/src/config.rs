@@ -81,6 +81,14 @@ pub struct Config {
           value_parser = clap::value_parser!(u64).range(200..=60_000))]
     pub lease_ms: u64,
 
+    /// With --store: whether this node hands matches over to a node holding fewer, so
+    /// that a node that joins or comes back takes its fair share (docs/cluster.md,
+    /// "Rebalancing"). `--rebalance false`: it never gives a match away (it still takes
+    /// what it is handed, and claims a dead node's).
+    #[arg(long, env = "BAFFLE_REBALANCE", default_value_t = true,
+          action = clap::ArgAction::Set)]
+    pub rebalance: bool,
+
     /// The director token file (created with mode 0600 on first start).
     /// Default: <data-dir>/director.token.
     /// Server seeds sealed before there was a seal key (`v1.`) open with it: keep it, and
@@ -296,6 +304,7 @@ mod tests {
         assert!(c.node().ends_with(":7001"), "{}", c.node());
         assert_eq!(c.advertised(), "http://127.0.0.1:7001");
         assert_eq!(c.lease_ms, 2_000);
+        assert!(c.rebalance, "rebalancing is on by default");
         let c = Config::try_parse_from([
             "baffled",
             "--node-id",
@@ -311,6 +320,8 @@ mod tests {
             ("n1", "http://n1:50051")
         );
         assert_eq!(c.lease_ms, 500);
+        let off = Config::try_parse_from(["baffled", "--rebalance", "false"]).unwrap();
+        assert!(!off.rebalance);
         assert!(Config::try_parse_from(["baffled", "--node-id", "a b"]).is_err());
         assert!(Config::try_parse_from(["baffled", "--lease-ms", "10"]).is_err());
     }

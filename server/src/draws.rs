@@ -18,8 +18,8 @@ use std::sync::Arc;
 
 use baffle_core::GameType;
 use baffle_core::Timestamp;
-use baffle_core::audit::Record;
 use baffle_core::audit::export;
+use baffle_core::audit::{Reader, Record};
 use baffle_core::side::Side;
 use baffle_core::table::MatchInfo;
 use baffle_core::tournament::{self, Command, ErrorKind, Event, Tournament, TournamentError};
@@ -29,6 +29,7 @@ use tokio::sync::{Mutex, watch};
 use crate::error::Error;
 use crate::feed::FeedItem;
 use crate::hub::{Hub, NewGame, NewMatch};
+use crate::registry::Replacement;
 use crate::seeds::fresh_server_seed;
 use crate::store::{EventStore, StoreError};
 use crate::time::TimeSource;
@@ -108,7 +109,8 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
                 .read(&stream, 0, usize::MAX)
                 .map_err(|e| Error::Unavailable(e.to_string()))?;
         }
-        let records = export::parse_records(&lines)
+        let records = Reader::new()
+            .records(&lines)
             .map_err(|e| Error::DataLoss(format!("tournament {id}'s log: {e}")))?;
         tournament::replay(&records)
             .map_err(|e| Error::DataLoss(format!("tournament {id}'s log: {e}")))
@@ -420,9 +422,20 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
         }
     }
 
-    /// Creates the match of every `match.assigned` in `events`.
+    /// Creates the match of every `match.assigned` in `events`; one that follows a
+    /// `match.replaced` of its place names the match it replaces, so the directory links
+    /// the two and the old one takes no more commands.
     async fn make_matches(&self, t: &Tournament, events: &[Event]) {
+        let mut replacing = None;
         for e in events {
+            if let Event::Replaced { key, old, ruling } = e {
+                let replacement = Replacement {
+                    match_id: old.clone(),
+                    ruling: ruling.clone(),
+                };
+                replacing = Some((*key, replacement));
+                continue;
+            }
             let Event::Assigned {
                 key,
                 match_id,
@@ -433,8 +446,13 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
             else {
                 continue;
             };
+            let replaces = replacing
+                .take()
+                .filter(|(replaced, _)| replaced == key)
+                .map(|(_, r)| r);
+            let place = (key.round, match_id.as_str(), table.as_str());
             let made = self
-                .create_match(t, key.round, match_id, table, *players, *start)
+                .create_match(t, place, *players, *start, replaces)
                 .await;
             if let Err(error) = made {
                 tracing::error!(tournament = %t.id, %key, %match_id, %error, "a match of the draw could not be created: it is created again at the next start");
@@ -445,11 +463,10 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
     async fn create_match(
         &self,
         t: &Tournament,
-        round: u32,
-        match_id: &str,
-        table: &str,
+        (round, match_id, table): (u32, &str, &str),
         players: [tournament::EntrantId; 2],
         start: Timestamp,
+        replaces: Option<Replacement>,
     ) -> Result<(), Error> {
         let names = players.map(|p| t.name_of(p));
         let game = match t.plan.game {
@@ -488,7 +505,7 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
                 players: names,
                 start,
                 game,
-                replaces: None,
+                replaces,
             })
             .await;
         match made {
@@ -553,10 +570,15 @@ impl<S: EventStore + Clone, T: TimeSource> Draws<S, T> {
                     }
                 }
                 Err(Error::NotFound(_)) => {
-                    if let Err(error) = self
-                        .create_match(&t, key.round, &a.match_id, &a.table, a.players, a.start)
-                        .await
-                    {
+                    // Made again after a crash: the words of its replacement, if it was
+                    // one, are in the draw's log; the directory links the two.
+                    let replaces = a.replaced.last().map(|old| Replacement {
+                        match_id: old.clone(),
+                        ruling: format!("match.replaced of {key} in the draw's log"),
+                    });
+                    let place = (key.round, a.match_id.as_str(), a.table.as_str());
+                    let made = self.create_match(&t, place, a.players, a.start, replaces);
+                    if let Err(error) = made.await {
                         tracing::error!(tournament = %id, %key, %error, "a match of the draw could not be created");
                     }
                 }

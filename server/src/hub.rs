@@ -634,6 +634,23 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         }
     }
 
+    /// Ok unless match `id` was replaced by a ruling (`NewMatch::replaces`, or a draw's
+    /// `match.replaced`): its log stays to be read and verified, but a command to it is
+    /// refused, naming the match that replaced it, so nobody plays on at the old table.
+    pub async fn check_not_replaced(&self, id: &str) -> Result<(), Error> {
+        let state = self.state.lock().await;
+        match state.registry.directory.replaced.get(id) {
+            None => Ok(()),
+            Some((by, ruling)) => Err(Error::Refused(baffle_core::table::Refusal {
+                kind: baffle_core::table::RefusalKind::Rule,
+                message: format!(
+                    "match {id} was replaced by match {by} ({ruling}): its log is kept, and \
+                     play goes on in {by}"
+                ),
+            })),
+        }
+    }
+
     /// Every match handle, by id.
     pub async fn match_handles(&self) -> Vec<MatchHandle> {
         self.state.lock().await.matches.values().cloned().collect()

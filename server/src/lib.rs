@@ -180,6 +180,50 @@ where
         + 'static,
     E: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
+    // The drawn tournaments' logs, replayed before the first request (`draws`).
+    let draws = draws::Draws::open(hub.clone()).await?;
+    let routes = routes(&hub, draws).await?;
+    let (signalled, on_signal) = tokio::sync::oneshot::channel::<()>();
+    let server = Server::builder()
+        .max_concurrent_streams(Some(MAX_STREAMS_PER_CONNECTION))
+        // A follower's client sends nothing while it follows: pings find the ones that
+        // vanished without a word (a phone leaving the Wi-Fi), so their connections and
+        // places among the followers are given back.
+        .http2_keepalive_interval(Some(KEEPALIVE_INTERVAL))
+        .http2_keepalive_timeout(Some(KEEPALIVE_TIMEOUT))
+        .accept_http1(true)
+        .layer(decode_errors::DecodeErrorsLayer)
+        .add_routes(routes)
+        .serve_with_incoming_shutdown(incoming, {
+            let hub = hub.clone();
+            async move {
+                shutdown.await;
+                // End the open streams so that their connections close and shutdown completes.
+                hub.close();
+                let _ = signalled.send(());
+            }
+        });
+    tokio::select! {
+        result = server => result?,
+        () = async {
+            if on_signal.await.is_ok() {
+                tokio::time::sleep(SHUTDOWN_GRACE).await;
+            } else {
+                std::future::pending::<()>().await;
+            }
+        } => tracing::warn!("connections still open {SHUTDOWN_GRACE:?} after the shutdown signal: stopping anyway"),
+    }
+    // The last heartbeat, at the stop itself: the next start credits its outage from here.
+    hub.mark_alive().await;
+    Ok(())
+}
+
+/// Every path the server answers: the gRPC services (each also over gRPC-Web), health
+/// and reflection, the tournament feed, the phone page and /metrics.
+async fn routes<S: EventStore + Clone, T: TimeSource>(
+    hub: &Arc<Hub<S, T>>,
+    draws: Arc<draws::Draws<S, T>>,
+) -> Result<Routes, ServeError> {
     let (health, health_service) = tonic_health::server::health_reporter();
     health
         .set_serving::<MatchesServer<MatchesService<S, T>>>()
@@ -197,10 +241,6 @@ where
         tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET,
         tonic_reflection::pb::v1alpha::FILE_DESCRIPTOR_SET,
     ])?);
-    // The drawn tournaments' logs, replayed before the first request (`draws`).
-    let draws = draws::Draws::open(hub.clone()).await?;
-    let (signalled, on_signal) = tokio::sync::oneshot::channel::<()>();
-    let builder = Server::builder();
     // Each service also answers gRPC-Web (browsers, on HTTP/1.1); the layer goes on the
     // services, not the server, because it refuses plain HTTP/1.1 requests such as the
     // page's own.
@@ -260,37 +300,5 @@ where
     );
     // The phone page beside the services; browsers reach them over gRPC-Web on HTTP/1.1.
     // And /metrics, and a 404 for any other path (`metrics::routes`).
-    let routes = Routes::from(metrics::routes(web::routes(router)));
-    let server = builder
-        .max_concurrent_streams(Some(MAX_STREAMS_PER_CONNECTION))
-        // A follower's client sends nothing while it follows: pings find the ones that
-        // vanished without a word (a phone leaving the Wi-Fi), so their connections and
-        // places among the followers are given back.
-        .http2_keepalive_interval(Some(KEEPALIVE_INTERVAL))
-        .http2_keepalive_timeout(Some(KEEPALIVE_TIMEOUT))
-        .accept_http1(true)
-        .layer(decode_errors::DecodeErrorsLayer)
-        .add_routes(routes)
-        .serve_with_incoming_shutdown(incoming, {
-            let hub = hub.clone();
-            async move {
-                shutdown.await;
-                // End the open streams so that their connections close and shutdown completes.
-                hub.close();
-                let _ = signalled.send(());
-            }
-        });
-    tokio::select! {
-        result = server => result?,
-        () = async {
-            if on_signal.await.is_ok() {
-                tokio::time::sleep(SHUTDOWN_GRACE).await;
-            } else {
-                std::future::pending::<()>().await;
-            }
-        } => tracing::warn!("connections still open {SHUTDOWN_GRACE:?} after the shutdown signal: stopping anyway"),
-    }
-    // The last heartbeat, at the stop itself: the next start credits its outage from here.
-    hub.mark_alive().await;
-    Ok(())
+    Ok(Routes::from(metrics::routes(web::routes(router))))
 }

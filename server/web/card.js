@@ -8,7 +8,8 @@ import { el } from "./ui.js";
 import { faces, mmss, serverNow } from "./clock.js";
 
 const WHITE = enums.Color.COLOR_WHITE;
-const { MATCH_PHASE_WAITING: WAITING, MATCH_PHASE_BETWEEN_GAMES: BETWEEN_GAMES, MATCH_PHASE_OVER: OVER } = enums.MatchPhase;
+const { MATCH_PHASE_BETWEEN_GAMES: BETWEEN_GAMES } = enums.MatchPhase;
+const END = enums.MatchEndKind;
 
 // ---------------------------------------------------------------- chess
 
@@ -61,8 +62,8 @@ function chessTags(s, out) {
   out.append(pauseTag(s));
   const last = c.results[c.results.length - 1];
   if (s.result) {
-    const text = s.result.how === "draw" ? t("chess-match-drawn")
-      : s.result.how === "double_default" ? t("chess-both-lost-default")
+    const text = s.result.how_kind === END.MATCH_END_KIND_DRAW ? t("chess-match-drawn")
+      : s.result.how_kind === END.MATCH_END_KIND_DOUBLE_DEFAULT ? t("chess-both-lost-default")
       : t("result-won", { name: nameOf(s, s.result.winner), how: "" }).replace(/ · $/, "");
     out.append(tag("result", text));
   } else if (c.to_move) {
@@ -75,19 +76,22 @@ function chessTags(s, out) {
 
 // ---------------------------------------------------------------- a match
 
-// Where a match stands, as a spectator asks: waiting, checked in, ready, playing, over
-// (provisional or confirmed).
+// Where a match stands (the server's MatchState.status), as a spectator asks: waiting,
+// checked in (by whom), ready, playing, between games, over (provisional or confirmed).
+const STATE_WORDS = {
+  MATCH_STATUS_WAITING: "state-waiting", MATCH_STATUS_PRESENT: "state-checked-in",
+  MATCH_STATUS_READY: "state-ready", MATCH_STATUS_PLAYING: "state-playing",
+  MATCH_STATUS_BETWEEN_GAMES: "state-between-games", MATCH_STATUS_OVER: "state-over-provisional",
+  MATCH_STATUS_UNDECIDED: "state-over-provisional", MATCH_STATUS_CONFIRMED: "state-over-confirmed",
+  MATCH_STATUS_POSTPONED: "state-waiting",
+};
+const STATUS_NAMES = Object.fromEntries(Object.entries(enums.MatchStatus).map(([name, v]) => [v, name]));
+
 function stateWords(s) {
-  if (s.result || s.phase === OVER) {
-    return t(s.result && s.result.confirmed ? "state-over-confirmed" : "state-over-provisional");
-  }
-  if (s.phase === WAITING || (!s.phase && !s.game_number)) {
-    const here = [0, 1].filter((i) => s.present[i]);
-    if (here.length === 2) return t("state-ready");
-    if (here.length === 1) return t("state-checked-in", { name: here[0] ? s.player_b : s.player_a });
-    return t("state-waiting");
-  }
-  return t(s.phase === BETWEEN_GAMES ? "state-between-games" : "state-playing");
+  const id = STATE_WORDS[STATUS_NAMES[s.status]];
+  if (!id) return "";
+  const present = s.chess && !s.present.length ? s.chess.present : s.present;
+  return t(id, { name: present[1] && !present[0] ? s.player_b : s.player_a });
 }
 
 function tags(s) {
@@ -112,7 +116,7 @@ function tags(s) {
   });
   out.append(pauseTag(s));
   if (s.result) {
-    const how = enumWords("MatchEndKind", s.result.how_kind, {}, s.result.how);
+    const how = enumWords("MatchEndKind", s.result.how_kind);
     out.append(tag("result", t("result-won", { name: nameOf(s, s.result.winner), how })));
   } else if (s.turn) {
     const dice = s.dice.length ? s.dice.join("-") : "";

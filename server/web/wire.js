@@ -62,11 +62,14 @@ function scalar(r, type) {
 }
 
 // The message `type` (a name in schema.js) in `bytes`, every field present: a field not
-// on the wire has its zero (a message's is null, a repeated one's []).
+// on the wire has its zero (a message's is null, a repeated one's []), except a field
+// with presence (proto3 `optional`, a oneof's member), which is left out when not sent,
+// so a oneof says which of its members is set.
 function decode(bytes, type) {
   const schema = schemaOf(type);
   const out = {};
   for (const [name, kind, label] of Object.values(schema)) {
+    if (label === "optional") continue;
     out[name] = label === "repeated" ? [] : isMessage(kind) ? null : ZERO[kind];
   }
   const r = new Reader(bytes);

@@ -4,6 +4,10 @@
 // the proto's enum tables, value → message id, so a PauseReason's words follow the
 // proto's numbers. Dates, times and numbers are the browser's Intl in the same locale.
 
+import { enums } from "./schema.js";
+
+const SIDE_B = enums.Side.SIDE_B;
+
 export const LANGUAGES = ["el", "en"];
 const KEY = "baffle-lang";
 
@@ -105,120 +109,27 @@ export function refusal(message) {
 
 // ---------------------------------------------------------------- the events, in words
 
-const WIN_KINDS = { single: 1, gammon: 2, backgammon: 3 };
-const REASONS = {
-  game_over: 1, break: 2, director_called: 3, director_stopped: 4, dice_picked_up_early: 5,
-  illegal_move_replay: 6, result_settled: 7, invalid_roll: 8, roll_disputed: 9, awaiting_links: 10,
-};
-const ENDS = { points: 1, timeout: 2, penalty_points: 3, forfeit: 4, director_decision: 5 };
-
-// A span of ms as the clocks show it (as Rust's Millis: "m:ss.t", "h:mm:ss.t").
-function span(ms) {
-  const sign = ms < 0 ? "-" : "";
-  const a = Math.abs(ms || 0);
-  const [h, m, sec, tenth] = [Math.floor(a / 3600000), Math.floor(a / 60000) % 60, Math.floor(a / 1000) % 60, Math.floor(a / 100) % 10];
-  const ss = String(sec).padStart(2, "0");
-  return h > 0 ? `${sign}${h}:${String(m).padStart(2, "0")}:${ss}.${tenth}` : `${sign}${m}:${ss}.${tenth}`;
-}
-
-// A director's action in words (the ruling's article is said beside it), with what it
-// changed when the record says so (`effect`: the score or a clock, before and after).
-function action(a, name, effect) {
-  const said = (() => {
-    switch (a.action) {
-      case "warning": return t("ruling-warning", { name: name(a.side) });
-      case "award_points": return t("ruling-award-points", { name: name(a.to), points: a.points });
-      case "deduct_points": return t("ruling-deduct-points", { name: name(a.from), points: a.points });
-      case "correct_score": return t("ruling-correct-score");
-      case "correct_result": return t("ruling-correct-result", { name: name(a.winner), game: a.game });
-      case "adjust_time": return t("ruling-adjust-time", { name: name(a.side), delta: (a.delta >= 0 ? "+" : "") + span(a.delta) });
-      case "set_time": return t("ruling-set-time", { name: name(a.side) });
-      case "confirm_result": return t("ruling-confirm");
-      case "forfeit_match": return t("ruling-forfeit-match", { name: name(a.loser) });
-      case "reschedule": return a.start === undefined ? t("ruling-postpone")
-        : t("ruling-reschedule", { time: new Date(a.start).toISOString().slice(11, 16) + " UTC" });
-      default: return t("ruling-other");
-    }
-  })();
-  if (!effect) return said;
-  const score = (v) => `${(v || [])[0] || 0}–${(v || [])[1] || 0}`;
-  const [before, after] = effect.of === "score" ? [score(effect.before), score(effect.after)]
-    : effect.of === "clock" ? [span(effect.before), span(effect.after)] : [null, null];
-  if (before === null) return said;
-  return before === after ? t("ruling-effect-unchanged", { action: said, value: after })
-    : t("ruling-effect", { action: said, before, after });
-}
-
-// What `e` (an Event of Watch: seq, kind, JSON body) says, for a spectator of match `s`;
-// null for the log's bookkeeping (dice draws, devices), which a spectator does not need.
-export function eventWords(e, s) {
-  let b;
-  try { b = JSON.parse(e.body); } catch { return null; }
-  const name = (side) => side === "B" ? s.player_b : s.player_a;
-  const color = (c) => t(c === "black" || c === "Black" ? "color-black" : "color-white");
-  const dice = (d) => Array.isArray(d) ? d.join("-") : String(d);
-  switch (e.kind) {
-    case "bg.checked_in": return t("event-checked-in", { name: name(b.side) });
-    case "bg.lateness_point": return t("event-lateness-point", { name: name(b.late), other: name(b.late === "A" ? "B" : "A") });
-    case "bg.break_started": return t("event-break-started", { name: name(b.side), until: time(b.until) });
-    case "bg.break_ended": return t("event-break-ended");
-    case "bg.game_started": return t("event-game-started", { number: b.number, crawford: b.crawford ? "yes" : "no" });
-    case "bg.opening_throw": return t("event-opening-throw", { nameA: s.player_a, a: b.throw[0], nameB: s.player_b, b: b.throw[1] });
-    case "bg.rolled": return t("event-rolled", { name: name(b.side), dice: dice(b.dice) });
-    case "bg.roll_invalid": return t("event-roll-invalid", { name: name(b.side) });
-    case "bg.doubled": return t("event-doubled", { name: name(b.side), value: b.value });
-    case "bg.taken": return t("event-taken", { name: name(b.side) });
-    case "bg.passed": return t("event-passed", { name: name(b.side) });
-    case "bg.pressed_back": return t("event-pressed-back", { name: name(b.side) });
-    case "bg.requested": return t(b.what === "clock" ? "event-requested-clock" : "event-requested-observer", { name: name(b.side) });
-    case "bg.appealed": return t("event-appealed", { name: name(b.side), ruling: b.ruling });
-    case "bg.pressed": return t("event-pressed", { name: name(b.side) });
-    case "bg.moved": return t("event-moved", { name: name(b.side), play: b.play });
-    case "bg.game_ended": return t("event-game-ended", { name: name(b.winner), points: b.points, kind: enumWords("WinKind", WIN_KINDS[b.result], {}, b.result) });
-    case "bg.paused": return t("event-paused", { reason: enumWords("PauseReason", REASONS[b.reason], {}, b.reason) });
-    case "bg.resumed": return t("event-resumed");
-    case "bg.delay_restarted": return t("event-delay-restarted");
-    case "bg.wait_out_delay": return t("event-wait-out-delay", { name: name(b.side) });
-    case "bg.turn_replayed": return t("event-turn-replayed", { name: name(b.offender) });
-    case "bg.time_expired": return t("event-time-expired", { name: name(b.side) });
-    case "bg.ruling": return t("event-ruling", { rule: rule(b.ruling.article), action: action(b.action, name, b.effect) });
-    case "bg.length_corrected": return t("event-length-corrected", { length: b.length });
-    case "bg.length_kept": return t("event-length-kept");
-    case "bg.match_ended": return t("event-match-ended", { name: name(b.winner), how: enumWords("MatchEndKind", ENDS[b.how], {}, b.how) });
-    case "bg.match_undecided": return t("event-match-undecided");
-    case "bg.match_resumed": return t("event-match-resumed");
-    case "dice.player_commit": return t("event-seed-committed", { name: name(b.side) });
-    case "dice.player_reveal": return t("event-seed-revealed", { name: name(b.side) });
-    case "dice.reveal": return t("event-dice-revealed");
-    // The deadline for the players' reveals; with a reason, the director's extension.
-    case "dice.reveal_due": return b.reason ? t("event-reveal-extended", { rule: rule(b.article || ""), time: time(b.by) })
-      : t("event-reveal-due", { time: time(b.by) });
-    // Live dice: the links' deadline moved (the director's extension, a server outage).
-    case "dice.link_due": return t("event-links-due", { time: time(b.by), reason: b.reason });
-    case "match.renamed": return t("event-renamed", { was: b.was, name: b.name });
-    case "table.restart": return t(b.credit_ms === b.charged_ms ? "event-restart" : "event-restart-partial",
-      { down: span(b.down_ms), charged: span(b.charged_ms), credit: span(b.credit_ms), name: name(b.side) });
-    case "chess.arrived": return t("event-chess-arrived", { color: color(b.color) });
-    case "chess.started": return t("event-chess-started");
-    case "chess.pressed": return t("event-chess-pressed", { color: color(b.color) });
-    case "chess.flag": return t("event-chess-flag", { color: color(b.color) });
-    case "chess.paused": return t("event-chess-paused");
-    case "chess.resumed": return t("event-chess-resumed");
-    case "chess.move_made": return t("event-chess-move", { color: color(b.color) });
-    case "chess.illegal_move": return t("event-chess-illegal-move", { color: color(b.color) });
-    case "chess.quickplay_claim": return t("event-chess-quickplay-claim", { color: color(b.color) });
-    case "chess.ended": return t("event-chess-ended", { result: chessResult(b.result) });
-    case "chess.ruling": return t("event-chess-ruling", { rule: rule(`chess ${b.article || (b.ruling && b.ruling.article) || ""}`) });
-    case "chess.next_game": return t("event-chess-next-game", { game: b.game });
-    default: return null;
+// Words the server computed (a Words message: a catalogue id and its arguments,
+// baffle_i18n::describe) in the reader's language, for match `s`: a side is the name the
+// match has for it now, an instant a time of day, a nested Words said first.
+export function said(w, s) {
+  const args = {};
+  for (const a of w.args) {
+    if (a.words !== undefined) args[a.name] = said(a.words, s);
+    else if (a.side !== undefined) args[a.name] = a.side === SIDE_B ? s.player_b : s.player_a;
+    else if (a.time_ms !== undefined) args[a.name] = time(a.time_ms);
+    else if (a.number !== undefined) args[a.name] = a.number;
+    else args[a.name] = a.text === undefined ? "" : a.text;
   }
+  return t(w.id, args);
 }
 
-function chessResult(r) {
-  if (!r) return "";
-  const outcomes = { white_wins: 1, black_wins: 2, draw: 3, both_lose: 4 };
-  return enumWords("ChessOutcome", outcomes[r.outcome], {}, String(r.outcome || ""));
+// What `e` (an Event of Watch, with the server's words) says, for a spectator of match
+// `s`; null for the log's bookkeeping (dice draws, devices: `detail`), which a
+// spectator does not need, and for an event from a server too old to send words.
+export function eventWords(e, s) {
+  return e.words && !e.words.detail ? said(e.words, s) : null;
 }
 
 // The page's words, for anyone (and the browser test) to check against the catalogue.
-window.baffleWords = { t, enumWords, language, eventWords, refusal };
+window.baffleWords = { t, enumWords, language, eventWords, said, refusal };

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use baffle_server::cluster::Node;
 use baffle_server::hub::Hub;
-use baffle_server::store::{Fence, PgStore};
+use baffle_server::store::{EventStore, Fence, PgStore};
 use baffle_server::time::ManualTime;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
@@ -39,6 +39,28 @@ pub async fn two_nodes(name: &str, lease: Duration) -> Two {
     let n1 = TestNode::start(&url, &dir, time.clone(), "n1", lease).await;
     let n2 = TestNode::start(&url, &dir, time, "n2", lease).await;
     Two { n1, n2, db }
+}
+
+/// Three stores of nodes `a`, `b` and `c` on the database at `url` (no server, no lease
+/// task: the test renews and claims by hand), `a` holding new matches `m/0` … `m/{n-1}`,
+/// and each having said once that it is alive.
+pub async fn three_stores(url: &str, lease: Duration, n: usize) -> [PgStore; 3] {
+    let node = |name: &str| {
+        let fence = Fence::new(name.into(), format!("http://{name}"), lease);
+        PgStore::connect_node(url, fence)
+    };
+    let (a, b, c) = (
+        node("a").await.expect("a"),
+        node("b").await.expect("b"),
+        node("c").await.expect("c"),
+    );
+    for i in 0..n {
+        a.lease_new(&format!("m/{i}")).await.expect("a lease");
+    }
+    for s in [&a, &b, &c] {
+        s.renew_leases().await.expect("a renewal");
+    }
+    [a, b, c]
 }
 
 /// Polls `check` (every 10 ms, for at most 10 s) until it gives a value: for what
@@ -75,7 +97,9 @@ pub struct TestNode {
 }
 
 impl TestNode {
-    /// Starts node `name` on the database at `url`, its token in `dir`, with `lease`.
+    /// Starts node `name` on the database at `url`, its token in `dir`, with `lease`,
+    /// never handing a match over (`--rebalance false`): a match stays with the node that
+    /// created or claimed it, as the tests of takeovers need.
     pub async fn start(
         db: &str,
         dir: &Arc<tempfile::TempDir>,
@@ -83,9 +107,21 @@ impl TestNode {
         name: &str,
         lease: Duration,
     ) -> TestNode {
+        TestNode::start_with(db, dir, time, name, lease, false).await
+    }
+
+    /// [`TestNode::start`], rebalancing as `baffled` does by default (`rebalance`).
+    pub async fn start_with(
+        db: &str,
+        dir: &Arc<tempfile::TempDir>,
+        time: ManualTime,
+        name: &str,
+        lease: Duration,
+        rebalance: bool,
+    ) -> TestNode {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let url = format!("http://{}", listener.local_addr().expect("address"));
-        let fence = Fence::new(name.into(), url.clone(), lease);
+        let fence = Fence::new(name.into(), url.clone(), lease).rebalancing(rebalance);
         let store = PgStore::connect_node(db, fence).await.expect("the store");
         let keys = baffle_server::keys::ServerKeys::load_or_create(
             &baffle_server::keys::KeyPaths::in_dir(dir.path()),

@@ -2,9 +2,10 @@
 //! no import that points up a layer (the layers are written in ARCHITECTURE.md,
 //! "Layers", and read from there), and no `tonic::Status` built outside the server's
 //! wire layer (`server/src/wire`): every other file answers in `error::Error`, which
-//! `wire::status` turns into a status. And the core does no I/O and reads no clock: its
-//! code names no file, socket, async runtime, system clock or sleep, and its Cargo.toml
-//! depends on neither tokio nor tonic.
+//! `wire::status` turns into a status; no log parsed outside the one reader of stored
+//! logs (`core::audit::Reader`, in `core/src/audit/reader.rs`); and the core does no I/O
+//! and reads no clock: its code names no file, socket, async runtime, system clock or
+//! sleep, and its Cargo.toml depends on neither tokio nor tonic.
 //!
 //! There is no allowance list: a violation is mended in the code (move the shared item
 //! to the file both sides can import), or the layers in ARCHITECTURE.md are changed, in
@@ -139,6 +140,49 @@ fn only_the_wire_layer_builds_a_grpc_status() {
     );
 }
 
+/// The file that owns the line parser of stored and exported logs.
+const READER: &str = "core/src/audit/reader.rs";
+
+#[test]
+fn a_log_is_parsed_only_by_the_reader() {
+    let tree = tree();
+    let mut report = String::new();
+    // Inside core: a file other than the reader taking its low-level parser.
+    for e in tree.edges() {
+        let (from, to) = (&tree.files[e.from], &tree.files[e.to]);
+        if to.path == READER && e.name.rsplit("::").next() == Some("parse_line") {
+            report.push_str(&format!(
+                "\n{}:{} calls the line parser `{}`",
+                from.path, e.line, e.name
+            ));
+        }
+    }
+    // In the crates above core: any path to it (`baffle_core::audit::export::parse_line`,
+    // where it is re-exported for the tests, or `…::reader::parse_line`).
+    for (index, file) in tree.files.iter().enumerate() {
+        for (line, path) in tree.external_paths(index) {
+            let parser = matches!(
+                path.iter().map(String::as_str).collect::<Vec<_>>()[..],
+                ["baffle_core", "audit", "export" | "reader", "parse_line"]
+            );
+            if parser {
+                report.push_str(&format!(
+                    "\n{}:{line} calls the line parser `{}`",
+                    file.path,
+                    path.join("::")
+                ));
+            }
+        }
+    }
+    assert!(
+        report.is_empty(),
+        "{report}\n\nA stored log's lines, and an export's, are read only through \
+         `baffle_core::audit::Reader` ({READER}; ARCHITECTURE.md, Invariants): it checks each \
+         line's form and place the same way for every reader. Read with `Reader::at(from)\
+         .records(&lines)` or `Reader::export_line`."
+    );
+}
+
 /// What the rules may not touch: the file system, the network, an async runtime, a
 /// clock or a sleep. Each is a path prefix (`std::fs` forbids `std::fs::read`).
 const NOT_IN_CORE: &[&str] = &[
@@ -160,6 +204,7 @@ fn core_does_no_io_and_reads_no_clock() {
     let mut report = String::new();
     for (index, file) in tree.files.iter().enumerate() {
         for (line, path) in tree.external_paths(index) {
+            let path = path.join("::");
             let forbidden = NOT_IN_CORE
                 .iter()
                 .find(|p| path == **p || path.starts_with(&format!("{p}::")));

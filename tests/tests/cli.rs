@@ -335,7 +335,8 @@ async fn an_arbiter_runs_a_chess_match_from_the_command_line() {
     assert_eq!(v["chess"]["half_points"], serde_json::json!([2, 0]));
     assert_eq!(v["chess"]["results"][0]["result"], "1-0 resignation");
     assert_eq!(v["phase"], "between_games");
-    assert_eq!(v["status"], "between games");
+    // The status is the proto's MatchStatus, written as every enum is (`views`).
+    assert_eq!(v["status"], "between_games");
     server.stop().await;
 }
 

@@ -533,23 +533,9 @@ async fn a_dead_nodes_matches_are_shared_out_in_one_claim_of_each_live_node() {
     }
     let db = PgCluster::start(false);
     let url = db.database("share");
-    let lease = Duration::from_millis(300);
-    let node = |name: &str| {
-        let fence = Fence::new(name.into(), format!("http://{name}"), lease);
-        PgStore::connect_node(&url, fence)
-    };
-    let (a, b, c) = (
-        node("a").await.unwrap(),
-        node("b").await.unwrap(),
-        node("c").await.unwrap(),
-    );
-    for i in 0..12 {
-        a.lease_new(&format!("m/{i}")).await.unwrap();
-    }
     // Every node says it is alive; then a dies.
-    for n in [&a, &b, &c] {
-        n.renew_leases().await.unwrap();
-    }
+    let [_a, b, c] =
+        baffle_tests::cluster::three_stores(&url, Duration::from_millis(300), 12).await;
     let first = eventually("b claims once a's leases ran out", || {
         let (b, c) = (b.clone(), c.clone());
         async move {

@@ -343,6 +343,18 @@ async fn a_second_match_for_a_table_or_a_pair_is_refused_unless_it_names_the_one
     assert_eq!(e.code(), Code::InvalidArgument);
     r.ruling = "the board was set up wrongly".into();
     room.d.create(r).await;
+    // The replaced match's log stays to be read, but it takes no more commands: they
+    // are refused naming the match that replaced it, which takes them.
+    let check_in = || Action::CheckIn(v1::Side::A as i32);
+    let e = room.d.try_act("first", check_in()).await.unwrap_err();
+    assert_eq!(e.code(), Code::FailedPrecondition);
+    assert!(
+        e.message().contains("replaced by match again") && e.message().contains("set up wrongly"),
+        "{}",
+        e.message()
+    );
+    assert_eq!(room.d.state("first").await.match_id, "first");
+    room.d.act("again", check_in()).await;
     // Another round, another table: no clash.
     let mut next = create("r2", "7", "Anna", "Ben");
     next.round = 2;
@@ -599,4 +611,41 @@ async fn art_2_2_a_match_with_a_log_is_moved_at_its_table_by_a_ruling_on_the_dra
     assert_eq!(e.code(), Code::FailedPrecondition);
     assert!(e.message().contains("begun"), "{}", e.message());
     assert_eq!(dd.get(DAY).await.head, before);
+}
+
+/// A pairing's log replaced by a ruling: the draw gives its place a new log (fresh
+/// dice), the directory links the two, and the old log, kept to be read and verified,
+/// refuses every command, naming the new one.
+#[tokio::test]
+async fn a_replaced_pairing_gets_a_new_log_and_the_old_one_takes_no_more_commands() {
+    let server = TestServer::start().await;
+    let mut d = Director::connect(&server).await;
+    let mut dd = baffle_tests::draws::DrawDirector::on(server.channel().await, &server.token);
+    let v = dd
+        .knockout(&mut d, DAY, &["Anna", "Ben", "Cleo", "Dan"], &["1", "2"])
+        .await;
+    let old = v.pairings[0].clone();
+    let replace = v1::RuleOnPairingRequest {
+        tournament_id: DAY.into(),
+        key: old.key.clone(),
+        words: "the board was set up wrongly".into(),
+        ruling: Some(v1::rule_on_pairing_request::Ruling::Replace(true)),
+    };
+    dd.draws
+        .rule_on_pairing(server.director(replace))
+        .await
+        .expect("replaced");
+    let now = dd.get(DAY).await;
+    let new = now.pairings.iter().find(|p| p.key == old.key).unwrap();
+    assert_ne!(new.match_id, old.match_id);
+    assert_eq!(new.replaced, std::slice::from_ref(&old.match_id));
+    let e = d
+        .try_act(&old.match_id, Action::CheckIn(v1::Side::A as i32))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::FailedPrecondition);
+    let by = format!("replaced by match {}", new.match_id);
+    assert!(e.message().contains(&by), "{}", e.message());
+    d.act(&new.match_id, Action::CheckIn(v1::Side::A as i32))
+        .await;
 }

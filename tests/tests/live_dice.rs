@@ -536,7 +536,8 @@ async fn live_dice_the_director_extends_a_links_deadline_from_the_command_line()
         panic!("{line}")
     };
     let body: serde_json::Value = serde_json::from_str(&record.body).unwrap();
-    let words = baffle_client::words::event("dice.link_due", &body, ["Anna", "Ben"]);
+    let said = baffle_i18n::describe::describe("dice.link_due", &body);
+    let words = baffle_client::words::words(&said, ["Anna", "Ben"]);
     assert!(
         words.contains("the links are now due by") && words.contains("Ben's phone restarted"),
         "{words}"

@@ -77,17 +77,32 @@ pub struct ChessArgs {
 #[derive(Debug, Subcommand)]
 pub enum ChessAction {
     /// The player of COLOR is at the board (6.7).
-    Arrive { color: ColorArg },
+    Arrive {
+        /// The player's colour.
+        color: ColorArg,
+    },
     /// COLOR completes a move and presses (6.2).
-    Press { color: ColorArg },
+    Press {
+        /// The player's colour.
+        color: ColorArg,
+    },
     /// COLOR resigns.
-    Resign { color: ColorArg },
+    Resign {
+        /// The player's colour.
+        color: ColorArg,
+    },
     /// COLOR checkmated the opponent.
-    Checkmate { color: ColorArg },
+    Checkmate {
+        /// The player's colour.
+        color: ColorArg,
+    },
     /// The players agree a draw.
     Draw,
     /// COLOR claims the opponent's fallen flag (unsupervised, A.4 (d)).
-    ClaimFlag { color: ColorArg },
+    ClaimFlag {
+        /// The player's colour.
+        color: ColorArg,
+    },
     /// Stop the clocks (6.12): the arbiter's `director-stopped` (the default, with
     /// --reason and --article), or a player's `director-called` to call him.
     Pause {
@@ -99,11 +114,17 @@ pub enum ChessAction {
     Resume,
     /// COLOR, the player having the move, claims a quickplay finish (under two minutes,
     /// no increment, not blitz).
-    QuickplayClaim { color: ColorArg },
+    QuickplayClaim {
+        /// The player's colour.
+        color: ColorArg,
+    },
     /// Start the next game now, colours reversed.
     NextGame,
     /// Arbiter: COLOR may play though late (6.7).
-    Excuse { color: ColorArg },
+    Excuse {
+        /// The player's colour.
+        color: ColorArg,
+    },
     /// Arbiter: an illegal move by COLOR, or a press without a move (2009 7.4, 2014
     /// 7.5): the edition's penalty, and COLOR moves again.
     Illegal {
@@ -118,11 +139,24 @@ pub enum ChessAction {
     /// Arbiter: both flags fell, order unknown (6.11).
     FlagOrderUnknown,
     /// Arbiter: set COLOR's clock, clocks stopped (6.10).
-    SetTime { color: ColorArg, time: String },
+    SetTime {
+        /// The player's colour.
+        color: ColorArg,
+        /// What the clock should read, e.g. 25m or 1:30:00.
+        time: String,
+    },
     /// Arbiter: set COLOR's move counter, clocks stopped (6.10).
-    SetMoves { color: ColorArg, moves: u32 },
+    SetMoves {
+        /// The player's colour.
+        color: ColorArg,
+        /// What the move counter should read.
+        moves: u32,
+    },
     /// Arbiter: rule on the quickplay claim.
-    Quickplay { ruling: QuickplayArg },
+    Quickplay {
+        /// The arbiter's ruling.
+        ruling: QuickplayArg,
+    },
     /// Arbiter: decide the game's result.
     Result {
         /// 1-0, 0-1, draw or 0-0.

@@ -10,7 +10,7 @@ fn the_command_line_is_well_formed() {
     let cli = Cli::try_parse_from(["baffle", "audit", "verify", "x.jsonl"]).unwrap();
     assert!(matches!(
         cli.command,
-        Command::Audit(AuditCommand::Verify { head: None, .. })
+        Command::Audit(AuditCommand::Verify(VerifyArgs { head: None, .. }))
     ));
     let cli = Cli::try_parse_from([
         "baffle",

@@ -11,7 +11,7 @@ use baffle_proto::v1::audit_client::AuditClient;
 use super::connection::{authed, channel, to_owner};
 use super::outcome::{Outcome, refused, usage};
 use super::seeds;
-use crate::cli::{AuditCommand, Cli};
+use crate::cli::{AuditCommand, Cli, VerifyArgs};
 use crate::views::to_json;
 use crate::{audit, exit};
 
@@ -22,30 +22,12 @@ pub(super) async fn run_audit(
     command: &AuditCommand,
 ) -> Result<Outcome, Outcome> {
     match command {
-        AuditCommand::Verify {
-            file,
-            head,
-            require_reveal,
-            player_seed,
-            player_commit,
-            witness,
-        } => {
-            return verify(
-                file,
-                head.as_deref(),
-                *require_reveal,
-                player_seed,
-                player_commit,
-                witness,
-            );
-        }
+        AuditCommand::Verify(args) => return verify(args),
         AuditCommand::CheckProof { file, signer } => {
-            let (code, out) = crate::witness::check_proof_file(file, signer.as_deref());
-            return Ok(Outcome {
-                code,
-                out,
-                err: String::new(),
-            });
+            return Ok(Outcome::report(crate::witness::check_proof_file(
+                file,
+                signer.as_deref(),
+            )));
         }
         AuditCommand::Witness { match_id, out } => {
             return Ok(witness(cli, match_id, out).await);
@@ -53,22 +35,8 @@ pub(super) async fn run_audit(
         _ => {}
     }
     let channel = channel(cli).await?;
-    let mut client = AuditClient::new(channel.clone());
     match command {
-        AuditCommand::Commitment { match_id } => {
-            let c = client
-                .get_commitment(v1::GetCommitmentRequest {
-                    match_id: match_id.clone(),
-                })
-                .await
-                .map_err(refused)?;
-            let commitment = c.into_inner().commitment;
-            Ok(Outcome::ok(if cli.json {
-                to_json(&serde_json::json!({ "match_id": match_id, "commitment": commitment }))
-            } else {
-                format!("{commitment}\n")
-            }))
-        }
+        AuditCommand::Commitment { match_id } => commitment(cli, channel, match_id).await,
         AuditCommand::Seed {
             match_id,
             side,
@@ -96,33 +64,60 @@ pub(super) async fn run_audit(
                 .map_err(refused)?;
             match output {
                 // `-o -`: standard output, as `-` means to most tools.
-                Some(path) if path.as_os_str() == "-" => Ok(Outcome::ok(text)),
-                Some(path) => {
+                Some(path) if path.as_os_str() != "-" => {
                     write_file(path, &text)?;
                     Ok(Outcome::ok(String::new()))
                 }
-                None => Ok(Outcome::ok(text)),
+                _ => Ok(Outcome::ok(text)),
             }
         }
-        AuditCommand::Reveal { match_id } => {
-            let request = v1::RevealRequest {
-                match_id: match_id.clone(),
-            };
-            let r = to_owner(channel, authed(request, token)?, |c, r| async move {
-                AuditClient::new(c).reveal(r).await
-            })
-            .await?;
-            let seed = r.server_seed;
-            Ok(Outcome::ok(if cli.json {
-                to_json(&serde_json::json!({ "match_id": match_id, "server_seed": seed }))
-            } else {
-                format!("{seed}\n")
-            }))
-        }
-        AuditCommand::Verify { .. }
+        AuditCommand::Reveal { match_id } => reveal(cli, channel, token, match_id).await,
+        AuditCommand::Verify(_)
         | AuditCommand::CheckProof { .. }
         | AuditCommand::Witness { .. } => unreachable!("handled above"),
     }
+}
+
+/// `audit commitment`: the hash of the server seed the match's dice are drawn from.
+async fn commitment(
+    cli: &Cli,
+    channel: tonic::transport::Channel,
+    match_id: &str,
+) -> Result<Outcome, Outcome> {
+    let c = AuditClient::new(channel)
+        .get_commitment(v1::GetCommitmentRequest {
+            match_id: match_id.to_string(),
+        })
+        .await
+        .map_err(refused)?;
+    let commitment = c.into_inner().commitment;
+    Ok(Outcome::ok(if cli.json {
+        to_json(&serde_json::json!({ "match_id": match_id, "commitment": commitment }))
+    } else {
+        format!("{commitment}\n")
+    }))
+}
+
+/// `audit reveal`: the owner publishes the server seed once the match is over.
+async fn reveal(
+    cli: &Cli,
+    channel: tonic::transport::Channel,
+    token: &Option<String>,
+    match_id: &str,
+) -> Result<Outcome, Outcome> {
+    let request = v1::RevealRequest {
+        match_id: match_id.to_string(),
+    };
+    let r = to_owner(channel, authed(request, token)?, |c, r| async move {
+        AuditClient::new(c).reveal(r).await
+    })
+    .await?;
+    let seed = r.server_seed;
+    Ok(Outcome::ok(if cli.json {
+        to_json(&serde_json::json!({ "match_id": match_id, "server_seed": seed }))
+    } else {
+        format!("{seed}\n")
+    }))
 }
 
 /// Whether the export at `file` is a tournament's log: its first record's body is a
@@ -136,8 +131,8 @@ fn is_tournament_log(file: &Path) -> bool {
         return false;
     };
     let first = text.lines().next().unwrap_or_default();
-    match baffle_core::audit::export::parse_line(first) {
-        Ok(baffle_core::audit::export::Line::Record(r)) => {
+    match baffle_core::audit::Reader::export_line(first) {
+        Ok(baffle_core::audit::reader::Line::Record(r)) => {
             matches!(
                 baffle_core::audit::kind_of(&r.body).as_deref(),
                 Some("tournament.opened" | "tournament.created")
@@ -149,31 +144,22 @@ fn is_tournament_log(file: &Path) -> bool {
 
 /// `baffle audit verify`: checks an exported log offline, with no server; the report is
 /// printed either way, and a log that fails a check is exit 1.
-fn verify(
-    file: &Path,
-    head: Option<&str>,
-    require_reveal: bool,
-    player_seed: &[String],
-    player_commit: &[String],
-    witness: &[std::path::PathBuf],
-) -> Result<Outcome, Outcome> {
+fn verify(args: &VerifyArgs) -> Result<Outcome, Outcome> {
+    let (file, head) = (&args.file, args.head.as_deref());
     // A tournament's log (its first record opens a tournament, not a match) is checked
     // as `baffle draw verify` checks it: one command verifies every log baffle exports.
     if is_tournament_log(file) {
-        let (code, out) = super::draw::verify::verify(file, head).map_err(usage)?;
-        return Ok(Outcome {
-            code,
-            out,
-            err: String::new(),
-        });
+        return Ok(Outcome::report(
+            super::draw::verify::verify(file, head).map_err(usage)?,
+        ));
     }
     let report = audit::verify_file_expecting(
         file,
         head,
-        require_reveal,
-        player_seed,
-        player_commit,
-        witness,
+        args.require_reveal,
+        &args.player_seed,
+        &args.player_commit,
+        &args.witness,
     )
     .map_err(usage)?;
     let code = if report.is_ok() {
@@ -183,14 +169,16 @@ fn verify(
     };
     // A seed alone does not tell a twin log apart: after the reveals the operator can
     // recommit it under another server seed (a stranger's run). Said, not refused.
-    let err = if !player_seed.is_empty() && player_commit.is_empty() && witness.is_empty() {
-        "note: --player-seed without --player-commit (or --witness) does not rule out a twin \
+    let err =
+        if !args.player_seed.is_empty() && args.player_commit.is_empty() && args.witness.is_empty()
+        {
+            "note: --player-seed without --player-commit (or --witness) does not rule out a twin \
          log opened with another server seed: give the commitment `baffle audit commit` \
          printed (docs/dice.md)\n"
-            .to_string()
-    } else {
-        String::new()
-    };
+                .to_string()
+        } else {
+            String::new()
+        };
     Ok(Outcome {
         code,
         out: format!("{report}\n"),

@@ -77,12 +77,9 @@ pub(super) async fn run_draw(
     command: &DrawCommand,
 ) -> Result<Outcome, Outcome> {
     if let DrawCommand::Verify { file, head } = command {
-        let (code, out) = verify::verify(file, head.as_deref()).map_err(usage)?;
-        return Ok(Outcome {
-            code,
-            out,
-            err: String::new(),
-        });
+        return Ok(Outcome::report(
+            verify::verify(file, head.as_deref()).map_err(usage)?,
+        ));
     }
     let mut client = client(cli).await?;
     match command {
@@ -96,30 +93,17 @@ pub(super) async fn run_draw(
             tables,
             chess,
         } => {
-            let tables = parse::tables(tables).map_err(usage)?;
-            let chess = crate::chess::settings(chess).map_err(usage)?;
-            let plan = v1::DrawPlan {
-                format: match format {
-                    FormatArg::Knockout => v1::DrawFormat::Knockout,
-                    FormatArg::RoundRobin => v1::DrawFormat::RoundRobin,
-                    FormatArg::Swiss => v1::DrawFormat::Swiss,
-                }
-                .into(),
-                flights: match flights {
-                    FlightsArg::Main => v1::Flights::Main,
-                    FlightsArg::Consolation => v1::Flights::Consolation,
-                    FlightsArg::LastChance => v1::Flights::LastChance,
-                }
-                .into(),
-                cycles: *cycles,
-                rounds: *rounds,
-                length: length.unwrap_or(1),
-                chess,
-            };
             let request = v1::OpenDrawRequest {
                 tournament_id: tournament.clone(),
-                plan: Some(plan),
-                tables,
+                plan: Some(v1::DrawPlan {
+                    format: format_arg(*format),
+                    flights: flights_arg(*flights),
+                    cycles: *cycles,
+                    rounds: *rounds,
+                    length: length.unwrap_or(1),
+                    chess: crate::chess::settings(chess).map_err(usage)?,
+                }),
+                tables: parse::tables(tables).map_err(usage)?,
             };
             let d = client
                 .open_draw(authed(request, token)?)
@@ -140,28 +124,7 @@ pub(super) async fn run_draw(
             tournament,
             seeds,
             seed_top,
-        } => {
-            let seeds = match seeds {
-                Some(s) => parse::numbers(s).map_err(usage)?,
-                None => Vec::new(),
-            };
-            let request = v1::MakeDrawRequest {
-                tournament_id: tournament.clone(),
-                seeds,
-                seed_top_rated: seed_top.unwrap_or(0),
-            };
-            let d = client
-                .make_draw(authed(request, token)?)
-                .await
-                .map_err(|s| refused_draw(s, tournament))?
-                .into_inner();
-            let args = [
-                ("seed", d.seed.clone().into()),
-                ("count", d.order.len().to_string().into()),
-            ];
-            let text = say_with("cli-draw-made", &args) + "\n\n" + &show::draw_text(&d);
-            Ok(changed(cli, &d, text))
-        }
+        } => make_draw(cli, token, &mut client, tournament, seeds, *seed_top).await,
         DrawCommand::Show { tournament } => {
             let d = get(&mut client, tournament).await?;
             Ok(changed(cli, &d, show::draw_text(&d)))
@@ -184,56 +147,113 @@ pub(super) async fn run_draw(
             ))
         }
         DrawCommand::Export { tournament, output } => {
-            let mut stream = client
-                .export_draw_log(v1::GetDrawRequest {
-                    tournament_id: tournament.clone(),
-                })
-                .await
-                .map_err(|s| refused_draw(s, tournament))?
-                .into_inner();
-            let mut text = String::new();
-            let mut count = 0u64;
-            while let Some(line) = stream
-                .message()
-                .await
-                .map_err(|s| refused_draw(s, tournament))?
-            {
-                text.push_str(&line.line);
-                text.push('\n');
-                count += 1;
-            }
-            match output {
-                Some(path) if path.as_os_str() != "-" => {
-                    std::fs::write(path, &text).map_err(|e| {
-                        Outcome::failed(
-                            crate::exit::INVALID,
-                            format!(
-                                "baffle: {}\n",
-                                say_with(
-                                    "cli-file-unwritable",
-                                    &[
-                                        ("file", path.display().to_string().into()),
-                                        ("why", e.to_string().into()),
-                                    ],
-                                )
-                            ),
-                        )
-                    })?;
-                    let args = [
-                        ("count", count.saturating_sub(1).into()),
-                        ("file", path.display().to_string().into()),
-                    ];
-                    Ok(Outcome {
-                        code: crate::exit::OK,
-                        out: String::new(),
-                        err: say_with("cli-draw-exported", &args) + "\n",
-                    })
-                }
-                _ => Ok(Outcome::ok(text)),
-            }
+            export_draw(&mut client, tournament, output.as_deref()).await
         }
         DrawCommand::Verify { .. } => unreachable!("verified above"),
     }
+}
+
+fn format_arg(format: FormatArg) -> i32 {
+    match format {
+        FormatArg::Knockout => v1::DrawFormat::Knockout,
+        FormatArg::RoundRobin => v1::DrawFormat::RoundRobin,
+        FormatArg::Swiss => v1::DrawFormat::Swiss,
+    }
+    .into()
+}
+
+fn flights_arg(flights: FlightsArg) -> i32 {
+    match flights {
+        FlightsArg::Main => v1::Flights::Main,
+        FlightsArg::Consolation => v1::Flights::Consolation,
+        FlightsArg::LastChance => v1::Flights::LastChance,
+    }
+    .into()
+}
+
+/// `draw make`: the seeds typed (`1,4,7`) or none, and the draw shown as made.
+async fn make_draw(
+    cli: &Cli,
+    token: &Option<String>,
+    client: &mut Client,
+    tournament: &str,
+    seeds: &Option<String>,
+    seed_top: Option<u32>,
+) -> Result<Outcome, Outcome> {
+    let seeds = match seeds {
+        Some(s) => parse::numbers(s).map_err(usage)?,
+        None => Vec::new(),
+    };
+    let request = v1::MakeDrawRequest {
+        tournament_id: tournament.to_string(),
+        seeds,
+        seed_top_rated: seed_top.unwrap_or(0),
+    };
+    let d = client
+        .make_draw(authed(request, token)?)
+        .await
+        .map_err(|s| refused_draw(s, tournament))?
+        .into_inner();
+    let args = [
+        ("seed", d.seed.clone().into()),
+        ("count", d.order.len().to_string().into()),
+    ];
+    let text = say_with("cli-draw-made", &args) + "\n\n" + &show::draw_text(&d);
+    Ok(changed(cli, &d, text))
+}
+
+/// `draw export`: the draw's log, line by line as the server streams it, to standard
+/// output or (`--output FILE`) to a file, with a count of records on standard error.
+async fn export_draw(
+    client: &mut Client,
+    tournament: &str,
+    output: Option<&std::path::Path>,
+) -> Result<Outcome, Outcome> {
+    let mut stream = client
+        .export_draw_log(v1::GetDrawRequest {
+            tournament_id: tournament.to_string(),
+        })
+        .await
+        .map_err(|s| refused_draw(s, tournament))?
+        .into_inner();
+    let mut text = String::new();
+    let mut count = 0u64;
+    while let Some(line) = stream
+        .message()
+        .await
+        .map_err(|s| refused_draw(s, tournament))?
+    {
+        text.push_str(&line.line);
+        text.push('\n');
+        count += 1;
+    }
+    let Some(path) = output.filter(|p| p.as_os_str() != "-") else {
+        return Ok(Outcome::ok(text));
+    };
+    std::fs::write(path, &text).map_err(|e| {
+        Outcome::failed(
+            crate::exit::INVALID,
+            format!(
+                "baffle: {}\n",
+                say_with(
+                    "cli-file-unwritable",
+                    &[
+                        ("file", path.display().to_string().into()),
+                        ("why", e.to_string().into()),
+                    ],
+                )
+            ),
+        )
+    })?;
+    let args = [
+        ("count", count.saturating_sub(1).into()),
+        ("file", path.display().to_string().into()),
+    ];
+    Ok(Outcome {
+        code: crate::exit::OK,
+        out: String::new(),
+        err: say_with("cli-draw-exported", &args) + "\n",
+    })
 }
 
 /// `baffle player …`.
@@ -262,29 +282,7 @@ pub(super) async fn run_player(
             file,
             approve,
         } => {
-            let text = if file.as_os_str() == "-" {
-                std::io::read_to_string(std::io::stdin())
-            } else {
-                std::fs::read_to_string(file)
-            }
-            .map_err(|e| {
-                usage(say_with(
-                    "cli-file-unreadable",
-                    &[
-                        ("file", file.display().to_string().into()),
-                        ("why", e.to_string().into()),
-                    ],
-                ))
-            })?;
-            // Checked against the players already entered before anything is sent.
-            let known: Vec<String> = get(&mut client, tournament)
-                .await?
-                .entrants
-                .into_iter()
-                .filter_map(|e| e.details.map(|d| d.name))
-                .collect();
-            let players = parse::players_csv(&text, &known)
-                .map_err(|why| usage(format!("{}: {why}", file.display())))?;
+            let players = import_players(&mut client, tournament, file).await?;
             register(cli, token, &mut client, tournament, players, *approve).await
         }
         PlayerCommand::Approve(n) => each(cli, token, &mut client, n, Each::Approve).await,
@@ -331,35 +329,9 @@ pub(super) async fn run_player(
                 say_with("cli-player-renamed", &args) + "\n",
             ))
         }
-        PlayerCommand::List { tournament: None } => {
-            let list = client
-                .list_players(v1::ListPlayersRequest {})
-                .await
-                .map_err(refused)?
-                .into_inner();
-            Ok(Outcome::ok(if cli.json {
-                let players: Vec<_> = list.players.iter().map(ListedPlayerView::of).collect();
-                to_json(&players)
-            } else {
-                show::listed_players_table(&list)
-            }))
-        }
+        PlayerCommand::List { tournament: None } => list_players(cli, &mut client).await,
         PlayerCommand::New { id, name, details } => {
-            let player = v1::ListedPlayer {
-                id: id.clone(),
-                details: Some(entrant_details(name.clone(), details)?),
-                history: Vec::new(),
-            };
-            let request = v1::AddPlayersRequest {
-                players: vec![player],
-            };
-            client
-                .add_players(authed(request, token)?)
-                .await
-                .map_err(refused)?;
-            Ok(Outcome::ok(
-                crate::words::say_with("cli-player-listed", &[("id", id.clone().into())]) + "\n",
-            ))
+            list_new_player(token, &mut client, id, name, details).await
         }
         PlayerCommand::List {
             tournament: Some(tournament),
@@ -373,6 +345,76 @@ pub(super) async fn run_player(
             }))
         }
     }
+}
+
+/// `player import FILE`: the players' CSV (`-`: standard input), checked against the
+/// players already entered before anything is sent.
+async fn import_players(
+    client: &mut Client,
+    tournament: &str,
+    file: &std::path::Path,
+) -> Result<Vec<v1::EntrantDetails>, Outcome> {
+    let text = if file.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin())
+    } else {
+        std::fs::read_to_string(file)
+    }
+    .map_err(|e| {
+        usage(say_with(
+            "cli-file-unreadable",
+            &[
+                ("file", file.display().to_string().into()),
+                ("why", e.to_string().into()),
+            ],
+        ))
+    })?;
+    let known: Vec<String> = get(client, tournament)
+        .await?
+        .entrants
+        .into_iter()
+        .filter_map(|e| e.details.map(|d| d.name))
+        .collect();
+    parse::players_csv(&text, &known).map_err(|why| usage(format!("{}: {why}", file.display())))
+}
+
+/// `player new`: a player added to the players' list the server keeps.
+async fn list_new_player(
+    token: &Option<String>,
+    client: &mut Client,
+    id: &str,
+    name: &str,
+    details: &DetailsArgs,
+) -> Result<Outcome, Outcome> {
+    let player = v1::ListedPlayer {
+        id: id.to_string(),
+        details: Some(entrant_details(name.to_string(), details)?),
+        history: Vec::new(),
+    };
+    let request = v1::AddPlayersRequest {
+        players: vec![player],
+    };
+    client
+        .add_players(authed(request, token)?)
+        .await
+        .map_err(refused)?;
+    Ok(Outcome::ok(
+        say_with("cli-player-listed", &[("id", id.to_string().into())]) + "\n",
+    ))
+}
+
+/// `player list` with no tournament: the players' list the server keeps.
+async fn list_players(cli: &Cli, client: &mut Client) -> Result<Outcome, Outcome> {
+    let list = client
+        .list_players(v1::ListPlayersRequest {})
+        .await
+        .map_err(refused)?
+        .into_inner();
+    Ok(Outcome::ok(if cli.json {
+        let players: Vec<_> = list.players.iter().map(ListedPlayerView::of).collect();
+        to_json(&players)
+    } else {
+        show::listed_players_table(&list)
+    }))
 }
 
 /// A registration from the command line's name and details.

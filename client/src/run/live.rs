@@ -78,6 +78,17 @@ impl Kept {
     }
 }
 
+/// The side a player's code names, and the file his chain is kept in: `join` and
+/// `play` find it the same way.
+pub(super) fn player_chain(
+    code: &str,
+    match_id: &str,
+    chain_file: Option<&Path>,
+) -> Result<(Side, PathBuf), Outcome> {
+    let side = code_side(code, match_id)?;
+    Ok((side, chain_path(chain_file, match_id, side)))
+}
+
 /// `--chain-file`, or `./baffle-live-MATCH-SIDE.json`.
 fn chain_path(given: Option<&Path>, match_id: &str, side: Side) -> PathBuf {
     given.map(Path::to_path_buf).unwrap_or_else(|| {
@@ -151,8 +162,7 @@ async fn join(
     code: &str,
     chain_file: Option<&Path>,
 ) -> Result<Outcome, Outcome> {
-    let side = code_side(code, match_id)?;
-    let path = chain_path(chain_file, match_id, side);
+    let (side, path) = player_chain(code, match_id, chain_file)?;
     let channel = channel(cli).await?;
     let s = match_state(channel.clone(), match_id).await?;
     let Some(live) = s.live_dice.as_ref() else {

@@ -83,63 +83,9 @@ pub(super) async fn run_match(
                 phase: phase_filter(*phase),
                 include_archived: *all,
             };
-            let list = client
-                .list_matches(request)
-                .await
-                .map_err(refused)?
-                .into_inner();
-            let reveals = if cli.json {
-                String::new()
-            } else {
-                pending_reveals(&mut client, &list.matches).await?
-            };
-            let mut outcome = list_outcome(cli, list);
-            outcome.out.push_str(&reveals);
-            Ok(outcome)
+            list_matches(cli, &mut client, request).await
         }
-        MatchCommand::Show { match_id } => {
-            let s = client
-                .get_match(v1::GetMatchRequest {
-                    match_id: match_id.clone(),
-                })
-                .await
-                .map_err(refused)?
-                .into_inner();
-            let help = adjudication(cli, token, &s).await;
-            // A backgammon match's games are in its log, not its state.
-            let games = if s.chess.is_none() && s.seq > 0 {
-                let events = crate::tui::app::records(&cli.server, match_id, 0, s.seq).await;
-                Some(record::games(&events))
-            } else {
-                None
-            };
-            if cli.json {
-                let mut view = serde_json::to_value(MatchView::of(&s)).unwrap_or_default();
-                if let Some(help) = &help {
-                    view["adjudication"] = render::adjudication_json(help);
-                }
-                if let Some(games) = &games {
-                    let more = record::json(&s, games);
-                    view["warnings"] = more["warnings"].clone();
-                    view["games"] = more["games"].clone();
-                }
-                return Ok(Outcome::ok(to_json(&view)));
-            }
-            let mut text = if s.dice_revealed {
-                // A revealed match's dice are recomputed here before they are called verified.
-                let check = reveal::check(channel(cli).await?, match_id, &s.head_hash).await;
-                render::match_text_checked(&s, Some(&check))
-            } else {
-                render::match_text(&s)
-            };
-            if let Some(games) = &games {
-                text.push_str(&record::lines(&s, games));
-            }
-            if let Some(help) = &help {
-                text.push_str(&render::adjudication_lines(help));
-            }
-            Ok(Outcome::ok(text))
-        }
+        MatchCommand::Show { match_id } => show_match(cli, token, &mut client, match_id).await,
         MatchCommand::Rename {
             match_id,
             side: who,
@@ -147,6 +93,78 @@ pub(super) async fn run_match(
         } => rename_player(cli, token, match_id, *who, name).await,
         MatchCommand::Export { match_id, format } => export(cli, match_id, format).await,
     }
+}
+
+/// `match list`: the matches, and (in words) the players' reveals they wait for.
+async fn list_matches(
+    cli: &Cli,
+    client: &mut TournamentsClient<Channel>,
+    request: v1::ListMatchesRequest,
+) -> Result<Outcome, Outcome> {
+    let list = client
+        .list_matches(request)
+        .await
+        .map_err(refused)?
+        .into_inner();
+    let reveals = if cli.json {
+        String::new()
+    } else {
+        pending_reveals(client, &list.matches).await?
+    };
+    let mut outcome = list_outcome(cli, list);
+    outcome.out.push_str(&reveals);
+    Ok(outcome)
+}
+
+/// `match show`: the match's state, its games from its log (backgammon), its dice
+/// checked once revealed, and what the board proves for the director.
+async fn show_match(
+    cli: &Cli,
+    token: &Option<String>,
+    client: &mut TournamentsClient<Channel>,
+    match_id: &str,
+) -> Result<Outcome, Outcome> {
+    let s = client
+        .get_match(v1::GetMatchRequest {
+            match_id: match_id.to_string(),
+        })
+        .await
+        .map_err(refused)?
+        .into_inner();
+    let help = adjudication(cli, token, &s).await;
+    // A backgammon match's games are in its log, not its state.
+    let games = if s.chess.is_none() && s.seq > 0 {
+        let events = crate::tui::app::records(&cli.server, match_id, 0, s.seq).await;
+        Some(record::games(&events))
+    } else {
+        None
+    };
+    if cli.json {
+        let mut view = serde_json::to_value(MatchView::of(&s)).unwrap_or_default();
+        if let Some(help) = &help {
+            view["adjudication"] = render::adjudication_json(help);
+        }
+        if let Some(games) = &games {
+            let more = record::json(&s, games);
+            view["warnings"] = more["warnings"].clone();
+            view["games"] = more["games"].clone();
+        }
+        return Ok(Outcome::ok(to_json(&view)));
+    }
+    let mut text = if s.dice_revealed {
+        // A revealed match's dice are recomputed here before they are called verified.
+        let check = reveal::check(channel(cli).await?, match_id, &s.head_hash).await;
+        render::match_text_checked(&s, Some(&check))
+    } else {
+        render::match_text(&s)
+    };
+    if let Some(games) = &games {
+        text.push_str(&record::lines(&s, games));
+    }
+    if let Some(help) = &help {
+        text.push_str(&render::adjudication_lines(help));
+    }
+    Ok(Outcome::ok(text))
 }
 
 /// What the board of `s` proves for the director (4.3 (iv), 4.5), asked with his token:

@@ -28,6 +28,16 @@ impl Outcome {
         }
     }
 
+    /// An offline check's report, on standard output, with the exit code it chose (a
+    /// log that fails a check is exit 1, and still printed).
+    pub(super) fn report((code, out): (i32, String)) -> Outcome {
+        Outcome {
+            code,
+            out,
+            err: String::new(),
+        }
+    }
+
     pub(super) fn failed(code: i32, err: String) -> Outcome {
         Outcome {
             code,

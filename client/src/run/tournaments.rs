@@ -66,12 +66,7 @@ pub(super) async fn run_tournament(
                 .await
                 .map_err(refused)?
                 .into_inner();
-            Ok(if cli.json {
-                Outcome::ok(to_json(&TournamentView::of(&t)))
-            } else {
-                let args = [("id", t.id.clone().into())];
-                Outcome::ok(words::say_with("cli-tournament-created", &args) + "\n")
-            })
+            Ok(said(cli, &t, "cli-tournament-created"))
         }
         TournamentCommand::List { all } => {
             let list = client
@@ -133,17 +128,22 @@ async fn archive(
         .await
         .map_err(refused)?
         .into_inner();
-    Ok(if cli.json {
-        Outcome::ok(to_json(&TournamentView::of(&t)))
+    let id = match (t.archived, already) {
+        (true, false) => "cli-tournament-archived",
+        (true, true) => "cli-tournament-already-archived",
+        (false, false) => "cli-tournament-unarchived",
+        (false, true) => "cli-tournament-already-listed",
+    };
+    Ok(said(cli, &t, id))
+}
+
+/// What a change to a tournament prints: the tournament as JSON with `--json`, else the
+/// message `id` naming it.
+fn said(cli: &Cli, t: &v1::Tournament, id: &str) -> Outcome {
+    Outcome::ok(if cli.json {
+        to_json(&TournamentView::of(t))
     } else {
-        let said = match (t.archived, already) {
-            (true, false) => "cli-tournament-archived",
-            (true, true) => "cli-tournament-already-archived",
-            (false, false) => "cli-tournament-unarchived",
-            (false, true) => "cli-tournament-already-listed",
-        };
-        let args = [("id", t.id.clone().into())];
-        Outcome::ok(words::say_with(said, &args) + "\n")
+        words::say_with(id, &[("id", t.id.clone().into())]) + "\n"
     })
 }
 

@@ -401,10 +401,6 @@ pub async fn send(
         .events
         .iter()
         .filter(|e| e.kind == "bg.ruling")
-        .filter_map(|e| {
-            let body = serde_json::from_str(&e.body).ok()?;
-            let said = words::event(&e.kind, &body, names);
-            Some(format!("{}: {said}", state.match_id))
-        })
+        .map(|e| format!("{}: {}", state.match_id, words::event(e, names)))
         .collect())
 }

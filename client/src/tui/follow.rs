@@ -99,7 +99,7 @@ fn draw_heading(frame: &mut Frame, s: &v1::MatchState, top: ratatui::layout::Rec
         bold,
     )];
     let detail = match chess {
-        Some(c) => chess_text::game(s, c),
+        Some(c) => chess_game(s, c),
         None => {
             let to = words::say_with("follow-match-to", &[("length", s.length.into())]);
             if s.crawford {
@@ -116,7 +116,7 @@ fn draw_heading(frame: &mut Frame, s: &v1::MatchState, top: ratatui::layout::Rec
         Paragraph::new(heading).alignment(Alignment::Center).block(
             Block::default()
                 .borders(Borders::ALL)
-                .title(" baffle follow "),
+                .title(format!(" {} ", words::say("follow-title"))),
         ),
         top,
     );
@@ -137,7 +137,7 @@ fn draw_clocks(frame: &mut Frame, s: &v1::MatchState, now_ms: i64, clocks: ratat
                     format!(
                         "{} {}",
                         chess_text::player(s, c, color),
-                        chess_text::color(color as i32)
+                        color_words(color as i32)
                     )
                 }),
                 None => [s.player_a.clone(), s.player_b.clone()],
@@ -216,19 +216,20 @@ fn info_lines(s: &v1::MatchState, status: &Status) -> Vec<Line<'static>> {
         let said = words::say_with("event-paused", &[("reason", reason.into())]);
         lines.push(Line::styled(said, bold));
     }
-    if let Some(r) = s.result.as_ref().filter(|r| r.how == "draw") {
+    let end = |kind: v1::MatchEndKind| s.result.as_ref().filter(|r| r.how_kind == kind as i32);
+    if let Some(r) = end(v1::MatchEndKind::Draw) {
         let id = if r.confirmed {
             "follow-drawn-confirmed"
         } else {
             "follow-drawn-provisional"
         };
         lines.push(Line::styled(words::say(id), bold));
-    } else if s.result.as_ref().is_some_and(|r| r.how == "double_default") {
+    } else if end(v1::MatchEndKind::DoubleDefault).is_some() {
         lines.push(Line::styled(words::say("follow-both-lost"), bold));
     } else if let Some(r) = &s.result {
         let args = [
             ("name", player(s, r.winner).into()),
-            ("how", words::how(&r.how).into()),
+            ("how", words::how(r.how_kind).into()),
         ];
         let said = if r.confirmed {
             words::say_with("follow-won-confirmed", &args)
@@ -315,25 +316,84 @@ fn draw_footer(
     frame.render_widget(Paragraph::new(foot), bottom);
 }
 
+/// Which game of how many, its category, the edition of the Laws and the Chess960
+/// position, as the page's chips say them: "game 2 of 4 · rapid · FIDE 2014 · 960 #518 …".
+fn chess_game(s: &v1::MatchState, c: &v1::ChessState) -> String {
+    let category = words::say_with("chess-category", &[("category", c.category.clone().into())]);
+    let args = [
+        ("game", s.game_number.into()),
+        ("games", c.games.into()),
+        ("category", category.into()),
+    ];
+    let mut line = words::say_with("chess-game-of", &args);
+    if !c.laws_name.is_empty() {
+        line = format!("{line} · {}", c.laws_name);
+    }
+    if let Some(p) = &c.position {
+        let rank = match p.black_back_rank.as_str() {
+            "" => p.back_rank.clone(),
+            black => format!("{}/{black}", p.back_rank),
+        };
+        let args = [("sp", p.sp.into()), ("rank", rank.into())];
+        line = format!("{line} · {}", words::say_with("chess-960", &args));
+    }
+    line
+}
+
 /// A chess match's lines: who is to move, flags, illegal moves, the games played.
 fn chess_lines(s: &v1::MatchState, c: &v1::ChessState) -> Vec<String> {
-    let mut lines = vec![chess_text::turn(s, c)];
+    let mut turn = match v1::Color::try_from(c.to_move) {
+        Ok(color @ (v1::Color::White | v1::Color::Black)) => {
+            let args = [
+                ("name", chess_text::player(s, c, color).into()),
+                ("color", color_words(c.to_move).into()),
+            ];
+            words::say_with("follow-chess-to-move", &args)
+        }
+        _ if !c.started && s.phase == v1::MatchPhase::Waiting as i32 => {
+            words::say("follow-chess-not-started")
+        }
+        _ => String::new(),
+    };
+    if c.quickplay_claim != 0 {
+        let args = [("color", color_words(c.quickplay_claim).into())];
+        turn = format!(
+            "{turn} · {}",
+            words::say_with("follow-chess-quickplay-claim", &args)
+        );
+    }
+    let mut lines = vec![turn];
     for f in &c.flags {
-        lines.push(format!("{}'s flag fell", chess_text::color(f.color)));
+        let args = [("color", color_words(f.color).into())];
+        lines.push(words::say_with("event-chess-flag", &args));
     }
     if c.illegal_moves.iter().any(|n| *n > 0) {
-        lines.push(format!(
-            "illegal moves: White {}, Black {}",
-            c.illegal_moves.first().copied().unwrap_or(0),
-            c.illegal_moves.get(1).copied().unwrap_or(0)
-        ));
+        let count = |i: usize| c.illegal_moves.get(i).copied().unwrap_or(0);
+        let args = [("white", count(0).into()), ("black", count(1).into())];
+        lines.push(words::say_with("follow-chess-illegal-moves", &args));
     }
     for g in &c.results {
-        let white = player(s, g.white);
-        let result = g.result.as_ref().map_or("-".into(), chess_text::result);
-        lines.push(format!("game {} ({white} White): {result}", g.game));
+        let result = g.result.as_ref().map_or("-".into(), |r| {
+            let outcome = words::enum_words("ChessOutcome", r.outcome);
+            format!("{outcome} {}", words::enum_words("ChessReason", r.reason))
+        });
+        let args = [
+            ("game", g.game.into()),
+            ("name", player(s, g.white).into()),
+            ("result", result.into()),
+        ];
+        lines.push(words::say_with("follow-chess-game-result", &args));
     }
     lines
+}
+
+/// A chess colour's words ("White", "Λευκά").
+fn color_words(color: i32) -> String {
+    if color == v1::Color::Black as i32 {
+        words::say("color-black")
+    } else {
+        words::say("color-white")
+    }
 }
 
 fn player(s: &v1::MatchState, side: i32) -> &str {

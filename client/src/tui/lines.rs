@@ -38,46 +38,6 @@ pub fn summary(s: &v1::MatchState) -> String {
     line
 }
 
-/// The events of an update, one line each, in the chosen language: "#12 Anna pressed
-/// the clock". The records of the table itself (the match opened, its set-up, a device's
-/// input) are worded here; `--lang el` printed "#0 opened", "#1 setup", "input".
-fn events_text(events: &[v1::Event], names: [&str; 2]) -> String {
-    events
-        .iter()
-        .map(|e| match table_record(e) {
-            Some(said) => format!("#{} {said}\n", e.seq),
-            None => render::events_text(std::slice::from_ref(e), names),
-        })
-        .collect()
-}
-
-/// A record of the table (not of the game) in words, if `e` is one.
-fn table_record(e: &v1::Event) -> Option<String> {
-    let body: serde_json::Value = serde_json::from_str(&e.body).unwrap_or_default();
-    let text = |field: &str| {
-        body.get(field)
-            .and_then(serde_json::Value::as_str)
-            .unwrap_or_default()
-            .to_string()
-    };
-    Some(match e.kind.as_str() {
-        "match.opened" => words::say("follow-event-opened"),
-        "match.setup" => words::say("follow-event-setup"),
-        "device.input" => {
-            let outcome = text("outcome");
-            let args = [("device", text("device").into())];
-            match outcome.strip_prefix("refused: ") {
-                None => words::say_with("follow-event-input", &args),
-                Some(why) => {
-                    let args = [args[0].clone(), ("why", why.to_string().into())];
-                    words::say_with("follow-event-input-refused", &args)
-                }
-            }
-        }
-        _ => return None,
-    })
-}
-
 fn write(out: &mut (dyn Write + Send), text: &str) -> std::io::Result<()> {
     out.write_all(text.as_bytes())?;
     out.flush()
@@ -108,7 +68,7 @@ pub async fn follow(
                         serde_json::json!({ "events": events, "state": MatchView::of(&s) });
                     write(out, &to_line(&update))?;
                 } else {
-                    write(out, &events_text(&events, names))?;
+                    write(out, &render::events_text(&events, names))?;
                     write(out, &format!("{}\n", summary(&s)))?;
                     for line in reveal::live_lines(&s, Some(s.sent_at_ms)) {
                         write(out, &format!("{line}\n"))?;
@@ -202,6 +162,7 @@ pub async fn console(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::events_text;
 
     #[test]
     fn a_problem_is_said_once_until_something_else_comes() {

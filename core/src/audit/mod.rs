@@ -9,7 +9,8 @@
 //!
 //! Bodies are compact JSON objects with a `kind` field. This module knows the dice
 //! entries ([`Entry`]); every kind a match log holds is typed in
-//! [`crate::table::Body`], and a log is read back only through
+//! [`crate::table::Body`]; a stored or exported log's lines become records only through
+//! the [`Reader`], and a table is rebuilt from records only through
 //! [`crate::table::Replay`]. [`export`] writes the chain as JSON Lines and [`verify`]
 //! checks such a file offline by replaying it: the chain, each body, the game's rules,
 //! and every die played against the die drawn. `docs/audit-log.md` is the
@@ -45,8 +46,11 @@
 //! ```
 
 pub mod export;
+pub mod reader;
 pub mod signed_head;
 pub mod verify;
+
+pub use reader::{ReadError, Reader};
 
 use std::fmt;
 

@@ -14,10 +14,10 @@
 use std::fmt;
 
 use super::Hash;
-use super::export::{Line, parse_line};
+use super::reader::{Line, Reader};
 use super::signed_head::{Equivocation, SignedHead, find_equivocation};
 use crate::side::Side;
-use crate::table::Replay;
+use crate::table::{Replay, Table};
 
 /// What was wrong, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -138,63 +138,22 @@ fn problem(line: usize, seq: Option<u64>, reason: impl Into<String>) -> Problem 
     }
 }
 
+/// What reading an export's lines left: the replay, every record's hash in order, the
+/// number of lines, and whether the witnessed head (if any) was passed.
+struct Read {
+    replay: Replay,
+    hashes: Vec<Hash>,
+    lines: usize,
+    witnessed: bool,
+}
+
 fn check(text: &str, expect: &Expect, report: &mut Report) -> Result<(), Problem> {
-    let mut replay = Replay::new(None);
-    let mut ended = false;
-    let mut witnessed = expect.head.is_none();
-    let mut hashes = Vec::new();
-    let mut lines = 0;
-    for (i, text_line) in text.lines().enumerate() {
-        let n = i + 1;
-        lines = n;
-        if ended {
-            // An editor's trailing newline is not a line of the log.
-            if text_line.trim().is_empty() {
-                continue;
-            }
-            return Err(problem(n, None, "a line after the end line"));
-        }
-        match parse_line(text_line).map_err(|e| problem(n, None, e))? {
-            Line::End { records, head } => {
-                if records != replay.len() {
-                    let reason = format!(
-                        "the end line claims {records} records; the file has {}",
-                        replay.len()
-                    );
-                    return Err(problem(n, None, reason));
-                }
-                if head != replay.head() {
-                    return Err(problem(
-                        n,
-                        None,
-                        "the end line's head is not the hash of the last record",
-                    ));
-                }
-                ended = true;
-            }
-            Line::Record(r) => {
-                replay
-                    .push(&r)
-                    .map_err(|e| problem(n, Some(r.seq), e.reason))?;
-                report.records += 1;
-                report.head = Some(r.hash);
-                hashes.push(r.hash);
-                witnessed |= expect.head == Some(r.hash);
-                report.match_id = replay.match_id().map(str::to_string);
-                if let Some(table) = replay.table() {
-                    report.revealed = table.dice().revealed();
-                    report.dice_verified = table.dice().verified();
-                }
-            }
-        }
-    }
-    if !ended {
-        return Err(problem(
-            lines + 1,
-            None,
-            "no end line: the file was cut short",
-        ));
-    }
+    let Read {
+        replay,
+        hashes,
+        lines,
+        witnessed,
+    } = read(text, expect.head, report)?;
     if let Some(w) = expect.head.filter(|_| !witnessed) {
         return Err(problem(
             lines,
@@ -223,6 +182,79 @@ fn check(text: &str, expect: &Expect, report: &mut Report) -> Result<(), Problem
              (a complete log holds the reveal)",
         ));
     }
+    check_players(&table, expect).map_err(|why| problem(lines, None, why))
+}
+
+/// Reads an export line by line through the replay, up to its end line (which must
+/// count the records and name the last hash), filling in `report` as it goes.
+fn read(text: &str, head: Option<Hash>, report: &mut Report) -> Result<Read, Problem> {
+    let mut replay = Replay::new(None);
+    let mut ended = false;
+    let mut witnessed = head.is_none();
+    let mut hashes = Vec::new();
+    let mut lines = 0;
+    for (i, text_line) in text.lines().enumerate() {
+        let n = i + 1;
+        lines = n;
+        if ended {
+            // An editor's trailing newline is not a line of the log.
+            if text_line.trim().is_empty() {
+                continue;
+            }
+            return Err(problem(n, None, "a line after the end line"));
+        }
+        match Reader::export_line(text_line).map_err(|e| problem(n, None, e))? {
+            Line::End { records, head } => {
+                check_end(&replay, records, head).map_err(|why| problem(n, None, why))?;
+                ended = true;
+            }
+            Line::Record(r) => {
+                replay
+                    .push(&r)
+                    .map_err(|e| problem(n, Some(r.seq), e.reason))?;
+                report.records += 1;
+                report.head = Some(r.hash);
+                hashes.push(r.hash);
+                witnessed |= head == Some(r.hash);
+                report.match_id = replay.match_id().map(str::to_string);
+                if let Some(table) = replay.table() {
+                    report.revealed = table.dice().revealed();
+                    report.dice_verified = table.dice().verified();
+                }
+            }
+        }
+    }
+    if !ended {
+        return Err(problem(
+            lines + 1,
+            None,
+            "no end line: the file was cut short",
+        ));
+    }
+    Ok(Read {
+        replay,
+        hashes,
+        lines,
+        witnessed,
+    })
+}
+
+/// The end line must count the records read and name the last one's hash.
+fn check_end(replay: &Replay, records: u64, head: Hash) -> Result<(), String> {
+    if records != replay.len() {
+        return Err(format!(
+            "the end line claims {records} records; the file has {}",
+            replay.len()
+        ));
+    }
+    if head != replay.head() {
+        return Err("the end line's head is not the hash of the last record".into());
+    }
+    Ok(())
+}
+
+/// The seeds and commitments the players know they gave must be the log's.
+fn check_players(table: &Table, expect: &Expect) -> Result<(), String> {
     for (side, seed) in &expect.player_seeds {
         if table.dice().player_seed(*side) != seed.as_slice() {
             let recorded = hex::encode(table.dice().player_seed(*side));
@@ -231,10 +263,8 @@ fn check(text: &str, expect: &Expect, report: &mut Report) -> Result<(), Problem
             } else {
                 recorded
             };
-            return Err(problem(
-                lines,
-                None,
-                format!("the seed recorded for {side} is {recorded}, not the one given"),
+            return Err(format!(
+                "the seed recorded for {side} is {recorded}, not the one given"
             ));
         }
     }
@@ -246,13 +276,9 @@ fn check(text: &str, expect: &Expect, report: &mut Report) -> Result<(), Problem
             .or_else(|| table.dice().live().and_then(|live| live.anchor(*side)));
         if recorded.as_ref().map(|c| c.as_slice()) != Some(commitment.as_slice()) {
             let recorded = recorded.map_or("none".to_string(), hex::encode);
-            return Err(problem(
-                lines,
-                None,
-                format!(
-                    "the commitment recorded for {side} is {recorded}, not the one given: \
-                     this is not the log the player committed in"
-                ),
+            return Err(format!(
+                "the commitment recorded for {side} is {recorded}, not the one given: \
+                 this is not the log the player committed in"
             ));
         }
     }

@@ -8,6 +8,7 @@ use super::event::{Change, Event, GameEnd, MatchEnd};
 use super::setup::DiceSource;
 use super::{Game, Match, RuleError, Turn};
 use crate::clock::PauseReason;
+use crate::dice::Roll;
 use crate::dice_check::validate_roll;
 use crate::side::Side;
 use crate::time::Timestamp;
@@ -158,85 +159,16 @@ impl Match {
         now: Timestamp,
         out: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
-        if self.undecided {
-            let allowed = match command {
-                Command::Tick => true,
-                Command::Director { action, .. } => matches!(
-                    action,
-                    DirectorAction::Warning { .. }
-                        | DirectorAction::DecideMatch { .. }
-                        | DirectorAction::ForfeitMatch { .. }
-                ),
-                _ => false,
-            };
-            if !allowed {
-                return Err(RuleError::rule(
-                    "2.2",
-                    "both players won the match at the same instant (lateness penalty points \
-                     awarded together): the director decides it (decide_match or forfeit_match)",
-                ));
-            }
-        }
-        if let Some(r) = self.result {
-            let allowed = match command {
-                Command::Tick => true,
-                Command::Director { action, .. } => matches!(
-                    action,
-                    DirectorAction::Warning { .. }
-                        | DirectorAction::VoidDouble { .. }
-                        | DirectorAction::CorrectScore { .. }
-                        | DirectorAction::ConfirmResult
-                        | DirectorAction::CorrectResult { .. }
-                        | DirectorAction::DecideAppeal { .. }
-                ),
-                // A ruling may be appealed after the match, within a reasonable time (5).
-                Command::Appeal { .. } => true,
-                _ => false,
-            };
-            if !allowed {
-                return Err(match_over(r.winner));
-            }
-        }
+        self.check_open_to(command)?;
         match command {
             Command::Tick => Ok(()),
-            Command::CheckIn { side } => {
-                if self.present[side.index()] {
-                    return Err(RuleError::state(format!(
-                        "player {side} is already checked in"
-                    )));
-                }
-                self.emit(out, now, Change::CheckedIn { side: *side })
-            }
+            Command::CheckIn { side } => self.check_in(*side, now, out),
             Command::StartGame => self.start_game(now, out),
             Command::OpeningThrow { throw, source } => {
                 self.opening_throw(*throw, *source, now, out)
             }
-            Command::Roll { side, dice, source } => {
-                self.check_dice(*dice, *source)?;
-                let premature = self.roll_turn(*side)?;
-                self.emit(
-                    out,
-                    now,
-                    Change::Rolled {
-                        side: *side,
-                        dice: *dice,
-                        source: *source,
-                        premature,
-                    },
-                )
-            }
-            Command::InvalidRoll { .. } if self.dice == DiceSource::Server => {
-                Err(RuleError::rule("4.1 (iv)", SERVER_DICE_STAND))
-            }
-            Command::InvalidRoll { side } => match self.current()?.turn {
-                Turn::Moving { side: s, .. } if s == *side => {
-                    self.emit(out, now, Change::RollInvalid { side: *side })
-                }
-                _ => Err(RuleError::rule(
-                    "4.1 (iv)",
-                    format!("player {side} has no roll in play to call invalid"),
-                )),
-            },
+            Command::Roll { side, dice, source } => self.roll(*side, *dice, *source, now, out),
+            Command::InvalidRoll { side } => self.invalid_roll(*side, now, out),
             Command::Double { side } => self.double(*side, now, out),
             Command::Beaver { .. } => Err(RuleError::rule(
                 "4.4 (viii)",
@@ -284,6 +216,104 @@ impl Match {
             } => self.appeal(*side, *ruling, grounds, now, out),
             Command::Move { side, play } => self.record_move(*side, play, now, out),
             Command::Director { action, ruling } => self.director(action, ruling, now, out),
+        }
+    }
+
+    /// What a match still takes once it is out of play: while it is undecided (2.2) only
+    /// the director's decision, and once it has a result only corrections, confirmation
+    /// and appeals (5: a ruling may be appealed after the match, within a reasonable time).
+    fn check_open_to(&self, command: &Command) -> Result<(), RuleError> {
+        if self.undecided
+            && !allowed_out_of_play(command, false, |action| {
+                matches!(
+                    action,
+                    DirectorAction::Warning { .. }
+                        | DirectorAction::DecideMatch { .. }
+                        | DirectorAction::ForfeitMatch { .. }
+                )
+            })
+        {
+            return Err(RuleError::rule(
+                "2.2",
+                "both players won the match at the same instant (lateness penalty points \
+                 awarded together): the director decides it (decide_match or forfeit_match)",
+            ));
+        }
+        if let Some(r) = self.result
+            && !allowed_out_of_play(command, true, |action| {
+                matches!(
+                    action,
+                    DirectorAction::Warning { .. }
+                        | DirectorAction::VoidDouble { .. }
+                        | DirectorAction::CorrectScore { .. }
+                        | DirectorAction::ConfirmResult
+                        | DirectorAction::CorrectResult { .. }
+                        | DirectorAction::DecideAppeal { .. }
+                )
+            })
+        {
+            return Err(match_over(r.winner));
+        }
+        Ok(())
+    }
+
+    /// A player checks in once.
+    fn check_in(
+        &mut self,
+        side: Side,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        if self.present[side.index()] {
+            return Err(RuleError::state(format!(
+                "player {side} is already checked in"
+            )));
+        }
+        self.emit(out, now, Change::CheckedIn { side })
+    }
+
+    /// A roll by `side`, in turn or premature (4.1 (v)).
+    fn roll(
+        &mut self,
+        side: Side,
+        dice: Roll,
+        source: DiceSource,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        self.check_dice(dice, source)?;
+        let premature = self.roll_turn(side)?;
+        self.emit(
+            out,
+            now,
+            Change::Rolled {
+                side,
+                dice,
+                source,
+                premature,
+            },
+        )
+    }
+
+    /// A roll called invalid (4.1 (iv)): only dice rolled at the table, and only the
+    /// roll in play of the player moving.
+    fn invalid_roll(
+        &mut self,
+        side: Side,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        if self.dice == DiceSource::Server {
+            return Err(RuleError::rule("4.1 (iv)", SERVER_DICE_STAND));
+        }
+        match self.current()?.turn {
+            Turn::Moving { side: s, .. } if s == side => {
+                self.emit(out, now, Change::RollInvalid { side })
+            }
+            _ => Err(RuleError::rule(
+                "4.1 (iv)",
+                format!("player {side} has no roll in play to call invalid"),
+            )),
         }
     }
 
@@ -670,4 +700,19 @@ fn match_over(winner: Side) -> RuleError {
         "4.6",
         format!("the match is over: player {winner} won; only the director's corrections remain"),
     )
+}
+
+/// Whether a match out of play takes `command`: the clock's tick always, an appeal when
+/// `appeals`, and the director's actions that `director` admits.
+fn allowed_out_of_play(
+    command: &Command,
+    appeals: bool,
+    director: impl Fn(&DirectorAction) -> bool,
+) -> bool {
+    match command {
+        Command::Tick => true,
+        Command::Director { action, .. } => director(action),
+        Command::Appeal { .. } => appeals,
+        _ => false,
+    }
 }

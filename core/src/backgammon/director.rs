@@ -11,6 +11,23 @@ use crate::side::Side;
 use crate::time::Millis;
 use crate::time::Timestamp;
 
+/// Points awarded or deducted: 1 to the longest match; zero changes nothing.
+fn check_points(points: u32) -> Result<(), RuleError> {
+    if points == 0 {
+        return Err(RuleError::invalid(
+            "",
+            "a penalty of zero points changes nothing",
+        ));
+    }
+    if points > MAX_LENGTH {
+        return Err(RuleError::invalid(
+            "",
+            format!("points are 1 to {MAX_LENGTH}, not {points}"),
+        ));
+    }
+    Ok(())
+}
+
 impl Match {
     /// Whether the director may take `action` now: a ruling with its reason and article,
     /// values in range, and the state it needs.
@@ -28,73 +45,15 @@ impl Match {
         }
         check_article(&ruling.article)?;
         match *action {
-            DirectorAction::AwardPoints { points: 0, .. }
-            | DirectorAction::DeductPoints { points: 0, .. } => {
-                return Err(RuleError::invalid(
-                    "",
-                    "a penalty of zero points changes nothing",
-                ));
+            DirectorAction::AwardPoints { points, .. } => check_points(points),
+            DirectorAction::DeductPoints { from, points } => {
+                check_points(points)?;
+                self.check_deduction(from, points)
             }
-            DirectorAction::AwardPoints { points, .. }
-            | DirectorAction::DeductPoints { points, .. }
-                if points > MAX_LENGTH =>
-            {
-                return Err(RuleError::invalid(
-                    "",
-                    format!("points are 1 to {MAX_LENGTH}, not {points}"),
-                ));
-            }
-            DirectorAction::DeductPoints { from, points } if self.score[from.index()] < points => {
-                // The fold saturates at zero; a deduction that would take less than it
-                // says is refused instead of recorded as what did not happen.
-                return Err(RuleError::state(match self.score[from.index()] {
-                    0 => format!("{from} has no points: there is nothing to deduct"),
-                    has => format!("{from} has {has}: {points} cannot be deducted"),
-                }));
-            }
-            DirectorAction::AdjustTime { side, delta } => {
-                if delta.as_ms() == 0 {
-                    return Err(RuleError::invalid(
-                        "4.3 (v)",
-                        "an adjustment of zero changes nothing",
-                    ));
-                }
-                if delta.as_ms().unsigned_abs() > MAX_CLOCK_TIME.as_ms().unsigned_abs() {
-                    return Err(RuleError::invalid(
-                        "4.3 (v)",
-                        format!(
-                            "a time adjustment is at most {MAX_CLOCK_TIME} either way, not {delta}"
-                        ),
-                    ));
-                }
-                self.clock_required()?;
-                self.check_adjusted_clock(side, delta, now)?;
-            }
-            DirectorAction::SetTime { time, .. } => {
-                if time < Millis::ZERO || time > MAX_CLOCK_TIME {
-                    return Err(RuleError::invalid(
-                        "3.7",
-                        format!("a clock is set to 0 to {MAX_CLOCK_TIME}, not {time}"),
-                    ));
-                }
-                self.clock_required()?;
-                // A clock is set to what it should read, which is never more than the
-                // match time the player was given (3.7): 25 hours on a 7-point match's
-                // clock is a typo, not a correction.
-                if time > self.clock_initial {
-                    return Err(RuleError::invalid(
-                        "3.7",
-                        format!(
-                            "a clock is set to at most the match time each player was given, {}, not {time}",
-                            self.clock_initial
-                        ),
-                    ));
-                }
-            }
-            DirectorAction::CorrectScore { a, b } => self.check_score_correction([a, b])?,
-            DirectorAction::ForfeitGame { .. } => {
-                self.current()?;
-            }
+            DirectorAction::AdjustTime { side, delta } => self.check_adjust_time(side, delta, now),
+            DirectorAction::SetTime { time, .. } => self.check_set_time(time),
+            DirectorAction::CorrectScore { a, b } => self.check_score_correction([a, b]),
+            DirectorAction::ForfeitGame { .. } => self.current().map(|_| ()),
             DirectorAction::ImposeClock { per_point, delay } => {
                 // A value no match takes is refused before the state is asked.
                 check_clock_settings(per_point, delay)?;
@@ -104,88 +63,162 @@ impl Match {
                         "a clock is brought in at the start of a game, not during one",
                     ));
                 }
+                Ok(())
             }
-            DirectorAction::RemoveClock => self.clock_required()?,
+            DirectorAction::RemoveClock => self.clock_required(),
             DirectorAction::CorrectCube { value, owner } => {
-                // Centred means at 1; after any take the cube has an owner.
-                if !value.is_power_of_two() || value > MAX_CUBE || (value == 1) != owner.is_none() {
-                    return Err(RuleError::invalid(
-                        "4.4 (vi)",
-                        format!(
-                            "{value} is not a cube level (1 centred, or 2 to {MAX_CUBE} with an owner)"
-                        ),
-                    ));
-                }
-                let game = self.current()?;
-                if game.crawford {
-                    return Err(RuleError::rule(
-                        "4.4",
-                        "the cube is off the board in the Crawford game",
-                    ));
-                }
-                if matches!(game.turn, super::Turn::DoubleOffered { .. }) {
-                    return Err(RuleError::rule(
-                        "4.4 (vi)",
-                        "a double is being decided: correct the cube once it is taken or passed",
-                    ));
-                }
+                self.check_cube_correction(value, owner.is_some())
             }
-            DirectorAction::CorrectLength { length } => {
-                if length == 0 || length > MAX_LENGTH {
-                    return Err(RuleError::invalid(
-                        "4.8",
-                        format!("a match length is 1 to {MAX_LENGTH} points"),
-                    ));
-                }
-                if length == self.length {
-                    return Err(RuleError::state(format!(
-                        "the match length is already {length}"
-                    )));
-                }
-            }
+            DirectorAction::CorrectLength { length } => self.check_length_correction(length),
             DirectorAction::EndBreak
             | DirectorAction::GrantBreak { .. }
-            | DirectorAction::LeftTable { .. } => self.check_attendance_action(action)?,
+            | DirectorAction::LeftTable { .. } => self.check_attendance_action(action),
             DirectorAction::ChangeDice { source, baffle_box } => {
-                if self.game.is_some() {
-                    return Err(RuleError::rule(
-                        "3.4",
-                        "the dice are changed between games, not during one",
-                    ));
-                }
-                if baffle_box && source == DiceSource::Server {
-                    return Err(RuleError::invalid(
-                        "2.4",
-                        "a baffle box is for dice rolled at the table, not the server's",
-                    ));
-                }
-                if (source, baffle_box) == (self.dice, self.baffle_box) {
-                    return Err(RuleError::state("the dice are already so"));
-                }
+                self.check_dice_change(source, baffle_box)
             }
             DirectorAction::DecideAppeal {
                 appeal,
                 committee,
                 votes_for,
                 ..
-            } => self.check_appeal_decision(appeal, committee, votes_for)?,
-            DirectorAction::Reschedule { start } => self.check_reschedule(start, now)?,
-            DirectorAction::DecideMatch { .. } if !self.undecided => {
-                return Err(RuleError::rule(
-                    "2.2",
-                    "the director decides a match only when both players won it at the same instant",
-                ));
-            }
+            } => self.check_appeal_decision(appeal, committee, votes_for),
+            DirectorAction::Reschedule { start } => self.check_reschedule(start, now),
+            DirectorAction::DecideMatch { .. } if !self.undecided => Err(RuleError::rule(
+                "2.2",
+                "the director decides a match only when both players won it at the same instant",
+            )),
             DirectorAction::CorrectResult { game: 0, .. } => {
-                return Err(RuleError::invalid("4.6", "games are numbered from 1"));
+                Err(RuleError::invalid("4.6", "games are numbered from 1"))
             }
-            DirectorAction::ConfirmResult if self.result.is_none_or(|r| r.confirmed) => {
-                return Err(RuleError::rule(
-                    "4.6",
-                    "there is no unconfirmed match result",
-                ));
-            }
-            _ => {}
+            DirectorAction::ConfirmResult if self.result.is_none_or(|r| r.confirmed) => Err(
+                RuleError::rule("4.6", "there is no unconfirmed match result"),
+            ),
+            _ => Ok(()),
+        }
+    }
+
+    /// A deduction takes what it says: the fold saturates at zero, so one that would
+    /// take less is refused instead of recorded as what did not happen.
+    fn check_deduction(&self, from: Side, points: u32) -> Result<(), RuleError> {
+        match self.score[from.index()] {
+            has if has >= points => Ok(()),
+            0 => Err(RuleError::state(format!(
+                "{from} has no points: there is nothing to deduct"
+            ))),
+            has => Err(RuleError::state(format!(
+                "{from} has {has}: {points} cannot be deducted"
+            ))),
+        }
+    }
+
+    /// A time adjustment (4.3 (v)): not zero, at most a whole clock either way, and one
+    /// that leaves the clock readable.
+    fn check_adjust_time(
+        &self,
+        side: Side,
+        delta: Millis,
+        now: Timestamp,
+    ) -> Result<(), RuleError> {
+        if delta.as_ms() == 0 {
+            return Err(RuleError::invalid(
+                "4.3 (v)",
+                "an adjustment of zero changes nothing",
+            ));
+        }
+        if delta.as_ms().unsigned_abs() > MAX_CLOCK_TIME.as_ms().unsigned_abs() {
+            return Err(RuleError::invalid(
+                "4.3 (v)",
+                format!("a time adjustment is at most {MAX_CLOCK_TIME} either way, not {delta}"),
+            ));
+        }
+        self.clock_required()?;
+        self.check_adjusted_clock(side, delta, now)
+    }
+
+    /// A clock set (3.7) is set to what it should read, which is never more than the
+    /// match time the player was given: 25 hours on a 7-point match's clock is a typo,
+    /// not a correction.
+    fn check_set_time(&self, time: Millis) -> Result<(), RuleError> {
+        if time < Millis::ZERO || time > MAX_CLOCK_TIME {
+            return Err(RuleError::invalid(
+                "3.7",
+                format!("a clock is set to 0 to {MAX_CLOCK_TIME}, not {time}"),
+            ));
+        }
+        self.clock_required()?;
+        if time > self.clock_initial {
+            return Err(RuleError::invalid(
+                "3.7",
+                format!(
+                    "a clock is set to at most the match time each player was given, {}, not {time}",
+                    self.clock_initial
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A cube correction (4.4 (vi)): a cube level (centred means at 1; after any take the
+    /// cube has an owner), in a game where the cube is on the board and no double is
+    /// being decided.
+    fn check_cube_correction(&self, value: u32, owned: bool) -> Result<(), RuleError> {
+        if !value.is_power_of_two() || value > MAX_CUBE || (value == 1) == owned {
+            return Err(RuleError::invalid(
+                "4.4 (vi)",
+                format!(
+                    "{value} is not a cube level (1 centred, or 2 to {MAX_CUBE} with an owner)"
+                ),
+            ));
+        }
+        let game = self.current()?;
+        if game.crawford {
+            return Err(RuleError::rule(
+                "4.4",
+                "the cube is off the board in the Crawford game",
+            ));
+        }
+        if matches!(game.turn, super::Turn::DoubleOffered { .. }) {
+            return Err(RuleError::rule(
+                "4.4 (vi)",
+                "a double is being decided: correct the cube once it is taken or passed",
+            ));
+        }
+        Ok(())
+    }
+
+    /// A corrected match length (4.8): in range, and a change.
+    fn check_length_correction(&self, length: u32) -> Result<(), RuleError> {
+        if length == 0 || length > MAX_LENGTH {
+            return Err(RuleError::invalid(
+                "4.8",
+                format!("a match length is 1 to {MAX_LENGTH} points"),
+            ));
+        }
+        if length == self.length {
+            return Err(RuleError::state(format!(
+                "the match length is already {length}"
+            )));
+        }
+        Ok(())
+    }
+
+    /// A change of dice (3.4) between games; a baffle box goes with dice rolled at the
+    /// table (2.4).
+    fn check_dice_change(&self, source: DiceSource, baffle_box: bool) -> Result<(), RuleError> {
+        if self.game.is_some() {
+            return Err(RuleError::rule(
+                "3.4",
+                "the dice are changed between games, not during one",
+            ));
+        }
+        if baffle_box && source == DiceSource::Server {
+            return Err(RuleError::invalid(
+                "2.4",
+                "a baffle box is for dice rolled at the table, not the server's",
+            ));
+        }
+        if (source, baffle_box) == (self.dice, self.baffle_box) {
+            return Err(RuleError::state("the dice are already so"));
         }
         Ok(())
     }

@@ -1,6 +1,6 @@
-//! One chess game on the shared clock, as a state machine: [`Game::handle`] checks a
-//! command at a time and returns its events, [`Game::apply`] folds an event in, and the
-//! state is the fold of the events — `handle` applies each event to a working copy as it
+//! One chess game on the shared clock, as a state machine: [`Game::decide`] checks a
+//! command at a time and returns its events, [`Game::evolve`] folds an event in, and the
+//! state is the fold of the events — `decide` applies each event to a working copy as it
 //! emits it, so checking and replaying share one path and a refused command changes
 //! nothing. Timers come from [`Game::next_due`]; [`Game::catch_up`] records what fell due
 //! (the start, a default, a flag) at its exact instant.
@@ -15,6 +15,7 @@ use crate::time::{Millis, Timestamp};
 
 mod made;
 mod quickplay;
+mod steps;
 
 /// How a game is set up.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -342,12 +343,7 @@ impl Game {
             self.over()?;
         }
         match command {
-            C::Arrive(color) => {
-                if self.present[color.index()] {
-                    return Err(ChessError::state(format!("{color:?} is already here")));
-                }
-                self.emit(Event::Arrived { color, at: now }, out)
-            }
+            C::Arrive(color) => self.arrive(color, now, out),
             C::Press(color) => self.press(color, now, out),
             C::Resign(color) => {
                 self.end(Outcome::win(color.other()), Reason::Resignation, now, out)
@@ -355,81 +351,17 @@ impl Game {
             C::Checkmate(winner) => self.checkmate(winner, now, out),
             C::MoveMade(color) => self.move_made(color, now, out),
             C::AgreeDraw => self.end(Outcome::Draw, Reason::Agreement, now, out),
-            C::ClaimFlag(claimant) => {
-                let flagged = claimant.other();
-                if !self.flags.iter().any(|(c, _)| *c == flagged) {
-                    return Err(ChessError::rule(
-                        "6.8",
-                        format!("{flagged:?}'s flag has not fallen"),
-                    ));
-                }
-                let result = self.flag_result(flagged);
-                self.emit(Event::Ended { result, at: now }, out)
-            }
+            C::ClaimFlag(claimant) => self.claim_flag(claimant, now, out),
             C::ExcuseLateness(color) => self.emit(Event::Excused { color, at: now }, out),
             C::IllegalMove {
                 by,
                 opponent_can_mate,
             } => self.illegal_move(by, opponent_can_mate, now, out),
-            C::CannotCheckmate => match self.result {
-                Some(GameResult {
-                    reason: Reason::Flag,
-                    ..
-                }) => {
-                    let result = GameResult {
-                        outcome: Outcome::Draw,
-                        reason: Reason::FlagInsufficientMaterial,
-                    };
-                    self.emit(Event::Ended { result, at: now }, out)
-                }
-                _ => Err(ChessError::rule(
-                    "6.9",
-                    "only a game lost on time becomes a draw because the opponent cannot checkmate",
-                )),
-            },
+            C::CannotCheckmate => self.cannot_checkmate(now, out),
             C::FlagOrderUnknown => self.flag_order_unknown(now, out),
-            C::Pause(reason)
-                if !matches!(
-                    reason,
-                    PauseReason::DirectorCalled | PauseReason::DirectorStopped
-                ) =>
-            {
-                Err(ChessError::invalid(
-                    "6.12",
-                    format!(
-                        "the clocks stop to call the arbiter or by his decision, not for \"{}\"",
-                        reason.describe()
-                    ),
-                ))
-            }
-            C::Pause(reason) => self.emit(
-                Event::Paused {
-                    reason: reason.name().to_string(),
-                    at: now,
-                },
-                out,
-            ),
-            C::Resume => {
-                if self.claim.is_some() && !self.claim_postponed {
-                    return Err(ChessError::state("rule on the quickplay claim first"));
-                }
-                self.emit(Event::Resumed { at: now }, out)
-            }
-            C::SetTime(color, time) => {
-                if time < Millis::ZERO {
-                    return Err(ChessError::invalid("6.10", "a time is not negative"));
-                }
-                self.stopped("6.10")?;
-                self.emit(
-                    Event::TimeSet {
-                        color,
-                        time,
-                        why: "6.10: arbiter's correction".into(),
-                        at: now,
-                    },
-                    out,
-                )
-            }
+            C::Pause(reason) => self.pause(reason, now, out),
+            C::Resume => self.resume(now, out),
+            C::SetTime(color, time) => self.set_time(color, time, now, out),
             C::SetMoves(color, moves) => {
                 self.stopped("6.10")?;
                 self.emit(

@@ -358,70 +358,16 @@ impl Table {
                 by,
                 reason,
                 article,
-            } => {
-                let extension = self.dice.reveal_due().is_some();
-                let ruled = [reason, article]
-                    .iter()
-                    .all(|f| f.as_deref().is_some_and(|t| !t.trim().is_empty()));
-                let unruled = reason.is_none() && article.is_none();
-                if (extension && !ruled) || (!extension && !unruled) {
-                    return Err(
-                        "the first reveal deadline comes with the first commitment, and only \
-                         the director extends it, with a reason and an article"
-                            .into(),
-                    );
-                }
-                self.dice.set_reveal_due(Timestamp(*by))?;
-            }
-            Entry::RollQueued { side } => {
-                if !server_dice {
-                    return not_here("a queued server roll");
-                }
-                let opponent_moving = matches!(self.game.to_move_phase(),
-                    Some(Turn::Moving { side: mover, .. }) if mover == side.other());
-                if let Some(queued) = self.queued_roll {
-                    return Err(format!(
-                        "a roll is already queued for {queued}: it is drawn at the opponent's press (4.1 (v)(a))"
-                    ));
-                }
-                if !opponent_moving {
-                    return Err(format!(
-                        "a roll queued for {side} when it is not the opponent's move (4.1 (v)(a))"
-                    ));
-                }
-                self.queued_roll = Some(*side);
-            }
+            } => self.evolve_reveal_due(*by, reason.as_deref(), article.as_deref())?,
+            Entry::RollQueued { .. } if !server_dice => return not_here("a queued server roll"),
+            Entry::RollQueued { side } => self.evolve_roll_queued(*side)?,
+            Entry::Roll { .. } if !server_dice => return not_here("a server roll"),
             Entry::Roll {
                 side,
                 dice,
                 game,
                 roll,
-            } => {
-                if !server_dice {
-                    return not_here("a server roll");
-                }
-                if self.queued_roll.is_some_and(|q| q != *side) {
-                    return Err(format!(
-                        "{side} rolled while the opponent's roll was queued"
-                    ));
-                }
-                self.queued_roll = None;
-                validate_roll(*dice).map_err(|e| format!("a server roll: {e}"))?;
-                let named = game.zip(*roll).map(|(game, roll)| Position::Roll {
-                    game,
-                    side: *side,
-                    roll,
-                });
-                if named.is_none() && (game.is_some() || roll.is_some()) {
-                    return Err("a roll names its game and roll number together".into());
-                }
-                self.dice
-                    .record(seq, Draw::Roll(*dice), Some(*side), named)?;
-                self.owed = Some(Owed::Roll {
-                    side: *side,
-                    dice: *dice,
-                });
-            }
+            } => self.evolve_roll(seq, *side, *dice, *game, *roll)?,
             Entry::Opening { throws, game } => {
                 if !server_dice {
                     return not_here("a server opening roll");
@@ -432,17 +378,7 @@ impl Table {
                     .record(seq, Draw::Opening(throws.clone()), None, named)?;
                 self.owed = Some(Owed::Opening(throws.iter().copied().collect()));
             }
-            Entry::Chess960 { sp } => {
-                let chess960 = matches!(&self.game, AnyMatch::Chess(m) if m.settings().chess960);
-                if !chess960 {
-                    return Err("a Chess960 draw in a match that is not Chess960".into());
-                }
-                if *sp >= 960 {
-                    return Err(format!("Chess960 positions are 0 to 959, not {sp}"));
-                }
-                self.dice.record(seq, Draw::Chess960(*sp), None, None)?;
-                self.owed = Some(Owed::Position(*sp));
-            }
+            Entry::Chess960 { sp } => self.evolve_chess960(seq, *sp)?,
             // Checked against the roll it reports, and watched, as it paid for it.
             Entry::Reported { .. } if paid => {}
             Entry::Reported { .. } => {
@@ -464,6 +400,90 @@ impl Table {
                     })?;
             }
         }
+        Ok(())
+    }
+
+    /// A reveal deadline: the first comes bare with the first commitment; a later one
+    /// is the director's extension and carries his reason and article.
+    fn evolve_reveal_due(
+        &mut self,
+        by: i64,
+        reason: Option<&str>,
+        article: Option<&str>,
+    ) -> Result<(), String> {
+        let extension = self.dice.reveal_due().is_some();
+        let ruled = [reason, article]
+            .iter()
+            .all(|f| f.is_some_and(|t| !t.trim().is_empty()));
+        let unruled = reason.is_none() && article.is_none();
+        if (extension && !ruled) || (!extension && !unruled) {
+            return Err(
+                "the first reveal deadline comes with the first commitment, and only \
+                 the director extends it, with a reason and an article"
+                    .into(),
+            );
+        }
+        self.dice.set_reveal_due(Timestamp(by))
+    }
+
+    /// A server roll queued for `side` while the opponent moves, drawn at the opponent's
+    /// press (4.1 (v)(a)); one at a time.
+    fn evolve_roll_queued(&mut self, side: Side) -> Result<(), String> {
+        let opponent_moving = matches!(self.game.to_move_phase(),
+            Some(Turn::Moving { side: mover, .. }) if mover == side.other());
+        if let Some(queued) = self.queued_roll {
+            return Err(format!(
+                "a roll is already queued for {queued}: it is drawn at the opponent's press (4.1 (v)(a))"
+            ));
+        }
+        if !opponent_moving {
+            return Err(format!(
+                "a roll queued for {side} when it is not the opponent's move (4.1 (v)(a))"
+            ));
+        }
+        self.queued_roll = Some(side);
+        Ok(())
+    }
+
+    /// A server roll for `side`: recorded with the dice and owed to the match as the
+    /// event that follows it.
+    fn evolve_roll(
+        &mut self,
+        seq: u64,
+        side: Side,
+        dice: [u8; 2],
+        game: Option<u16>,
+        roll: Option<u32>,
+    ) -> Result<(), String> {
+        if self.queued_roll.is_some_and(|q| q != side) {
+            return Err(format!(
+                "{side} rolled while the opponent's roll was queued"
+            ));
+        }
+        self.queued_roll = None;
+        validate_roll(dice).map_err(|e| format!("a server roll: {e}"))?;
+        let named = game
+            .zip(roll)
+            .map(|(game, roll)| Position::Roll { game, side, roll });
+        if named.is_none() && (game.is_some() || roll.is_some()) {
+            return Err("a roll names its game and roll number together".into());
+        }
+        self.dice.record(seq, Draw::Roll(dice), Some(side), named)?;
+        self.owed = Some(Owed::Roll { side, dice });
+        Ok(())
+    }
+
+    /// A Chess960 start position drawn by the dice; owed to the match as its setup.
+    fn evolve_chess960(&mut self, seq: u64, sp: u16) -> Result<(), String> {
+        let chess960 = matches!(&self.game, AnyMatch::Chess(m) if m.settings().chess960);
+        if !chess960 {
+            return Err("a Chess960 draw in a match that is not Chess960".into());
+        }
+        if sp >= 960 {
+            return Err(format!("Chess960 positions are 0 to 959, not {sp}"));
+        }
+        self.dice.record(seq, Draw::Chess960(sp), None, None)?;
+        self.owed = Some(Owed::Position(sp));
         Ok(())
     }
 

@@ -40,6 +40,28 @@ enum Stage {
     Table(Box<Table>),
 }
 
+/// What `match.opened` fixed, carried to the set-up that follows it.
+struct Opened {
+    match_id: String,
+    commitment: Commitment,
+    version: DiceVersion,
+    signer: Option<String>,
+}
+
+/// A set-up's reveal window: 1 ms to `MAX_REVEAL_WINDOW`.
+fn reveal_window(ms: u64) -> Result<crate::time::Millis, String> {
+    i64::try_from(ms)
+        .ok()
+        .filter(|ms| (1..=MAX_REVEAL_WINDOW.as_ms()).contains(ms))
+        .map(crate::time::Millis::ms)
+        .ok_or_else(|| {
+            format!(
+                "a reveal window is 1 ms to {} s, not {ms} ms",
+                MAX_REVEAL_WINDOW.as_ms() / 1000
+            )
+        })
+}
+
 /// A replay in progress. See the [module documentation](self).
 pub struct Replay {
     seed: Option<ServerSeed>,
@@ -117,6 +139,13 @@ impl Replay {
     /// Reads the next record: its place in the chain, its canonical form, and its body
     /// folded into the table.
     pub fn push(&mut self, record: &Record) -> Result<(), ReplayError> {
+        self.push_event(record).map(drop)
+    }
+
+    /// Reads the next record as [`Self::push`] does, and gives its body back once folded
+    /// into the table (`None` for the opening and the set-up, which make the table): what
+    /// a reader of a log's events, such as the server's game export, walks the log with.
+    pub fn push_event(&mut self, record: &Record) -> Result<Option<Body>, ReplayError> {
         let at = |reason: String| ReplayError {
             seq: Some(record.seq),
             reason,
@@ -137,11 +166,13 @@ impl Replay {
             ));
         }
         let stage = std::mem::replace(&mut self.stage, Stage::Empty);
-        self.stage = self.next_stage(stage, record).map_err(at)?;
-        Ok(())
+        let (stage, body) = self.next_stage(stage, record).map_err(at)?;
+        self.stage = stage;
+        Ok(body)
     }
 
-    fn next_stage(&self, stage: Stage, record: &Record) -> Result<Stage, String> {
+    /// The stage after `record`, and the record's body when it was folded into a table.
+    fn next_stage(&self, stage: Stage, record: &Record) -> Result<(Stage, Option<Body>), String> {
         let game = match &stage {
             Stage::Table(t) => Some(t.game.game_type()),
             Stage::Empty => {
@@ -167,28 +198,9 @@ impl Replay {
                     dice,
                     signer,
                 }),
-            ) => {
-                let version = DiceVersion::from_number(dice)?;
-                let bytes = strict_hex32(&commitment, "the commitment")?;
-                if let Some(key) = &signer
-                    && strict_hex(key, "the signer")?.len() != 32
-                {
-                    return Err("the signer is not 32 bytes (an Ed25519 public key)".into());
-                }
-                let commitment = Commitment(bytes);
-                if let Some(seed) = &self.seed
-                    && seed.commitment() != commitment
-                {
-                    return Err("the stored seed does not match the commitment".into());
-                }
-                Ok(Stage::Opened {
-                    match_id,
-                    commitment,
-                    version,
-                    signer,
-                    head: record.hash,
-                })
-            }
+            ) => self
+                .opened(match_id, &commitment, dice, signer, record.hash)
+                .map(|opened| (opened, None)),
             (Stage::Empty, b) => Err(format!(
                 "the first record must be match.opened, not {}",
                 b.kind()
@@ -203,55 +215,14 @@ impl Replay {
                 },
                 Body::Setup(setup),
             ) => {
-                let SetupRecord {
-                    info,
-                    game,
-                    seeds,
-                    reveal_window_ms,
-                } = setup;
-                if info.id != match_id {
-                    return Err(format!(
-                        "the set-up is for match {:?}, the log for {match_id:?}",
-                        info.id
-                    ));
-                }
-                let game = AnyMatch::new(&game).map_err(|e| e.message)?;
-                let mut dice = match &self.seed {
-                    Some(seed) => TableDice::with_seed(&match_id, version, seed.clone()),
-                    None => TableDice::sealed(&match_id, version, commitment),
-                };
-                dice.require_seeds(seeds == super::SeedPolicy::Required);
-                if seeds == super::SeedPolicy::Live {
-                    super::live::check_live_setup(&game, version)?;
-                    dice.make_live();
-                }
-                if let Some(ms) = reveal_window_ms {
-                    let ms = i64::try_from(ms)
-                        .ok()
-                        .filter(|ms| (1..=MAX_REVEAL_WINDOW.as_ms()).contains(ms))
-                        .ok_or_else(|| {
-                            format!(
-                                "a reveal window is 1 ms to {} s, not {ms} ms",
-                                MAX_REVEAL_WINDOW.as_ms() / 1000
-                            )
-                        })?;
-                    dice.set_reveal_window(crate::time::Millis::ms(ms));
-                }
-                Ok(Stage::Table(Box::new(Table {
-                    info,
-                    game,
-                    dice,
-                    monitor: DiceMonitor::default(),
-                    anomalies: (0, String::new()),
-                    device_seqs: Default::default(),
-                    owed: None,
-                    queued_roll: None,
-                    epoch: 0,
-                    uncredited: None,
+                let opened = Opened {
+                    match_id,
+                    commitment,
+                    version,
                     signer,
-                    len: 2,
-                    head: record.hash,
-                })))
+                };
+                self.set_up(opened, setup, record.hash)
+                    .map(|table| (table, None))
             }
             (Stage::Opened { .. }, b) => Err(format!(
                 "the second record must be match.setup, not {}",
@@ -261,9 +232,92 @@ impl Replay {
                 table.evolve_body(&body, record.seq)?;
                 table.len += 1;
                 table.head = record.hash;
-                Ok(Stage::Table(table))
+                Ok((Stage::Table(table), Some(body)))
             }
         }
+    }
+
+    /// The first record, `match.opened`: the dice construction, the commitment (which a
+    /// stored seed must match) and the key that signs the heads.
+    fn opened(
+        &self,
+        match_id: String,
+        commitment: &str,
+        dice: Option<u8>,
+        signer: Option<String>,
+        head: Hash,
+    ) -> Result<Stage, String> {
+        let version = DiceVersion::from_number(dice)?;
+        let bytes = strict_hex32(commitment, "the commitment")?;
+        if let Some(key) = &signer
+            && strict_hex(key, "the signer")?.len() != 32
+        {
+            return Err("the signer is not 32 bytes (an Ed25519 public key)".into());
+        }
+        let commitment = Commitment(bytes);
+        if let Some(seed) = &self.seed
+            && seed.commitment() != commitment
+        {
+            return Err("the stored seed does not match the commitment".into());
+        }
+        Ok(Stage::Opened {
+            match_id,
+            commitment,
+            version,
+            signer,
+            head,
+        })
+    }
+
+    /// The second record, `match.setup`: the match itself and its table's dice, sealed
+    /// (a verifier) or with the seed (the server).
+    fn set_up(&self, opened: Opened, setup: SetupRecord, head: Hash) -> Result<Stage, String> {
+        let Opened {
+            match_id,
+            commitment,
+            version,
+            signer,
+        } = opened;
+        let SetupRecord {
+            info,
+            game,
+            seeds,
+            reveal_window_ms,
+        } = setup;
+        if info.id != match_id {
+            return Err(format!(
+                "the set-up is for match {:?}, the log for {match_id:?}",
+                info.id
+            ));
+        }
+        let game = AnyMatch::new(&game).map_err(|e| e.message)?;
+        let mut dice = match &self.seed {
+            Some(seed) => TableDice::with_seed(&match_id, version, seed.clone()),
+            None => TableDice::sealed(&match_id, version, commitment),
+        };
+        dice.require_seeds(seeds == super::SeedPolicy::Required);
+        if seeds == super::SeedPolicy::Live {
+            super::live::check_live_setup(&game, version)?;
+            dice.make_live();
+        }
+        if let Some(ms) = reveal_window_ms {
+            dice.set_reveal_window(reveal_window(ms)?);
+        }
+        Ok(Stage::Table(Box::new(Table {
+            info,
+            game,
+            dice,
+            monitor: DiceMonitor::default(),
+            anomalies: (0, String::new()),
+            device_seqs: Default::default(),
+            owed: None,
+            queued_roll: None,
+            epoch: 0,
+            uncredited: None,
+            signer,
+            len: 2,
+            head,
+        })))
     }
 
     /// The table at the end of the log: the log must have its set-up and owe nothing.

@@ -192,19 +192,7 @@ impl Tournament {
                 seeds,
                 order,
                 at,
-            } => {
-                let seed = crate::audit::Hash::from_hex(seed).map_or([0; 32], |h| h.0);
-                if let Format::Knockout { flights } = self.plan.format {
-                    self.knockout = Knockout::new(order, flights).ok();
-                }
-                self.draw = Some(Drawn {
-                    seed,
-                    field: field.clone(),
-                    seeds: seeds.clone(),
-                    order: order.clone(),
-                    at: *at,
-                });
-            }
+            } => self.evolve_draw(seed, field, seeds, order, *at),
             Event::RoundPaired { pairs, bye, .. } => self.swiss.push(SwissPairing {
                 pairs: pairs.clone(),
                 bye: *bye,
@@ -222,52 +210,22 @@ impl Tournament {
                 table,
                 players,
                 start,
-            } => {
-                let replaced = self
-                    .matches
-                    .remove(key)
-                    .map(|a| {
-                        let mut r = a.replaced;
-                        r.push(a.match_id);
-                        r
-                    })
-                    .unwrap_or_default();
-                self.matches.insert(
-                    *key,
-                    Assignment {
-                        match_id: match_id.clone(),
-                        table: table.clone(),
-                        players: *players,
-                        start: *start,
-                        replaced,
-                    },
-                );
-                self.postponed.remove(key);
-            }
+            } => self.assign(*key, match_id, table, *players, *start),
             Event::Result {
                 key,
                 winner,
                 score,
                 played,
                 ruling,
-            } => {
-                let first = !self.results.contains_key(key);
-                if ruling.is_empty() || ruling == super::event::CORRECTED_AT_TABLE {
-                    self.table_results.insert(*key, (*winner, *score));
-                }
-                self.results.insert(
-                    *key,
-                    Outcome {
-                        winner: *winner,
-                        score: *score,
-                        played: *played,
-                        ruling: ruling.clone(),
-                    },
-                );
-                if first && *played {
-                    self.rate(*key, *winner);
-                }
-            }
+            } => self.record_result(
+                *key,
+                Outcome {
+                    winner: *winner,
+                    score: *score,
+                    played: *played,
+                    ruling: ruling.clone(),
+                },
+            ),
             Event::Postponed { key, ruling } => {
                 self.postponed.insert(*key, ruling.clone());
             }
@@ -279,6 +237,76 @@ impl Tournament {
                 }
             }
             Event::Replaced { .. } => {}
+        }
+    }
+
+    /// The draw made: its seed, field, seeds and order, and a knockout's bracket built
+    /// from the order.
+    fn evolve_draw(
+        &mut self,
+        seed: &str,
+        field: &[EntrantId],
+        seeds: &[EntrantId],
+        order: &[EntrantId],
+        at: Timestamp,
+    ) {
+        let seed = crate::audit::Hash::from_hex(seed).map_or([0; 32], |h| h.0);
+        if let Format::Knockout { flights } = self.plan.format {
+            self.knockout = Knockout::new(order, flights).ok();
+        }
+        self.draw = Some(Drawn {
+            seed,
+            field: field.to_vec(),
+            seeds: seeds.to_vec(),
+            order: order.to_vec(),
+            at,
+        });
+    }
+
+    /// A match log assigned to a pairing; the logs it replaces are remembered, and a
+    /// postponement ends.
+    fn assign(
+        &mut self,
+        key: MatchKey,
+        match_id: &str,
+        table: &str,
+        players: [EntrantId; 2],
+        start: Timestamp,
+    ) {
+        let replaced = self
+            .matches
+            .remove(&key)
+            .map(|a| {
+                let mut r = a.replaced;
+                r.push(a.match_id);
+                r
+            })
+            .unwrap_or_default();
+        self.matches.insert(
+            key,
+            Assignment {
+                match_id: match_id.to_owned(),
+                table: table.to_owned(),
+                players,
+                start,
+                replaced,
+            },
+        );
+        self.postponed.remove(&key);
+    }
+
+    /// A pairing's result: the table's own kept apart from the director's rulings, and
+    /// the ratings moved by the first result of a match played.
+    fn record_result(&mut self, key: MatchKey, outcome: Outcome) {
+        let first = !self.results.contains_key(&key);
+        if outcome.ruling.is_empty() || outcome.ruling == super::event::CORRECTED_AT_TABLE {
+            self.table_results
+                .insert(key, (outcome.winner, outcome.score));
+        }
+        let (played, winner) = (outcome.played, outcome.winner);
+        self.results.insert(key, outcome);
+        if first && played {
+            self.rate(key, winner);
         }
     }
 

@@ -97,6 +97,43 @@ pub fn pair_round(
     played: &BTreeSet<(EntrantId, EntrantId)>,
     had_bye: &BTreeSet<EntrantId>,
 ) -> Result<SwissRound, SwissError> {
+    check_field(ranked, played)?;
+    let n = ranked.len();
+    // fresh[i][j]: the players ranked i and j have not met.
+    let fresh: Vec<Vec<bool>> = (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| {
+                    let (a, b) = (ranked[i].min(ranked[j]), ranked[i].max(ranked[j]));
+                    i != j && !played.contains(&(a, b))
+                })
+                .collect()
+        })
+        .collect();
+
+    let mut field = Matching::new(&fresh);
+    let mut bye = None;
+    if n % 2 == 1 {
+        let (i, rest) = sit_out(&field, ranked, had_bye);
+        bye = Some(ranked[i]);
+        field = rest;
+    } else {
+        field.maximise();
+    }
+    let (pairs, rematches) = pair_top_down(field, &fresh, ranked);
+    Ok(SwissRound {
+        pairs,
+        bye,
+        rematches,
+    })
+}
+
+/// The input is a field: two players at least, each once, and the pairs that met
+/// written smaller id first, no one against himself.
+fn check_field(
+    ranked: &[EntrantId],
+    played: &BTreeSet<(EntrantId, EntrantId)>,
+) -> Result<(), SwissError> {
     if ranked.len() < 2 {
         return Err(SwissError::TooFew {
             count: ranked.len(),
@@ -116,58 +153,55 @@ pub fn pair_round(
             return Err(SwissError::PlayedOrder { first, second });
         }
     }
+    Ok(())
+}
 
+/// Who sits out an odd field: the lowest-ranked who has not had a bye (anyone, if all
+/// have), passed over only for fewer rematches. Returns his rank and the maximum
+/// matching of the rest.
+fn sit_out<'a>(
+    field: &Matching<'a>,
+    ranked: &[EntrantId],
+    had_bye: &BTreeSet<EntrantId>,
+) -> (usize, Matching<'a>) {
     let n = ranked.len();
-    // fresh[i][j]: the players ranked i and j have not met.
-    let fresh: Vec<Vec<bool>> = (0..n)
-        .map(|i| {
-            (0..n)
-                .map(|j| {
-                    let (a, b) = (ranked[i].min(ranked[j]), ranked[i].max(ranked[j]));
-                    i != j && !played.contains(&(a, b))
-                })
-                .collect()
-        })
-        .collect();
-
-    let mut field = Matching::new(&fresh);
-    let mut bye = None;
-    if n % 2 == 1 {
-        let eligible: Vec<usize> = {
-            let never: Vec<usize> = (0..n)
-                .rev()
-                .filter(|&i| !had_bye.contains(&ranked[i]))
-                .collect();
-            if never.is_empty() {
-                (0..n).rev().collect()
-            } else {
-                never
-            }
-        };
-        // Lowest-ranked eligible first; pass him over only for fewer rematches.
-        let mut best: Option<(usize, Matching)> = None;
-        for &i in &eligible {
-            let mut rest = field.clone();
-            rest.remove(i);
-            rest.maximise();
-            let better = best.as_ref().is_none_or(|(_, b)| rest.size() > b.size());
-            if better {
-                let perfect = rest.size() == (n - 1) / 2;
-                best = Some((i, rest));
-                if perfect {
-                    break;
-                }
+    let eligible: Vec<usize> = {
+        let never: Vec<usize> = (0..n)
+            .rev()
+            .filter(|&i| !had_bye.contains(&ranked[i]))
+            .collect();
+        if never.is_empty() {
+            (0..n).rev().collect()
+        } else {
+            never
+        }
+    };
+    let mut best: Option<(usize, Matching)> = None;
+    for &i in &eligible {
+        let mut rest = field.clone();
+        rest.remove(i);
+        rest.maximise();
+        let better = best.as_ref().is_none_or(|(_, b)| rest.size() > b.size());
+        if better {
+            let perfect = rest.size() == (n - 1) / 2;
+            best = Some((i, rest));
+            if perfect {
+                break;
             }
         }
-        let (i, rest) = best.expect("an odd field of at least 3 has someone to sit out");
-        bye = Some(ranked[i]);
-        field = rest;
-    } else {
-        field.maximise();
     }
+    best.expect("an odd field of at least 3 has someone to sit out")
+}
 
-    // Top down, keeping at each step a choice after which the rest still reaches the
-    // most fresh pairs the whole could.
+/// Pairs the field top down, keeping at each step a choice after which the rest still
+/// reaches the most fresh pairs the whole could. Returns the pairs and how many are
+/// rematches.
+fn pair_top_down(
+    mut field: Matching<'_>,
+    fresh: &[Vec<bool>],
+    ranked: &[EntrantId],
+) -> (Vec<(EntrantId, EntrantId)>, usize) {
+    let n = ranked.len();
     let mut target = field.size();
     let mut pairs = Vec::with_capacity(n / 2);
     let mut rematches = 0;
@@ -197,11 +231,7 @@ pub fn pair_round(
         pairs.push((ranked[p], ranked[q]));
         field = rest;
     }
-    Ok(SwissRound {
-        pairs,
-        bye,
-        rematches,
-    })
+    (pairs, rematches)
 }
 
 /// A matching of the "have not met" graph over the players still to pair (indices are

@@ -7,6 +7,7 @@ use baffle_firmware_sim::cli::{Cli, Command};
 use baffle_firmware_sim::demo::{self, DemoConfig};
 use baffle_firmware_sim::load::{self, LoadConfig};
 use baffle_firmware_sim::ping::ping;
+use baffle_proto::v1;
 use clap::Parser;
 
 fn token_or_exit(cli: &Cli, what: &str) -> String {
@@ -22,20 +23,7 @@ fn token_or_exit(cli: &Cli, what: &str) -> String {
 async fn main() {
     let cli = Cli::parse();
     let code = match &cli.command {
-        Command::Ping => match ping(&cli.server).await {
-            Ok(true) => {
-                println!("{}: serving", cli.server);
-                0
-            }
-            Ok(false) => {
-                println!("{}: not serving", cli.server);
-                1
-            }
-            Err(e) => {
-                eprintln!("baffle-device: cannot reach {}: {e}", cli.server);
-                3
-            }
-        },
+        Command::Ping => ping_status(&cli.server).await,
         Command::Demo {
             tables,
             length,
@@ -70,41 +58,7 @@ async fn main() {
                 url: cli.server.clone(),
                 keep: *keep,
             };
-            let tournament = cfg.tournament.clone();
-            println!("{}", demo::watch_line(&cfg));
-            let run = demo::run(&cli.server, &token, cfg);
-            let Some(outcome) = interruptible(run, &cli.server, &token, &tournament, *keep).await
-            else {
-                std::process::exit(INTERRUPTED);
-            };
-            match outcome {
-                Ok(results) => {
-                    for r in results {
-                        let s = r.state;
-                        let how = s.result.map(|r| r.how).unwrap_or_default();
-                        println!(
-                            "{}: {} {} – {} {} ({how}), {} inputs, {} connection(s)",
-                            r.match_id,
-                            s.player_a,
-                            s.score_a,
-                            s.score_b,
-                            s.player_b,
-                            r.inputs,
-                            r.connections
-                        );
-                    }
-                    if !*keep {
-                        println!(
-                            "tournament {tournament} archived (baffle tournament list --all shows it)"
-                        );
-                    }
-                    0
-                }
-                Err(e) => {
-                    eprintln!("baffle-device: the demo stopped: {e}");
-                    1
-                }
-            }
+            run_demo(&cli.server, &token, cfg).await
         }
         Command::Load {
             matches,
@@ -123,25 +77,95 @@ async fn main() {
                 keep: *keep,
                 ..LoadConfig::default()
             };
-            let tournament = cfg.tournament.clone();
-            let run = load::run(&cli.server, &token, cfg);
-            let Some(outcome) = interruptible(run, &cli.server, &token, &tournament, *keep).await
-            else {
-                std::process::exit(INTERRUPTED);
-            };
-            match outcome {
-                Ok(report) => {
-                    print!("{}", report.render());
-                    0
-                }
-                Err(e) => {
-                    eprintln!("baffle-device: the load run stopped: {e}");
-                    1
-                }
-            }
+            run_load(&cli.server, &token, cfg).await
         }
     };
     std::process::exit(code);
+}
+
+/// `ping`: whether the server serves, as the exit status (0 serving, 1 not, 3 not
+/// reached).
+async fn ping_status(server: &str) -> i32 {
+    match ping(server).await {
+        Ok(true) => {
+            println!("{server}: serving");
+            0
+        }
+        Ok(false) => {
+            println!("{server}: not serving");
+            1
+        }
+        Err(e) => {
+            eprintln!("baffle-device: cannot reach {server}: {e}");
+            3
+        }
+    }
+}
+
+/// `demo`: plays the tables to their end, printing each match's result, and archives
+/// the demo's own tournament unless kept; the exit status.
+async fn run_demo(server: &str, token: &str, cfg: DemoConfig) -> i32 {
+    let tournament = cfg.tournament.clone();
+    let keep = cfg.keep;
+    println!("{}", demo::watch_line(&cfg));
+    let run = demo::run(server, token, cfg);
+    let Some(outcome) = interruptible(run, server, token, &tournament, keep).await else {
+        std::process::exit(INTERRUPTED);
+    };
+    match outcome {
+        Ok(results) => {
+            for r in results {
+                let s = r.state;
+                let how = s.result.map_or(String::new(), |r| {
+                    v1::MatchEndKind::try_from(r.how_kind)
+                        .unwrap_or_default()
+                        .as_str_name()
+                        .trim_start_matches("MATCH_END_KIND_")
+                        .to_lowercase()
+                });
+                println!(
+                    "{}: {} {} – {} {} ({how}), {} inputs, {} connection(s)",
+                    r.match_id,
+                    s.player_a,
+                    s.score_a,
+                    s.score_b,
+                    s.player_b,
+                    r.inputs,
+                    r.connections
+                );
+            }
+            if !keep {
+                println!(
+                    "tournament {tournament} archived (baffle tournament list --all shows it)"
+                );
+            }
+            0
+        }
+        Err(e) => {
+            eprintln!("baffle-device: the demo stopped: {e}");
+            1
+        }
+    }
+}
+
+/// `load`: the load run's report, and the exit status.
+async fn run_load(server: &str, token: &str, cfg: LoadConfig) -> i32 {
+    let tournament = cfg.tournament.clone();
+    let keep = cfg.keep;
+    let run = load::run(server, token, cfg);
+    let Some(outcome) = interruptible(run, server, token, &tournament, keep).await else {
+        std::process::exit(INTERRUPTED);
+    };
+    match outcome {
+        Ok(report) => {
+            print!("{}", report.render());
+            0
+        }
+        Err(e) => {
+            eprintln!("baffle-device: the load run stopped: {e}");
+            1
+        }
+    }
 }
 
 /// The exit status after Ctrl-C (128 + SIGINT, as shells report it).

@@ -461,6 +461,105 @@ fn pick(rng: &mut ChaCha8Rng, n: u32) -> u32 {
     rng.next_u32() % n
 }
 
+/// A side as the wire numbers it: B, else A.
+fn wire_side(s: i32) -> i32 {
+    if s == v1::Side::B as i32 {
+        v1::Side::B as i32
+    } else {
+        v1::Side::A as i32
+    }
+}
+
+/// The other side, as the wire numbers it.
+fn wire_other(s: i32) -> i32 {
+    if s == v1::Side::B as i32 {
+        v1::Side::A as i32
+    } else {
+        v1::Side::B as i32
+    }
+}
+
+/// The simulated players at one table: their dice of chance (seeded, so a demo can be
+/// played again), how long they think, and how far into a game they are.
+struct Players {
+    rng: ChaCha8Rng,
+    think_ms: (u64, u64),
+    moves_in_game: u32,
+    game_length: u32,
+}
+
+impl Players {
+    fn new(seed: u64, think_ms: (u64, u64)) -> Players {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let game_length = 6 + pick(&mut rng, 14);
+        Players {
+            rng,
+            think_ms,
+            moves_in_game: 0,
+            game_length,
+        }
+    }
+
+    /// What the players press next in state `s`: check in, roll, sometimes double,
+    /// move (a game ends after a random number of moves), take or pass.
+    async fn next_action(&mut self, s: &v1::MatchState) -> Result<Action, DeviceError> {
+        if let Some(absent) = s.present.iter().position(|p| !p) {
+            return Ok(Action::CheckIn(if absent == 0 {
+                v1::Side::A as i32
+            } else {
+                v1::Side::B as i32
+            }));
+        }
+        let rng = &mut self.rng;
+        Ok(match v1::TurnPhase::try_from(s.turn) {
+            Ok(v1::TurnPhase::Unspecified) | Ok(v1::TurnPhase::Opening) => {
+                self.moves_in_game = 0;
+                self.game_length = 6 + pick(rng, 14);
+                Action::OpeningRoll(v1::Roll {
+                    side: 0,
+                    dice: vec![],
+                    link: Vec::new(),
+                })
+            }
+            Ok(v1::TurnPhase::OnRoll) if pick(rng, 10) == 0 && !s.crawford => {
+                Action::Double(wire_side(s.turn_side))
+            }
+            Ok(v1::TurnPhase::OnRoll) => Action::Roll(v1::Roll {
+                side: wire_side(s.turn_side),
+                dice: vec![],
+                link: Vec::new(),
+            }),
+            Ok(v1::TurnPhase::Moving) => {
+                think(rng, self.think_ms).await;
+                self.moves_in_game += 1;
+                if self.moves_in_game >= self.game_length {
+                    let kind = match pick(rng, 10) {
+                        0 => v1::WinKind::Backgammon,
+                        1 | 2 => v1::WinKind::Gammon,
+                        _ => v1::WinKind::Single,
+                    };
+                    Action::EndGame(v1::GameResult {
+                        side: wire_side(s.turn_side),
+                        kind: kind as i32,
+                    })
+                } else {
+                    Action::Press(wire_side(s.turn_side))
+                }
+            }
+            Ok(v1::TurnPhase::DoubleOffered) => {
+                think(rng, self.think_ms).await;
+                let taker = wire_other(s.turn_side);
+                if pick(rng, 4) == 0 {
+                    Action::Pass(taker)
+                } else {
+                    Action::Take(taker)
+                }
+            }
+            Err(_) => return Err("the server sent a turn this simulator does not know".into()),
+        })
+    }
+}
+
 /// Plays one match from its device until it is over.
 async fn play(
     mut device: Device,
@@ -468,84 +567,15 @@ async fn play(
     cfg: DemoConfig,
     seed: u64,
 ) -> Result<TableResult, DeviceError> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut players = Players::new(seed, cfg.think_ms);
     let mut inputs = 0u64;
-    let mut moves_in_game = 0u32;
-    let mut game_length = 6 + pick(&mut rng, 14);
     let mut refusals = 0;
-    let side = |s: i32| {
-        if s == v1::Side::B as i32 {
-            v1::Side::B as i32
-        } else {
-            v1::Side::A as i32
-        }
-    };
-    let other = |s: i32| {
-        if s == v1::Side::B as i32 {
-            v1::Side::A as i32
-        } else {
-            v1::Side::B as i32
-        }
-    };
     loop {
         let s = device.state();
         if s.result.is_some() {
             return Ok(finish(device, match_id, s, inputs).await);
         }
-        let action = if let Some(absent) = s.present.iter().position(|p| !p) {
-            Action::CheckIn(if absent == 0 {
-                v1::Side::A as i32
-            } else {
-                v1::Side::B as i32
-            })
-        } else {
-            match v1::TurnPhase::try_from(s.turn) {
-                Ok(v1::TurnPhase::Unspecified) | Ok(v1::TurnPhase::Opening) => {
-                    moves_in_game = 0;
-                    game_length = 6 + pick(&mut rng, 14);
-                    Action::OpeningRoll(v1::Roll {
-                        side: 0,
-                        dice: vec![],
-                        link: Vec::new(),
-                    })
-                }
-                Ok(v1::TurnPhase::OnRoll) if pick(&mut rng, 10) == 0 && !s.crawford => {
-                    Action::Double(side(s.turn_side))
-                }
-                Ok(v1::TurnPhase::OnRoll) => Action::Roll(v1::Roll {
-                    side: side(s.turn_side),
-                    dice: vec![],
-                    link: Vec::new(),
-                }),
-                Ok(v1::TurnPhase::Moving) => {
-                    think(&mut rng, cfg.think_ms).await;
-                    moves_in_game += 1;
-                    if moves_in_game >= game_length {
-                        let kind = match pick(&mut rng, 10) {
-                            0 => v1::WinKind::Backgammon,
-                            1 | 2 => v1::WinKind::Gammon,
-                            _ => v1::WinKind::Single,
-                        };
-                        Action::EndGame(v1::GameResult {
-                            side: side(s.turn_side),
-                            kind: kind as i32,
-                        })
-                    } else {
-                        Action::Press(side(s.turn_side))
-                    }
-                }
-                Ok(v1::TurnPhase::DoubleOffered) => {
-                    think(&mut rng, cfg.think_ms).await;
-                    let taker = other(s.turn_side);
-                    if pick(&mut rng, 4) == 0 {
-                        Action::Pass(taker)
-                    } else {
-                        Action::Take(taker)
-                    }
-                }
-                Err(_) => return Err("the server sent a turn this simulator does not know".into()),
-            }
-        };
+        let action = players.next_action(&s).await?;
         inputs += 1;
         // A lost connection is the device's business: it reconnects and replays.
         let ack = device.act(action.clone()).await?.ack;

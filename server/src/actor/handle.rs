@@ -113,6 +113,23 @@ impl MatchHandle {
         let _ = self.tx.send(Box::new(msg)).await;
     }
 
+    /// Makes the actor stop writing the match, after the message it is handling (a
+    /// command in flight is answered first: stored or refused): every later command is
+    /// answered UNAVAILABLE, naming the new owner once it has taken the match over.
+    /// Returns the lease epoch it wrote under, `None` if it did not write.
+    pub async fn stop_writing(&self) -> Option<u64> {
+        self.ask(|reply| Msg::StopWriting { reply })
+            .await
+            .ok()
+            .flatten()
+    }
+
+    /// A hand-over that did not happen: the actor writes again under `epoch`, if this
+    /// node still holds the lease with it.
+    pub async fn resume(&self, epoch: u64) {
+        let _ = self.tx.send(Box::new(Msg::Resume { epoch })).await;
+    }
+
     /// Reports a device's connection opening or closing; followers see it in the state.
     pub async fn presence(&self, device: &str, connected: bool) {
         let _ = self

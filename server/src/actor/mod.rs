@@ -29,7 +29,8 @@ pub use replica::not_owner;
 use std::collections::BTreeMap;
 
 use baffle_core::Timestamp;
-use baffle_core::audit::export::{Line, parse_line, record_line};
+use baffle_core::audit::Reader;
+use baffle_core::audit::export::record_line;
 use baffle_core::backgammon::board::{NextTurn, Position};
 use baffle_core::table::{DeviceOutcome, Plan, Request, Table};
 use baffle_proto::v1;
@@ -140,6 +141,16 @@ enum Msg {
         node: String,
         epoch: u64,
         silent_ms: Option<u64>,
+    },
+    /// Stop writing: the node hands the match over (rebalancing). Answered with the
+    /// epoch it wrote under, or `None` if it did not write.
+    StopWriting {
+        reply: oneshot::Sender<Option<u64>>,
+    },
+    /// The hand-over failed and the node still holds the lease with `epoch`: write
+    /// again.
+    Resume {
+        epoch: u64,
     },
 }
 
@@ -402,6 +413,10 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                 let _ = reply.send(Ok(ack));
             }
             Msg::CatchUp => self.catch_up(),
+            Msg::StopWriting { reply } => {
+                let _ = reply.send(self.stop_writing());
+            }
+            Msg::Resume { epoch } => self.resume(epoch),
             Msg::TakeOver {
                 node,
                 epoch,
@@ -652,23 +667,19 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         };
         let from = self.table.len();
         let reloaded = replay_log(&self.store, &info, seed).and_then(|table| {
-            let records = self
+            let lines = self
                 .store
                 .read(&stream(&info.id), from, usize::MAX)
+                .map_err(|e| e.to_string())?;
+            let records = Reader::at(from)
+                .records(&lines)
                 .map_err(|e| e.to_string())?;
             Ok((table, records))
         });
         match reloaded {
-            Ok((table, lines)) => {
+            Ok((table, records)) => {
                 self.table = table;
-                let events = lines
-                    .iter()
-                    .filter_map(|line| std::str::from_utf8(line).ok())
-                    .filter_map(|line| match parse_line(line) {
-                        Ok(Line::Record(r)) => Some(wire::event(&r)),
-                        _ => None,
-                    })
-                    .collect();
+                let events = records.iter().map(wire::event).collect();
                 let state = self.update_state(&self.table, self.now());
                 self.summarise(&state);
                 let _ = self.updates.send(Arc::new(v1::MatchUpdate {

@@ -11,8 +11,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use baffle_core::Timestamp;
-use baffle_core::audit::Record;
-use baffle_core::audit::export::{Line, parse_line};
+use baffle_core::audit::Reader;
 use baffle_core::dice::ServerSeed;
 use baffle_core::table::{Replay, Request, Table, setup_of};
 use tokio::sync::{broadcast, mpsc, oneshot};
@@ -121,11 +120,7 @@ pub fn replay_log<S: EventStore>(
     let lines = store
         .read(&stream(&info.id), 0, usize::MAX)
         .map_err(|e| e.to_string())?;
-    let records = lines
-        .iter()
-        .enumerate()
-        .map(|(i, line)| record(i, line))
-        .collect::<Result<Vec<_>, _>>()?;
+    let records = Reader::new().records(&lines).map_err(|e| e.to_string())?;
     let replay =
         std::panic::catch_unwind(|| Replay::run(&records, Some(ServerSeed::from_bytes(seed))));
     let table = replay
@@ -141,19 +136,11 @@ pub fn replay_log<S: EventStore>(
     Ok(table)
 }
 
-/// One stored line as a record (not yet checked: the replay checks it).
-fn record(i: usize, line: &[u8]) -> Result<Record, String> {
-    let text = std::str::from_utf8(line).map_err(|_| format!("record {i} is not UTF-8"))?;
-    match parse_line(text) {
-        Ok(Line::Record(r)) => Ok(r),
-        _ => Err(format!("record {i} does not parse")),
-    }
-}
-
 /// Which game a match is from its set-up record (record 1 of its log), read without
 /// replaying the log: what a handle needs before recovery is done.
 pub fn game_of_setup(line: &[u8]) -> Result<GameType, String> {
-    Ok(setup_of(&record(1, line)?)?.game.game_type())
+    let record = Reader::at(1).record(line).map_err(|e| e.to_string())?;
+    Ok(setup_of(&record)?.game.game_type())
 }
 
 impl<S: EventStore + Clone, T: TimeSource> MatchActor<S, T> {

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use baffle_core::Timestamp;
-use baffle_core::audit::export::{Line, parse_line};
+use baffle_core::audit::Reader;
 use baffle_core::table::{Replay, Request};
 use baffle_proto::v1;
 
@@ -61,11 +61,12 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         let seed = self.table.dice().server_seed().cloned();
         let mut replay = Replay::resume(self.table.clone(), seed);
         let mut events = Vec::with_capacity(lines.len());
+        let mut reader = Reader::at(self.table.len());
         for line in &lines {
-            let record = match std::str::from_utf8(line).ok().map(parse_line) {
-                Some(Ok(Line::Record(r))) => r,
-                _ => {
-                    tracing::error!(match_id = %id, "a new record does not parse: reloading the match");
+            let record = match reader.record(line) {
+                Ok(r) => r,
+                Err(e) => {
+                    tracing::error!(match_id = %id, error = %e, "a new record does not read: reloading the match");
                     self.reload();
                     return;
                 }
@@ -166,6 +167,31 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         }
     }
 
+    /// Stops writing, to hand the match over to another node: from now on a command is
+    /// answered as on a replica. Returns the epoch it wrote under (`None`: it did not
+    /// write, or a takeover is still to be recorded). Nothing is recorded: the next
+    /// owner's `table.takeover`, under a newer epoch, marks the change of writer, and
+    /// what falls due meanwhile is recorded by it at its instant.
+    pub(super) fn stop_writing(&mut self) -> Option<u64> {
+        if self.takeover.is_some() || !self.writes() {
+            return None;
+        }
+        let epoch = self.epoch;
+        self.set_epoch(None);
+        epoch
+    }
+
+    /// Writes again under `epoch` after a hand-over that did not happen, if the node still
+    /// holds the lease with it: nobody else wrote meanwhile (no node writes without the
+    /// lease), so the table is still the log's end.
+    pub(super) fn resume(&mut self, epoch: u64) {
+        let id = self.table.info().id.clone();
+        if self.epoch.is_none() && self.store.lease_epoch(&stream(&id)) == Some(epoch) {
+            self.set_epoch(Some(epoch));
+            tracing::info!(match_id = %id, epoch, "the hand-over did not happen: writing again");
+        }
+    }
+
     /// After a restart of a single server, credits the outage since `since` (its last
     /// heartbeat) to the running side of a match played without devices
     /// (`table.restart`, `docs/server.md`, "A restart"); records nothing where the
@@ -207,8 +233,8 @@ pub fn not_owner<S: EventStore>(store: &S, id: &str) -> Error {
         Some((node, _)) if store.node_id() == Some(node.as_str()) => Error::NotOwner {
             owner: None,
             message: format!(
-                "match {id}: this node is taking it over (or renewing its lease on it): \
-                 retry in a moment"
+                "match {id}: this node is taking it over, handing it over or renewing its \
+                 lease on it: retry in a moment"
             ),
         },
         Some((node, url)) => Error::NotOwner {

@@ -69,11 +69,12 @@ async fn run(config: &Config) -> Result<(), String> {
         Some(url) => {
             let (node, advertise) = (config.node(), config.advertised());
             let lease = std::time::Duration::from_millis(config.lease_ms);
-            let fence = Fence::new(node.clone(), advertise.clone(), lease);
+            let fence =
+                Fence::new(node.clone(), advertise.clone(), lease).rebalancing(config.rebalance);
             let store = PgStore::connect_node(url, fence)
                 .await
                 .map_err(|e| format!("the PostgreSQL store does not answer: {e}"))?;
-            tracing::info!(%node, %advertise, lease_ms = config.lease_ms, "the store is PostgreSQL: a node of a cluster");
+            tracing::info!(%node, %advertise, lease_ms = config.lease_ms, rebalance = config.rebalance, "the store is PostgreSQL: a node of a cluster");
             let hub = open(store, config, keys).await?;
             let node = Node::start(hub.clone()).await.map_err(|why| {
                 let files = config.key_paths();

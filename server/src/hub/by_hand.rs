@@ -10,7 +10,7 @@
 //! of their ids. A tournament with a draw takes no match by hand: its matches come from
 //! the draw, whose log is the same stream.
 
-use baffle_core::audit::{Record, export};
+use baffle_core::audit::{Reader, Record, export};
 use baffle_core::tournament::by_hand::{self, ByHand, Replacing};
 
 use super::{Hub, NewGame, NewMatch, tournament_stream as stream};
@@ -112,7 +112,9 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             )));
         }
         let lost = |e: String| Error::DataLoss(format!("tournament {id}'s log: {e}"));
-        let records = export::parse_records(&lines).map_err(lost)?;
+        let records = Reader::new()
+            .records(&lines)
+            .map_err(|e| lost(e.to_string()))?;
         let log = by_hand::replay(&records).map_err(lost)?;
         Ok(super::export_lines(&lines, log.length, log.head))
     }
@@ -152,7 +154,9 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             return Ok(known);
         }
         let lost = |e: String| Error::DataLoss(format!("tournament {id}'s log: {e}"));
-        let records = export::parse_records(&lines).map_err(lost)?;
+        let records = Reader::at(from)
+            .records(&lines)
+            .map_err(|e| lost(e.to_string()))?;
         by_hand::follow(known, &records).map(Some).map_err(lost)
     }
 

@@ -4,7 +4,8 @@ use std::sync::Arc;
 
 use baffle_core::Side;
 use baffle_core::audit::Hash;
-use baffle_core::audit::export::{Line, end_line, parse_line};
+use baffle_core::audit::Reader;
+use baffle_core::audit::export::end_line;
 use baffle_core::table::Request as TableRequest;
 
 use baffle_proto::v1;
@@ -81,26 +82,51 @@ impl<S: EventStore + Clone, T: TimeSource> AuditService<S, T> {
         wire::side(side, "side")
     }
 
-    /// Records a seed request; answers with the log's length after it.
+    /// A player's own dice request: the caller checked as `side`'s player of `match_id`
+    /// ([`Self::player`]), then the request `make` builds for that side recorded.
+    async fn by_player(
+        &self,
+        caller: &Caller,
+        match_id: &str,
+        side: i32,
+        make: impl FnOnce(Side) -> Result<TableRequest, Error>,
+    ) -> Result<Response<v1::SubmitPlayerSeedResponse>, Status> {
+        let side = self.player(caller, match_id, side)?;
+        let request = make(side)?;
+        self.seed(match_id, side, request).await
+    }
+
+    /// Records a seed request of `side`'s; answers with the log's length after it.
     async fn seed(
         &self,
         match_id: &str,
         side: Side,
         request: TableRequest,
     ) -> Result<Response<v1::SubmitPlayerSeedResponse>, Status> {
+        let admission = actor::Admission::PerCaller(format!("player {side:?}"));
+        self.record(match_id, request, admission).await
+    }
+
+    /// Records a dice request; answers with the log's length after it.
+    async fn record(
+        &self,
+        match_id: &str,
+        request: TableRequest,
+        admission: actor::Admission,
+    ) -> Result<Response<v1::SubmitPlayerSeedResponse>, Status> {
         let handle = self.hub.match_handle(match_id).await?;
-        let reply = handle
-            .execute(
-                request,
-                None,
-                None,
-                actor::Admission::PerCaller(format!("player {side:?}")),
-            )
-            .await?;
+        let reply = handle.execute(request, None, None, admission).await?;
         Ok(Response::new(v1::SubmitPlayerSeedResponse {
             seq: reply.state.map_or(0, |s| s.seq),
         }))
     }
+}
+
+/// A field of 32 bytes, or INVALID_ARGUMENT naming it (`what` says what it holds).
+fn bytes32(bytes: Vec<u8>, what: &str) -> Result<[u8; 32], Error> {
+    bytes
+        .try_into()
+        .map_err(|_| Error::Invalid(format!("{what}, 32 bytes")))
 }
 
 #[tonic::async_trait]
@@ -127,9 +153,10 @@ impl<S: EventStore + Clone, T: TimeSource> Audit for AuditService<S, T> {
     ) -> Result<Response<v1::SubmitPlayerSeedResponse>, Status> {
         let caller = self.hub.caller(r.metadata()).await?;
         let r = r.into_inner();
-        let side = self.player(&caller, &r.match_id, r.side)?;
-        let request = TableRequest::PlayerSeed { side, seed: r.seed };
-        self.seed(&r.match_id, side, request).await
+        self.by_player(&caller, &r.match_id, r.side, |side| {
+            Ok(TableRequest::PlayerSeed { side, seed: r.seed })
+        })
+        .await
     }
 
     async fn issue_player_codes(
@@ -153,12 +180,14 @@ impl<S: EventStore + Clone, T: TimeSource> Audit for AuditService<S, T> {
     ) -> Result<Response<v1::SubmitPlayerSeedResponse>, Status> {
         let caller = self.hub.caller(r.metadata()).await?;
         let r = r.into_inner();
-        let side = self.player(&caller, &r.match_id, r.side)?;
-        let commitment: [u8; 32] = r.commitment.try_into().map_err(|_| {
-            Error::Invalid("commitment: the SHA-256 of the seed (docs/dice.md), 32 bytes".into())
-        })?;
-        let request = TableRequest::CommitSeed { side, commitment };
-        self.seed(&r.match_id, side, request).await
+        self.by_player(&caller, &r.match_id, r.side, |side| {
+            let commitment = bytes32(
+                r.commitment,
+                "commitment: the SHA-256 of the seed (docs/dice.md)",
+            )?;
+            Ok(TableRequest::CommitSeed { side, commitment })
+        })
+        .await
     }
 
     async fn reveal_player_seed(
@@ -167,13 +196,14 @@ impl<S: EventStore + Clone, T: TimeSource> Audit for AuditService<S, T> {
     ) -> Result<Response<v1::SubmitPlayerSeedResponse>, Status> {
         let caller = self.hub.caller(r.metadata()).await?;
         let r = r.into_inner();
-        let side = self.player(&caller, &r.match_id, r.side)?;
-        let request = TableRequest::RevealSeed {
-            side,
-            seed: r.seed,
-            salt: r.salt,
-        };
-        self.seed(&r.match_id, side, request).await
+        self.by_player(&caller, &r.match_id, r.side, |side| {
+            Ok(TableRequest::RevealSeed {
+                side,
+                seed: r.seed,
+                salt: r.salt,
+            })
+        })
+        .await
     }
 
     async fn extend_reveal_deadline(
@@ -189,13 +219,8 @@ impl<S: EventStore + Clone, T: TimeSource> Audit for AuditService<S, T> {
                 article: r.article,
             },
         };
-        let handle = self.hub.match_handle(&r.match_id).await?;
-        let reply = handle
-            .execute(request, None, None, actor::Admission::Always)
-            .await?;
-        Ok(Response::new(v1::SubmitPlayerSeedResponse {
-            seq: reply.state.map_or(0, |s| s.seq),
-        }))
+        self.record(&r.match_id, request, actor::Admission::Always)
+            .await
     }
 
     async fn commit_chain(
@@ -204,16 +229,15 @@ impl<S: EventStore + Clone, T: TimeSource> Audit for AuditService<S, T> {
     ) -> Result<Response<v1::SubmitPlayerSeedResponse>, Status> {
         let caller = self.hub.caller(r.metadata()).await?;
         let r = r.into_inner();
-        let side = self.player(&caller, &r.match_id, r.side)?;
-        let anchor: [u8; 32] = r.anchor.try_into().map_err(|_| {
-            Error::Invalid("anchor: the chain's anchor (docs/dice.md), 32 bytes".into())
-        })?;
-        let request = TableRequest::CommitChain {
-            side,
-            anchor,
-            length: r.length,
-        };
-        self.seed(&r.match_id, side, request).await
+        self.by_player(&caller, &r.match_id, r.side, |side| {
+            let anchor = bytes32(r.anchor, "anchor: the chain's anchor (docs/dice.md)")?;
+            Ok(TableRequest::CommitChain {
+                side,
+                anchor,
+                length: r.length,
+            })
+        })
+        .await
     }
 
     async fn give_link(
@@ -244,6 +268,7 @@ impl<S: EventStore + Clone, T: TimeSource> Audit for AuditService<S, T> {
             // Up to the state's sequence number: a consistent prefix, even while play goes on.
             let mut from = 0;
             let mut head = Hash::GENESIS;
+            let mut reader = Reader::new();
             while from < state.seq {
                 let want = EXPORT_CHUNK.min((state.seq - from) as usize);
                 let lines = match store.read(&actor::stream(&match_id), from, want) {
@@ -263,10 +288,16 @@ impl<S: EventStore + Clone, T: TimeSource> Audit for AuditService<S, T> {
                     return;
                 }
                 for l in lines {
-                    let line = String::from_utf8_lossy(&l).into_owned();
-                    if let Ok(Line::Record(r)) = parse_line(&line) {
-                        head = r.hash;
+                    match reader.record(&l) {
+                        Ok(r) => head = r.hash,
+                        Err(e) => {
+                            let lost = Error::DataLoss(format!("match {match_id}'s log: {e}"));
+                            let _ = tx.send(Err(lost.into())).await;
+                            return;
+                        }
                     }
+                    // The reader took it as UTF-8: the line goes out as stored.
+                    let line = String::from_utf8_lossy(&l).into_owned();
                     if tx.send(Ok(v1::ExportLine { line })).await.is_err() {
                         return;
                     }

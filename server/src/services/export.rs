@@ -1,12 +1,13 @@
-//! A match as a file GNU Backgammon reads (issue 23, docs/board.md "Exports"): its log's
-//! backgammon events, read back from the store up to the state's sequence number, become a
-//! record (`board::record_from_events`), written as `.mat` or `.sgf`.
+//! A match as a file GNU Backgammon reads (issue 23, docs/board.md "Exports"): its log,
+//! read back from the store up to the state's sequence number through the one reader
+//! (`audit::Reader`) and the one replay path (`table::Replay`, which checks every record
+//! as recovery does), gives its backgammon events; they become a record
+//! (`board::record_from_events`), written as `.mat` or `.sgf`.
 
-use baffle_core::GameType;
-use baffle_core::audit::export::{Line, parse_line};
+use baffle_core::audit::Reader;
 use baffle_core::backgammon::Event;
 use baffle_core::backgammon::board::{record_from_events, write_mat, write_sgf};
-use baffle_core::table::Body;
+use baffle_core::table::{Body, Replay};
 use baffle_proto::v1;
 use tonic::Status;
 
@@ -43,29 +44,7 @@ pub async fn export_match<S: EventStore + Clone, T: TimeSource>(
         };
         return Err(Error::FailedPrecondition(why.into()).into());
     }
-    // Up to the state's sequence number: a consistent prefix, even while play goes on.
-    let mut events: Vec<Event> = Vec::new();
-    let mut from = 0;
-    while from < state.seq {
-        let want = CHUNK.min((state.seq - from) as usize);
-        let lines = hub
-            .store
-            .read(&actor::stream(match_id), from, want)
-            .map_err(|e| Error::Unavailable(e.to_string()))?;
-        if lines.is_empty() {
-            return Err(Error::Internal("the log is shorter than its state says".into()).into());
-        }
-        for l in lines {
-            from += 1;
-            let line = String::from_utf8_lossy(&l);
-            let Ok(Line::Record(r)) = parse_line(&line) else {
-                return Err(Error::Internal(format!("log record {from} does not read")).into());
-            };
-            if let Ok(Body::Backgammon(e)) = Body::parse(&r.body, Some(GameType::Backgammon)) {
-                events.push(e);
-            }
-        }
-    }
+    let events = backgammon_events(hub, match_id, state.seq)?;
     let players = [state.player_a.clone(), state.player_b.clone()];
     let record = record_from_events(players, state.length, &events)
         .map_err(|e| Error::FailedPrecondition(e.to_string()))?;
@@ -80,4 +59,38 @@ pub async fn export_match<S: EventStore + Clone, T: TimeSource>(
         text,
         file_name: format!("{match_id}.{ext}"),
     })
+}
+
+/// The backgammon events of `match_id`'s first `length` records, the log replayed (the
+/// seed sealed, as the offline verifier replays it) as it is read.
+fn backgammon_events<S: EventStore + Clone, T: TimeSource>(
+    hub: &Hub<S, T>,
+    match_id: &str,
+    length: u64,
+) -> Result<Vec<Event>, Error> {
+    let lost = |e: String| Error::DataLoss(format!("match {match_id}'s log: {e}"));
+    let mut reader = Reader::new();
+    let mut replay = Replay::new(None);
+    let mut events = Vec::new();
+    while reader.next_seq() < length {
+        let want = usize::try_from(length - reader.next_seq()).map_or(CHUNK, |n| n.min(CHUNK));
+        let lines = hub
+            .store
+            .read(&actor::stream(match_id), reader.next_seq(), want)
+            .map_err(|e| Error::Unavailable(e.to_string()))?;
+        if lines.is_empty() {
+            return Err(Error::Internal(
+                "the log is shorter than its state says".into(),
+            ));
+        }
+        for line in lines {
+            let record = reader.record(&line).map_err(|e| lost(e.to_string()))?;
+            match replay.push_event(&record) {
+                Ok(Some(Body::Backgammon(e))) => events.push(e),
+                Ok(_) => {}
+                Err(e) => return Err(lost(e.to_string())),
+            }
+        }
+    }
+    Ok(events)
 }

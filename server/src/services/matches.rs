@@ -80,6 +80,7 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
             );
         }
         let handle = self.hub.match_handle(&r.match_id).await?;
+        self.hub.check_not_replaced(&r.match_id).await?;
         let by_director_only = r
             .command
             .as_ref()

@@ -11,7 +11,7 @@ pub mod matches;
 pub mod server_info;
 pub mod tournaments;
 
-use baffle_core::audit::export::{Line, parse_line};
+use baffle_core::audit::Reader;
 use baffle_proto::v1;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::Status;
@@ -83,11 +83,55 @@ pub fn stored_events<S: EventStore>(
     let lines = store
         .read(&actor::stream(match_id), from, limit)
         .map_err(|e| Error::Unavailable(format!("the log could not be read: {e}")))?;
-    lines
-        .iter()
-        .map(|l| match std::str::from_utf8(l).ok().map(parse_line) {
-            Some(Ok(Line::Record(r))) => Ok(wire::event(&r)),
-            _ => Err(Error::Internal("a stored record does not parse".into()).into()),
-        })
-        .collect()
+    let records = Reader::at(from)
+        .records(&lines)
+        .map_err(|e| Error::DataLoss(format!("match {match_id}'s log: {e}")))?;
+    Ok(records.iter().map(wire::event).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use baffle_core::audit::Record;
+    use baffle_core::audit::export::record_line;
+
+    use super::*;
+    use crate::store::MemoryStore;
+
+    /// A store whose log of `m` holds `records`, as lines.
+    async fn store_with(records: &[Record]) -> MemoryStore {
+        let store = MemoryStore::new();
+        let lines = records
+            .iter()
+            .map(|r| record_line(r).into_bytes())
+            .collect();
+        store.append(&actor::stream("m"), 0, lines).await.unwrap();
+        store
+    }
+
+    fn chain(n: usize) -> Vec<Record> {
+        let mut out: Vec<Record> = Vec::new();
+        for i in 0..n {
+            out.push(Record::next(out.last(), format!(r#"{{"kind":"k{i}"}}"#)));
+        }
+        out
+    }
+
+    #[tokio::test]
+    async fn a_backlog_is_the_stored_records_from_where_it_is_asked() {
+        let records = chain(3);
+        let store = store_with(&records).await;
+        let events = stored_events(&store, "m", 1, 10).unwrap();
+        let seqs: Vec<u64> = events.iter().map(|e| e.seq).collect();
+        assert_eq!(seqs, [1, 2]);
+    }
+
+    #[tokio::test]
+    async fn a_stored_line_out_of_its_place_is_data_loss_not_an_event() {
+        // Record 1 lost from the store: the line at place 1 holds record 2.
+        let records = chain(3);
+        let store = store_with(&[records[0].clone(), records[2].clone()]).await;
+        let e = stored_events(&store, "m", 0, 10).unwrap_err();
+        assert_eq!(e.code(), tonic::Code::DataLoss, "{e:?}");
+        assert!(e.message().contains("stored record 1"), "{e:?}");
+    }
 }

@@ -45,6 +45,10 @@ pub struct Fence {
     pub advertise: String,
     /// How long a lease lasts without renewal.
     pub lease: Duration,
+    /// Whether this node hands its surplus matches over to a node that holds fewer
+    /// (`docs/cluster.md`, "Rebalancing"); on by default. A node that does not still
+    /// takes what is handed to it.
+    pub rebalance: bool,
     held: Mutex<HashMap<String, Held>>,
 }
 
@@ -65,8 +69,15 @@ impl Fence {
             node,
             advertise,
             lease,
+            rebalance: true,
             held: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The same node, handing matches over to balance the cluster (`true`, the default)
+    /// or never (`false`: `baffled --rebalance false`).
+    pub fn rebalancing(self, rebalance: bool) -> Fence {
+        Fence { rebalance, ..self }
     }
 
     /// The margin kept before the lease's end: a quarter of it.
@@ -113,10 +124,12 @@ impl Fence {
         let mut held = self.held.lock().expect("leases lock");
         let mut next = HashMap::with_capacity(rows.len());
         for (stream, epoch) in rows {
-            let since = held
-                .get(stream)
-                .filter(|h| h.epoch == *epoch)
-                .map_or(sent, |h| h.since);
+            // Every row was held when the renewal was sent: one held no more was handed
+            // over (or let go) while it was on its way, and is not taken back.
+            let Some(h) = held.get(stream) else {
+                continue;
+            };
+            let since = if h.epoch == *epoch { h.since } else { sent };
             next.insert(
                 stream.clone(),
                 Held {
@@ -147,6 +160,19 @@ impl Fence {
     pub fn count(&self) -> usize {
         self.held.lock().expect("leases lock").len()
     }
+
+    /// The streams this node holds now, in name order.
+    pub fn streams(&self) -> Vec<String> {
+        let now = Instant::now();
+        let held = self.held.lock().expect("leases lock");
+        let mut streams: Vec<String> = held
+            .iter()
+            .filter(|(_, h)| h.until > now)
+            .map(|(s, _)| s.clone())
+            .collect();
+        streams.sort();
+        streams
+    }
 }
 
 /// The lease tables (created with the others, `pg_commit::create_schema`).
@@ -160,6 +186,8 @@ pub(super) const SCHEMA: &str = "
         node text PRIMARY KEY,
         advertise text NOT NULL,
         seen_at timestamptz NOT NULL);
+    -- A lease handed over by its holder to this node (rebalancing): only it claims it.
+    ALTER TABLE baffle_leases ADD COLUMN IF NOT EXISTS handed_to text;
     -- Each node's own lease: a node is live while its last renewal is younger than it.
     ALTER TABLE baffle_nodes ADD COLUMN IF NOT EXISTS lease_ms float8 NOT NULL DEFAULT 2000;
     CREATE TABLE IF NOT EXISTS baffle_cluster (
@@ -357,10 +385,11 @@ pub struct Claimed {
     pub silent_ms: Option<u64>,
 }
 
-/// Claims expired leases — at most this node's fair share of all leases among the live
-/// nodes, and at least one — with a new epoch each. Returns them, each with how long its
-/// previous holder had been silent ([`Claimed::silent_ms`]). Rows another node is
-/// claiming or writing under are skipped, not waited for.
+/// Claims expired leases — every lease handed over to this node, and else at most this
+/// node's fair share of all leases among the live nodes, and at least one — with a new
+/// epoch each. Returns them, each with how long its previous holder had been silent
+/// ([`Claimed::silent_ms`]). Rows another node is claiming or writing under are skipped,
+/// not waited for; so is a lease handed over to another live node (only it claims it).
 ///
 /// A node is live while its last renewal is younger than its own lease. Its leases run out
 /// exactly a lease after that renewal (one statement sets both, at one `now()`), so a
@@ -368,28 +397,40 @@ pub struct Claimed {
 /// shares then add up to all of its matches, taken over in one claim of each. (Counting
 /// it for two leases, as at first, gave each live node a share too small by a third and
 /// then one match a tick: the last of 24 waited 3.9 s with 2 s leases.)
+///
+/// A lease handed over ([`hand_over`]) was let go by a live holder that had stopped
+/// writing and wrote nothing after: its match was not silent, and no outage is credited
+/// (`silent_ms` is `None`). A lease handed to a node that died before claiming it is
+/// claimed like any expired lease, once that node no longer counts as live.
 pub(super) async fn claim(pool: &Pool, fence: &Fence) -> Result<Vec<Claimed>, StoreError> {
     let c = pool.get().await.map_err(io)?;
     let sent = Instant::now();
     let rows = c
         .query(
             "WITH live AS (
-                 SELECT greatest(count(*), 1) AS n FROM baffle_nodes
+                 SELECT node FROM baffle_nodes
                  WHERE seen_at > now() - lease_ms * interval '1 millisecond' OR node = $1),
              share AS (
-                 SELECT greatest(1, ceil((SELECT count(*) FROM baffle_leases) / (SELECT n FROM live)::float8)
+                 SELECT greatest(1, ceil((SELECT count(*) FROM baffle_leases)
+                            / greatest((SELECT count(*) FROM live), 1)::float8)
                         - (SELECT count(*) FROM baffle_leases WHERE node = $1 AND expires_at > now()))::bigint AS n),
+             handed AS (
+                 SELECT count(*) AS n FROM baffle_leases WHERE handed_to = $1 AND expires_at < now()),
              expired AS (
-                 SELECT l.stream, l.node AS was FROM baffle_leases l WHERE l.expires_at < now()
-                 ORDER BY l.expires_at, l.stream LIMIT (SELECT n FROM share)
+                 SELECT l.stream, l.node AS was, l.handed_to IS NOT NULL AS handed
+                 FROM baffle_leases l
+                 WHERE l.expires_at < now() AND (l.handed_to IS NULL OR l.handed_to = $1
+                     OR l.handed_to NOT IN (SELECT node FROM live))
+                 ORDER BY l.handed_to IS NOT DISTINCT FROM $1 DESC, l.expires_at, l.stream
+                 LIMIT greatest((SELECT n FROM share), (SELECT n FROM handed))
                  FOR UPDATE OF l SKIP LOCKED),
              silent AS (
                  SELECT e.stream,
-                     CASE WHEN isfinite(n.seen_at) AND n.node <> $1
+                     CASE WHEN NOT e.handed AND isfinite(n.seen_at) AND n.node <> $1
                          THEN greatest(0, floor(extract(epoch FROM now() - n.seen_at) * 1000))::int8
                      END AS ms
                  FROM expired e LEFT JOIN baffle_nodes n ON n.node = e.was)
-             UPDATE baffle_leases l SET node = $1, epoch = l.epoch + 1,
+             UPDATE baffle_leases l SET node = $1, epoch = l.epoch + 1, handed_to = NULL,
                  expires_at = now() + $2::float8 * interval '1 millisecond'
              FROM silent WHERE l.stream = silent.stream
              RETURNING l.stream, l.epoch, silent.ms",
@@ -408,6 +449,83 @@ pub(super) async fn claim(pool: &Pool, fence: &Fence) -> Result<Vec<Claimed>, St
         });
     }
     Ok(claimed)
+}
+
+/// How many matches each live node holds, this one included (a lease handed over and
+/// not yet claimed counts for the node it was handed to), fewest first: what a node
+/// weighs its own load against to rebalance (`cluster.rs`).
+pub(super) async fn loads(pool: &Pool, fence: &Fence) -> Result<Vec<(String, u64)>, StoreError> {
+    let c = pool.get().await.map_err(io)?;
+    let rows = c
+        .query(
+            "WITH live AS (
+                 SELECT node FROM baffle_nodes
+                 WHERE seen_at > now() - lease_ms * interval '1 millisecond' OR node = $1)
+             SELECT live.node, count(l.stream) FROM live
+             LEFT JOIN baffle_leases l ON coalesce(l.handed_to, l.node) = live.node
+                 AND (l.expires_at > now() OR l.handed_to IS NOT NULL)
+             GROUP BY live.node ORDER BY 2, 1",
+            &[&fence.node],
+        )
+        .await
+        .map_err(io)?;
+    Ok(rows
+        .iter()
+        .map(|r| {
+            let n: i64 = r.get(1);
+            (r.get(0), u64::try_from(n).unwrap_or_default())
+        })
+        .collect())
+}
+
+/// Hands the lease of `stream` (held with `epoch`, its match's actor no longer writing
+/// it) over to the node `to`: it ends now (`-infinity`) and only `to` may claim it, while
+/// it is live; the change feed tells `to` (`handed NODE`), which claims it at once. The node holds it no more from before the statement is sent, so no
+/// renewal keeps it. `Ok(false)`: the lease was no longer this node's to give (it ran
+/// out); an error: the outcome is unknown, and the node holds it again — a renewal then
+/// tells (a lease handed over is not renewed: it is lost), and the database's fence
+/// refuses any append under a lease that ended.
+pub(super) async fn hand_over(
+    pool: &Pool,
+    fence: &Fence,
+    stream: &str,
+    to: &str,
+) -> Result<bool, StoreError> {
+    let Some(held) = fence.held.lock().expect("leases lock").remove(stream) else {
+        return Ok(false);
+    };
+    let put_back = |e| {
+        fence
+            .held
+            .lock()
+            .expect("leases lock")
+            .entry(stream.to_string())
+            .or_insert(held);
+        e
+    };
+    let c = pool.get().await.map_err(io).map_err(put_back)?;
+    // With a notification to the change feed, sent at the commit: `to` claims at once.
+    let given: i64 = c
+        .query_one(
+            "WITH given AS (
+                 UPDATE baffle_leases SET expires_at = '-infinity', handed_to = $4
+                 WHERE stream = $1 AND epoch = $2 AND node = $3 AND expires_at > now()
+                 RETURNING stream)
+             SELECT count(*) FROM given, LATERAL (SELECT pg_notify($5, $6 || $4)) AS told",
+            &[
+                &stream,
+                &held.epoch,
+                &fence.node,
+                &to,
+                &super::pg_listen::CHANNEL,
+                &super::pg_listen::HANDED,
+            ],
+        )
+        .await
+        .map_err(io)
+        .map_err(put_back)?
+        .get(0);
+    Ok(given == 1)
 }
 
 /// Lets every lease of this node go at once (a node shutting down): the other nodes claim
@@ -447,7 +565,7 @@ pub(super) async fn create(pool: &Pool, fence: &Fence, stream: &str) -> Result<(
             "INSERT INTO baffle_leases AS l (stream, node, epoch, expires_at)
              VALUES ($1, $2, 1, now() + $3::float8 * interval '1 millisecond')
              ON CONFLICT (stream) DO UPDATE SET node = excluded.node, epoch = l.epoch + 1,
-                 expires_at = excluded.expires_at
+                 expires_at = excluded.expires_at, handed_to = NULL
              WHERE NOT EXISTS (SELECT 1 FROM baffle_streams s WHERE s.stream = $1 AND s.len > 0)
              RETURNING epoch",
             &[&stream, &fence.node, &ms(fence.lease)],

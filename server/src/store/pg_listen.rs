@@ -21,6 +21,10 @@ pub(super) const CHANNEL: &str = "baffle";
 /// The longest payload sent in one notification (PostgreSQL's limit is 8,000 bytes).
 pub(super) const MAX_PAYLOAD: usize = 7_000;
 
+/// How a hand-over's notification begins (`handed NODE`): no stream is named `handed`
+/// (match streams begin `m/`), and a node of an older version reads it as no change.
+pub(super) const HANDED: &str = "handed ";
+
 /// What the feed says.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Change {
@@ -32,6 +36,12 @@ pub enum Change {
         stream: String,
         /// Its length at that commit.
         len: u64,
+    },
+    /// A node handed a match's lease over to node `to` (rebalancing): `to` claims it at
+    /// once rather than at its next tick.
+    Handed {
+        /// The node it was handed to.
+        to: String,
     },
 }
 
@@ -55,6 +65,9 @@ pub(super) fn payloads<'a>(lens: impl IntoIterator<Item = (&'a str, i64)>) -> Ve
 
 fn parse(payload: &str) -> impl Iterator<Item = Change> + '_ {
     payload.lines().filter_map(|line| {
+        if let Some(to) = line.strip_prefix(HANDED) {
+            return Some(Change::Handed { to: to.to_string() });
+        }
         let (stream, len) = line.rsplit_once(' ')?;
         Some(Change::Grew {
             stream: stream.to_string(),
@@ -140,6 +153,16 @@ mod tests {
             .flat_map(|p| parse(p).collect::<Vec<_>>())
             .collect();
         assert_eq!(read.len(), 1000);
+        assert_eq!(
+            parse("handed n2\nm/a 3\n").collect::<Vec<_>>(),
+            vec![
+                Change::Handed { to: "n2".into() },
+                Change::Grew {
+                    stream: "m/a".into(),
+                    len: 3
+                }
+            ]
+        );
         assert_eq!(
             read[999],
             Change::Grew {

@@ -314,6 +314,23 @@ impl PgStore {
             .await
     }
 
+    /// How many matches each live node holds, fewest first (`pg_lease::loads`).
+    pub async fn lease_loads(&self) -> Result<Vec<(String, u64)>, StoreError> {
+        self.on_runtime(|pool, fence| async move { pg_lease::loads(&pool, &fence).await })
+            .await
+    }
+
+    /// Hands the lease of `stream` over to node `to` (its actor stopped writing first):
+    /// `Ok(true)` once it is `to`'s to claim, `Ok(false)` if it was no longer this
+    /// node's; on an error the node holds it again (`pg_lease::hand_over`).
+    pub async fn hand_over(&self, stream: &str, to: &str) -> Result<bool, StoreError> {
+        let (stream, to) = (stream.to_string(), to.to_string());
+        self.on_runtime(|pool, fence| async move {
+            pg_lease::hand_over(&pool, &fence, &stream, &to).await
+        })
+        .await
+    }
+
     /// Lets every lease of this node go (it is shutting down): nothing more is appended
     /// under them, and the other nodes claim them at once.
     pub async fn release_leases(&self) -> Result<(), StoreError> {

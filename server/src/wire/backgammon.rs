@@ -12,7 +12,7 @@ use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 use tonic::Status;
 
-use super::{StateContext, device_presence, kind, player_seeds, side, two_dice};
+use super::{StateContext, kind, side, two_dice};
 
 /// A player's (or a device's) backgammon action. Dice left empty ask the server to
 /// throw them; dice given are reported from the table. Which the match takes is the
@@ -154,15 +154,7 @@ pub(super) fn director_action(action: Action) -> Result<DirectorAction, Status> 
         },
         Action::RemoveClock(_) => DirectorAction::RemoveClock,
         Action::VoidDoubleReason(reason) => DirectorAction::VoidDouble {
-            reason: match v1::VoidReason::try_from(reason) {
-                Ok(v1::VoidReason::Crawford) => VoidReason::Crawford,
-                Ok(v1::VoidReason::DeadCube) => VoidReason::DeadCube,
-                _ => {
-                    return Err(Status::invalid_argument(
-                        "void_double_reason: VOID_REASON_CRAWFORD or VOID_REASON_DEAD_CUBE",
-                    ));
-                }
-            },
+            reason: void_reason(reason)?,
         },
         Action::EndBreak(_) => DirectorAction::EndBreak,
         Action::Reschedule(r) => DirectorAction::Reschedule {
@@ -175,29 +167,12 @@ pub(super) fn director_action(action: Action) -> Result<DirectorAction, Status> 
             side: side(s, "left_table")?,
         },
         Action::ChangeDice(c) => DirectorAction::ChangeDice {
-            source: match c.source.as_str() {
-                "server" => DiceSource::Server,
-                "physical" => DiceSource::Physical,
-                other => {
-                    return Err(Status::invalid_argument(format!(
-                        "change_dice.source: \"server\" or \"physical\", not {other:?}"
-                    )));
-                }
-            },
+            source: dice_source_named(&c.source)?,
             baffle_box: c.baffle_box,
         },
         Action::DecideAppeal(d) => DirectorAction::DecideAppeal {
             appeal: d.appeal,
-            decision: match v1::AppealDecision::try_from(d.decision) {
-                Ok(v1::AppealDecision::Confirm) => AppealDecision::Confirm,
-                Ok(v1::AppealDecision::Overturn) => AppealDecision::Overturn,
-                Ok(v1::AppealDecision::Replace) => AppealDecision::Replace,
-                _ => {
-                    return Err(Status::invalid_argument(
-                        "decide_appeal.decision: confirm, overturn or replace",
-                    ));
-                }
-            },
+            decision: appeal_decision(d.decision)?,
             committee: d.committee,
             votes_for: d.votes_for,
         },
@@ -205,15 +180,7 @@ pub(super) fn director_action(action: Action) -> Result<DirectorAction, Status> 
             winner: side(s, "decide_match")?,
         },
         Action::VoidDouble(reason) => DirectorAction::VoidDouble {
-            reason: match reason.as_str() {
-                "crawford" => VoidReason::Crawford,
-                "dead_cube" => VoidReason::DeadCube,
-                other => {
-                    return Err(Status::invalid_argument(format!(
-                        "void_double: \"crawford\" or \"dead_cube\", not {other:?}"
-                    )));
-                }
-            },
+            reason: void_reason_named(&reason)?,
         },
         Action::CorrectCube(c) => DirectorAction::CorrectCube {
             value: c.value,
@@ -239,44 +206,67 @@ pub(super) fn director_action(action: Action) -> Result<DirectorAction, Status> 
     })
 }
 
+/// A void double's reason as the proto enum gives it.
+fn void_reason(reason: i32) -> Result<VoidReason, Status> {
+    match v1::VoidReason::try_from(reason) {
+        Ok(v1::VoidReason::Crawford) => Ok(VoidReason::Crawford),
+        Ok(v1::VoidReason::DeadCube) => Ok(VoidReason::DeadCube),
+        _ => Err(Status::invalid_argument(
+            "void_double_reason: VOID_REASON_CRAWFORD or VOID_REASON_DEAD_CUBE",
+        )),
+    }
+}
+
+/// A void double's reason by its older name (`void_double`).
+fn void_reason_named(reason: &str) -> Result<VoidReason, Status> {
+    match reason {
+        "crawford" => Ok(VoidReason::Crawford),
+        "dead_cube" => Ok(VoidReason::DeadCube),
+        other => Err(Status::invalid_argument(format!(
+            "void_double: \"crawford\" or \"dead_cube\", not {other:?}"
+        ))),
+    }
+}
+
+/// Where the dice come from, by name (`change_dice.source`).
+fn dice_source_named(source: &str) -> Result<DiceSource, Status> {
+    match source {
+        "server" => Ok(DiceSource::Server),
+        "physical" => Ok(DiceSource::Physical),
+        other => Err(Status::invalid_argument(format!(
+            "change_dice.source: \"server\" or \"physical\", not {other:?}"
+        ))),
+    }
+}
+
+/// The appeals committee's decision as the proto enum gives it.
+fn appeal_decision(decision: i32) -> Result<AppealDecision, Status> {
+    match v1::AppealDecision::try_from(decision) {
+        Ok(v1::AppealDecision::Confirm) => Ok(AppealDecision::Confirm),
+        Ok(v1::AppealDecision::Overturn) => Ok(AppealDecision::Overturn),
+        Ok(v1::AppealDecision::Replace) => Ok(AppealDecision::Replace),
+        _ => Err(Status::invalid_argument(
+            "decide_appeal.decision: confirm, overturn or replace",
+        )),
+    }
+}
+
 /// The wire state of a backgammon match.
 pub(super) fn match_state(m: &Match, cx: &StateContext<'_>) -> v1::MatchState {
     let setup = m.setup();
     let game = m.game();
-    let (turn, turn_side, dice) = match game.map(|g| g.turn) {
-        None => (v1::TurnPhase::Unspecified, None, vec![]),
-        Some(Turn::Opening) => (v1::TurnPhase::Opening, None, vec![]),
-        Some(Turn::OnRoll { side, .. }) => (v1::TurnPhase::OnRoll, Some(side), vec![]),
-        Some(Turn::Moving { side, dice }) => (
-            v1::TurnPhase::Moving,
-            Some(side),
-            dice.map(u32::from).to_vec(),
-        ),
-        Some(Turn::DoubleOffered { by }) => (v1::TurnPhase::DoubleOffered, Some(by), vec![]),
-    };
-    let phase = if m.result().is_some() {
-        v1::MatchPhase::Over
-    } else if game.is_some() {
-        v1::MatchPhase::Playing
-    } else if m.games().is_empty() {
-        v1::MatchPhase::Waiting
-    } else {
-        v1::MatchPhase::BetweenGames
-    };
+    let (turn, turn_side, dice) = turn_to_wire(game.map(|g| g.turn));
     let cube = game.and_then(|g| g.cube);
     let next_due = m.next_due();
     let wire_side = |s: Option<Side>| s.map_or(v1::Side::Unspecified, side_to_wire) as i32;
+    // The fields every match's state has alike are `wire::match_state`'s.
     v1::MatchState {
-        match_id: cx.info.id.clone(),
-        tournament_id: cx.info.tournament.clone(),
-        round: cx.info.round,
-        table: cx.info.table.clone(),
         player_a: setup.players[0].clone(),
         player_b: setup.players[1].clone(),
         length: m.length(),
         score_a: m.score(Side::A),
         score_b: m.score(Side::B),
-        phase: phase as i32,
+        phase: phase(m) as i32,
         game_number: game.map_or(0, |g| g.number),
         crawford: game.is_some_and(|g| g.crawford),
         post_crawford: m.is_post_crawford(),
@@ -286,92 +276,27 @@ pub(super) fn match_state(m: &Match, cx: &StateContext<'_>) -> v1::MatchState {
         turn_side: wire_side(turn_side),
         dice,
         clock: m.clock().map(|c| clock_state(c, cx.now)),
-        result: m.result().map(|r| v1::MatchResult {
-            winner: side_to_wire(r.winner) as i32,
-            how: match r.how {
-                MatchEnd::Points => "points",
-                MatchEnd::Timeout => "timeout",
-                MatchEnd::PenaltyPoints => "penalty_points",
-                MatchEnd::Forfeit => "forfeit",
-                MatchEnd::DirectorDecision => "director_decision",
-            }
-            .into(),
-            confirmed: r.confirmed,
-            how_kind: match r.how {
-                MatchEnd::Points => v1::MatchEndKind::Points,
-                MatchEnd::Timeout => v1::MatchEndKind::Timeout,
-                MatchEnd::PenaltyPoints => v1::MatchEndKind::PenaltyPoints,
-                MatchEnd::Forfeit => v1::MatchEndKind::Forfeit,
-                MatchEnd::DirectorDecision => v1::MatchEndKind::DirectorDecision,
-            } as i32,
-        }),
-        seq: cx.seq,
-        head_hash: cx.head.to_string(),
+        result: m.result().map(result_to_wire),
         dice_source: match m.dice() {
             DiceSource::Server => "server",
             DiceSource::Physical => "physical",
         }
         .into(),
-        commitment: cx.commitment.to_string(),
         present: Side::BOTH.map(|s| m.is_present(s)).to_vec(),
         penalty_points: Side::BOTH.map(|s| m.penalty_points_received(s)).to_vec(),
         warnings: Side::BOTH.map(|s| m.warnings(s)).to_vec(),
         breaks_left: Side::BOTH.map(|s| m.breaks_left(s)).to_vec(),
         next_due_ms: next_due.map(|(at, _)| at.as_ms()),
         break_until_ms: m.break_until().map(Timestamp::as_ms),
-        dice_anomalies: cx.anomalies.0,
-        last_anomaly: cx.anomalies.1.to_string(),
-        devices: device_presence(cx),
-        // Stamped by the streams as each copy leaves.
-        sent_at_ms: 0,
-        // Signed by the actor (`wire::match_state`).
-        signed_head: None,
-        // Set by `wire::match_state` from the table.
-        uncredited_outage: None,
-        scheduled_start_ms: 0,
-        postponed: false,
-        chess: None,
         live_dice: super::live_dice(cx.dice, m.result().is_some()),
-        player_seeds: player_seeds(cx),
-        player_seeds_required: cx.dice.seeds_required(),
-        dice_construction: super::dice_construction(cx.dice),
-        // A match decided (a staller forfeited) awaits no reveal any more.
-        reveal_due_ms: cx
-            .dice
-            .reveal_due()
-            .filter(|_| m.result().is_none())
-            .map_or(0, Timestamp::as_ms),
-        dice_revealed: cx.dice.revealed(),
         pending_length: m.pending_length(),
         awaiting_decision: m.awaiting_decision(),
-        next_due_kind: next_due.map_or(v1::DueKind::Unspecified, |(_, due)| match due {
-            Due::Flag(_) => v1::DueKind::Flag,
-            Due::BreakEnd => v1::DueKind::BreakEnd,
-            Due::Lateness(_) => v1::DueKind::LatenessPoint,
-        }) as i32,
-        next_due_side: wire_side(next_due.and_then(|(_, due)| match due {
-            Due::Flag(s) | Due::Lateness(s) => Some(s),
-            Due::BreakEnd => None,
-        })),
+        next_due_kind: next_due.map_or(v1::DueKind::Unspecified, |(_, due)| due_kind(due)) as i32,
+        next_due_side: wire_side(next_due.and_then(|(_, due)| due_side(due))),
         timeout_penalty_points: Side::BOTH.map(|s| m.timeout_points_received(s)).to_vec(),
         baffle_box: m.baffle_box(),
         series_match: setup.series_match.unwrap_or(0),
-        appeals: m
-            .appeals()
-            .iter()
-            .map(|a| v1::AppealState {
-                side: side_to_wire(a.side) as i32,
-                ruling: a.ruling,
-                grounds: a.grounds.clone(),
-                decision: a
-                    .decision
-                    .map_or(v1::AppealDecision::Unspecified, |d| match d {
-                        AppealDecision::Confirm => v1::AppealDecision::Confirm,
-                        AppealDecision::Overturn => v1::AppealDecision::Overturn,
-                        AppealDecision::Replace => v1::AppealDecision::Replace,
-                    }) as i32,
-            })
-            .collect(),
+        appeals: m.appeals().iter().map(appeal_to_wire).collect(),
         requests: m
             .requests()
             .iter()
@@ -384,6 +309,80 @@ pub(super) fn match_state(m: &Match, cx: &StateContext<'_>) -> v1::MatchState {
             })
             .collect(),
         board: m.board().map(board_to_wire),
+        ..Default::default()
+    }
+}
+
+/// The turn's phase, whose turn it is and the dice to move, from the game's turn.
+fn turn_to_wire(turn: Option<Turn>) -> (v1::TurnPhase, Option<Side>, Vec<u32>) {
+    match turn {
+        None => (v1::TurnPhase::Unspecified, None, vec![]),
+        Some(Turn::Opening) => (v1::TurnPhase::Opening, None, vec![]),
+        Some(Turn::OnRoll { side, .. }) => (v1::TurnPhase::OnRoll, Some(side), vec![]),
+        Some(Turn::Moving { side, dice }) => (
+            v1::TurnPhase::Moving,
+            Some(side),
+            dice.map(u32::from).to_vec(),
+        ),
+        Some(Turn::DoubleOffered { by }) => (v1::TurnPhase::DoubleOffered, Some(by), vec![]),
+    }
+}
+
+/// Where the match stands: waiting for its first game, playing, between games, or over.
+fn phase(m: &Match) -> v1::MatchPhase {
+    if m.result().is_some() {
+        v1::MatchPhase::Over
+    } else if m.game().is_some() {
+        v1::MatchPhase::Playing
+    } else if m.games().is_empty() {
+        v1::MatchPhase::Waiting
+    } else {
+        v1::MatchPhase::BetweenGames
+    }
+}
+
+/// How a match ended: its name (`how`, the older field) and its kind.
+fn result_to_wire(r: baffle_core::backgammon::MatchResult) -> v1::MatchResult {
+    let how = match r.how {
+        MatchEnd::Points => v1::MatchEndKind::Points,
+        MatchEnd::Timeout => v1::MatchEndKind::Timeout,
+        MatchEnd::PenaltyPoints => v1::MatchEndKind::PenaltyPoints,
+        MatchEnd::Forfeit => v1::MatchEndKind::Forfeit,
+        MatchEnd::DirectorDecision => v1::MatchEndKind::DirectorDecision,
+    };
+    super::match_result(side_to_wire(r.winner), how, r.confirmed)
+}
+
+/// What falls due next, as the proto names it.
+fn due_kind(due: Due) -> v1::DueKind {
+    match due {
+        Due::Flag(_) => v1::DueKind::Flag,
+        Due::BreakEnd => v1::DueKind::BreakEnd,
+        Due::Lateness(_) => v1::DueKind::LatenessPoint,
+    }
+}
+
+/// Whom what falls due next falls on (a break's end falls on no one).
+fn due_side(due: Due) -> Option<Side> {
+    match due {
+        Due::Flag(s) | Due::Lateness(s) => Some(s),
+        Due::BreakEnd => None,
+    }
+}
+
+/// An appeal and its decision, if made.
+fn appeal_to_wire(a: &baffle_core::backgammon::Appeal) -> v1::AppealState {
+    v1::AppealState {
+        side: side_to_wire(a.side) as i32,
+        ruling: a.ruling,
+        grounds: a.grounds.clone(),
+        decision: a
+            .decision
+            .map_or(v1::AppealDecision::Unspecified, |d| match d {
+                AppealDecision::Confirm => v1::AppealDecision::Confirm,
+                AppealDecision::Overturn => v1::AppealDecision::Overturn,
+                AppealDecision::Replace => v1::AppealDecision::Replace,
+            }) as i32,
     }
 }
 

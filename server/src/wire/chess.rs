@@ -200,16 +200,16 @@ fn category_name(c: Category) -> &'static str {
     }
 }
 
-/// How a finished match ended: `points` (a winner), `double_default` (no game was
-/// played: every game lost by both, 6.7), or `draw`.
-fn match_how(m: &ChessMatch) -> &'static str {
+/// How a finished match ended: on points (a winner), by double default (no game was
+/// played: every game lost by both, 6.7), or drawn.
+fn match_how(m: &ChessMatch) -> v1::MatchEndKind {
     let results = m.series().results();
     if m.winner().is_some() {
-        "points"
+        v1::MatchEndKind::Points
     } else if !results.is_empty() && results.iter().all(|r| r.outcome == Outcome::BothLose) {
-        "double_default"
+        v1::MatchEndKind::DoubleDefault
     } else {
-        "draw"
+        v1::MatchEndKind::Draw
     }
 }
 
@@ -231,8 +231,39 @@ pub fn match_state(m: &ChessMatch, cx: &StateContext<'_>) -> v1::MatchState {
     } else {
         v1::MatchPhase::Playing
     };
-    let (half_a, half_b) = m.series().half_points();
     let present = game.present();
+    let by_player = |s: Side| present[if s == white { 0 } else { 1 }];
+    // The fields every match's state has alike are `wire::match_state`'s.
+    v1::MatchState {
+        player_a: settings.players[0].clone(),
+        player_b: settings.players[1].clone(),
+        length: settings.games,
+        phase: phase as i32,
+        game_number: m.number(),
+        cube_value: 1,
+        turn_side: game
+            .to_move()
+            .map_or(v1::Side::Unspecified, |c| side_to_wire(player(c))) as i32,
+        clock: Some(clock_state(game.clock(), cx.now)),
+        result: m.is_over().then(|| {
+            let winner = m.winner().map_or(v1::Side::Unspecified, side_to_wire);
+            super::match_result(winner, match_how(m), true)
+        }),
+        dice_source: "server".into(),
+        present: Side::BOTH.map(by_player).to_vec(),
+        next_due_ms: m.next_due().map(|at| at.as_ms()),
+        chess: Some(chess_state(m, cx.now)),
+        ..Default::default()
+    }
+}
+
+/// The chess part of a match's state: the game under way, the series' results, the
+/// Chess960 position.
+fn chess_state(m: &ChessMatch, now: baffle_core::Timestamp) -> v1::ChessState {
+    let settings = m.settings();
+    let game = m.game();
+    let white = m.white();
+    let (half_a, half_b) = m.series().half_points();
     let clock = game.clock();
     let results = m
         .series()
@@ -245,7 +276,7 @@ pub fn match_state(m: &ChessMatch, cx: &StateContext<'_>) -> v1::MatchState {
             result: Some(result_to_wire(*r)),
         })
         .collect();
-    let chess = v1::ChessState {
+    v1::ChessState {
         category: category_name(game.category()).into(),
         laws: laws_to_wire(settings.laws) as i32,
         supervised: settings.supervised,
@@ -253,7 +284,7 @@ pub fn match_state(m: &ChessMatch, cx: &StateContext<'_>) -> v1::MatchState {
         white: side_to_wire(white) as i32,
         started: game.started(),
         to_move: game.to_move().map_or(v1::Color::Unspecified, color_to_wire) as i32,
-        present: present.to_vec(),
+        present: game.present().to_vec(),
         illegal_moves: game.illegal_moves().to_vec(),
         flags: game
             .flags()
@@ -276,54 +307,9 @@ pub fn match_state(m: &ChessMatch, cx: &StateContext<'_>) -> v1::MatchState {
         }),
         chess960: settings.chess960,
         moves: [Side::A, Side::B]
-            .map(|s| clock.view(s, cx.now).moves)
+            .map(|s| clock.view(s, now).moves)
             .to_vec(),
         laws_name: settings.laws.label(),
         quickplay_postponed: game.claim_postponed(),
-    };
-    let by_player = |s: Side| present[if s == white { 0 } else { 1 }];
-    v1::MatchState {
-        match_id: cx.info.id.clone(),
-        tournament_id: cx.info.tournament.clone(),
-        round: cx.info.round,
-        table: cx.info.table.clone(),
-        player_a: settings.players[0].clone(),
-        player_b: settings.players[1].clone(),
-        length: settings.games,
-        phase: phase as i32,
-        game_number: m.number(),
-        cube_value: 1,
-        turn_side: game
-            .to_move()
-            .map_or(v1::Side::Unspecified, |c| side_to_wire(player(c))) as i32,
-        clock: Some(clock_state(clock, cx.now)),
-        result: m.is_over().then(|| v1::MatchResult {
-            winner: m.winner().map_or(v1::Side::Unspecified, side_to_wire) as i32,
-            how: match_how(m).into(),
-            confirmed: true,
-            how_kind: v1::MatchEndKind::Unspecified as i32,
-        }),
-        seq: cx.seq,
-        head_hash: cx.head.to_string(),
-        dice_source: "server".into(),
-        commitment: cx.commitment.to_string(),
-        present: Side::BOTH.map(by_player).to_vec(),
-        next_due_ms: m.next_due().map(|at| at.as_ms()),
-        dice_anomalies: cx.anomalies.0,
-        last_anomaly: cx.anomalies.1.to_string(),
-        devices: super::device_presence(cx),
-        chess: Some(chess),
-        live_dice: None,
-        player_seeds: super::player_seeds(cx),
-        player_seeds_required: cx.dice.seeds_required(),
-        dice_construction: super::dice_construction(cx.dice),
-        reveal_due_ms: cx
-            .dice
-            .reveal_due()
-            .filter(|_| !m.is_over())
-            .map_or(0, baffle_core::Timestamp::as_ms),
-        dice_revealed: cx.dice.revealed(),
-        board: None,
-        ..Default::default()
     }
 }

@@ -3,7 +3,9 @@
 //! as a `DrawView`.
 
 use baffle_core::tournament::knockout::Flights;
+use baffle_core::tournament::pairings::Pairing;
 use baffle_core::tournament::rating::Rating;
+use baffle_core::tournament::standings::Row;
 use baffle_core::tournament::{
     Details, EntrantId, Flight, Format, MatchKey, Plan, Ruling, Status as EntrantStatus, Tournament,
 };
@@ -180,79 +182,13 @@ pub fn draw_view(t: &Tournament, chess: Option<v1::ChessMatchSettings>) -> v1::D
     let pairings = draw
         .pairings
         .iter()
-        .map(|p| {
-            let mut w = v1::Pairing {
-                key: p.key.to_string(),
-                flight: flight_to_wire(p.key.flight),
-                round: p.key.round,
-                index: p.key.index,
-                player_a: p.players[0].0,
-                player_b: p.players[1].0,
-                name_a: t.name_of(p.players[0]),
-                name_b: t.name_of(p.players[1]),
-                ..Default::default()
-            };
-            let state = if let Some(o) = t.results.get(&p.key) {
-                w.winner = o.winner.map_or(0, |e| e.0);
-                w.score_a = o.score[0];
-                w.score_b = o.score[1];
-                w.unplayed = !o.played;
-                w.ruling = o.ruling.clone();
-                v1::PairingState::Decided
-            } else if t.matches.contains_key(&p.key) {
-                v1::PairingState::Playing
-            } else if let Some(words) = t.postponed.get(&p.key) {
-                w.ruling = words.clone();
-                v1::PairingState::Postponed
-            } else if t.rounds.contains_key(&(p.key.flight, p.key.round)) {
-                v1::PairingState::WaitingForTable
-            } else {
-                v1::PairingState::WaitingForRound
-            };
-            if let Some(a) = t.matches.get(&p.key) {
-                w.match_id = a.match_id.clone();
-                w.table = a.table.clone();
-                w.start_ms = a.start.0;
-                w.replaced = a.replaced.clone();
-            }
-            w.state = state.into();
-            w
-        })
+        .map(|p| pairing_to_wire(t, p))
         .collect();
-    let mut rounds = Vec::new();
-    for flight in t.flights() {
-        for round in 1..=t.round_count(flight) {
-            let start = t.rounds.get(&(flight, round));
-            rounds.push(v1::Round {
-                flight: flight_to_wire(flight),
-                round,
-                started: start.is_some(),
-                start_ms: start.map_or(0, |s| s.0),
-            });
-        }
-    }
     let standings = if matches!(t.plan.format, Format::Knockout { .. }) {
         Vec::new()
     } else {
-        t.table()
-            .unwrap_or_default()
-            .into_iter()
-            .map(|r| v1::StandingRow {
-                place: r.place,
-                entrant: r.entrant.0,
-                name: t.name_of(r.entrant),
-                played: r.played,
-                wins: r.wins,
-                losses: r.losses,
-                byes: r.byes,
-                score_halves: r.score,
-                draws: r.draws,
-                points_for: u32::try_from(r.points_for).unwrap_or(u32::MAX),
-                points_against: u32::try_from(r.points_against).unwrap_or(u32::MAX),
-                buchholz_halves: u32::try_from(r.buchholz).unwrap_or(u32::MAX),
-                sonneborn_berger_quarters: u32::try_from(r.sonneborn_berger).unwrap_or(u32::MAX),
-            })
-            .collect()
+        let rows = t.table().unwrap_or_default();
+        rows.iter().map(|r| standing_to_wire(t, r)).collect()
     };
     let placings = t
         .placings()
@@ -296,11 +232,89 @@ pub fn draw_view(t: &Tournament, chess: Option<v1::ChessMatchSettings>) -> v1::D
                 entrant: b.entrant.0,
             })
             .collect(),
-        rounds,
+        rounds: rounds_to_wire(t),
         standings,
         placings,
         log_length: t.length,
         head: t.head.to_string(),
         drawn_at_ms: t.draw.as_ref().map_or(0, |d| d.at.0),
+    }
+}
+
+/// A pairing with where it stands: decided (its outcome), playing, postponed, or
+/// waiting for its table or its round; and its match, once made.
+fn pairing_to_wire(t: &Tournament, p: &Pairing) -> v1::Pairing {
+    let mut w = v1::Pairing {
+        key: p.key.to_string(),
+        flight: flight_to_wire(p.key.flight),
+        round: p.key.round,
+        index: p.key.index,
+        player_a: p.players[0].0,
+        player_b: p.players[1].0,
+        name_a: t.name_of(p.players[0]),
+        name_b: t.name_of(p.players[1]),
+        ..Default::default()
+    };
+    let state = if let Some(o) = t.results.get(&p.key) {
+        w.winner = o.winner.map_or(0, |e| e.0);
+        w.score_a = o.score[0];
+        w.score_b = o.score[1];
+        w.unplayed = !o.played;
+        w.ruling = o.ruling.clone();
+        v1::PairingState::Decided
+    } else if t.matches.contains_key(&p.key) {
+        v1::PairingState::Playing
+    } else if let Some(words) = t.postponed.get(&p.key) {
+        w.ruling = words.clone();
+        v1::PairingState::Postponed
+    } else if t.rounds.contains_key(&(p.key.flight, p.key.round)) {
+        v1::PairingState::WaitingForTable
+    } else {
+        v1::PairingState::WaitingForRound
+    };
+    if let Some(a) = t.matches.get(&p.key) {
+        w.match_id = a.match_id.clone();
+        w.table = a.table.clone();
+        w.start_ms = a.start.0;
+        w.replaced = a.replaced.clone();
+    }
+    w.state = state.into();
+    w
+}
+
+/// Each round of each flight, and whether (and when) it started.
+fn rounds_to_wire(t: &Tournament) -> Vec<v1::Round> {
+    let mut rounds = Vec::new();
+    for flight in t.flights() {
+        for round in 1..=t.round_count(flight) {
+            let start = t.rounds.get(&(flight, round));
+            rounds.push(v1::Round {
+                flight: flight_to_wire(flight),
+                round,
+                started: start.is_some(),
+                start_ms: start.map_or(0, |s| s.0),
+            });
+        }
+    }
+    rounds
+}
+
+/// A row of the standings (a knockout has none); tie-breaks past `u32` are capped.
+fn standing_to_wire(t: &Tournament, r: &Row) -> v1::StandingRow {
+    let capped = |n| u32::try_from(n).unwrap_or(u32::MAX);
+    v1::StandingRow {
+        place: r.place,
+        entrant: r.entrant.0,
+        name: t.name_of(r.entrant),
+        played: r.played,
+        wins: r.wins,
+        losses: r.losses,
+        byes: r.byes,
+        score_halves: r.score,
+        draws: r.draws,
+        points_for: capped(r.points_for),
+        points_against: capped(r.points_against),
+        buchholz_halves: capped(r.buchholz),
+        sonneborn_berger_quarters: capped(r.sonneborn_berger),
     }
 }

@@ -192,11 +192,14 @@ pub fn decode(
     backgammon::play_request(action)
 }
 
-/// The wire form of one log record.
+/// The wire form of one log record, with its words ([`baffle_i18n::describe`]): the one
+/// place an event is put into words, which every client formats in its language.
 pub fn event(record: &Record) -> v1::Event {
     let kind = kind_of(&record.body).unwrap_or_default();
+    let body = serde_json::from_str(&record.body).unwrap_or_default();
     v1::Event {
         seq: record.seq,
+        words: Some(baffle_i18n::describe::describe(&kind, &body)),
         kind,
         body: record.body.clone(),
         hash: record.hash.to_string(),
@@ -228,7 +231,7 @@ pub struct StateContext<'a> {
 }
 
 /// The players' seeds as a state shows them, A then B.
-pub(crate) fn player_seeds(cx: &StateContext<'_>) -> Vec<v1::PlayerSeed> {
+fn player_seeds(cx: &StateContext<'_>) -> Vec<v1::PlayerSeed> {
     Side::BOTH
         .map(|side| v1::PlayerSeed {
             commitment: cx
@@ -269,20 +272,45 @@ pub(crate) fn live_dice(dice: &baffle_core::table::TableDice, over: bool) -> Opt
 }
 
 /// The number of the dice construction a match's log follows (`docs/dice.md`).
-pub(crate) fn dice_construction(dice: &baffle_core::table::TableDice) -> u32 {
+fn dice_construction(dice: &baffle_core::table::TableDice) -> u32 {
     match dice.version() {
         baffle_core::dice::DiceVersion::V1 => 1,
         baffle_core::dice::DiceVersion::V2 => 2,
     }
 }
 
-/// The wire state of a match.
+/// The wire state of a match: the game's own fields (`backgammon::match_state`,
+/// `chess::match_state`), then what every match's state says alike, from the table
+/// around the game (`StateContext`).
 pub fn match_state(game: &AnyMatch, cx: &StateContext<'_>) -> v1::MatchState {
     let state = match game {
         AnyMatch::Backgammon(m) => backgammon::match_state(m, cx),
         AnyMatch::Chess(m) => chess::match_state(m, cx),
     };
-    v1::MatchState {
+    let over = game.is_over();
+    let mut state = v1::MatchState {
+        match_id: cx.info.id.clone(),
+        tournament_id: cx.info.tournament.clone(),
+        round: cx.info.round,
+        table: cx.info.table.clone(),
+        seq: cx.seq,
+        head_hash: cx.head.to_string(),
+        commitment: cx.commitment.to_string(),
+        dice_anomalies: cx.anomalies.0,
+        last_anomaly: cx.anomalies.1.to_string(),
+        devices: device_presence(cx),
+        player_seeds: player_seeds(cx),
+        player_seeds_required: cx.dice.seeds_required(),
+        dice_construction: dice_construction(cx.dice),
+        // A match decided (a staller forfeited) awaits no reveal any more.
+        reveal_due_ms: cx
+            .dice
+            .reveal_due()
+            .filter(|_| !over)
+            .map_or(0, Timestamp::as_ms),
+        dice_revealed: cx.dice.revealed(),
+        // Stamped by the streams as each copy leaves.
+        sent_at_ms: 0,
         scheduled_start_ms: game.scheduled_start().as_ms(),
         postponed: matches!(game, AnyMatch::Backgammon(m) if m.postponed()),
         signed_head: cx.signed_head.clone(),
@@ -292,6 +320,57 @@ pub fn match_state(game: &AnyMatch, cx: &StateContext<'_>) -> v1::MatchState {
             at_ms: u.at.as_ms(),
         }),
         ..state
+    };
+    state.status = match_status(&state) as i32;
+    state
+}
+
+/// A finished match's result: `how` as an enum, and in words (its name without the
+/// prefix: "penalty_points") for clients older than `how_kind`.
+pub(crate) fn match_result(
+    winner: v1::Side,
+    how: v1::MatchEndKind,
+    confirmed: bool,
+) -> v1::MatchResult {
+    let words = how.as_str_name().trim_start_matches("MATCH_END_KIND_");
+    v1::MatchResult {
+        winner: winner as i32,
+        how: words.to_lowercase(),
+        confirmed,
+        how_kind: how as i32,
+    }
+}
+
+/// Where a match stands, in one word, from its state: confirmed or over once there is a
+/// result; undecided while both won at one instant; postponed; then by its phase, and
+/// before the first game by who is present (in chess, by colour). The one derivation:
+/// the console, the CLI and the page read `MatchState.status`.
+pub fn match_status(s: &v1::MatchState) -> v1::MatchStatus {
+    use v1::MatchStatus as S;
+    if let Some(r) = &s.result {
+        return if r.confirmed { S::Confirmed } else { S::Over };
+    }
+    if s.awaiting_decision {
+        return S::Undecided;
+    }
+    if s.postponed {
+        return S::Postponed;
+    }
+    match v1::MatchPhase::try_from(s.phase) {
+        Ok(v1::MatchPhase::Playing) => S::Playing,
+        Ok(v1::MatchPhase::BetweenGames) => S::BetweenGames,
+        Ok(v1::MatchPhase::Over) => S::Over,
+        _ => {
+            let present = match &s.chess {
+                Some(c) if s.present.is_empty() => &c.present,
+                _ => &s.present,
+            };
+            match present.iter().filter(|p| **p).count() {
+                0 => S::Waiting,
+                1 => S::Present,
+                _ => S::Ready,
+            }
+        }
     }
 }
 
@@ -307,7 +386,7 @@ pub fn to_adjudicate(game: &AnyMatch) -> Option<(Position, NextTurn)> {
 pub use backgammon::adjudication;
 
 /// The devices of a match and whether each is connected.
-pub(crate) fn device_presence(cx: &StateContext<'_>) -> Vec<v1::DevicePresence> {
+fn device_presence(cx: &StateContext<'_>) -> Vec<v1::DevicePresence> {
     cx.devices
         .iter()
         .map(|(id, connected)| v1::DevicePresence {

@@ -377,27 +377,26 @@ impl Tree {
         false
     }
 
-    /// Every path outside its crate that `file` names, in its `use` lines and in its
-    /// code (test code left out), with its line: `std::fs::read`, `tokio::spawn`,
-    /// `std::time::Instant::now` for `Instant::now()` after `use std::time::Instant`.
-    pub fn external_paths(&self, file: usize) -> Vec<(usize, String)> {
-        let mut out = Vec::new();
-        for (index, module) in self.modules.iter().enumerate() {
-            if module.file != file {
-                continue;
-            }
-            for import in &module.imports {
-                if let Some(Target::External(p)) = self.resolve(index, &import.path, 0) {
-                    out.push((import.line, p.join("::")));
-                }
-            }
-        }
-        for (module, path, line) in &self.files[file].paths {
-            if let Some(Target::External(p)) = self.resolve(*module, path, 0) {
-                out.push((*line, p.join("::")));
-            }
-        }
-        out
+    /// Every path `file` names outside its crate, through its `use` lines or in its
+    /// code, in full (`baffle_core::audit::export::parse_line`), with its line.
+    pub fn external_paths(&self, file: usize) -> Vec<(usize, Vec<String>)> {
+        let imports = self
+            .modules
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.file == file)
+            .flat_map(|(index, m)| m.imports.iter().map(move |i| (index, &i.path, i.line)));
+        let code = self.files[file]
+            .paths
+            .iter()
+            .map(|(module, path, line)| (*module, path, *line));
+        imports
+            .chain(code)
+            .filter_map(|(module, path, line)| match self.resolve(module, path, 0) {
+                Some(Target::External(p)) => Some((line, p)),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Paths in `file`'s code that name an associated item of `tonic::Status`

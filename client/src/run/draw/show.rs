@@ -99,6 +99,25 @@ fn result(d: &v1::DrawView, p: &v1::Pairing) -> String {
 
 /// `baffle draw show`: the plan, the commitment and seed, then each round's matches.
 pub fn draw_text(d: &v1::DrawView) -> String {
+    let mut out = draw_head(d);
+    for r in &d.rounds {
+        out += &round_text(d, r);
+    }
+    out.push('\n');
+    out += &say_with(
+        "cli-log",
+        &[
+            ("count", d.log_length.into()),
+            ("head", d.head.clone().into()),
+        ],
+    );
+    out.push('\n');
+    out
+}
+
+/// The draw's head: its name and plan, the commitment, the seed once drawn, the seeded
+/// players, and a hint while it has no matches.
+fn draw_head(d: &v1::DrawView) -> String {
     let plan_text = d.plan.as_ref().map(plan).unwrap_or_default();
     let mut out = say_with(
         "cli-draw-head",
@@ -142,6 +161,12 @@ pub fn draw_text(d: &v1::DrawView) -> String {
         );
         out.push('\n');
     }
+    out
+}
+
+/// One round of a flight: its start, its matches as a table and its byes; nothing for
+/// a round with neither.
+fn round_text(d: &v1::DrawView, r: &v1::Round) -> String {
     let header = [
         say("cli-col-key"),
         say("cli-col-table"),
@@ -151,81 +176,69 @@ pub fn draw_text(d: &v1::DrawView) -> String {
         say("cli-col-state"),
         say("cli-col-result"),
     ];
-    for r in &d.rounds {
-        let flight_name = flight(r.flight);
-        let in_round = |flight: i32, round: u32| {
-            let f = if flight == 0 { 1 } else { flight };
-            let rf = if r.flight == 0 { 1 } else { r.flight };
-            f == rf && round == r.round
-        };
-        let rows: Vec<[String; 7]> = d
-            .pairings
-            .iter()
-            .filter(|p| in_round(p.flight, p.round))
-            .map(|p| {
-                [
-                    p.key.clone(),
-                    p.table.clone(),
-                    format!("{} (#{})", p.name_a, p.player_a),
-                    format!("{} (#{})", p.name_b, p.player_b),
-                    if p.start_ms == 0 {
-                        String::new()
-                    } else {
-                        time_of_day(p.start_ms)
-                    },
-                    pairing_state(p.state),
-                    result(d, p),
-                ]
-            })
-            .collect();
-        let byes: Vec<&v1::Bye> = d
-            .byes
-            .iter()
-            .filter(|b| v1_key_round(&b.key).is_some_and(|(f, round)| in_round(f, round)))
-            .collect();
-        if rows.is_empty() && byes.is_empty() {
-            continue;
-        }
-        out.push('\n');
-        let args = [
-            ("flight", flight_name.into()),
-            ("round", r.round.into()),
-            ("at", time_of_day(r.start_ms).into()),
-        ];
-        out += &if r.started {
-            say_with("cli-draw-round-started", &args)
-        } else {
-            say_with("cli-draw-round-waiting", &args)
-        };
-        out.push('\n');
-        if !rows.is_empty() {
-            for line in columns(&header, &rows).lines() {
-                out += &format!("  {line}\n");
-            }
-        }
-        for b in byes {
-            out += &format!(
-                "  {}\n",
-                say_with(
-                    "cli-draw-bye",
-                    &[
-                        ("key", b.key.clone().into()),
-                        ("name", name_of(d, b.entrant).into()),
-                        ("number", b.entrant.into()),
-                    ],
-                )
-            );
+    let in_round = |flight: i32, round: u32| {
+        let f = if flight == 0 { 1 } else { flight };
+        let rf = if r.flight == 0 { 1 } else { r.flight };
+        f == rf && round == r.round
+    };
+    let rows: Vec<[String; 7]> = d
+        .pairings
+        .iter()
+        .filter(|p| in_round(p.flight, p.round))
+        .map(|p| {
+            [
+                p.key.clone(),
+                p.table.clone(),
+                format!("{} (#{})", p.name_a, p.player_a),
+                format!("{} (#{})", p.name_b, p.player_b),
+                if p.start_ms == 0 {
+                    String::new()
+                } else {
+                    time_of_day(p.start_ms)
+                },
+                pairing_state(p.state),
+                result(d, p),
+            ]
+        })
+        .collect();
+    let byes: Vec<&v1::Bye> = d
+        .byes
+        .iter()
+        .filter(|b| v1_key_round(&b.key).is_some_and(|(f, round)| in_round(f, round)))
+        .collect();
+    if rows.is_empty() && byes.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("\n");
+    let args = [
+        ("flight", flight(r.flight).into()),
+        ("round", r.round.into()),
+        ("at", time_of_day(r.start_ms).into()),
+    ];
+    out += &if r.started {
+        say_with("cli-draw-round-started", &args)
+    } else {
+        say_with("cli-draw-round-waiting", &args)
+    };
+    out.push('\n');
+    if !rows.is_empty() {
+        for line in columns(&header, &rows).lines() {
+            out += &format!("  {line}\n");
         }
     }
-    out.push('\n');
-    out += &say_with(
-        "cli-log",
-        &[
-            ("count", d.log_length.into()),
-            ("head", d.head.clone().into()),
-        ],
-    );
-    out.push('\n');
+    for b in byes {
+        out += &format!(
+            "  {}\n",
+            say_with(
+                "cli-draw-bye",
+                &[
+                    ("key", b.key.clone().into()),
+                    ("name", name_of(d, b.entrant).into()),
+                    ("number", b.entrant.into()),
+                ],
+            )
+        );
+    }
     out
 }
 

@@ -6,7 +6,8 @@
 
 use std::path::Path;
 
-use baffle_core::audit::{Record, export};
+use baffle_core::audit::Record;
+use baffle_core::audit::reader::{Line, Reader};
 use baffle_core::tournament::{Event, by_hand, replay};
 
 use crate::exit;
@@ -94,9 +95,9 @@ pub fn check(text: &str, head: Option<&str>) -> (i32, String) {
                 &[("line", (i + 1).to_string().into())],
             ));
         }
-        match export::parse_line(line) {
-            Ok(export::Line::Record(r)) => records.push(r),
-            Ok(export::Line::End { records, head }) => end = Some((records, head)),
+        match Reader::export_line(line) {
+            Ok(Line::Record(r)) => records.push(r),
+            Ok(Line::End { records, head }) => end = Some((records, head)),
             Err(e) => {
                 return failed(say_with(
                     "cli-verify-bad-line",

@@ -20,12 +20,11 @@ use baffle_proto::v1::matches_client::MatchesClient;
 use tokio::sync::mpsc;
 use tonic::transport::Channel;
 
-use super::{Kept, chain_path, held, load};
+use super::{Kept, held, load, player_chain};
 use crate::cli::Cli;
 use crate::feed::{Feed, match_updates};
 use crate::run::connection::{authed, channel, to_owner};
 use crate::run::outcome::{Outcome, usage};
-use crate::run::seeds::code_side;
 use crate::{render, words};
 
 /// `baffle live play`.
@@ -35,8 +34,7 @@ pub(super) async fn play(
     code: &str,
     chain_file: Option<&Path>,
 ) -> Result<Outcome, Outcome> {
-    let side = code_side(code, match_id)?;
-    let path = chain_path(chain_file, match_id, side);
+    let (side, path) = player_chain(code, match_id, chain_file)?;
     let kept = load(&path, match_id, side)?.ok_or_else(|| {
         let args = [
             ("file", path.display().to_string().into()),

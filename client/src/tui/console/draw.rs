@@ -18,7 +18,6 @@ use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row, Table};
 use super::{Dashboard, Prompt, name};
 use crate::reveal::DiceCheck;
 use crate::tui::fit;
-use crate::views::statuses;
 use crate::{render, views, words};
 
 /// Width from which every column is shown.
@@ -37,25 +36,28 @@ fn bold() -> Style {
     Style::default().add_modifier(Modifier::BOLD)
 }
 
-/// The status shown: the match's, or "paused" while its clock is stopped.
-fn shown_status(s: &v1::MatchState) -> &'static str {
+/// The status shown: the match's (`MatchState.status`), or `None` ("paused") while its
+/// clock is stopped.
+fn shown_status(s: &v1::MatchState) -> Option<v1::MatchStatus> {
     let paused = s.clock.as_ref().is_some_and(|c| c.paused != 0);
-    if paused && s.result.is_none() {
-        statuses::PAUSED
-    } else {
-        views::status(s)
-    }
+    (!paused || s.result.is_some()).then(|| views::status(s))
+}
+
+/// A status shown, in words.
+fn status_words(status: Option<v1::MatchStatus>) -> String {
+    status.map_or_else(|| words::say("console-status-paused"), words::status)
 }
 
 /// What a status looks like: what needs the director stands out, what is done fades.
-fn status_style(status: &str) -> Style {
+fn status_style(status: Option<v1::MatchStatus>) -> Style {
+    use v1::MatchStatus as S;
     match status {
-        statuses::PLAYING | statuses::BETWEEN => Style::default().fg(Color::Green),
-        statuses::READY => bold().fg(Color::Cyan),
-        statuses::PRESENT => Style::default().fg(Color::Cyan),
-        statuses::PAUSED => bold().fg(Color::Yellow),
-        statuses::OVER => bold().fg(Color::Magenta),
-        statuses::UNDECIDED => bold().fg(Color::Red),
+        Some(S::Playing | S::BetweenGames) => Style::default().fg(Color::Green),
+        Some(S::Ready) => bold().fg(Color::Cyan),
+        Some(S::Present) => Style::default().fg(Color::Cyan),
+        None => bold().fg(Color::Yellow),
+        Some(S::Over) => bold().fg(Color::Magenta),
+        Some(S::Undecided) => bold().fg(Color::Red),
         _ => Style::default().fg(Color::DarkGray),
     }
 }
@@ -131,11 +133,12 @@ fn device_cell(s: &v1::MatchState) -> Cell<'static> {
 /// be), or why the clock is stopped.
 fn note(s: &v1::MatchState, columns: usize) -> String {
     if let Some(r) = &s.result {
-        return match r.how.as_str() {
-            "draw" => fit::ellipsis(&words::say("console-note-drawn"), columns),
-            "double_default" => fit::ellipsis(&words::say("console-note-both-lost"), columns),
-            how => fit::name(name(s, r.winner), columns, |n| {
-                let args = [("name", n.into()), ("how", words::how(how).into())];
+        use v1::MatchEndKind as End;
+        return match End::try_from(r.how_kind) {
+            Ok(End::Draw) => fit::ellipsis(&words::say("console-note-drawn"), columns),
+            Ok(End::DoubleDefault) => fit::ellipsis(&words::say("console-note-both-lost"), columns),
+            _ => fit::name(name(s, r.winner), columns, |n| {
+                let args = [("name", n.into()), ("how", words::how(r.how_kind).into())];
                 words::say_with("console-note-winner", &args)
             }),
         };
@@ -181,6 +184,147 @@ fn turn_short(s: &v1::MatchState) -> String {
     }
 }
 
+/// The headers and the widths of the columns that do not share the room left: the
+/// first (table, and round when wide) as constraints, the rest after the match id and
+/// players as lengths, and the match id's width wanted.
+struct Columns {
+    headers: Vec<String>,
+    widths: Vec<Constraint>,
+    fixed: Vec<u16>,
+    id_width: u16,
+}
+
+/// The columns of the matches' table that have a width of their own (see [`Columns`]).
+fn columns(rows: &[&v1::MatchState], wide: bool) -> Columns {
+    let id_width = rows
+        .iter()
+        .map(|s| s.match_id.chars().count())
+        .max()
+        .unwrap_or(5)
+        .clamp(5, 24) as u16;
+    let table_width = rows
+        .iter()
+        .map(|s| s.table.chars().count())
+        .max()
+        .unwrap_or(3)
+        .clamp(3, 8) as u16;
+    // Headers and statuses are words of the chosen language: the columns fit them.
+    let col = |id: &str| words::say(id);
+    let fit = |id: &str, at_least: u16| at_least.max(width(&col(id)));
+    // As wide as the statuses shown: a rare long one does not take the names' room.
+    let status_width = rows
+        .iter()
+        .map(|s| width(&status_words(shown_status(s))))
+        .max()
+        .unwrap_or(0)
+        .max(fit("console-col-status", 9));
+    let mut headers = vec![col("console-col-table")];
+    let mut widths = vec![Constraint::Length(fit("console-col-table", table_width))];
+    if wide {
+        headers.push(col("console-col-round"));
+        widths.push(Constraint::Length(fit("console-col-round", 3)));
+    }
+    headers.extend([
+        col("console-col-match"),
+        col("console-col-players"),
+        col("console-col-score"),
+        col("console-col-status"),
+        col("console-col-clock-a"),
+        col("console-col-clock-b"),
+        col("console-col-turn"),
+    ]);
+    let clock = if wide { 12 } else { 10 };
+    // As wide as the turns shown ("B ρίχνει"), within bounds.
+    let turn_width = rows
+        .iter()
+        .map(|s| match s.chess {
+            Some(_) => width(&chess_turn(s)),
+            None => width(&turn_short(s)),
+        })
+        .max()
+        .unwrap_or(0)
+        .clamp(fit("console-col-turn", if wide { 10 } else { 7 }), 12);
+    let id_width = fit("console-col-match", id_width);
+    let mut fixed = vec![
+        fit("console-col-score", 7),
+        status_width,
+        fit("console-col-clock-a", clock),
+        fit("console-col-clock-b", clock),
+        turn_width,
+    ];
+    if wide {
+        headers.extend([col("console-col-device"), col("console-col-note")]);
+        fixed.push(fit("console-col-device", 3));
+    }
+    Columns {
+        headers,
+        widths,
+        fixed,
+        id_width,
+    }
+}
+
+/// What is left for the players and the note (a column of space between columns, and
+/// the borders): the note as wide as it needs, if the players' names fit beside it; else
+/// the players first, the note down to its header.
+fn share_room(
+    rows: &[&v1::MatchState],
+    wide: bool,
+    area_width: u16,
+    widths: &[Constraint],
+    fixed: &[u16],
+    columns: usize,
+    id_width: u16,
+) -> Room {
+    let col = |id: &str| words::say(id);
+    let fixed_sum: u16 = widths
+        .iter()
+        .map(|c| match c {
+            Constraint::Length(n) => *n,
+            _ => 0,
+        })
+        .sum::<u16>()
+        + fixed.iter().sum::<u16>();
+    let columns = columns as u16;
+    let beside_id = area_width.saturating_sub(2 + fixed_sum + columns.saturating_sub(1)) as usize;
+    let players_need = rows
+        .iter()
+        .map(|s| fit::width(&players(s, usize::MAX)))
+        .max()
+        .unwrap_or(0)
+        .max(fit::width(&col("console-col-players")));
+    // The names before the match id: a long id ("spring-open-r1-t7") is shortened
+    // from its start ("…-r1-t7") while the names would be cut below their surnames.
+    let id_room = {
+        let names = players_need.min(NAMES_AT_LEAST);
+        let header = fit::width(&col("console-col-match")).max(6);
+        let spare = beside_id.saturating_sub(names);
+        (id_width as usize).min(spare.max(header))
+    };
+    let left = beside_id.saturating_sub(id_room);
+    if wide {
+        let header = fit::width(&col("console-col-note"));
+        let need = rows
+            .iter()
+            .map(|s| fit::width(&note(s, usize::MAX)))
+            .max()
+            .unwrap_or(0)
+            .max(header);
+        let note = left.saturating_sub(players_need).clamp(header, need);
+        Room {
+            id: id_room,
+            players: left.saturating_sub(note),
+            note,
+        }
+    } else {
+        Room {
+            id: id_room,
+            players: left,
+            note: 0,
+        }
+    }
+}
+
 /// One match's row at `now_ms`.
 fn match_row(s: &v1::MatchState, now_ms: i64, wide: bool, room: Room) -> Row<'static> {
     let (a, b) = match &s.clock {
@@ -203,7 +347,7 @@ fn match_row(s: &v1::MatchState, now_ms: i64, wide: bool, room: Room) -> Row<'st
         Cell::from(fit::ellipsis_start(&s.match_id, room.id)),
         Cell::from(players(s, room.players)),
         Cell::from(score(s)),
-        Cell::from(words::status(status)).style(status_style(status)),
+        Cell::from(status_words(status)).style(status_style(status)),
         a,
         b,
         Cell::from(turn),
@@ -311,120 +455,26 @@ impl Dashboard {
         }
     }
 
+    /// The matches' table: one row a match, the selected one reversed, its columns
+    /// sized to the words of the chosen language and to the room the terminal gives.
     fn draw_rooms(&self, frame: &mut Frame, area: Rect, now_ms: i64) {
         let wide = area.width >= WIDE;
         let rows = self.rows();
-        let id_width = rows
-            .iter()
-            .map(|s| s.match_id.chars().count())
-            .max()
-            .unwrap_or(5)
-            .clamp(5, 24) as u16;
-        let table_width = rows
-            .iter()
-            .map(|s| s.table.chars().count())
-            .max()
-            .unwrap_or(3)
-            .clamp(3, 8) as u16;
-        // Headers and statuses are words of the chosen language: the columns fit them.
-        let col = |id: &str| words::say(id);
-        let fit = |id: &str, at_least: u16| at_least.max(width(&col(id)));
-        // As wide as the statuses shown: a rare long one does not take the names' room.
-        let status_width = rows
-            .iter()
-            .map(|s| width(&words::status(shown_status(s))))
-            .max()
-            .unwrap_or(0)
-            .max(fit("console-col-status", 9));
-        let mut headers = vec![col("console-col-table")];
-        let mut widths = vec![Constraint::Length(fit("console-col-table", table_width))];
-        if wide {
-            headers.push(col("console-col-round"));
-            widths.push(Constraint::Length(fit("console-col-round", 3)));
-        }
-        headers.extend([
-            col("console-col-match"),
-            col("console-col-players"),
-            col("console-col-score"),
-            col("console-col-status"),
-            col("console-col-clock-a"),
-            col("console-col-clock-b"),
-            col("console-col-turn"),
-        ]);
-        let clock = if wide { 12 } else { 10 };
-        // As wide as the turns shown ("B ρίχνει"), within bounds.
-        let turn_width = rows
-            .iter()
-            .map(|s| match s.chess {
-                Some(_) => width(&chess_turn(s)),
-                None => width(&turn_short(s)),
-            })
-            .max()
-            .unwrap_or(0)
-            .clamp(fit("console-col-turn", if wide { 10 } else { 7 }), 12);
-        let id_width = fit("console-col-match", id_width);
-        let mut fixed = vec![
-            fit("console-col-score", 7),
-            status_width,
-            fit("console-col-clock-a", clock),
-            fit("console-col-clock-b", clock),
-            turn_width,
-        ];
-        if wide {
-            headers.extend([col("console-col-device"), col("console-col-note")]);
-            fixed.push(fit("console-col-device", 3));
-        }
-        // What is left for the players and the note (a column of space between
-        // columns, and the borders): the note as wide as it needs, if the players'
-        // names fit beside it; else the players first, the note down to its header.
-        let fixed_sum: u16 = widths
-            .iter()
-            .map(|c| match c {
-                Constraint::Length(n) => *n,
-                _ => 0,
-            })
-            .sum::<u16>()
-            + fixed.iter().sum::<u16>();
-        let columns = headers.len() as u16;
-        let beside_id =
-            area.width
-                .saturating_sub(2 + fixed_sum + columns.saturating_sub(1)) as usize;
-        let players_need = rows
-            .iter()
-            .map(|s| fit::width(&players(s, usize::MAX)))
-            .max()
-            .unwrap_or(0)
-            .max(fit::width(&col("console-col-players")));
-        // The names before the match id: a long id ("spring-open-r1-t7") is shortened
-        // from its start ("…-r1-t7") while the names would be cut below their surnames.
-        let id_room = {
-            let names = players_need.min(NAMES_AT_LEAST);
-            let header = fit::width(&col("console-col-match")).max(6);
-            let spare = beside_id.saturating_sub(names);
-            (id_width as usize).min(spare.max(header))
-        };
-        let left = beside_id.saturating_sub(id_room);
-        let room = if wide {
-            let header = fit::width(&col("console-col-note"));
-            let need = rows
-                .iter()
-                .map(|s| fit::width(&note(s, usize::MAX)))
-                .max()
-                .unwrap_or(0)
-                .max(header);
-            let note = left.saturating_sub(players_need).clamp(header, need);
-            Room {
-                id: id_room,
-                players: left.saturating_sub(note),
-                note,
-            }
-        } else {
-            Room {
-                id: id_room,
-                players: left,
-                note: 0,
-            }
-        };
+        let Columns {
+            headers,
+            mut widths,
+            fixed,
+            id_width,
+        } = columns(&rows, wide);
+        let room = share_room(
+            &rows,
+            wide,
+            area.width,
+            &widths,
+            &fixed,
+            headers.len(),
+            id_width,
+        );
         let fixed = fixed.into_iter().map(Constraint::Length);
         widths.push(Constraint::Length(room.id as u16));
         widths.push(Constraint::Length(room.players as u16));

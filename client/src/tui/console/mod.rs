@@ -272,12 +272,11 @@ impl Dashboard {
                 add(0, words::say_with("console-todo-outage", &args));
             }
             if let Some(r) = s.result.as_ref().filter(|r| !r.confirmed) {
-                let winner = match r.how.as_str() {
-                    "draw" => None,
-                    "double_default" => None,
-                    _ => Some(name(s, r.winner)),
-                };
-                add(1, words::todo_confirm(&at, winner, &r.how));
+                let nobody = [v1::MatchEndKind::Draw, v1::MatchEndKind::DoubleDefault]
+                    .map(|k| k as i32)
+                    .contains(&r.how_kind);
+                let winner = (!nobody).then(|| name(s, r.winner));
+                add(1, words::todo_confirm(&at, winner, r.how_kind));
             }
             let pending = s
                 .appeals

@@ -112,7 +112,7 @@ fn results_to_confirm_stay_until_confirmed_and_prompts_name_the_players() {
     board.update(s.clone());
     s.result = Some(v1::MatchResult {
         winner: v1::Side::B as i32,
-        how: "points".into(),
+        how_kind: v1::MatchEndKind::Points as i32,
         confirmed: false,
         ..Default::default()
     });
@@ -290,6 +290,7 @@ fn a_press_back_in_a_match_without_moves_is_a_claim_until_dismissed() {
         kind: "bg.pressed_back".into(),
         body: r#"{"kind":"bg.pressed_back","at":1,"side":"B"}"#.into(),
         hash: String::new(),
+        words: None,
     };
     board.events("m", std::slice::from_ref(&pressed_back));
     let said = "m: Ben pressed back, claiming he is closed out (4.2 (i)): check the board";

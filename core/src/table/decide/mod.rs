@@ -294,15 +294,11 @@ impl Draft {
             .map_err(|refusal| self.before_start(refusal, now))
     }
 
+    /// Routes one request to the step that decides it; each arm is one line so that the
+    /// whole vocabulary of requests reads as a table.
     fn request_at(&mut self, request: &Request, now: Timestamp) -> Result<(), Refusal> {
         match request {
-            Request::Tick => match self.table.game {
-                AnyMatch::Backgammon(_) => {
-                    self.link_deadline(now)?;
-                    self.backgammon_command(&Command::Tick, now)
-                }
-                AnyMatch::Chess(_) => self.chess_command(&MatchCommand::Tick, now),
-            },
+            Request::Tick => self.tick(now),
             Request::Backgammon(command) => {
                 self.while_links_awaited(command)?;
                 self.backgammon_command(command, now)
@@ -328,19 +324,7 @@ impl Draft {
                 self.ruling(ruling, required)?;
                 self.chess_position(now)
             }
-            // The dice check each seed as its record is folded in (`evolve`); a length no
-            // match takes is refused first, as a value (INVALID_ARGUMENT).
-            Request::PlayerSeed { side, seed } => {
-                if self.table.dice.version() != DiceVersion::V1 {
-                    return Err(Refusal::rule(DiceError::ClearSeed.to_string()));
-                }
-                super::dice::check_seed_length(DiceVersion::V1, seed)
-                    .map_err(|e| Refusal::invalid(e.to_string()))?;
-                self.emit(Body::Dice(Entry::PlayerSeed {
-                    side: *side,
-                    seed: hex::encode(seed),
-                }))
-            }
+            Request::PlayerSeed { side, seed } => self.player_seed(*side, seed),
             Request::CommitSeed { side, commitment } => {
                 self.emit(Body::Dice(Entry::PlayerCommit {
                     side: *side,
@@ -349,133 +333,210 @@ impl Draft {
                 self.reveal_deadline(now)
             }
             Request::RevealSeed { side, seed, salt } => {
-                // A value no match takes is refused as a value (INVALID_ARGUMENT).
-                self.table
-                    .dice
-                    .expected_commitment(*side, seed, salt.as_deref())
-                    .map_err(|e| Refusal::invalid(e.to_string()))?;
-                self.emit(Body::Dice(Entry::PlayerReveal {
-                    side: *side,
-                    seed: hex::encode(seed),
-                    salt: salt.as_ref().map(hex::encode),
-                }))?;
-                self.draw_due_position(now)
+                self.reveal_seed(*side, seed, salt.as_deref(), now)
             }
-            Request::ExtendReveal { window, ruling } => {
-                if *window <= Millis::ZERO || *window > super::MAX_REVEAL_WINDOW {
-                    return Err(Refusal::invalid(format!(
-                        "an extension of a deadline (the seeds' reveal, or live dice links) is 1 s to {} s",
-                        super::MAX_REVEAL_WINDOW.as_ms() / 1000
-                    )));
-                }
-                let by = now + *window;
-                if self.table.dice.live().and_then(|l| l.pending()).is_some() {
-                    return self.extend_links(by, ruling);
-                }
-                if self.table.dice.reveal_due().is_none() {
-                    return Err(Refusal::rule(
-                        "no player's reveal is pending: there is no deadline to extend",
-                    ));
-                }
-                self.extension_ruling(ruling, "the reveal deadline")?;
-                self.emit(Body::Dice(Entry::RevealDue {
-                    by: by.as_ms(),
-                    reason: Some(ruling.reason.clone()),
-                    article: Some(ruling.article.clone()),
-                }))
-            }
+            Request::ExtendReveal { window, ruling } => self.extend_reveal(*window, ruling, now),
             Request::Takeover {
                 node,
                 epoch,
                 silent_ms,
-            } => {
-                if let Some(silent) = silent_ms {
-                    self.outage_moves_link_deadline(now, *silent)?;
-                }
-                let fell_due = self.catch_up(now);
-                let record = TakeoverRecord {
-                    at: now.as_ms(),
-                    epoch: *epoch,
-                    node: node.clone(),
-                    credit_ms: None,
-                    side: None,
-                };
-                let credit = silent_ms.filter(|_| !fell_due).and_then(|silent| {
-                    let silent = Millis::ms(i64::try_from(silent).unwrap_or(i64::MAX));
-                    // What the clock charged while no node wrote: from the outage's start.
-                    let (side, charged) = self.table.outage_charge(now, Some(now - silent))?;
-                    let most = charged.min(super::MAX_TAKEOVER_CREDIT);
-                    let credit = u64::try_from(silent.min(most).as_ms()).ok()?;
-                    (credit > 0).then_some((side, credit))
-                });
-                if let Some((side, credit)) = credit {
-                    let mut credited = Draft {
-                        table: self.table.clone(),
-                        records: self.records.clone(),
-                    };
-                    let with = TakeoverRecord {
-                        credit_ms: Some(credit),
-                        side: Some(side),
-                        ..record.clone()
-                    };
-                    // A credit the fold refuses refuses nothing else: the takeover is
-                    // recorded without it.
-                    if credited.emit(Body::Takeover(with)).is_ok() {
-                        *self = credited;
-                        return Ok(());
-                    }
-                }
-                self.emit(Body::Takeover(record))
+            } => self.takeover(node, *epoch, *silent_ms, now),
+            Request::Restart { down_ms } => self.restart(*down_ms, now),
+            Request::Reveal => self.reveal_server_seed(),
+            Request::RenamePlayer { side, name } => self.rename_player(*side, name),
+        }
+    }
+}
+
+/// The requests' steps that are more than a line, one method a request, in the order
+/// `request_at` lists them.
+impl Draft {
+    /// The clock's tick: in backgammon a missed live-dice link falls due first.
+    fn tick(&mut self, now: Timestamp) -> Result<(), Refusal> {
+        match self.table.game {
+            AnyMatch::Backgammon(_) => {
+                self.link_deadline(now)?;
+                self.backgammon_command(&Command::Tick, now)
             }
-            Request::Restart { down_ms } => {
-                self.outage_moves_link_deadline(now, *down_ms)?;
-                if self.catch_up(now) {
-                    return Ok(());
-                }
-                let down = Millis::ms(i64::try_from(*down_ms).unwrap_or(i64::MAX));
-                let Some((side, charged)) = self.table.outage_charge(now, Some(now - down)) else {
-                    return Ok(());
-                };
-                self.emit(Body::Restart(RestartRecord {
-                    at: now.as_ms(),
-                    down_ms: *down_ms,
-                    charged_ms: whole_ms(charged),
-                    credit_ms: whole_ms(charged.min(super::MAX_RESTART_CREDIT)),
-                    side,
-                }))
-            }
-            Request::Reveal => {
-                if !self.table.game.is_over() {
-                    return Err(Refusal::rule(
-                        "the server seed is revealed only after the match",
-                    ));
-                }
-                if self.table.dice.revealed() {
-                    return Ok(()); // once is enough: nothing more to record
-                }
-                let seed = self
-                    .table
-                    .dice
-                    .server_seed()
-                    .map(|s| hex::encode(s.as_bytes()))
-                    .ok_or_else(|| Refusal::rule("this table does not hold the seed"))?;
-                self.emit(Body::Dice(Entry::Reveal { server_seed: seed }))
-            }
-            Request::RenamePlayer { side, name } => {
-                let name = super::check_player_name(name).map_err(Refusal::invalid)?;
-                let was = self.table.game.players()[side.index()].clone();
-                if name == was {
-                    return Err(Refusal::invalid(format!(
-                        "player {side} is already named \"{was}\""
-                    )));
-                }
-                self.emit(Body::Renamed(super::RenameRecord {
-                    side: *side,
-                    was,
-                    name: name.to_string(),
-                }))
+            AnyMatch::Chess(_) => self.chess_command(&MatchCommand::Tick, now),
+        }
+    }
+
+    /// A player's clear seed (dice v1 only). The dice check each seed as its record is
+    /// folded in (`evolve`); a length no match takes is refused first, as a value
+    /// (INVALID_ARGUMENT).
+    fn player_seed(&mut self, side: Side, seed: &[u8]) -> Result<(), Refusal> {
+        if self.table.dice.version() != DiceVersion::V1 {
+            return Err(Refusal::rule(DiceError::ClearSeed.to_string()));
+        }
+        super::dice::check_seed_length(DiceVersion::V1, seed)
+            .map_err(|e| Refusal::invalid(e.to_string()))?;
+        self.emit(Body::Dice(Entry::PlayerSeed {
+            side,
+            seed: hex::encode(seed),
+        }))
+    }
+
+    /// A player's reveal of the seed they committed to; the position the reveal was
+    /// awaited for is then drawn.
+    fn reveal_seed(
+        &mut self,
+        side: Side,
+        seed: &[u8],
+        salt: Option<&[u8]>,
+        now: Timestamp,
+    ) -> Result<(), Refusal> {
+        // A value no match takes is refused as a value (INVALID_ARGUMENT).
+        self.table
+            .dice
+            .expected_commitment(side, seed, salt)
+            .map_err(|e| Refusal::invalid(e.to_string()))?;
+        self.emit(Body::Dice(Entry::PlayerReveal {
+            side,
+            seed: hex::encode(seed),
+            salt: salt.map(hex::encode),
+        }))?;
+        self.draw_due_position(now)
+    }
+
+    /// The director extends whichever deadline is pending: the live links' if any, else
+    /// the seeds' reveal.
+    fn extend_reveal(
+        &mut self,
+        window: Millis,
+        ruling: &ChessRuling,
+        now: Timestamp,
+    ) -> Result<(), Refusal> {
+        if window <= Millis::ZERO || window > super::MAX_REVEAL_WINDOW {
+            return Err(Refusal::invalid(format!(
+                "an extension of a deadline (the seeds' reveal, or live dice links) is 1 s to {} s",
+                super::MAX_REVEAL_WINDOW.as_ms() / 1000
+            )));
+        }
+        let by = now + window;
+        if self.table.dice.live().and_then(|l| l.pending()).is_some() {
+            return self.extend_links(by, ruling);
+        }
+        if self.table.dice.reveal_due().is_none() {
+            return Err(Refusal::rule(
+                "no player's reveal is pending: there is no deadline to extend",
+            ));
+        }
+        self.extension_ruling(ruling, "the reveal deadline")?;
+        self.emit(Body::Dice(Entry::RevealDue {
+            by: by.as_ms(),
+            reason: Some(ruling.reason.clone()),
+            article: Some(ruling.article.clone()),
+        }))
+    }
+
+    /// A node takes the table over after `silent_ms` without a writer: what fell due
+    /// meanwhile is caught up, and the player whose clock ran is credited the outage (up
+    /// to `MAX_TAKEOVER_CREDIT`) when nothing fell due.
+    fn takeover(
+        &mut self,
+        node: &str,
+        epoch: u64,
+        silent_ms: Option<u64>,
+        now: Timestamp,
+    ) -> Result<(), Refusal> {
+        if let Some(silent) = silent_ms {
+            self.outage_moves_link_deadline(now, silent)?;
+        }
+        let fell_due = self.catch_up(now);
+        let record = TakeoverRecord {
+            at: now.as_ms(),
+            epoch,
+            node: node.to_owned(),
+            credit_ms: None,
+            side: None,
+        };
+        let credit = silent_ms
+            .filter(|_| !fell_due)
+            .and_then(|silent| self.takeover_credit(silent, now));
+        if let Some((side, credit)) = credit {
+            let mut credited = Draft {
+                table: self.table.clone(),
+                records: self.records.clone(),
+            };
+            let with = TakeoverRecord {
+                credit_ms: Some(credit),
+                side: Some(side),
+                ..record.clone()
+            };
+            // A credit the fold refuses refuses nothing else: the takeover is
+            // recorded without it.
+            if credited.emit(Body::Takeover(with)).is_ok() {
+                *self = credited;
+                return Ok(());
             }
         }
+        self.emit(Body::Takeover(record))
+    }
+
+    /// What the clock charged while no node wrote, from the outage's start, capped at
+    /// `MAX_TAKEOVER_CREDIT`: the side and the whole milliseconds, or none.
+    fn takeover_credit(&self, silent_ms: u64, now: Timestamp) -> Option<(Side, u64)> {
+        let silent = Millis::ms(i64::try_from(silent_ms).unwrap_or(i64::MAX));
+        let (side, charged) = self.table.outage_charge(now, Some(now - silent))?;
+        let most = charged.min(super::MAX_TAKEOVER_CREDIT);
+        let credit = u64::try_from(silent.min(most).as_ms()).ok()?;
+        (credit > 0).then_some((side, credit))
+    }
+
+    /// The one server restarted after `down_ms`: what fell due is caught up, else the
+    /// clock that ran through the outage is recorded with its credit.
+    fn restart(&mut self, down_ms: u64, now: Timestamp) -> Result<(), Refusal> {
+        self.outage_moves_link_deadline(now, down_ms)?;
+        if self.catch_up(now) {
+            return Ok(());
+        }
+        let down = Millis::ms(i64::try_from(down_ms).unwrap_or(i64::MAX));
+        let Some((side, charged)) = self.table.outage_charge(now, Some(now - down)) else {
+            return Ok(());
+        };
+        self.emit(Body::Restart(RestartRecord {
+            at: now.as_ms(),
+            down_ms,
+            charged_ms: whole_ms(charged),
+            credit_ms: whole_ms(charged.min(super::MAX_RESTART_CREDIT)),
+            side,
+        }))
+    }
+
+    /// The server seed, published once the match is over so anyone can check the dice.
+    fn reveal_server_seed(&mut self) -> Result<(), Refusal> {
+        if !self.table.game.is_over() {
+            return Err(Refusal::rule(
+                "the server seed is revealed only after the match",
+            ));
+        }
+        if self.table.dice.revealed() {
+            return Ok(()); // once is enough: nothing more to record
+        }
+        let seed = self
+            .table
+            .dice
+            .server_seed()
+            .map(|s| hex::encode(s.as_bytes()))
+            .ok_or_else(|| Refusal::rule("this table does not hold the seed"))?;
+        self.emit(Body::Dice(Entry::Reveal { server_seed: seed }))
+    }
+
+    /// A player's name corrected; the same name again is refused as a no-op.
+    fn rename_player(&mut self, side: Side, name: &str) -> Result<(), Refusal> {
+        let name = super::check_player_name(name).map_err(Refusal::invalid)?;
+        let was = self.table.game.players()[side.index()].clone();
+        if name == was {
+            return Err(Refusal::invalid(format!(
+                "player {side} is already named \"{was}\""
+            )));
+        }
+        self.emit(Body::Renamed(super::RenameRecord {
+            side,
+            was,
+            name: name.to_string(),
+        }))
     }
 }
 

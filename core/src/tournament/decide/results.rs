@@ -75,68 +75,9 @@ impl Tournament {
         let ruling_text = words.to_string();
         let decided = self.results.contains_key(&key);
         match ruling {
-            Ruling::Forfeit { winner } => {
-                if decided {
-                    return Err(TournamentError::rule(format!(
-                        "{key} has a result: correct it (4.6) rather than forfeit it"
-                    )));
-                }
-                self.one_of(&pairing, *winner)?;
-                if let Some(a) = self.matches.get(&key) {
-                    return Err(TournamentError::rule(format!(
-                        "{key} is being played as match {id}: forfeit it at its table \
-                         (baffle rule {id} --reason \"…\" --article 2.2 forfeit-match A|B, \
-                         then baffle rule {id} --reason \"…\" --article 4.6 confirm), and \
-                         its result comes here when confirmed",
-                        id = a.match_id
-                    )));
-                }
-                let score = if pairing.players[0] == *winner {
-                    [1, 0]
-                } else {
-                    [0, 1]
-                };
-                Ok(vec![Event::Result {
-                    key,
-                    winner: Some(*winner),
-                    score,
-                    played: false,
-                    ruling: ruling_text,
-                }])
-            }
+            Ruling::Forfeit { winner } => self.forfeit(key, &pairing, *winner, decided, words),
             Ruling::Correct { winner, score } => {
-                let Some(old) = self.results.get(&key) else {
-                    return Err(TournamentError::rule(format!(
-                        "4.6: {key} has no confirmed result to correct"
-                    )));
-                };
-                if let Some(w) = winner {
-                    self.one_of(&pairing, *w)?;
-                    let mine = if pairing.players[0] == *w { 0 } else { 1 };
-                    if score[mine] < score[1 - mine] {
-                        return Err(TournamentError::invalid(format!(
-                            "4.6: the winner {} cannot have fewer points than the loser \
-                             ({}-{} in the pairing's order, {} first)",
-                            self.label(*w),
-                            score[0],
-                            score[1],
-                            self.label(pairing.players[0])
-                        )));
-                    }
-                } else if self.plan.game != GameType::Chess {
-                    return Err(TournamentError::invalid(
-                        "a backgammon match has a winner: a drawn result is for chess",
-                    ));
-                }
-                let event = Event::Result {
-                    key,
-                    winner: *winner,
-                    score: *score,
-                    played: old.played,
-                    ruling: ruling_text,
-                };
-                self.check_correction(key, &event)?;
-                Ok(vec![event])
+                self.correct(key, &pairing, *winner, *score, words)
             }
             Ruling::Postpone => {
                 self.check_movable(key, decided)?;
@@ -158,40 +99,132 @@ impl Tournament {
                     ruling: ruling_text,
                 }])
             }
-            Ruling::Replace => {
-                let Some(a) = self.matches.get(&key) else {
-                    return Err(TournamentError::rule(format!(
-                        "{key} has no match log to replace"
-                    )));
-                };
-                if decided {
-                    return Err(TournamentError::rule(format!(
-                        "{key} has a result: correct it (4.6) rather than replay it"
-                    )));
-                }
-                let n = a.replaced.len() + 2;
-                let match_id = format!("{}-r{n}", self.match_id(key));
-                if match_id.len() > MAX_ID {
-                    return Err(TournamentError::rule(format!(
-                        "{key} was replaced too often: its next id {match_id} is too long"
-                    )));
-                }
-                Ok(vec![
-                    Event::Replaced {
-                        key,
-                        old: a.match_id.clone(),
-                        ruling: ruling_text,
-                    },
-                    Event::Assigned {
-                        key,
-                        match_id,
-                        table: a.table.clone(),
-                        players: a.players,
-                        start: a.start,
-                    },
-                ])
-            }
+            Ruling::Replace => self.replace(key, decided, words),
         }
+    }
+
+    /// A pairing forfeited before it has a log: one with a log is forfeited at its table,
+    /// and its result comes here when confirmed.
+    fn forfeit(
+        &self,
+        key: MatchKey,
+        pairing: &Pairing,
+        winner: EntrantId,
+        decided: bool,
+        words: &str,
+    ) -> Result<Vec<Event>, TournamentError> {
+        if decided {
+            return Err(TournamentError::rule(format!(
+                "{key} has a result: correct it (4.6) rather than forfeit it"
+            )));
+        }
+        self.one_of(pairing, winner)?;
+        if let Some(a) = self.matches.get(&key) {
+            return Err(TournamentError::rule(format!(
+                "{key} is being played as match {id}: forfeit it at its table \
+                 (baffle rule {id} --reason \"…\" --article 2.2 forfeit-match A|B, \
+                 then baffle rule {id} --reason \"…\" --article 4.6 confirm), and \
+                 its result comes here when confirmed",
+                id = a.match_id
+            )));
+        }
+        let score = if pairing.players[0] == winner {
+            [1, 0]
+        } else {
+            [0, 1]
+        };
+        Ok(vec![Event::Result {
+            key,
+            winner: Some(winner),
+            score,
+            played: false,
+            ruling: words.to_string(),
+        }])
+    }
+
+    /// A confirmed result corrected (4.6): the winner has at least the loser's points,
+    /// and only chess has no winner.
+    fn correct(
+        &self,
+        key: MatchKey,
+        pairing: &Pairing,
+        winner: Option<EntrantId>,
+        score: [u32; 2],
+        words: &str,
+    ) -> Result<Vec<Event>, TournamentError> {
+        let Some(old) = self.results.get(&key) else {
+            return Err(TournamentError::rule(format!(
+                "4.6: {key} has no confirmed result to correct"
+            )));
+        };
+        if let Some(w) = winner {
+            self.one_of(pairing, w)?;
+            let mine = if pairing.players[0] == w { 0 } else { 1 };
+            if score[mine] < score[1 - mine] {
+                return Err(TournamentError::invalid(format!(
+                    "4.6: the winner {} cannot have fewer points than the loser \
+                     ({}-{} in the pairing's order, {} first)",
+                    self.label(w),
+                    score[0],
+                    score[1],
+                    self.label(pairing.players[0])
+                )));
+            }
+        } else if self.plan.game != GameType::Chess {
+            return Err(TournamentError::invalid(
+                "a backgammon match has a winner: a drawn result is for chess",
+            ));
+        }
+        let event = Event::Result {
+            key,
+            winner,
+            score,
+            played: old.played,
+            ruling: words.to_string(),
+        };
+        self.check_correction(key, &event)?;
+        Ok(vec![event])
+    }
+
+    /// A match's log replaced by a fresh one (`-r2`, `-r3`, …) at the same table, before
+    /// it has a result.
+    fn replace(
+        &self,
+        key: MatchKey,
+        decided: bool,
+        words: &str,
+    ) -> Result<Vec<Event>, TournamentError> {
+        let Some(a) = self.matches.get(&key) else {
+            return Err(TournamentError::rule(format!(
+                "{key} has no match log to replace"
+            )));
+        };
+        if decided {
+            return Err(TournamentError::rule(format!(
+                "{key} has a result: correct it (4.6) rather than replay it"
+            )));
+        }
+        let n = a.replaced.len() + 2;
+        let match_id = format!("{}-r{n}", self.match_id(key));
+        if match_id.len() > MAX_ID {
+            return Err(TournamentError::rule(format!(
+                "{key} was replaced too often: its next id {match_id} is too long"
+            )));
+        }
+        Ok(vec![
+            Event::Replaced {
+                key,
+                old: a.match_id.clone(),
+                ruling: words.to_string(),
+            },
+            Event::Assigned {
+                key,
+                match_id,
+                table: a.table.clone(),
+                players: a.players,
+                start: a.start,
+            },
+        ])
     }
 
     /// A correction is refused while a match created after the result depends on it:

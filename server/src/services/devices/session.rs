@@ -188,8 +188,13 @@ impl<S: EventStore + Clone, T: TimeSource> Session<S, T> {
             let _ = self.tx.send(Err(refusal.into())).await;
             return Flow::Stop;
         }
-        let request = match input.command.as_ref().and_then(|c| c.action.as_ref()) {
-            Some(a) if director_only(a) => {
+        let replaced = self.hub.check_not_replaced(&self.handle.info.id).await;
+        let request = match (
+            replaced,
+            input.command.as_ref().and_then(|c| c.action.as_ref()),
+        ) {
+            (Err(refused), _) => Err(refused.to_string()),
+            (_, Some(a)) if director_only(a) => {
                 Err("only the director may take this action".to_string())
             }
             _ => decode(input.command, None, self.handle.game).map_err(|s| s.message().to_string()),
