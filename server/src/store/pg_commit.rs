@@ -278,6 +278,8 @@ async fn probe(pool: Pool, writable: watch::Sender<bool>) {
 }
 
 /// One transaction for `batch`: the result of each append, or the error that failed all.
+/// Its steps take their locks in one order (stream rows by name, then leases), so two
+/// commits, or a commit and a renewal, never wait for each other in a circle.
 async fn commit(
     c: &mut Object,
     batch: &[Append],
@@ -291,7 +293,30 @@ async fn commit(
         .into_iter()
         .collect();
     let tx = c.transaction().await?;
-    // A new stream gets its length row first, so that it too can be locked.
+    let mut lens = lock_streams(&tx, &names).await?;
+    let leases = match fence {
+        Some(fence) => Some(lock_leases(&tx, fence, &names).await?),
+        None => None,
+    };
+    let fenced = |stream: &str| fence_refusal(fence?, leases.as_ref()?, stream);
+    let plan = Plan::of(batch, &mut lens, fenced);
+    if !plan.positions.is_empty() {
+        write_records(&tx, &plan, leases.as_ref()).await?;
+    }
+    if !plan.receipts.is_empty() {
+        store_receipts(&tx, &plan.receipts).await?;
+    }
+    freeze.hold().await;
+    tx.commit().await?;
+    Ok(plan.results)
+}
+
+/// Each stream's length, its row locked for the transaction (a new stream gets its
+/// length row first, so that it too can be locked), in name order.
+async fn lock_streams(
+    tx: &deadpool_postgres::Transaction<'_>,
+    names: &[&str],
+) -> Result<HashMap<String, i64>, tokio_postgres::Error> {
     let create = tx
         .prepare_cached(
             "INSERT INTO baffle_streams (stream, len) SELECT unnest($1::text[]), 0 \
@@ -305,85 +330,93 @@ async fn commit(
              ORDER BY stream COLLATE \"C\" FOR UPDATE",
         )
         .await?;
-    let mut lens: HashMap<String, i64> = tx
+    Ok(tx
         .query(&lock, &[&names])
         .await?
         .iter()
         .map(|r| (r.get(0), r.get(1)))
+        .collect())
+}
+
+/// Why this node may not append to `stream` under the `leases` it locked, or `None` if
+/// it may (a stream without a lease is the store's own, never fenced).
+fn fence_refusal(fence: &Fence, leases: &HashMap<String, i64>, stream: &str) -> Option<String> {
+    if !pg_lease::leased(stream) {
+        return None;
+    }
+    match (fence.epoch(stream), leases.get(stream)) {
+        (Some(mine), Some(theirs)) if mine == *theirs => None,
+        (None, _) => Some(format!(
+            "node {} does not hold the lease of {stream} (or could not renew it in time)",
+            fence.node
+        )),
+        _ => Some(format!(
+            "the lease of {stream} is no longer node {}'s with the epoch it holds",
+            fence.node
+        )),
+    }
+}
+
+/// The plan's records, each stream's new length and the epoch it is written under (for
+/// the fence at COMMIT; none: a stream without a lease, or a store that is not a
+/// node's), and a notification per stream for the other nodes.
+async fn write_records(
+    tx: &deadpool_postgres::Transaction<'_>,
+    plan: &Plan<'_>,
+    leases: Option<&HashMap<String, i64>>,
+) -> Result<(), tokio_postgres::Error> {
+    let insert = tx
+        .prepare_cached(
+            "INSERT INTO baffle_records (stream, position, body) \
+             SELECT * FROM unnest($1::text[], $2::int8[], $3::bytea[])",
+        )
+        .await?;
+    tx.execute(&insert, &[&plan.streams, &plan.positions, &plan.bodies])
+        .await?;
+    let (streams, lens): (Vec<&str>, Vec<i64>) = plan.lens.iter().map(|(s, l)| (*s, *l)).unzip();
+    let epochs: Vec<Option<i64>> = streams
+        .iter()
+        .map(|s| leases.and_then(|l| l.get(*s).copied()))
         .collect();
-    let leases = match fence {
-        Some(fence) => Some(lock_leases(&tx, fence, &names).await?),
-        None => None,
-    };
-    let fenced = |stream: &str| -> Option<String> {
-        let (fence, leases) = (fence?, leases.as_ref()?);
-        if !pg_lease::leased(stream) {
-            return None;
-        }
-        match (fence.epoch(stream), leases.get(stream)) {
-            (Some(mine), Some(theirs)) if mine == *theirs => None,
-            (None, _) => Some(format!(
-                "node {} does not hold the lease of {stream} (or could not renew it in time)",
-                fence.node
-            )),
-            _ => Some(format!(
-                "the lease of {stream} is no longer node {}'s with the epoch it holds",
-                fence.node
-            )),
-        }
-    };
-    let plan = Plan::of(batch, &mut lens, fenced);
-    if !plan.positions.is_empty() {
-        let insert = tx
-            .prepare_cached(
-                "INSERT INTO baffle_records (stream, position, body) \
-                 SELECT * FROM unnest($1::text[], $2::int8[], $3::bytea[])",
-            )
+    let update = tx
+        .prepare_cached(
+            "UPDATE baffle_streams AS s SET len = v.len, epoch = v.epoch \
+             FROM unnest($1::text[], $2::int8[], $3::int8[]) AS v(stream, len, epoch) \
+             WHERE s.stream = v.stream",
+        )
+        .await?;
+    tx.execute(&update, &[&streams, &lens, &epochs]).await?;
+    let notify = tx.prepare_cached("SELECT pg_notify($1, $2)").await?;
+    for payload in pg_listen::payloads(streams.iter().copied().zip(lens.iter().copied())) {
+        tx.execute(&notify, &[&pg_listen::CHANNEL, &payload])
             .await?;
-        tx.execute(&insert, &[&plan.streams, &plan.positions, &plan.bodies])
-            .await?;
-        let (streams, lens): (Vec<&str>, Vec<i64>) = plan.lens.into_iter().unzip();
-        // The epoch each stream is written under, for the fence at COMMIT (none: a
-        // stream without a lease, or a store that is not a node's).
-        let epochs: Vec<Option<i64>> = streams
-            .iter()
-            .map(|s| leases.as_ref().and_then(|l| l.get(*s).copied()))
-            .collect();
-        let update = tx
-            .prepare_cached(
-                "UPDATE baffle_streams AS s SET len = v.len, epoch = v.epoch \
-                 FROM unnest($1::text[], $2::int8[], $3::int8[]) AS v(stream, len, epoch) \
-                 WHERE s.stream = v.stream",
-            )
-            .await?;
-        tx.execute(&update, &[&streams, &lens, &epochs]).await?;
-        let notify = tx.prepare_cached("SELECT pg_notify($1, $2)").await?;
-        for payload in pg_listen::payloads(streams.iter().copied().zip(lens.iter().copied())) {
-            tx.execute(&notify, &[&pg_listen::CHANNEL, &payload])
-                .await?;
-        }
     }
-    if !plan.receipts.is_empty() {
-        let mut streams = Vec::new();
-        let mut keys = Vec::new();
-        let mut values = Vec::new();
-        for ((s, k), v) in plan.receipts {
-            streams.push(s);
-            keys.push(k);
-            values.push(v);
-        }
-        let store = tx
-            .prepare_cached(
-                "INSERT INTO baffle_receipts (stream, request, reply) \
-                 SELECT * FROM unnest($1::text[], $2::text[], $3::bytea[]) \
-                 ON CONFLICT (stream, request) DO UPDATE SET reply = excluded.reply",
-            )
-            .await?;
-        tx.execute(&store, &[&streams, &keys, &values]).await?;
+    Ok(())
+}
+
+/// The plan's receipts, the last under each key (one statement cannot write a row
+/// twice), written in the same transaction as the records they answer for.
+async fn store_receipts(
+    tx: &deadpool_postgres::Transaction<'_>,
+    receipts: &BTreeMap<(&str, &str), &[u8]>,
+) -> Result<(), tokio_postgres::Error> {
+    let mut streams = Vec::new();
+    let mut keys = Vec::new();
+    let mut values = Vec::new();
+    for ((s, k), v) in receipts {
+        streams.push(*s);
+        keys.push(*k);
+        values.push(*v);
     }
-    freeze.hold().await;
-    tx.commit().await?;
-    Ok(plan.results)
+    let store = tx
+        .prepare_cached(
+            "INSERT INTO baffle_receipts (stream, request, reply) \
+             SELECT * FROM unnest($1::text[], $2::text[], $3::bytea[]) \
+             ON CONFLICT (stream, request) DO UPDATE SET reply = excluded.reply",
+        )
+        .await?;
+    tx.execute(&store, &[&streams, &keys, &values]).await?;
+    Ok(())
 }
 
 /// The epochs of the leases this node holds, unexpired now (the database's clock at this
