@@ -75,8 +75,7 @@ use crate::time::TimeSource;
 /// Why the server could not start or stopped with an error.
 pub type ServeError = Box<dyn std::error::Error + Send + Sync>;
 
-/// Largest request accepted: commands are small; this keeps hostile ones cheap.
-pub const MAX_MESSAGE_BYTES: usize = 64 * 1024;
+pub use wire::MAX_MESSAGE_BYTES;
 
 /// How long open connections may take to close after a shutdown signal before the server
 /// stops anyway. Every acknowledged event is already durable, so nothing is lost.

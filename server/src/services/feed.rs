@@ -162,7 +162,7 @@ impl<S: EventStore + Clone, T: TimeSource> Service<http::Request<Body>> for Feed
         };
         Box::pin(async move {
             let mut grpc = Grpc::new(FeedCodec)
-                .apply_max_message_size_config(Some(crate::MAX_MESSAGE_BYTES), None);
+                .apply_max_message_size_config(Some(crate::wire::MAX_MESSAGE_BYTES), None);
             Ok(grpc.server_streaming(subscribe, request).await)
         })
     }

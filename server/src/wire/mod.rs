@@ -81,6 +81,10 @@ pub fn refusal(r: Refusal) -> Status {
     }
 }
 
+/// Largest request accepted: commands are small; this keeps hostile ones cheap. (Here,
+/// below the services that read requests and the listener that bounds them.)
+pub const MAX_MESSAGE_BYTES: usize = 64 * 1024;
+
 /// A side from the wire, or INVALID_ARGUMENT naming `field`.
 pub(crate) fn side(value: i32, field: &str) -> Result<Side, Status> {
     side_from_wire(value).map_err(|e| Status::invalid_argument(format!("{field}: {e}")))
