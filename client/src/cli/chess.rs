@@ -67,7 +67,7 @@ pub struct ChessArgs {
     pub article: Option<String>,
     /// Retry and concurrency options.
     #[command(flatten)]
-    pub options: super::CommandOptions,
+    pub options: super::args::CommandOptions,
     /// The action.
     #[command(subcommand)]
     pub action: ChessAction,

@@ -69,7 +69,7 @@ pub enum DrawCommand {
         /// A chess tournament (a round robin or a Swiss): its games' settings, as
         /// `match create --chess` takes them.
         #[command(flatten)]
-        chess: super::ChessMatchArgs,
+        chess: super::chess::ChessMatchArgs,
     },
     /// Close the field (the players checked in) and make the draw: the seed is revealed.
     Make {

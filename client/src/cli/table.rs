@@ -3,7 +3,7 @@
 
 use clap::{Args, Subcommand, ValueEnum};
 
-use super::{CommandOptions, DiceArg, KindArg, SideArg, pause_reasons};
+use super::args::{CommandOptions, DiceArg, KindArg, SideArg, pause_reasons};
 
 /// `baffle play MATCH ACTION`
 #[derive(Debug, Args)]
