@@ -20,7 +20,7 @@ use baffle_proto::v1::matches_client::MatchesClient;
 use tokio::sync::mpsc;
 use tonic::transport::Channel;
 
-use super::{Kept, held, load, player_chain};
+use super::chain::{Kept, held, load, player_chain};
 use crate::cli::Cli;
 use crate::feed::{Feed, match_updates};
 use crate::run::connection::{authed, channel, to_owner};
