@@ -13,7 +13,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Paragraph};
 
-use super::{Dashboard, Order, Pending, Prompt, Todo};
+use super::state::{Dashboard, Order, Pending, Prompt, Todo};
 use crate::tui::fit;
 use crate::words;
 

@@ -11,7 +11,7 @@
 
 use baffle_proto::v1;
 
-use super::{Dashboard, Todo, name};
+use super::state::{Claim, Dashboard, Todo, name};
 use crate::reveal::{self, DiceCheck};
 use crate::words;
 
@@ -41,16 +41,6 @@ pub enum Wanted {
         /// The match.
         match_id: String,
     },
-}
-
-/// A press-back a player made in a match without recorded moves: his claim that he is
-/// closed out, for the director to check at the board.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Claim {
-    /// Who pressed back (the wire's side).
-    pub side: i32,
-    /// The record's sequence number.
-    pub seq: u64,
 }
 
 /// Whether the change from `before` to `s` may hide a press-back: a backgammon match

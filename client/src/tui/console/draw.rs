@@ -15,7 +15,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row, Table};
 
-use super::{Dashboard, Prompt, name};
+use super::state::{Dashboard, InputKind, Prompt, name};
 use crate::reveal::DiceCheck;
 use crate::tui::fit;
 use crate::{render, views, words};
@@ -445,7 +445,7 @@ impl Dashboard {
                 detail(s, now_ms, check, help),
             );
         } else if let Some(Prompt::Input {
-            kind: super::keys::InputKind::PauseReason,
+            kind: InputKind::PauseReason,
             ..
         }) = &self.prompt
         {

@@ -5,8 +5,8 @@
 use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 
-use super::keys::{InputKind, chess, in_match, pause_reasons, pause_words, ruling};
-use super::{Dashboard, Order, Pending, name};
+use super::keys::{chess, in_match, pause_reasons, pause_words, ruling};
+use super::state::{Dashboard, InputKind, Order, Pending, name};
 use crate::words;
 
 impl Dashboard {

@@ -6,37 +6,8 @@ use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 use ratatui::crossterm::event::KeyCode;
 
-use super::{Dashboard, Order, Pending, Prompt};
+use super::state::{Dashboard, InputKind, Order, Pending, Prompt};
 use crate::words;
-
-/// Actions that take text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum InputKind {
-    /// A digit: pause with that reason (no Enter needed).
-    PauseReason,
-    /// "A -30s": adjust a clock (4.3 (v)).
-    AdjustClock,
-    /// "B 1": award penalty points (2.3).
-    AwardPoints,
-    /// "W 5m": set a chess clock, clocks stopped (6.10).
-    SetChessClock,
-    /// "A": a player checked in (2.2); in chess "W": at the board (6.7).
-    CheckIn,
-    /// "B": a warning to a player.
-    Warn,
-    /// "B": the player who forfeits the match.
-    Forfeit,
-    /// "3 2": the score corrected (4.7).
-    CorrectScore,
-    /// "10": the players' seeds due that many minutes from now.
-    ExtendReveal,
-    /// Why the director rules (a warning, penalty points): his own words, required.
-    Reason,
-    /// The article of the regulations the ruling applies; Enter takes the usual one.
-    Article,
-    /// Text the rows must contain.
-    Filter,
-}
 
 /// What a key pressed at the terminal does at the console.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,5 +1,7 @@
 //! The dashboard's keys and alerts, without a terminal.
 
+use baffle_proto::v1::command::Action;
+
 use super::*;
 
 fn state(id: &str) -> v1::MatchState {

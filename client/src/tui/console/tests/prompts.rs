@@ -2,7 +2,7 @@
 //! article (the usual one offered), and a mistyped value typed again.
 
 use super::super::*;
-use super::{answer, prompt_error, state};
+use super::{Action, answer, prompt_error, state};
 
 #[test]
 fn pausing_asks_for_a_permitted_reason_then_a_confirmation() {
