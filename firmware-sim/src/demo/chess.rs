@@ -9,7 +9,8 @@ use baffle_proto::v1::command::Action;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
-use super::{DemoConfig, TableResult, finish, pick, think};
+use super::config::DemoConfig;
+use super::table::{TableResult, finish, pick, think};
 use crate::device::{Device, DeviceError};
 
 fn chess(action: Chess) -> Action {

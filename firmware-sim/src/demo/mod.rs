@@ -6,107 +6,32 @@
 //! declared result when a game has gone on long enough (the simulator knows no board).
 //! At the end (or on Ctrl-C, in `baffle-device`) the tournament is archived, so demos do
 //! not pile up in the listings; `keep` leaves it listed.
+//!
+//! What it is told is in `config.rs`; what every table does alike (pick, think, report)
+//! in `table.rs`; the chess tables in `chess.rs`.
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+mod chess;
+mod config;
+mod table;
+
+use std::time::Duration;
 
 use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 use baffle_proto::v1::devices_client::DevicesClient;
 use baffle_proto::v1::tournaments_client::TournamentsClient;
 use rand_chacha::ChaCha8Rng;
-use rand_core::{RngCore, SeedableRng};
+use rand_core::SeedableRng;
 use tonic::Request;
 use tonic::transport::Channel;
 
 use crate::clock::DeviceClock;
 use crate::device::{Device, DeviceConfig, DeviceError};
 use crate::display::show_until;
-use crate::link::LinkModel;
 
-/// How the demo plays.
-#[derive(Clone, Debug)]
-pub struct DemoConfig {
-    /// Tables, one match each.
-    pub tables: u32,
-    /// Match length in points.
-    pub length: u32,
-    /// Match time per point, ms.
-    pub per_point_ms: i64,
-    /// Simple delay, ms.
-    pub delay_ms: i64,
-    /// Think time per move, ms: uniformly between these.
-    pub think_ms: (u64, u64),
-    /// Seed for the players' choices (not the dice: those are the server's).
-    pub seed: u64,
-    /// The tournament to create; its matches are `<tournament>-t1`, `-t2`, …
-    pub tournament: String,
-    /// The tournament exists already (`--tournament ID`): the demo's tables sit in it,
-    /// their matches `demo-<digits>-t1`, `-t2`, … at tables `demo-1`, `demo-2`, …, and
-    /// it is never archived (it is the director's).
-    pub existing: bool,
-    /// The devices' link to the server.
-    pub link: LinkModel,
-    /// The fastest device clock's drift, ppm (table i drifts i/tables of it, alternating
-    /// fast and slow).
-    pub drift_ppm: i64,
-    /// Redraw the devices' faces in the terminal while playing.
-    pub display: bool,
-    /// Play chess matches instead: `length` games each, on a control of
-    /// `per_point_ms` × `length` plus a second per move.
-    pub chess: bool,
-    /// The nodes of a cluster the devices go round (`crate::servers`); empty: one server.
-    pub servers: Vec<String>,
-    /// The server as the director gave it (`--server`), for the line that says how to
-    /// watch.
-    pub url: String,
-    /// Leave the tournament in the listings at the end (by default it is archived:
-    /// a demo is not a tournament anyone wants listed forever).
-    pub keep: bool,
-}
-
-/// A fresh tournament id for a demo: `demo-<digits of the time>`.
-pub fn fresh_tournament_id() -> String {
-    let stamp = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis())
-        % 1_000_000_000;
-    format!("demo-{stamp}")
-}
-
-impl Default for DemoConfig {
-    fn default() -> Self {
-        DemoConfig {
-            tables: 2,
-            length: 3,
-            per_point_ms: 20_000,
-            delay_ms: 3_000,
-            think_ms: (300, 2_500),
-            seed: 7,
-            tournament: fresh_tournament_id(),
-            existing: false,
-            link: LinkModel::perfect(),
-            drift_ppm: 100,
-            display: false,
-            chess: false,
-            servers: Vec::new(),
-            url: DEFAULT_SERVER.into(),
-            keep: false,
-        }
-    }
-}
-
-/// How one table's match ended.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TableResult {
-    /// The match id.
-    pub match_id: String,
-    /// The final state.
-    pub state: v1::MatchState,
-    /// Inputs the device sent.
-    pub inputs: u64,
-    /// Connections the device made (more than one: it reconnected).
-    pub connections: u32,
-}
+pub use config::{DEFAULT_SERVER, DemoConfig, fresh_tournament_id};
+pub use table::TableResult;
+use table::{finish, pick, think};
 
 fn authed<T>(message: T, token: &str) -> Result<Request<T>, DeviceError> {
     let mut r = Request::new(message);
@@ -409,9 +334,6 @@ pub fn watch_line(cfg: &DemoConfig) -> String {
     )
 }
 
-/// The server `baffle` and `baffle-device` reach when none is named.
-pub const DEFAULT_SERVER: &str = "http://127.0.0.1:50051";
-
 /// Archives tournament `id` whatever its matches' state, on the first server of `url`
 /// (as typed: `host:port`, a URL, or a cluster's list `a,b,c`) that answers: what a demo
 /// or a load run interrupted (Ctrl-C) does before it exits. Any node of a cluster can
@@ -436,29 +358,6 @@ async fn archive_on(
         .archive_tournament(authed(request, token)?)
         .await?;
     Ok(())
-}
-
-mod chess;
-
-/// The match is over: the device goes offline, and the table reports.
-async fn finish(
-    device: Device,
-    match_id: String,
-    state: v1::MatchState,
-    inputs: u64,
-) -> TableResult {
-    let connections = device.view().connections;
-    device.close().await;
-    TableResult {
-        match_id,
-        state,
-        inputs,
-        connections,
-    }
-}
-
-fn pick(rng: &mut ChaCha8Rng, n: u32) -> u32 {
-    rng.next_u32() % n
 }
 
 /// A side as the wire numbers it: B, else A.
@@ -596,17 +495,6 @@ async fn play(
                     .await?;
             }
         }
-    }
-}
-
-async fn think(rng: &mut ChaCha8Rng, (low, high): (u64, u64)) {
-    let ms = if high > low {
-        low + u64::from(rng.next_u32()) % (high - low)
-    } else {
-        low
-    };
-    if ms > 0 {
-        tokio::time::sleep(Duration::from_millis(ms)).await;
     }
 }
 
