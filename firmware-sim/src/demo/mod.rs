@@ -9,6 +9,7 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use baffle_i18n::Locale;
 use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 use baffle_proto::v1::devices_client::DevicesClient;
@@ -51,6 +52,8 @@ pub struct DemoConfig {
     pub drift_ppm: i64,
     /// Redraw the devices' faces in the terminal while playing.
     pub display: bool,
+    /// The language the faces speak (`--lang`, else the POSIX locale: `baffle_i18n::choose`).
+    pub locale: Locale,
     /// Play chess matches instead: `length` games each, on a control of
     /// `per_point_ms` × `length` plus a second per move.
     pub chess: bool,
@@ -87,6 +90,7 @@ impl Default for DemoConfig {
             link: LinkModel::perfect(),
             drift_ppm: 100,
             display: false,
+            locale: Locale::En,
             chess: false,
             servers: Vec::new(),
             url: DEFAULT_SERVER.into(),
@@ -379,7 +383,7 @@ pub async fn run_on(
     };
     let outcome = if cfg.display {
         let header = [watch_line(&cfg)];
-        show_until(&header, faces, Duration::from_millis(100), all).await
+        show_until(&header, faces, Duration::from_millis(100), cfg.locale, all).await
     } else {
         all.await
     };
