@@ -21,7 +21,7 @@ impl Match {
                 side,
                 ruling,
                 grounds,
-            } => self.appeals.push(super::Appeal {
+            } => self.appeals.push(super::records::Appeal {
                 side: *side,
                 ruling: *ruling,
                 grounds: grounds.clone(),

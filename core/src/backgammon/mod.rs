@@ -44,18 +44,17 @@ pub mod error;
 pub mod event;
 mod evolve;
 pub mod moves;
+mod records;
 pub mod setup;
 pub mod tournament;
 
-pub use appeal::Appeal;
 pub use board::WinKind;
 pub use command::{AppealDecision, Command, DirectorAction, PlayerRequest, Ruling, VoidReason};
 pub use cube::{Cube, CubeTurn};
 pub use due::Due;
-pub use effect::Effect;
 pub use error::RuleError;
-pub use event::{Change, Event, Expiry, GameEnd, MatchEnd};
-pub use moves::BoardState;
+pub use event::{Change, Effect, Event, Expiry, GameEnd, MatchEnd};
+pub use records::{Appeal, BoardState};
 pub use setup::{ClockSetup, DiceSource, MatchSetup, MovesSetting, TimeoutPolicy};
 pub use tournament::{ClockPolicy, TournamentDefaults};
 
