@@ -5,7 +5,7 @@
 //! decision": nobody reading the log, the page or `follow` could tell what they changed.
 //! So `bg.ruling` carries an [`Effect`] for those actions — the score, or the side's
 //! clock, read just before and just after the ruling at its instant. The effect is a
-//! statement the fold checks: [`super::Match::apply`] reads the same two values and
+//! statement the fold checks: [`super::Match::evolve`] reads the same two values and
 //! refuses a ruling whose effect says otherwise, so it cannot be forged in an export.
 //! Rulings recorded before effects existed carry none and replay as they did.
 

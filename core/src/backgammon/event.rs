@@ -1,5 +1,5 @@
 //! What happened: the events a match log is made of. The state of a match is the fold of
-//! its events ([`super::Match::apply`]).
+//! its events ([`super::Match::evolve`]).
 
 use serde::{Deserialize, Serialize};
 

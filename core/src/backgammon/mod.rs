@@ -2,7 +2,7 @@
 //!
 //! A [`Match`] is the state of one match. Commands come in ([`Command`]), are checked
 //! against the rules at a given time, and become events ([`Event`]); the state is the
-//! fold of its events ([`Match::apply`]). Nothing here reads a clock or does I/O. The
+//! fold of its events ([`Match::evolve`]). Nothing here reads a clock or does I/O. The
 //! engine also says when something is next due ([`Match::next_due`]: a flag, a lateness
 //! penalty point, the end of a break) so the server can set a timer and send
 //! [`Command::Tick`] without knowing any rule.
