@@ -82,37 +82,19 @@ impl<F: Future> Future for InLocale<F> {
     }
 }
 
-/// The language asked for: `flag` (`--lang` or `BAFFLE_LANG`), else the first set of
-/// `LC_ALL`, `LC_MESSAGES`, `LANG` (POSIX order: `el_GR.UTF-8` → Greek), else English.
-/// `var` reads the environment (a parameter, so the tests need not change it).
-pub fn choose(flag: Option<&str>, var: impl Fn(&str) -> Option<String>) -> Locale {
-    if let Some(locale) = flag.and_then(posix) {
-        return locale;
-    }
-    ["LC_ALL", "LC_MESSAGES", "LANG"]
-        .iter()
-        .filter_map(|name| var(name).filter(|v| !v.is_empty()))
-        .next()
-        .and_then(|v| posix(&v))
-        .unwrap_or(Locale::En)
-}
-
-/// The language of a POSIX locale name or a tag: "el_GR.UTF-8@euro" → Greek; "C",
-/// "POSIX" and languages baffle does not speak → none.
-fn posix(name: &str) -> Option<Locale> {
-    let tag = name
-        .split(['.', '@'])
-        .next()
-        .unwrap_or("")
-        .replace('_', "-");
-    Locale::from_tag(&tag)
-}
+pub use baffle_i18n::choose;
 
 fn catalogue() -> &'static Catalogue {
     match locale() {
         Locale::El => &GREEK,
         Locale::En => &ENGLISH,
     }
+}
+
+/// A chess match's game line: "game 2 of 4 · rapid · FIDE 2014 · 960 #518 …"
+/// ([`Catalogue::chess_game`]).
+pub fn chess_game(s: &v1::MatchState, c: &v1::ChessState) -> String {
+    catalogue().chess_game(s, c)
 }
 
 /// The message `id`.

@@ -36,6 +36,11 @@ pub struct Cli {
     )]
     pub data_dir: PathBuf,
 
+    /// The language the devices' faces speak: el (Ελληνικά) or en. Default: the language
+    /// of LC_ALL, LC_MESSAGES or LANG (el_GR.UTF-8 → Greek), else English — as `baffle`.
+    #[arg(long, global = true, env = "BAFFLE_LANG", value_parser = ["el", "en"])]
+    pub lang: Option<String>,
+
     /// What to do.
     #[command(subcommand)]
     pub command: Command,

@@ -5,105 +5,161 @@
 use std::io::Write;
 use std::time::Duration;
 
-use baffle_proto::backgammon_text;
-use baffle_proto::faces::{faces, mmss};
+use baffle_i18n::{Catalogue, Locale};
+use baffle_proto::backgammon_text::{dice, side};
+use baffle_proto::chess_text::{player, points};
+use baffle_proto::faces::{Face, faces, mmss};
 use baffle_proto::v1;
 
 use crate::device::{DeviceFace, View};
 
-/// One device's face at `server_now_ms` (the server's time as the device estimates it):
-/// two lines, e.g.
-/// `t1  Anna 2 - 1 Ben  to 5  cube 2 B` and `  ▶ Anna 9:51.2 +2.1  |    Ben 10:00.0   A moves`.
-pub fn face(label: &str, view: &View, server_now_ms: i64) -> [String; 2] {
+/// One device's face at `server_now_ms` (the server's time as the device estimates it),
+/// its words from `words` (the catalogue of the language chosen): two lines, e.g.
+/// `t1  Anna 2 - 1 Ben  to 5  cube 2 B` and `  ▶ Anna 9:51.2 +2.1  |    Ben 10:00.0   A to
+/// move 6-1`.
+pub fn face(label: &str, view: &View, server_now_ms: i64, words: &Catalogue) -> [String; 2] {
     let s = &view.state;
     if let Some(c) = &s.chess {
-        return chess_face(label, view, c, server_now_ms);
+        return chess_face(label, view, c, server_now_ms, words);
     }
-    let cube = backgammon_text::cube(s);
-    let link = link(view);
+    let to = words.format("device-match-to", &[("length", s.length.into())]);
     let title = format!(
-        "{label}  {} {} - {} {}  to {}  {cube}{link}",
-        s.player_a, s.score_a, s.score_b, s.player_b, s.length
+        "{label}  {} {} - {} {}  {to}  {}{}",
+        s.player_a,
+        s.score_a,
+        s.score_b,
+        s.player_b,
+        cube(s, words),
+        link(view, words)
     );
     let clock = s.clock.clone().unwrap_or_default();
     let [a, b] = faces(&clock, server_now_ms);
-    let show = |name: &str, f: baffle_proto::faces::Face| {
-        let mark = if f.flagged {
-            "⚑"
-        } else if f.running {
-            "▶"
-        } else {
-            " "
-        };
+    let show = |name: &str, f: Face| {
         let delay = if f.running && f.delay_ms > 0 {
             format!(" +{:.1}", f.delay_ms as f64 / 1_000.0)
         } else {
             String::new()
         };
-        format!("{mark} {name} {}{delay}", mmss(f.main_ms))
+        format!("{} {name} {}{delay}", mark(f), mmss(f.main_ms))
     };
-    let turn = backgammon_text::turn(s);
-    let paused = if clock.paused != 0 { "  paused" } else { "" };
+    let paused = if clock.paused != 0 {
+        format!("  {}", words.format("console-status-paused", &[]))
+    } else {
+        String::new()
+    };
     let clocks = format!(
-        "  {}  |  {}   {turn}{paused}",
+        "  {}  |  {}   {}{paused}",
         show(&s.player_a, a),
-        show(&s.player_b, b)
+        show(&s.player_b, b),
+        turn(s, words)
     );
     [title, clocks]
 }
 
-/// What the device's link is doing, if not its job.
-fn link(view: &View) -> &'static str {
-    if view.stopped.is_some() {
-        "  [stopped]"
-    } else if view.connected {
-        ""
+/// A clock's mark: ⚑ its flag fell, ▶ it runs, else blank.
+fn mark(f: Face) -> &'static str {
+    if f.flagged {
+        "⚑"
+    } else if f.running {
+        "▶"
     } else {
-        "  [offline]"
+        " "
     }
+}
+
+/// The cube: "Crawford", "cube 1" in the middle, "cube 2 B" owned by B.
+fn cube(s: &v1::MatchState, words: &Catalogue) -> String {
+    if s.crawford {
+        words.format("crawford", &[])
+    } else if s.cube_owner == 0 {
+        words.format("device-cube", &[("value", s.cube_value.max(1).into())])
+    } else {
+        let args = [
+            ("value", s.cube_value.into()),
+            ("side", side(s.cube_owner).into()),
+        ];
+        words.format("device-cube-owned", &args)
+    }
+}
+
+/// Whose turn, by side letter: "A to roll", "A to move 6-4", "match over", …
+fn turn(s: &v1::MatchState, words: &Catalogue) -> String {
+    let name = ("name", side(s.turn_side).into());
+    let id = match v1::TurnPhase::try_from(s.turn) {
+        _ if s.result.is_some() => "turn-match-over",
+        Ok(v1::TurnPhase::Opening) => "turn-phase-opening",
+        Ok(v1::TurnPhase::OnRoll) => "turn-phase-on-roll",
+        Ok(v1::TurnPhase::Moving) => {
+            let args = [name, ("dice", dice(&s.dice).into())];
+            return words.format("turn-phase-moving", &args);
+        }
+        Ok(v1::TurnPhase::DoubleOffered) => "turn-phase-double-offered",
+        _ if s.phase == v1::MatchPhase::Waiting as i32 => "match-phase-waiting",
+        _ => "match-phase-between-games",
+    };
+    words.format(id, &[name])
+}
+
+/// What the device's link is doing, if not its job: "  [offline]", "  [stopped]".
+fn link(view: &View, words: &Catalogue) -> String {
+    let id = if view.stopped.is_some() {
+        "device-link-stopped"
+    } else if view.connected {
+        return String::new();
+    } else {
+        "device-link-offline"
+    };
+    format!("  {}", words.format(id, &[]))
 }
 
 /// A chess clock's face: White's clock (side A) on the left, each with the moves made
 /// and the period it is in, so a period change shows as it happens (6.3 (b)):
 /// `t1  Anna 1½ - ½ Ben  game 2 of 2 · rapid` and
 /// `  ▶ W Ben 14:31.9 m12 P1  |    B Anna 13:02.0 m11 P1`.
-fn chess_face(label: &str, view: &View, c: &v1::ChessState, server_now_ms: i64) -> [String; 2] {
-    use baffle_proto::chess_text;
+fn chess_face(
+    label: &str,
+    view: &View,
+    c: &v1::ChessState,
+    server_now_ms: i64,
+    words: &Catalogue,
+) -> [String; 2] {
     let s = &view.state;
     let title = format!(
         "{label}  {} {} - {} {}  {}{}",
         s.player_a,
-        chess_text::points(c.half_points_a),
-        chess_text::points(c.half_points_b),
+        points(c.half_points_a),
+        points(c.half_points_b),
         s.player_b,
-        chess_text::game(s, c),
-        link(view)
+        words.chess_game(s, c),
+        link(view, words)
     );
     let clock = s.clock.clone().unwrap_or_default();
     let [white, black] = faces(&clock, server_now_ms);
-    let show = |color: v1::Color, f: baffle_proto::faces::Face, side: Option<v1::SideClock>| {
+    let show = |color: v1::Color, f: Face, side: Option<v1::SideClock>| {
         let side = side.unwrap_or_default();
-        let mark = if f.flagged {
-            "⚑"
-        } else if f.running {
-            "▶"
-        } else {
-            " "
+        let letter = match color {
+            v1::Color::White => words.format("device-white", &[]),
+            _ => words.format("device-black", &[]),
         };
-        let name = chess_text::player(s, c, color);
-        let letter = if color == v1::Color::White { "W" } else { "B" };
+        let args = [
+            ("moves", side.moves.into()),
+            ("period", side.period.saturating_add(1).into()),
+        ];
         format!(
-            "{mark} {letter} {name} {} {}",
+            "{} {letter} {} {} {}",
+            mark(f),
+            player(s, c, color),
             mmss(f.main_ms),
-            chess_text::moves_and_period(&side)
+            words.format("device-moves-period", &args)
         )
     };
     let state = match v1::MatchPhase::try_from(s.phase) {
-        Ok(v1::MatchPhase::Over) => "   match over",
-        Ok(v1::MatchPhase::BetweenGames) => "   game over",
-        _ if clock.paused != 0 => "   paused",
-        _ => "",
-    };
+        Ok(v1::MatchPhase::Over) => Some("turn-match-over"),
+        Ok(v1::MatchPhase::BetweenGames) => Some("console-turn-game-over"),
+        _ if clock.paused != 0 => Some("console-status-paused"),
+        _ => None,
+    }
+    .map_or(String::new(), |id| format!("   {}", words.format(id, &[])));
     let clocks = format!(
         "  {}  |  {}{state}",
         show(v1::Color::White, white, clock.a),
@@ -115,16 +171,19 @@ fn chess_face(label: &str, view: &View, c: &v1::ChessState, server_now_ms: i64) 
 /// Redraws the faces of `devices` in the terminal every `every` until `done` completes,
 /// under the `header` lines (what to watch them with: kept on screen, not scrolled away by
 /// the redraws), and once more when it has: the last frame shows how the matches ended.
+/// The faces speak `locale`.
 pub async fn show_until<F: std::future::Future>(
     header: &[String],
     devices: Vec<(String, DeviceFace)>,
     every: Duration,
+    locale: Locale,
     done: F,
 ) -> F::Output {
+    let words = Catalogue::new(locale);
     let frame = || {
         let faces: Vec<_> = devices
             .iter()
-            .map(|(label, d)| face(label, &d.view(), d.server_now_ms()))
+            .map(|(label, d)| face(label, &d.view(), d.server_now_ms(), &words))
             .collect();
         frame(header, &faces)
     };
@@ -168,6 +227,22 @@ fn frame(header: &[String], faces: &[[String; 2]]) -> String {
 mod tests {
     use super::*;
 
+    /// A match to 5, the cube on 2 at B, A moving 6-1 on `clock`.
+    fn moving(player_a: &str, player_b: &str, clock: v1::ClockState) -> v1::MatchState {
+        v1::MatchState {
+            player_a: player_a.into(),
+            player_b: player_b.into(),
+            length: 5,
+            cube_value: 2,
+            cube_owner: v1::Side::B as i32,
+            turn: v1::TurnPhase::Moving as i32,
+            turn_side: v1::Side::A as i32,
+            dice: vec![6, 1],
+            clock: Some(clock),
+            ..Default::default()
+        }
+    }
+
     #[test]
     fn the_face_runs_the_movers_delay_then_main_time() {
         let clock = v1::ClockState {
@@ -187,35 +262,69 @@ mod tests {
         };
         let view = View {
             state: v1::MatchState {
-                player_a: "Anna".into(),
-                player_b: "Ben".into(),
-                length: 5,
                 score_a: 2,
                 score_b: 1,
-                cube_value: 2,
-                cube_owner: v1::Side::B as i32,
-                turn: v1::TurnPhase::Moving as i32,
-                turn_side: v1::Side::A as i32,
-                dice: vec![6, 1],
-                clock: Some(clock),
-                ..Default::default()
+                ..moving("Anna", "Ben", clock)
             },
             connected: true,
             ..Default::default()
         };
-        let [title, clocks] = face("t1", &view, 1_000 + 9_900);
+        let en = Catalogue::new(Locale::En);
+        let [title, clocks] = face("t1", &view, 1_000 + 9_900, &en);
         assert_eq!(title, "t1  Anna 2 - 1 Ben  to 5  cube 2 B");
         assert_eq!(
             clocks,
-            "  ▶ Anna 10:00.0 +2.1  |    Ben 9:00.0   A moves 6-1"
+            "  ▶ Anna 10:00.0 +2.1  |    Ben 9:00.0   A to move 6-1"
         );
-        let [_, clocks] = face("t1", &view, 1_000 + 22_000);
+        let [_, clocks] = face("t1", &view, 1_000 + 22_000, &en);
         assert!(clocks.starts_with("  ▶ Anna 9:50.0  |"), "{clocks}");
         let offline = View {
             connected: false,
             ..view
         };
-        assert!(face("t1", &offline, 0)[0].ends_with("[offline]"));
+        assert!(face("t1", &offline, 0, &en)[0].ends_with("[offline]"));
+    }
+
+    /// The same face in Greek: every word from the catalogue, the names, digits and
+    /// symbols as they are.
+    #[test]
+    fn a_face_speaks_the_language_chosen() {
+        let paused = v1::ClockState {
+            paused: 1,
+            ..Default::default()
+        };
+        let view = View {
+            state: moving("Άννα", "Βασίλης", paused),
+            connected: false,
+            ..Default::default()
+        };
+        let el = Catalogue::new(Locale::El);
+        let [title, clocks] = face("t1", &view, 0, &el);
+        assert_eq!(
+            title,
+            "t1  Άννα 0 - 0 Βασίλης  στους 5  βίδος 2 B  [εκτός σύνδεσης]"
+        );
+        assert!(clocks.ends_with("   A παίζει 6-1  σε παύση"), "{clocks}");
+        let over = View {
+            state: v1::MatchState {
+                phase: v1::MatchPhase::Over as i32,
+                chess: Some(v1::ChessState {
+                    category: "rapid".into(),
+                    games: 4,
+                    ..Default::default()
+                }),
+                game_number: 4,
+                ..view.state
+            },
+            connected: true,
+            ..view
+        };
+        let [title, clocks] = face("t1", &over, 0, &el);
+        assert_eq!(title, "t1  Άννα 0 - 0 Βασίλης  παρτίδα 4 από 4 · γρήγορο");
+        assert_eq!(
+            clocks,
+            "    Λ Άννα 0:00.0 κ0 Π1  |    Μ Βασίλης 0:00.0 κ0 Π1   τέλος ματς"
+        );
     }
 
     #[test]
@@ -252,7 +361,7 @@ mod tests {
             connected: true,
             ..Default::default()
         };
-        let [title, clocks] = face("t1", &view, 1_000);
+        let [title, clocks] = face("t1", &view, 1_000, &Catalogue::new(Locale::En));
         assert_eq!(title, "t1  Anna ½ - ½ Ben  game 2 of 2 · standard");
         assert_eq!(
             clocks,

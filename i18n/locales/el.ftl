@@ -843,3 +843,17 @@ console-no-round-ready = κανένας γύρος δεν είναι έτοιμ�
 console-help-draw =
     v Tab   η κλήρωση και η αίθουσα, εναλλάξ (↑↓ κύλιση της κλήρωσης)
     R       έναρξη του γύρου που είναι έτοιμος (πρώτα ν/ο)
+
+## A device's display (`baffle-device demo`): two short lines, as a clock's LCD
+## shows them. Turns, phases and pauses reuse turn-phase-*, match-phase-*,
+## turn-match-over, console-turn-game-over and console-status-paused.
+
+device-match-to = στους { $length }
+device-cube = βίδος { $value }
+device-cube-owned = βίδος { $value } { $side }
+device-link-offline = [εκτός σύνδεσης]
+device-link-stopped = [σταματημένη]
+# A chess clock's move counter and period ("κ12 Π1"), and the colours' letters.
+device-moves-period = κ{ $moves } Π{ $period }
+device-white = Λ
+device-black = Μ

@@ -845,3 +845,17 @@ console-no-round-ready = no round is ready to start: every match of the round be
 console-help-draw =
     v Tab   the draw and the room, in turn (↑↓ scroll the draw)
     R       start the round that is ready (y/n first)
+
+## A device's display (`baffle-device demo`): two short lines, as a clock's LCD
+## shows them. Turns, phases and pauses reuse turn-phase-*, match-phase-*,
+## turn-match-over, console-turn-game-over and console-status-paused.
+
+device-match-to = to { $length }
+device-cube = cube { $value }
+device-cube-owned = cube { $value } { $side }
+device-link-offline = [offline]
+device-link-stopped = [stopped]
+# A chess clock's move counter and period ("m12 P1"), and the colours' letters.
+device-moves-period = m{ $moves } P{ $period }
+device-white = W
+device-black = B

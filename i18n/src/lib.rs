@@ -76,6 +76,33 @@ pub fn negotiate(requested: &[&str]) -> Locale {
         .unwrap_or(Locale::El)
 }
 
+/// The language a terminal program speaks (`baffle`, `baffle-device`): `flag` (`--lang`
+/// or `BAFFLE_LANG`), else the first set of `LC_ALL`, `LC_MESSAGES`, `LANG` (POSIX
+/// order: `el_GR.UTF-8` → Greek), else English. `var` reads the environment (a
+/// parameter, so the tests need not change it).
+pub fn choose(flag: Option<&str>, var: impl Fn(&str) -> Option<String>) -> Locale {
+    if let Some(locale) = flag.and_then(posix) {
+        return locale;
+    }
+    ["LC_ALL", "LC_MESSAGES", "LANG"]
+        .iter()
+        .filter_map(|name| var(name).filter(|v| !v.is_empty()))
+        .next()
+        .and_then(|v| posix(&v))
+        .unwrap_or(Locale::En)
+}
+
+/// The language of a POSIX locale name or a tag: "el_GR.UTF-8@euro" → Greek; "C",
+/// "POSIX" and languages baffle does not speak → none.
+fn posix(name: &str) -> Option<Locale> {
+    let tag = name
+        .split(['.', '@'])
+        .next()
+        .unwrap_or("")
+        .replace('_', "-");
+    Locale::from_tag(&tag)
+}
+
 /// The tags of an `Accept-Language` header, by falling quality: `"en-US,el;q=0.8"` →
 /// `["en-US", "el"]`. Tags with `q=0` and `*` are dropped; a malformed part is skipped.
 pub fn accept_language(header: &str) -> Vec<String> {
@@ -230,6 +257,35 @@ impl Catalogue {
             "rule-backgammon"
         };
         self.format(id, &[("article", article.into())])
+    }
+
+    /// Which game of how many, its category, the edition of the Laws and the Chess960
+    /// position (White's back rank, then Black's), as the page's chips say them:
+    /// "game 2 of 4 · rapid · FIDE 2014 · 960 #518 RNBQKBNR/rnbqkbnr" — for `follow`
+    /// and a device's display alike.
+    pub fn chess_game(&self, s: &v1::MatchState, c: &v1::ChessState) -> String {
+        let category = self.format(
+            "chess-category",
+            &[("category", c.category.as_str().into())],
+        );
+        let args = [
+            ("game", s.game_number.into()),
+            ("games", c.games.into()),
+            ("category", category.into()),
+        ];
+        let mut line = self.format("chess-game-of", &args);
+        if !c.laws_name.is_empty() {
+            line = format!("{line} · {}", c.laws_name);
+        }
+        if let Some(p) = &c.position {
+            let rank = match p.black_back_rank.as_str() {
+                "" => p.back_rank.clone(),
+                black => format!("{}/{black}", p.back_rank),
+            };
+            let args = [("sp", p.sp.into()), ("rank", rank.into())];
+            line = format!("{line} · {}", self.format("chess-960", &args));
+        }
+        line
     }
 }
 

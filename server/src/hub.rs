@@ -639,16 +639,27 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
     /// refused, naming the match that replaced it, so nobody plays on at the old table.
     pub async fn check_not_replaced(&self, id: &str) -> Result<(), Error> {
         let state = self.state.lock().await;
-        match state.registry.directory.replaced.get(id) {
-            None => Ok(()),
-            Some((by, ruling)) => Err(Error::Refused(baffle_core::table::Refusal {
-                kind: baffle_core::table::RefusalKind::Rule,
-                message: format!(
-                    "match {id} was replaced by match {by} ({ruling}): its log is kept, and \
-                     play goes on in {by}"
-                ),
-            })),
+        let replaced = &state.registry.directory.replaced;
+        let Some((by, ruling)) = replaced.get(id) else {
+            return Ok(());
+        };
+        // Replaced again and again: play goes on in the last of the chain.
+        let mut live = by;
+        while let Some((next, _)) = replaced.get(live) {
+            live = next;
         }
+        let then = if live == by {
+            String::new()
+        } else {
+            ", itself replaced since".to_string()
+        };
+        Err(Error::Refused(baffle_core::table::Refusal {
+            kind: baffle_core::table::RefusalKind::Rule,
+            message: format!(
+                "match {id} was replaced by match {by} ({ruling}{then}): its log is kept, and \
+                 play goes on in {live} (baffle match show {live})"
+            ),
+        }))
     }
 
     /// Every match handle, by id.

@@ -646,6 +646,42 @@ async fn a_replaced_pairing_gets_a_new_log_and_the_old_one_takes_no_more_command
     assert_eq!(e.code(), Code::FailedPrecondition);
     let by = format!("replaced by match {}", new.match_id);
     assert!(e.message().contains(&by), "{}", e.message());
+    // Nor is a player renamed in it.
+    let rename = v1::RenamePlayerRequest {
+        match_id: old.match_id.clone(),
+        side: v1::Side::B as i32,
+        name: "Ben Smith".into(),
+    };
+    let e = d
+        .matches
+        .rename_player(d.with_token(rename))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::FailedPrecondition, "{}", e.message());
     d.act(&new.match_id, Action::CheckIn(v1::Side::A as i32))
         .await;
+    // Replaced again: the first log's refusal sends the director to the live one.
+    let again = v1::RuleOnPairingRequest {
+        tournament_id: DAY.into(),
+        key: old.key.clone(),
+        words: "the clock failed".into(),
+        ruling: Some(v1::rule_on_pairing_request::Ruling::Replace(true)),
+    };
+    dd.draws
+        .rule_on_pairing(server.director(again))
+        .await
+        .expect("replaced again");
+    let live = dd
+        .get(DAY)
+        .await
+        .pairings
+        .into_iter()
+        .find(|p| p.key == old.key)
+        .unwrap();
+    let e = d
+        .try_act(&old.match_id, Action::CheckIn(v1::Side::B as i32))
+        .await
+        .unwrap_err();
+    let goes_on = format!("play goes on in {}", live.match_id);
+    assert!(e.message().contains(&goes_on), "{}", e.message());
 }

@@ -99,7 +99,7 @@ fn draw_heading(frame: &mut Frame, s: &v1::MatchState, top: ratatui::layout::Rec
         bold,
     )];
     let detail = match chess {
-        Some(c) => chess_game(s, c),
+        Some(c) => words::chess_game(s, c),
         None => {
             let to = words::say_with("follow-match-to", &[("length", s.length.into())]);
             if s.crawford {
@@ -314,30 +314,6 @@ fn draw_footer(
         )),
     };
     frame.render_widget(Paragraph::new(foot), bottom);
-}
-
-/// Which game of how many, its category, the edition of the Laws and the Chess960
-/// position, as the page's chips say them: "game 2 of 4 · rapid · FIDE 2014 · 960 #518 …".
-fn chess_game(s: &v1::MatchState, c: &v1::ChessState) -> String {
-    let category = words::say_with("chess-category", &[("category", c.category.clone().into())]);
-    let args = [
-        ("game", s.game_number.into()),
-        ("games", c.games.into()),
-        ("category", category.into()),
-    ];
-    let mut line = words::say_with("chess-game-of", &args);
-    if !c.laws_name.is_empty() {
-        line = format!("{line} · {}", c.laws_name);
-    }
-    if let Some(p) = &c.position {
-        let rank = match p.black_back_rank.as_str() {
-            "" => p.back_rank.clone(),
-            black => format!("{}/{black}", p.back_rank),
-        };
-        let args = [("sp", p.sp.into()), ("rank", rank.into())];
-        line = format!("{line} · {}", words::say_with("chess-960", &args));
-    }
-    line
 }
 
 /// A chess match's lines: who is to move, flags, illegal moves, the games played.

@@ -2,7 +2,7 @@
 //! observer (2.3), and appeals against a ruling (5). They are records: the decisions they
 //! lead to are the director's own actions, each with its ruling.
 
-use super::command::{AppealDecision, PlayerRequest};
+use super::command::PlayerRequest;
 use super::event::{Change, Event};
 use super::{Match, RuleError};
 use crate::side::Side;
@@ -10,19 +10,6 @@ use crate::time::Timestamp;
 
 /// The longest grounds an appeal may give, in bytes: a paragraph, not a file.
 pub const MAX_GROUNDS: usize = 2_000;
-
-/// An appeal to the committee against one of the director's rulings (5).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Appeal {
-    /// Who appealed.
-    pub side: Side,
-    /// The ruling appealed: its number among the match's rulings (1 = first).
-    pub ruling: u32,
-    /// The player's grounds.
-    pub grounds: String,
-    /// The committee's decision, once made.
-    pub decision: Option<AppealDecision>,
-}
 
 impl Match {
     /// A player's request for a clock or an observer is recorded (2.3); the director

@@ -5,38 +5,15 @@
 //! decision": nobody reading the log, the page or `follow` could tell what they changed.
 //! So `bg.ruling` carries an [`Effect`] for those actions — the score, or the side's
 //! clock, read just before and just after the ruling at its instant. The effect is a
-//! statement the fold checks: [`super::Match::apply`] reads the same two values and
+//! statement the fold checks: [`super::Match::evolve`] reads the same two values and
 //! refuses a ruling whose effect says otherwise, so it cannot be forged in an export.
 //! Rulings recorded before effects existed carry none and replay as they did.
 
-use serde::{Deserialize, Serialize};
-
 use super::Match;
 use super::command::DirectorAction;
+pub use super::event::Effect;
 use crate::side::Side;
 use crate::time::{Millis, Timestamp};
-
-/// What a ruling changed, as `bg.ruling`'s `effect`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "of")]
-pub enum Effect {
-    /// The score, A's then B's (a confirmation leaves it as it was).
-    Score {
-        /// Before the ruling.
-        before: [u32; 2],
-        /// After it.
-        after: [u32; 2],
-    },
-    /// A side's clock: its main time left at the ruling's instant.
-    Clock {
-        /// Whose.
-        side: Side,
-        /// Before the ruling.
-        before: Millis,
-        /// After it.
-        after: Millis,
-    },
-}
 
 /// One reading of what an action changes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,5 +1,5 @@
 //! What happened: the events a match log is made of. The state of a match is the fold of
-//! its events ([`super::Match::apply`]).
+//! its events ([`super::Match::evolve`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -246,7 +246,7 @@ pub enum Change {
         /// and clocks, and the confirmation (`effect.rs`); absent for other actions and
         /// in rulings recorded before effects were.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        effect: Option<super::effect::Effect>,
+        effect: Option<Effect>,
     },
     /// A pending match-length correction took effect (4.8).
     #[serde(rename = "bg.length_corrected")]
@@ -295,4 +295,26 @@ impl Event {
     pub fn body(&self) -> String {
         serde_json::to_string(self).expect("events always serialize")
     }
+}
+
+/// What a ruling changed, as `bg.ruling`'s `effect`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "of")]
+pub enum Effect {
+    /// The score, A's then B's (a confirmation leaves it as it was).
+    Score {
+        /// Before the ruling.
+        before: [u32; 2],
+        /// After it.
+        after: [u32; 2],
+    },
+    /// A side's clock: its main time left at the ruling's instant.
+    Clock {
+        /// Whose.
+        side: Side,
+        /// Before the ruling.
+        before: Millis,
+        /// After it.
+        after: Millis,
+    },
 }

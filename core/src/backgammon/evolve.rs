@@ -11,7 +11,7 @@ use crate::side::Side;
 use crate::time::{Millis, Timestamp};
 
 impl Match {
-    /// Applies one event. Events come from [`Match::handle`] (or a log it wrote), so
+    /// Folds one event in. Events come from [`Match::decide`] (or a log it wrote), so
     /// they are valid; an error here means the log does not belong to this match.
     pub fn evolve(&mut self, event: &Event) -> Result<(), RuleError> {
         let at = event.at;
@@ -21,7 +21,7 @@ impl Match {
                 side,
                 ruling,
                 grounds,
-            } => self.appeals.push(super::Appeal {
+            } => self.appeals.push(super::records::Appeal {
                 side: *side,
                 ruling: *ruling,
                 grounds: grounds.clone(),

@@ -2,7 +2,7 @@
 //!
 //! A [`Match`] is the state of one match. Commands come in ([`Command`]), are checked
 //! against the rules at a given time, and become events ([`Event`]); the state is the
-//! fold of its events ([`Match::apply`]). Nothing here reads a clock or does I/O. The
+//! fold of its events ([`Match::evolve`]). Nothing here reads a clock or does I/O. The
 //! engine also says when something is next due ([`Match::next_due`]: a flag, a lateness
 //! penalty point, the end of a break) so the server can set a timer and send
 //! [`Command::Tick`] without knowing any rule.
@@ -44,18 +44,17 @@ pub mod error;
 pub mod event;
 mod evolve;
 pub mod moves;
+mod records;
 pub mod setup;
 pub mod tournament;
 
-pub use appeal::Appeal;
 pub use board::WinKind;
 pub use command::{AppealDecision, Command, DirectorAction, PlayerRequest, Ruling, VoidReason};
 pub use cube::{Cube, CubeTurn};
 pub use due::Due;
-pub use effect::Effect;
 pub use error::RuleError;
-pub use event::{Change, Event, Expiry, GameEnd, MatchEnd};
-pub use moves::BoardState;
+pub use event::{Change, Effect, Event, Expiry, GameEnd, MatchEnd};
+pub use records::{Appeal, BoardState};
 pub use setup::{ClockSetup, DiceSource, MatchSetup, MovesSetting, TimeoutPolicy};
 pub use tournament::{ClockPolicy, TournamentDefaults};
 

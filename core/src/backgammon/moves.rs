@@ -7,33 +7,10 @@
 use super::board::WinKind;
 use super::board::{self, Position};
 use super::event::{Change, Event, GameEnd};
+pub use super::records::BoardState;
 use super::{Match, RuleError, Turn};
 use crate::side::Side;
 use crate::time::Timestamp;
-
-/// The board of the game in progress, in a match that records moves.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct BoardState {
-    /// The position with player A as side 0 (on roll) and B as side 1.
-    pub position: Position,
-    /// Whether the player moving now has recorded his move.
-    pub moved: bool,
-}
-
-impl BoardState {
-    /// The position seen from `side`.
-    pub fn seen_by(&self, side: Side) -> Position {
-        match side {
-            Side::A => self.position,
-            Side::B => self.position.swap(),
-        }
-    }
-
-    /// The pip counts of A and B.
-    pub fn pips(&self) -> [u32; 2] {
-        self.position.pips()
-    }
-}
 
 fn from_side(side: Side, seen: Position) -> Position {
     match side {

@@ -1,7 +1,7 @@
 //! A chess match as the server runs it: the settings, the games played so far (a
 //! [`Series`]) and the game in progress, as one state machine in the style of
-//! [`Game`]: [`ChessMatch::handle`] checks a command and returns its events,
-//! [`ChessMatch::apply`] folds one in, and the match is the fold of its events.
+//! [`Game`]: [`ChessMatch::decide`] checks a command and returns its events,
+//! [`ChessMatch::evolve`] folds one in, and the match is the fold of its events.
 //!
 //! Game 1 starts at the scheduled time with the lateness rules of 6.6 and 6.7. A later
 //! game starts when someone asks for it ([`MatchCommand::NextGame`]) with both players at
@@ -339,7 +339,7 @@ impl ChessMatch {
         Ok(out)
     }
 
-    /// [`ChessMatch::handle`] and apply.
+    /// [`ChessMatch::decide`] and evolve.
     pub fn execute(
         &mut self,
         command: &MatchCommand,

@@ -299,7 +299,7 @@ impl Game {
     }
 
     /// Checks `command` at `now` and returns the events it causes, without changing the
-    /// game; [`Game::apply`] them (or use [`Game::execute`]).
+    /// game; [`Game::evolve`] them (or use [`Game::execute`]).
     pub fn decide(&self, command: Command, now: Timestamp) -> Result<Vec<Event>, ChessError> {
         let mut work = self.clone();
         let mut out = work.catch_up(now);
@@ -307,7 +307,7 @@ impl Game {
         Ok(out)
     }
 
-    /// [`Game::handle`] and apply: the game changes only if the command is allowed.
+    /// [`Game::decide`] and evolve: the game changes only if the command is allowed.
     pub fn execute(&mut self, command: Command, now: Timestamp) -> Result<Vec<Event>, ChessError> {
         let events = self.decide(command, now)?;
         for e in &events {

@@ -30,6 +30,7 @@ mod control;
 mod error;
 mod overtime;
 mod pause;
+mod side;
 
 pub use control::{
     BACKGAMMON_DELAY, BACKGAMMON_PER_POINT, ControlError, MAX_BASE, MAX_BYO_YOMI_PERIODS,
@@ -38,30 +39,15 @@ pub use control::{
 };
 pub use error::ClockError;
 pub use pause::PauseReason;
+pub use side::Stage;
 
 use std::sync::Arc;
 
 use overtime::{fischer_increment, overtime_reserve, take};
+use side::SideClock;
 
 use crate::side::Side;
 use crate::time::{Millis, Timestamp};
-
-/// Which stage of its period a side is in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Stage {
-    /// The period's main time (for count-up: the time used).
-    Main,
-    /// Byo-yomi: in an overtime period, with `left` further periods after it.
-    ByoYomi {
-        /// Periods not yet started.
-        left: u32,
-    },
-    /// Canadian byo-yomi: `moves_left` moves still to make in this overtime period.
-    Canadian {
-        /// Moves still due in the current overtime period.
-        moves_left: u32,
-    },
-}
 
 /// A flag that fell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -97,17 +83,6 @@ pub struct SideView {
     pub flagged_at: Option<Timestamp>,
     /// Whether this side must wait out the delay on its current turn (if on turn) or next.
     pub must_wait_delay: bool,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct SideClock {
-    main: Millis,
-    period: usize,
-    moves: u32,
-    moves_in_period: u32,
-    stage: Stage,
-    flagged_at: Option<Timestamp>,
-    wait_next_turn: bool,
 }
 
 /// The turn in progress: whose clock runs and how much of the delay it has used.

@@ -1,7 +1,8 @@
 //! How time is taken from and given to a side beyond its main time: the overtime stages
 //! of byo-yomi and Canadian byo-yomi, and the Fischer increment.
 
-use super::{SideClock, Stage, TimingMethod};
+use super::control::TimingMethod;
+use super::side::{SideClock, Stage};
 use crate::time::Millis;
 
 /// Overtime still to come after the current stage: byo-yomi periods not yet entered, or

@@ -7,7 +7,7 @@
 //! before the first draw, no draw after the reveal, the revealed seed hashing to the
 //! commitment, and every draw equal to the stream's next (`docs/dice.md`).
 
-use super::live::{Asked, LiveLinks};
+use super::links::{Asked, LiveLinks};
 use crate::audit::strict_hex32;
 use crate::dice::{
     Commitment, DiceError, DiceStream, DiceVersion, Link, MAX_PLAYER_SEED, MIN_PLAYER_SEED_V2,

@@ -7,7 +7,8 @@ use std::collections::VecDeque;
 use super::body::{AnomalyRecord, Body};
 use super::dice::Draw;
 use super::outage::whole_ms;
-use super::{AnyMatch, Table};
+use super::owed::Owed;
+use super::state::{AnyMatch, Table};
 use crate::audit::Entry;
 use crate::audit::{strict_hex, strict_hex32};
 use crate::backgammon::{Change, DiceSource, DirectorAction, Event, Turn};
@@ -16,40 +17,6 @@ use crate::dice::{Position, Roll};
 use crate::dice_check::validate_roll;
 use crate::side::Side;
 use crate::time::{Millis, Timestamp};
-
-/// What the log owes after a record: the use of a draw, or the report of a roll.
-#[derive(Clone, Debug, PartialEq)]
-pub(super) enum Owed {
-    /// A server roll for `side`, to be played by the next `bg.rolled`.
-    Roll { side: Side, dice: Roll },
-    /// Server opening throws, each to be thrown by a `bg.opening_throw`, in order.
-    Opening(VecDeque<Roll>),
-    /// A drawn Chess960 position, to be set by the next `chess.position`.
-    Position(u16),
-    /// A physically rolled `bg.rolled`, to be reported by a `dice.reported`.
-    Report { side: Side, dice: Roll },
-    /// The anomalies the watch raised on a report, each to be recorded.
-    Anomalies(VecDeque<AnomalyRecord>),
-}
-
-impl Owed {
-    fn unpaid(&self) -> String {
-        match self {
-            Owed::Roll { side, dice: [a, b] } => {
-                format!("the server roll {a}-{b} drawn for {side} was not played")
-            }
-            Owed::Opening(throws) => format!("the drawn opening throws {throws:?} were not thrown"),
-            Owed::Position(sp) => format!("the drawn Chess960 position {sp} was not set"),
-            Owed::Report { side, dice: [a, b] } => {
-                format!("{side}'s roll {a}-{b} was not reported as dice.reported")
-            }
-            Owed::Anomalies(a) => format!(
-                "the dice watch raised \"{}\" here, and it was not recorded",
-                a.front().map_or("an anomaly", |a| a.message.as_str())
-            ),
-        }
-    }
-}
 
 fn server_rolled(event: &Event) -> Option<(Side, Roll)> {
     match event.change {

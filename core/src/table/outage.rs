@@ -10,7 +10,7 @@
 //! charged beyond its bound stays [`Uncredited`] — shown to the director, whose ruling on
 //! that clock settles it.
 
-use super::{AnyMatch, Table};
+use super::state::{AnyMatch, Table, Uncredited};
 use crate::side::Side;
 use crate::time::{Millis, Timestamp};
 
@@ -22,19 +22,6 @@ use crate::time::{Millis, Timestamp};
 /// minutes to come back — is credited a minute and the rest is put before the director,
 /// with the figure, to rule (adjust-time).
 pub const MAX_RESTART_CREDIT: Millis = Millis::secs(60);
-
-/// The part of a restart's outage its credit did not cover: what `side`'s clock
-/// charged beyond [`MAX_RESTART_CREDIT`], for the director to rule on. It lasts until
-/// the director adjusts or sets that side's clock, or the match ends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Uncredited {
-    /// Whose clock.
-    pub side: Side,
-    /// What the outage charged it and was not credited.
-    pub ms: Millis,
-    /// When the restart was recorded.
-    pub at: Timestamp,
-}
 
 impl Table {
     /// Whose clock an outage ending at `at` may credit, and what that clock charged: the

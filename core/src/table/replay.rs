@@ -4,9 +4,12 @@
 
 use super::body::{Body, GameSetup, MAX_REVEAL_WINDOW, SetupRecord};
 use super::dice::TableDice;
-use super::{AnyMatch, Table};
+use super::request::Refusal;
+use super::state::{AnyMatch, Table};
 use crate::GameType;
 use crate::audit::{Entry, Hash, Record, record_hash, strict_hex, strict_hex32};
+use crate::backgammon::Match;
+use crate::chess::ChessMatch;
 use crate::dice::{Commitment, DiceVersion, ServerSeed};
 use crate::dice_check::DiceMonitor;
 
@@ -342,6 +345,20 @@ pub fn setup_of(record: &Record) -> Result<SetupRecord, String> {
     match Body::parse(&record.body, None)? {
         Body::Setup(s) => Ok(s),
         b => Err(format!("record 1 is {}, not the set-up", b.kind())),
+    }
+}
+
+impl AnyMatch {
+    /// The match a set-up opens, or the refusal of a set-up its game's rules reject.
+    pub(super) fn new(setup: &GameSetup) -> Result<AnyMatch, Refusal> {
+        Ok(match setup {
+            GameSetup::Backgammon(s) => {
+                AnyMatch::Backgammon(Match::new(s.clone()).map_err(Refusal::backgammon)?)
+            }
+            GameSetup::Chess(s) => {
+                AnyMatch::Chess(ChessMatch::new(s.clone()).map_err(Refusal::chess)?)
+            }
+        })
     }
 }
 

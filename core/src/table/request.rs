@@ -2,8 +2,8 @@
 
 use std::fmt;
 
-use super::Plan;
 use super::body::ChessRuling;
+use super::state::Plan;
 use crate::backgammon;
 use crate::chess;
 use crate::side::Side;

@@ -260,7 +260,7 @@ impl ByHand {
                 ))
             })?;
             let Some(old) = self.made(&r.match_id) else {
-                return Err(TournamentError::invalid(format!(
+                return Err(TournamentError::not_found(format!(
                     "replaces: match {} is not in tournament {}",
                     r.match_id, self.id
                 )));

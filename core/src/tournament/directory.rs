@@ -82,10 +82,16 @@ impl VenueDates {
 
     /// Ok, or what is wrong, naming the field.
     pub fn check(&self) -> Result<(), TournamentError> {
-        if self.venue.chars().count() > MAX_VENUE || self.venue.chars().any(char::is_control) {
+        if self.venue.chars().count() > MAX_VENUE {
             return Err(TournamentError::invalid(format!(
-                "tournament.venue: at most {MAX_VENUE} characters, no control characters"
+                "tournament.venue: at most {MAX_VENUE} characters, not {}",
+                self.venue.chars().count()
             )));
+        }
+        if self.venue.chars().any(char::is_control) {
+            return Err(TournamentError::invalid(
+                "tournament.venue: no control characters (a line break, a tab)",
+            ));
         }
         for (field, day) in [("first_day", &self.first_day), ("last_day", &self.last_day)] {
             if !day.is_empty() && !is_calendar_day(day) {
@@ -475,8 +481,11 @@ impl Directory {
             let twice = records
                 .iter()
                 .any(|r| matches!(r, Record::PlayerListed { id: listed, .. } if listed == id));
-            if self.players.contains_key(id) || twice {
+            if self.players.contains_key(id) {
                 return Err(exists(format!("player {id} is listed already")));
+            }
+            if twice {
+                return Err(exists(format!("player {id} is named twice in the list")));
             }
             records.push(Record::PlayerListed {
                 id: id.clone(),

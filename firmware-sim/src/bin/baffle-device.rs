@@ -53,6 +53,7 @@ async fn main() {
                 link: link.model(),
                 drift_ppm: *drift_ppm,
                 display: !quiet && std::io::stdout().is_terminal(),
+                locale: baffle_i18n::choose(cli.lang.as_deref(), |name| std::env::var(name).ok()),
                 chess: *chess,
                 servers: Vec::new(),
                 url: cli.server.clone(),

@@ -4,6 +4,8 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use baffle_i18n::Locale;
+
 use crate::link::LinkModel;
 
 /// The server `baffle` and `baffle-device` reach when none is named.
@@ -37,6 +39,8 @@ pub struct DemoConfig {
     pub drift_ppm: i64,
     /// Redraw the devices' faces in the terminal while playing.
     pub display: bool,
+    /// The language the faces speak (`--lang`, else the POSIX locale: `baffle_i18n::choose`).
+    pub locale: Locale,
     /// Play chess matches instead: `length` games each, on a control of
     /// `per_point_ms` × `length` plus a second per move.
     pub chess: bool,
@@ -73,6 +77,7 @@ impl Default for DemoConfig {
             link: LinkModel::perfect(),
             drift_ppm: 100,
             display: false,
+            locale: Locale::En,
             chess: false,
             servers: Vec::new(),
             url: DEFAULT_SERVER.into(),

@@ -304,7 +304,7 @@ pub async fn run_on(
     };
     let outcome = if cfg.display {
         let header = [watch_line(&cfg)];
-        show_until(&header, faces, Duration::from_millis(100), all).await
+        show_until(&header, faces, Duration::from_millis(100), cfg.locale, all).await
     } else {
         all.await
     };

@@ -8,10 +8,11 @@ use baffle_core::backgammon::board::adjudicate;
 use baffle_proto::v1;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
-use super::{Admission, DeviceInput, Msg, Request, RequestId};
+use super::msg::{Admission, Msg, RequestId};
 use crate::error::Error;
 use crate::wire::MatchInfo;
 use baffle_core::GameType;
+use baffle_core::table::{DeviceInput, Request};
 
 /// A handle to a running match actor. Cheap to clone.
 #[derive(Clone)]

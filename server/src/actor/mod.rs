@@ -18,23 +18,23 @@ use std::sync::atomic::AtomicBool;
 
 mod handle;
 mod journal;
+mod msg;
 mod recovery;
 mod replica;
 
 pub use baffle_core::table::DeviceInput;
 pub use handle::MatchHandle;
+pub use msg::{Admission, RequestId};
 pub use recovery::{Recovery, game_of_setup, recover_in_background, replay_log};
 pub use replica::not_owner;
 
 use std::collections::BTreeMap;
 
 use baffle_core::Timestamp;
-use baffle_core::audit::Reader;
 use baffle_core::audit::export::record_line;
-use baffle_core::backgammon::board::{NextTurn, Position};
 use baffle_core::table::{DeviceOutcome, Plan, Request, Table};
 use baffle_proto::v1;
-use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::sync::{broadcast, mpsc};
 
 use crate::error::Error;
 use crate::feed::{FeedItem, Summary};
@@ -42,20 +42,12 @@ use crate::signing::HeadSigner;
 use crate::store::{EventStore, Receipt, StoreError};
 use crate::time::TimeSource;
 use crate::wire::{self, StateContext};
+use msg::Msg;
 
 /// Most commands per caller per match per second before RESOURCE_EXHAUSTED: far above
 /// any real table, low enough that one client cannot monopolise the store. The director
 /// is never limited: a device flooding its match must not lock out his rulings.
 pub const COMMANDS_PER_SECOND: u32 = 50;
-
-/// How a command is admitted under the rate limit.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Admission {
-    /// Always: the director's commands.
-    Always,
-    /// Within [`COMMANDS_PER_SECOND`] for this caller (a device, a player) in this match.
-    PerCaller(String),
-}
 
 /// Callers' windows kept before the stale ones are dropped.
 const WINDOWS_KEPT: usize = 8;
@@ -63,17 +55,6 @@ const WINDOWS_KEPT: usize = 8;
 /// Replies kept in memory per match for answering retried request ids at once; older
 /// ones are read back from the store's receipts.
 const REMEMBERED_REPLIES: usize = 256;
-
-/// A command's request id and a fingerprint of what it carried (its caller, command,
-/// ruling and expected sequence number): a retry carries the same id *and* the same
-/// fingerprint; an id reused for something else is refused, as idempotency keys are.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RequestId {
-    /// The client's id (non-empty).
-    pub id: String,
-    /// SHA-256 of what the request carried.
-    pub fingerprint: [u8; 32],
-}
 
 /// A stored receipt: the fingerprint, then the reply's protobuf encoding.
 fn encode_receipt(fingerprint: &[u8; 32], reply: &v1::ExecuteReply) -> Vec<u8> {
@@ -95,63 +76,6 @@ fn decode_receipt(bytes: &[u8]) -> Option<([u8; 32], v1::ExecuteReply)> {
 /// The name of a match's stream in the event store.
 pub fn stream(match_id: &str) -> String {
     format!("m/{match_id}")
-}
-
-/// Messages to a match actor.
-enum Msg {
-    Execute {
-        request: Request,
-        request_id: Option<RequestId>,
-        expected_seq: Option<u64>,
-        admission: Admission,
-        reply: oneshot::Sender<Result<v1::ExecuteReply, Error>>,
-    },
-    Reveal {
-        reply: oneshot::Sender<Result<String, Error>>,
-    },
-    Subscribe {
-        reply: oneshot::Sender<(v1::MatchState, broadcast::Receiver<Arc<v1::MatchUpdate>>)>,
-    },
-    State {
-        reply: oneshot::Sender<v1::MatchState>,
-    },
-    /// What the director's adjudication help is computed from, and the log's length.
-    Adjudicate {
-        reply: oneshot::Sender<Option<(Position, NextTurn, u64)>>,
-    },
-    Presence {
-        device: String,
-        connected: bool,
-    },
-    /// A device bound to this match (listed, not connected until it connects) or
-    /// unbound from it (no longer listed).
-    Bound {
-        device: String,
-        bound: bool,
-    },
-    DeviceInput {
-        input: DeviceInput,
-        reply: oneshot::Sender<Result<v1::Ack, Error>>,
-    },
-    /// The log grew (a replica reads the new records; the owner has them).
-    CatchUp,
-    /// This node holds the match's lease now, with `epoch`: take it over. Its previous
-    /// holder had been silent `silent_ms` (the database's measure, if known).
-    TakeOver {
-        node: String,
-        epoch: u64,
-        silent_ms: Option<u64>,
-    },
-    /// Stop writing: the node hands the match over (rebalancing). Answered with the
-    /// epoch it wrote under, or `None` if it did not write.
-    StopWriting {
-        reply: oneshot::Sender<Option<u64>>,
-    },
-    /// The hand-over failed and the node still holds the lease with `epoch`: write
-    /// again.
-    Resume {
-        epoch: u64,
-    },
 }
 
 /// Updates kept for followers that are slow to read. tokio's broadcast channel allocates
@@ -655,44 +579,6 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         }
         let _ = self.updates.send(update.clone());
         Ok(update)
-    }
-
-    /// Takes up the records the store holds beyond this table (see [`Self::append`]): the
-    /// log replayed, as a restart would, and the new events announced to followers.
-    /// Whether it did.
-    fn reload(&mut self) -> bool {
-        let info = self.table.info().clone();
-        let Some(seed) = self.table.dice().server_seed().map(|s| *s.as_bytes()) else {
-            return false;
-        };
-        let from = self.table.len();
-        let reloaded = replay_log(&self.store, &info, seed).and_then(|table| {
-            let lines = self
-                .store
-                .read(&stream(&info.id), from, usize::MAX)
-                .map_err(|e| e.to_string())?;
-            let records = Reader::at(from)
-                .records(&lines)
-                .map_err(|e| e.to_string())?;
-            Ok((table, records))
-        });
-        match reloaded {
-            Ok((table, records)) => {
-                self.table = table;
-                let events = records.iter().map(wire::event).collect();
-                let state = self.update_state(&self.table, self.now());
-                self.summarise(&state);
-                let _ = self.updates.send(Arc::new(v1::MatchUpdate {
-                    events,
-                    state: Some(state),
-                }));
-                true
-            }
-            Err(why) => {
-                tracing::error!(match_id = %info.id, error = %why, "the match could not be reloaded from its log");
-                false
-            }
-        }
     }
 
     async fn device_input(&mut self, input: DeviceInput) -> v1::Ack {

@@ -3,7 +3,9 @@
 //! replayed — chain, dice and events checked, as before — by workers on every core, or at
 //! once by the match's own task if a message comes for it first. A message to a match
 //! whose log is still being read simply waits for it. A log that does not check out makes
-//! that match, and only that match, answer DATA_LOSS with the reason.
+//! that match, and only that match, answer DATA_LOSS with the reason. A live match whose
+//! log holds more than its table (a write that may have been stored after all, a record a
+//! replica cannot fold) is read back the same way (`MatchActor::reload`).
 
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -14,12 +16,14 @@ use baffle_core::Timestamp;
 use baffle_core::audit::Reader;
 use baffle_core::dice::ServerSeed;
 use baffle_core::table::{Replay, Request, Table, setup_of};
+use baffle_proto::v1;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
-use super::{MatchActor, MatchHandle, Msg, stream};
+use super::msg::Msg;
+use super::{MatchActor, MatchHandle, stream};
 use crate::store::EventStore;
 use crate::time::TimeSource;
-use crate::wire::MatchInfo;
+use crate::wire::{self, MatchInfo};
 use baffle_core::GameType;
 
 /// How long one match's replay may take once claimed before the match is taken offline
@@ -141,6 +145,46 @@ pub fn replay_log<S: EventStore>(
 pub fn game_of_setup(line: &[u8]) -> Result<GameType, String> {
     let record = Reader::at(1).record(line).map_err(|e| e.to_string())?;
     Ok(setup_of(&record)?.game.game_type())
+}
+
+impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
+    /// Takes up the records the store holds beyond this table (see [`Self::append`]): the
+    /// log replayed, as a restart would, and the new events announced to followers.
+    /// Whether it did.
+    pub(super) fn reload(&mut self) -> bool {
+        let info = self.table.info().clone();
+        let Some(seed) = self.table.dice().server_seed().map(|s| *s.as_bytes()) else {
+            return false;
+        };
+        let from = self.table.len();
+        let reloaded = replay_log(&self.store, &info, seed).and_then(|table| {
+            let lines = self
+                .store
+                .read(&stream(&info.id), from, usize::MAX)
+                .map_err(|e| e.to_string())?;
+            let records = Reader::at(from)
+                .records(&lines)
+                .map_err(|e| e.to_string())?;
+            Ok((table, records))
+        });
+        match reloaded {
+            Ok((table, records)) => {
+                self.table = table;
+                let events = records.iter().map(wire::event).collect();
+                let state = self.update_state(&self.table, self.now());
+                self.summarise(&state);
+                let _ = self.updates.send(Arc::new(v1::MatchUpdate {
+                    events,
+                    state: Some(state),
+                }));
+                true
+            }
+            Err(why) => {
+                tracing::error!(match_id = %info.id, error = %why, "the match could not be reloaded from its log");
+                false
+            }
+        }
+    }
 }
 
 impl<S: EventStore + Clone, T: TimeSource> MatchActor<S, T> {

@@ -152,6 +152,7 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
         let r = r.into_inner();
         let request = wire::rename(&r)?;
         let handle = self.hub.match_handle(&r.match_id).await?;
+        self.hub.check_not_replaced(&r.match_id).await?;
         Ok(Response::new(
             handle
                 .execute(request, None, None, Admission::Always)

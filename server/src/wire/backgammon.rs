@@ -12,7 +12,8 @@ use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 use tonic::Status;
 
-use super::{StateContext, kind, side, two_dice};
+use super::context::{StateContext, live_dice, match_result};
+use super::fields::{kind, link, side, two_dice};
 
 /// A player's (or a device's) backgammon action. Dice left empty ask the server to
 /// throw them; dice given are reported from the table. Which the match takes is the
@@ -27,7 +28,7 @@ pub(super) fn play_request(action: Action) -> Result<Request, Status> {
         // Live dice: a player's link given with the opening asks for it with his link.
         Action::OpeningRoll(r) if !r.link.is_empty() => Ok(Request::DiceLink {
             side: side(r.side, "opening_roll.side (whose link)")?,
-            link: super::link(r.link, "opening_roll.link")?,
+            link: link(r.link, "opening_roll.link")?,
         }),
         Action::OpeningRoll(r) if r.dice.is_empty() => Ok(Request::ServerOpening),
         Action::OpeningRoll(r) => engine(Command::OpeningThrow {
@@ -37,7 +38,7 @@ pub(super) fn play_request(action: Action) -> Result<Request, Status> {
         Action::Roll(r) => {
             let s = side(r.side, "roll.side")?;
             if !r.link.is_empty() {
-                let link = super::link(r.link, "roll.link")?;
+                let link = link(r.link, "roll.link")?;
                 return Ok(Request::DiceLink { side: s, link });
             }
             if r.dice.is_empty() {
@@ -288,7 +289,7 @@ pub(super) fn match_state(m: &Match, cx: &StateContext<'_>) -> v1::MatchState {
         breaks_left: Side::BOTH.map(|s| m.breaks_left(s)).to_vec(),
         next_due_ms: next_due.map(|(at, _)| at.as_ms()),
         break_until_ms: m.break_until().map(Timestamp::as_ms),
-        live_dice: super::live_dice(cx.dice, m.result().is_some()),
+        live_dice: live_dice(cx.dice, m.result().is_some()),
         pending_length: m.pending_length(),
         awaiting_decision: m.awaiting_decision(),
         next_due_kind: next_due.map_or(v1::DueKind::Unspecified, |(_, due)| due_kind(due)) as i32,
@@ -350,7 +351,7 @@ fn result_to_wire(r: baffle_core::backgammon::MatchResult) -> v1::MatchResult {
         MatchEnd::Forfeit => v1::MatchEndKind::Forfeit,
         MatchEnd::DirectorDecision => v1::MatchEndKind::DirectorDecision,
     };
-    super::match_result(side_to_wire(r.winner), how, r.confirmed)
+    match_result(side_to_wire(r.winner), how, r.confirmed)
 }
 
 /// What falls due next, as the proto names it.

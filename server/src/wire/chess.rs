@@ -14,7 +14,7 @@ use tonic::Status;
 
 use baffle_core::table::{ChessRuling, Request};
 
-use super::StateContext;
+use super::context::{StateContext, match_result};
 
 /// True for the actions only the arbiter (the director's token) may take.
 pub fn arbiter_only(action: &Action) -> bool {
@@ -247,7 +247,7 @@ pub fn match_state(m: &ChessMatch, cx: &StateContext<'_>) -> v1::MatchState {
         clock: Some(clock_state(game.clock(), cx.now)),
         result: m.is_over().then(|| {
             let winner = m.winner().map_or(v1::Side::Unspecified, side_to_wire);
-            super::match_result(winner, match_how(m), true)
+            match_result(winner, match_how(m), true)
         }),
         dice_source: "server".into(),
         present: Side::BOTH.map(by_player).to_vec(),

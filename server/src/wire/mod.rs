@@ -3,25 +3,28 @@
 //! input.
 
 use baffle_core::GameType;
-use baffle_core::audit::{Hash, Record, kind_of};
+use baffle_core::audit::{Record, kind_of};
 use baffle_core::backgammon::board::{NextTurn, Position};
-use baffle_core::backgammon::{Command, Ruling, WinKind};
+use baffle_core::backgammon::{Command, Ruling};
 use baffle_core::table::{AnyMatch, Refusal, RefusalKind, Request};
 
 use crate::error::Error;
 use baffle_core::{Side, Timestamp};
-use baffle_proto::convert::side_from_wire;
 use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 use tonic::Status;
 
 mod backgammon;
 pub mod chess;
+mod context;
 pub mod draw;
+mod fields;
 pub mod setup;
 pub mod tournament;
 
 pub use baffle_core::table::MatchInfo;
+pub use context::StateContext;
+pub(crate) use fields::{link, side};
 
 /// A backgammon rule's refusal as a status: INVALID_ARGUMENT for a value no match could
 /// accept, FAILED_PRECONDITION for one the state refuses now.
@@ -85,19 +88,6 @@ pub fn refusal(r: Refusal) -> Status {
 /// below the services that read requests and the listener that bounds them.)
 pub const MAX_MESSAGE_BYTES: usize = 64 * 1024;
 
-/// A side from the wire, or INVALID_ARGUMENT naming `field`.
-pub(crate) fn side(value: i32, field: &str) -> Result<Side, Status> {
-    side_from_wire(value).map_err(|e| Status::invalid_argument(format!("{field}: {e}")))
-}
-
-/// A live dice link from the wire (`docs/dice.md`, "Live dice"): 32 bytes, or
-/// INVALID_ARGUMENT naming `field`.
-pub(crate) fn link(bytes: Vec<u8>, field: &str) -> Result<baffle_core::dice::Link, Status> {
-    bytes
-        .try_into()
-        .map_err(|_| Status::invalid_argument(format!("{field}: a live dice link is 32 bytes")))
-}
-
 /// A `RenamePlayerRequest` as the table's request; the name is the rules' to check
 /// (`table::check_player_name`), so a bad one is refused by the table, naming why.
 pub fn rename(r: &v1::RenamePlayerRequest) -> Result<Request, Status> {
@@ -105,30 +95,6 @@ pub fn rename(r: &v1::RenamePlayerRequest) -> Result<Request, Status> {
         side: side(r.side, "side")?,
         name: r.name.clone(),
     })
-}
-
-fn kind(value: i32, field: &str) -> Result<WinKind, Status> {
-    match v1::WinKind::try_from(value) {
-        Ok(v1::WinKind::Single) => Ok(WinKind::Single),
-        Ok(v1::WinKind::Gammon) => Ok(WinKind::Gammon),
-        Ok(v1::WinKind::Backgammon) => Ok(WinKind::Backgammon),
-        _ => Err(Status::invalid_argument(format!(
-            "{field}: kind must be single, gammon or backgammon"
-        ))),
-    }
-}
-
-/// Two reported dice as the rules take them; whether they are 1 to 6 is the rules' to
-/// say (4.1 (i)).
-fn two_dice(dice: &[u32], field: &str) -> Result<[u8; 2], Status> {
-    let die = |d: u32| u8::try_from(d).unwrap_or(u8::MAX);
-    match dice {
-        [a, b] => Ok([die(*a), die(*b)]),
-        _ => Err(Status::invalid_argument(format!(
-            "{field}: two dice, not {}",
-            dice.len()
-        ))),
-    }
 }
 
 /// True for the actions only the director may take.
@@ -210,30 +176,6 @@ pub fn event(record: &Record) -> v1::Event {
     }
 }
 
-/// Everything `match_state` needs besides the match itself.
-pub struct StateContext<'a> {
-    /// Where the match sits.
-    pub info: &'a MatchInfo,
-    /// The dice commitment, hex.
-    pub commitment: &'a str,
-    /// Records in the log.
-    pub seq: u64,
-    /// The newest record's hash.
-    pub head: Hash,
-    /// Now, for the clock.
-    pub now: Timestamp,
-    /// Dice anomalies raised so far, and the latest.
-    pub anomalies: (u32, &'a str),
-    /// Devices that connected, and whether they are connected now.
-    pub devices: &'a std::collections::BTreeMap<String, bool>,
-    /// The match's dice, for the players' seeds.
-    pub dice: &'a baffle_core::table::TableDice,
-    /// The head (`head` at `seq`) as the server signed it.
-    pub signed_head: Option<v1::SignedHead>,
-    /// What the last restart took from a clock and left to the director.
-    pub uncredited: Option<baffle_core::table::Uncredited>,
-}
-
 /// The players' seeds as a state shows them, A then B.
 fn player_seeds(cx: &StateContext<'_>) -> Vec<v1::PlayerSeed> {
     Side::BOTH
@@ -246,33 +188,6 @@ fn player_seeds(cx: &StateContext<'_>) -> Vec<v1::PlayerSeed> {
             seed: hex::encode(cx.dice.player_seed(side)),
         })
         .to_vec()
-}
-
-/// A match's live dice: the chains and the draw waiting for links (`docs/dice.md`).
-pub(crate) fn live_dice(dice: &baffle_core::table::TableDice, over: bool) -> Option<v1::LiveDice> {
-    use baffle_core::table::Asked;
-    let live = dice.live()?;
-    let chain = |side| {
-        live.chain(side).map(|(head, left)| v1::LiveChain {
-            head: hex::encode(head),
-            left,
-        })
-    };
-    Some(v1::LiveDice {
-        chain_a: chain(Side::A),
-        chain_b: chain(Side::B),
-        // A match over waits for nothing (a withholder forfeited).
-        waiting: live.pending().filter(|_| !over).map(|p| v1::LiveDraw {
-            side: match p.asked {
-                Asked::Roll(side) => baffle_proto::convert::side_to_wire(side),
-                Asked::Opening => v1::Side::Unspecified,
-            } as i32,
-            asked_ms: p.at.as_ms(),
-            due_ms: p.due.as_ms(),
-            given_a: p.links[0].is_some(),
-            given_b: p.links[1].is_some(),
-        }),
-    })
 }
 
 /// The number of the dice construction a match's log follows (`docs/dice.md`).
@@ -327,22 +242,6 @@ pub fn match_state(game: &AnyMatch, cx: &StateContext<'_>) -> v1::MatchState {
     };
     state.status = match_status(&state) as i32;
     state
-}
-
-/// A finished match's result: `how` as an enum, and in words (its name without the
-/// prefix: "penalty_points") for clients older than `how_kind`.
-pub(crate) fn match_result(
-    winner: v1::Side,
-    how: v1::MatchEndKind,
-    confirmed: bool,
-) -> v1::MatchResult {
-    let words = how.as_str_name().trim_start_matches("MATCH_END_KIND_");
-    v1::MatchResult {
-        winner: winner as i32,
-        how: words.to_lowercase(),
-        confirmed,
-        how_kind: how as i32,
-    }
 }
 
 /// Where a match stands, in one word, from its state: confirmed or over once there is a

@@ -9,9 +9,9 @@ use crate::clock::PauseReason;
 use crate::dice::{DiceError, Link};
 use crate::side::Side;
 use crate::table::body::{Body, ChessRuling};
-use crate::table::live::{Asked, LINK_WINDOW};
+use crate::table::links::{Asked, LINK_WINDOW};
 use crate::table::request::Refusal;
-use crate::table::{AnyMatch, Table};
+use crate::table::state::{AnyMatch, Table};
 use crate::time::Timestamp;
 
 /// The article an automatic forfeit for a withheld link applies: the director's forfeit

@@ -6,11 +6,11 @@ mod live;
 use super::body::{
     AnomalyRecord, Body, ChessRuling, DeviceInputRecord, RestartRecord, TakeoverRecord,
 };
-use super::evolve::Owed;
-use super::live::Asked;
+use super::links::Asked;
 use super::outage::whole_ms;
+use super::owed::Owed;
 use super::request::{DeviceInput, DeviceOutcome, Refusal, Request};
-use super::{AnyMatch, MAX_LAG_CREDIT, Plan, Table};
+use super::state::{AnyMatch, MAX_LAG_CREDIT, Plan, Table};
 use crate::audit::{Entry, Record, record_hash};
 use crate::backgammon::{Command, DiceSource, Turn};
 use crate::chess::{Chess960, MatchCommand};

@@ -12,7 +12,7 @@ use tokio::sync::mpsc;
 use tokio_stream::StreamExt;
 use tonic::{Status, Streaming};
 
-use super::{HELLO_TIMEOUT, display};
+use super::display::display;
 use crate::actor::{DeviceInput, MatchHandle};
 use crate::auth;
 use crate::error::Error;
@@ -20,6 +20,9 @@ use crate::hub::Hub;
 use crate::store::EventStore;
 use crate::time::TimeSource;
 use crate::wire::{decode, director_only};
+
+/// How long a new device stream may take to say hello before the server ends it.
+pub const HELLO_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Waits for the hello (within [`HELLO_TIMEOUT`]) and checks its credential belongs to
 /// the device it names.
