@@ -313,7 +313,7 @@ impl Tree {
         let mut add = |from: usize, target: Option<Target>, name: &str, line: usize| {
             if let Some(Target::Item(m, _)) = target {
                 let to = self.modules[m].file;
-                if to != from && !self.encloses(to, from) && !self.encloses(from, to) {
+                if to != from {
                     edges.push(Edge {
                         from,
                         to,
@@ -360,21 +360,6 @@ impl Tree {
             }
         }
         edges
-    }
-
-    /// Whether file `outer` is a module file above `inner` (`lib.rs` above every file
-    /// of its crate, `store/mod.rs` above `store/sled_store.rs`).
-    fn encloses(&self, outer: usize, inner: usize) -> bool {
-        let Some(mut m) = self.modules.iter().position(|m| m.file == inner) else {
-            return false;
-        };
-        while let Some(parent) = self.modules[m].parent {
-            if self.modules[parent].file == outer {
-                return true;
-            }
-            m = parent;
-        }
-        false
     }
 
     /// Every path `file` names outside its crate, through its `use` lines or in its
