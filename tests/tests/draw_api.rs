@@ -625,14 +625,16 @@ async fn a_replaced_pairing_gets_a_new_log_and_the_old_one_takes_no_more_command
         .knockout(&mut d, DAY, &["Anna", "Ben", "Cleo", "Dan"], &["1", "2"])
         .await;
     let old = v.pairings[0].clone();
-    let replace = v1::RuleOnPairingRequest {
-        tournament_id: DAY.into(),
-        key: old.key.clone(),
-        words: "the board was set up wrongly".into(),
-        ruling: Some(v1::rule_on_pairing_request::Ruling::Replace(true)),
+    let replace = |words: &str| {
+        server.director(v1::RuleOnPairingRequest {
+            tournament_id: DAY.into(),
+            key: old.key.clone(),
+            words: words.into(),
+            ruling: Some(v1::rule_on_pairing_request::Ruling::Replace(true)),
+        })
     };
     dd.draws
-        .rule_on_pairing(server.director(replace))
+        .rule_on_pairing(replace("the board was set up wrongly"))
         .await
         .expect("replaced");
     let now = dd.get(DAY).await;
@@ -661,14 +663,8 @@ async fn a_replaced_pairing_gets_a_new_log_and_the_old_one_takes_no_more_command
     d.act(&new.match_id, Action::CheckIn(v1::Side::A as i32))
         .await;
     // Replaced again: the first log's refusal sends the director to the live one.
-    let again = v1::RuleOnPairingRequest {
-        tournament_id: DAY.into(),
-        key: old.key.clone(),
-        words: "the clock failed".into(),
-        ruling: Some(v1::rule_on_pairing_request::Ruling::Replace(true)),
-    };
     dd.draws
-        .rule_on_pairing(server.director(again))
+        .rule_on_pairing(replace("the clock failed"))
         .await
         .expect("replaced again");
     let live = dd
