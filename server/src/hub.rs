@@ -662,6 +662,15 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
         }))
     }
 
+    /// A match's handle for a command: as [`Hub::match_handle`], and refused if the match
+    /// was replaced ([`Hub::check_not_replaced`]). Every path that writes to a match by
+    /// id asks this; reading it asks `match_handle`.
+    pub async fn handle_for_command(&self, id: &str) -> Result<MatchHandle, Error> {
+        let handle = self.match_handle(id).await?;
+        self.check_not_replaced(id).await?;
+        Ok(handle)
+    }
+
     /// Every match handle, by id.
     pub async fn match_handles(&self) -> Vec<MatchHandle> {
         self.state.lock().await.matches.values().cloned().collect()

@@ -114,8 +114,7 @@ impl<S: EventStore + Clone, T: TimeSource> AuditService<S, T> {
         request: TableRequest,
         admission: actor::Admission,
     ) -> Result<Response<v1::SubmitPlayerSeedResponse>, Status> {
-        let handle = self.hub.match_handle(match_id).await?;
-        self.hub.check_not_replaced(match_id).await?;
+        let handle = self.hub.handle_for_command(match_id).await?;
         let reply = handle.execute(request, None, None, admission).await?;
         Ok(Response::new(v1::SubmitPlayerSeedResponse {
             seq: reply.state.map_or(0, |s| s.seq),

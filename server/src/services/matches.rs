@@ -79,8 +79,7 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
                 Error::Invalid(format!("request_id: at most {MAX_REQUEST_ID} bytes")).into(),
             );
         }
-        let handle = self.hub.match_handle(&r.match_id).await?;
-        self.hub.check_not_replaced(&r.match_id).await?;
+        let handle = self.hub.handle_for_command(&r.match_id).await?;
         let by_director_only = r
             .command
             .as_ref()
@@ -151,8 +150,7 @@ impl<S: EventStore + Clone, T: TimeSource> Matches for MatchesService<S, T> {
         self.hub.director(r.metadata()).await?;
         let r = r.into_inner();
         let request = wire::rename(&r)?;
-        let handle = self.hub.match_handle(&r.match_id).await?;
-        self.hub.check_not_replaced(&r.match_id).await?;
+        let handle = self.hub.handle_for_command(&r.match_id).await?;
         Ok(Response::new(
             handle
                 .execute(request, None, None, Admission::Always)
