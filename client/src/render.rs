@@ -1,6 +1,7 @@
 //! What `baffle` prints: tables for people, JSON for scripts.
 
 use baffle_core::Millis;
+use baffle_i18n::turn::Form;
 use baffle_proto::chess_text;
 use baffle_proto::v1;
 use serde_json::{Value, json};
@@ -21,8 +22,6 @@ pub fn score(s: &v1::MatchState) -> String {
         s.player_a, s.score_a, s.score_b, s.player_b
     )
 }
-
-pub use baffle_proto::backgammon_text::cube_short as cube;
 
 /// One side's clock: "13:42.0 +0:12.0", flagged "0:00.0 FLAG".
 pub fn clock_side(c: &v1::SideClock) -> String {
@@ -62,10 +61,12 @@ pub fn match_text_checked(s: &v1::MatchState, check: Option<&crate::reveal::Dice
     if let Some(c) = &s.chess {
         out.push_str(&chess_lines(s, c));
     } else if s.game_number > 0 {
+        // The sides by their letters, as the clock line below names them.
+        let letters = [v1::Side::A, v1::Side::B].map(|s| side(s as i32));
         let args = [
             ("number", s.game_number.into()),
-            ("cube", baffle_proto::backgammon_text::cube(s).into()),
-            ("turn", baffle_proto::backgammon_text::turn(s).into()),
+            ("cube", words::cube(s, letters).into()),
+            ("turn", words::turn(s, Form::Line, letters).into()),
         ];
         out.push_str(&(words::say_with("cli-game", &args) + "\n"));
     }

@@ -22,6 +22,7 @@ use std::sync::{LazyLock, OnceLock};
 use std::task::{Context, Poll};
 
 use baffle_i18n::describe::describe;
+use baffle_i18n::turn::{self, Form};
 use baffle_i18n::{Catalogue, Locale, Value};
 use baffle_proto::v1;
 
@@ -259,6 +260,24 @@ pub fn event(e: &v1::Event, names: [&str; 2]) -> String {
 /// Words of the server's (`v1::Words`) in the chosen language.
 pub fn words(said: &v1::Words, names: [&str; 2]) -> String {
     catalogue().words(said, names)
+}
+
+/// Whose turn it is in backgammon match `s` and what the game waits for, the sides
+/// named by `names` ([A, B]): in a line, the server's words (`turn_words`), else —
+/// from an older server, or in a cell — those of `baffle_i18n::turn`, the function the
+/// server calls. Empty in chess.
+pub fn turn(s: &v1::MatchState, form: Form, names: [&str; 2]) -> String {
+    let said = match form {
+        Form::Line => s.turn_words.clone().or_else(|| turn::turn(s, form)),
+        Form::Cell => turn::turn(s, form),
+    };
+    said.map_or(String::new(), |w| words(&w, names))
+}
+
+/// The cube of backgammon match `s` in a line ("cube 2 B", `baffle_i18n::turn::cube`),
+/// the owner named by `names`. Empty in chess.
+pub fn cube(s: &v1::MatchState, names: [&str; 2]) -> String {
+    turn::cube(s).map_or(String::new(), |w| words(&w, names))
 }
 
 #[cfg(test)]

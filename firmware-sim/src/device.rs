@@ -13,6 +13,7 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 use baffle_core::device_time::TimeSync;
+use baffle_i18n::Locale;
 use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
 use baffle_proto::v1::devices_client::DevicesClient;
@@ -51,6 +52,9 @@ pub struct DeviceConfig {
     /// The nodes of a cluster to go round when the connection is lost (`servers.rs`);
     /// empty: only `channel`. A node naming another as the match's writer is followed.
     pub servers: Vec<String>,
+    /// The language of its display, said in its hello (`v1::Hello.lang`): the server's
+    /// `Display` lines come in it. None: the server's default (Greek).
+    pub lang: Option<Locale>,
 }
 
 impl DeviceConfig {
@@ -65,6 +69,7 @@ impl DeviceConfig {
             sync_every: Duration::from_millis(100),
             seed: 1,
             servers: Vec::new(),
+            lang: None,
         }
     }
 
@@ -451,6 +456,7 @@ impl Firmware {
             device_id: self.cfg.id.clone(),
             credential: self.cfg.credential.clone(),
             firmware: concat!("baffle-device ", env!("CARGO_PKG_VERSION")).into(),
+            lang: self.cfg.lang.map_or("", Locale::tag).into(),
         };
         out.send(message(v1::device_message::Message::Hello(hello)))
             .await

@@ -5,8 +5,9 @@
 use std::io::Write;
 use std::time::Duration;
 
+use baffle_i18n::turn::{Form, cube, turn};
 use baffle_i18n::{Catalogue, Locale};
-use baffle_proto::backgammon_text::{dice, side};
+use baffle_proto::backgammon_text::side;
 use baffle_proto::chess_text::{player, points};
 use baffle_proto::faces::{Face, faces, mmss};
 use baffle_proto::v1;
@@ -29,7 +30,7 @@ pub fn face(label: &str, view: &View, server_now_ms: i64, words: &Catalogue) -> 
         s.score_a,
         s.score_b,
         s.player_b,
-        cube(s, words),
+        said(words, cube(s)),
         link(view, words)
     );
     let clock = s.clock.clone().unwrap_or_default();
@@ -51,7 +52,7 @@ pub fn face(label: &str, view: &View, server_now_ms: i64, words: &Catalogue) -> 
         "  {}  |  {}   {}{paused}",
         show(&s.player_a, a),
         show(&s.player_b, b),
-        turn(s, words)
+        said(words, turn(s, Form::Line))
     );
     [title, clocks]
 }
@@ -67,37 +68,11 @@ fn mark(f: Face) -> &'static str {
     }
 }
 
-/// The cube: "Crawford", "cube 1" in the middle, "cube 2 B" owned by B.
-fn cube(s: &v1::MatchState, words: &Catalogue) -> String {
-    if s.crawford {
-        words.format("crawford", &[])
-    } else if s.cube_owner == 0 {
-        words.format("device-cube", &[("value", s.cube_value.max(1).into())])
-    } else {
-        let args = [
-            ("value", s.cube_value.into()),
-            ("side", side(s.cube_owner).into()),
-        ];
-        words.format("device-cube-owned", &args)
-    }
-}
-
-/// Whose turn, by side letter: "A to roll", "A to move 6-4", "match over", …
-fn turn(s: &v1::MatchState, words: &Catalogue) -> String {
-    let name = ("name", side(s.turn_side).into());
-    let id = match v1::TurnPhase::try_from(s.turn) {
-        _ if s.result.is_some() => "turn-match-over",
-        Ok(v1::TurnPhase::Opening) => "turn-phase-opening",
-        Ok(v1::TurnPhase::OnRoll) => "turn-phase-on-roll",
-        Ok(v1::TurnPhase::Moving) => {
-            let args = [name, ("dice", dice(&s.dice).into())];
-            return words.format("turn-phase-moving", &args);
-        }
-        Ok(v1::TurnPhase::DoubleOffered) => "turn-phase-double-offered",
-        _ if s.phase == v1::MatchPhase::Waiting as i32 => "match-phase-waiting",
-        _ => "match-phase-between-games",
-    };
-    words.format(id, &[name])
+/// Words of `baffle_i18n::turn` (the turn, the cube), the sides by their letters: the
+/// names are in the title already.
+fn said(words: &Catalogue, said: Option<v1::Words>) -> String {
+    let letters = [v1::Side::A, v1::Side::B].map(|s| side(s as i32));
+    said.map_or(String::new(), |w| words.words(&w, letters))
 }
 
 /// What the device's link is doing, if not its job: "  [offline]", "  [stopped]".

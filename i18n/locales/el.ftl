@@ -50,6 +50,9 @@ crawford = Crawford
 post-crawford = μετά το Crawford
 cube-centre = βίδος { $value } στη μέση
 cube-owned = βίδος { $value } · { $name }
+# The cube in a line, as a device or the console says it (baffle_i18n::turn::cube).
+cube-line = βίδος { $value }
+cube-line-owned = βίδος { $value } { $name }
 paused = σταματημένο: { $reason }
 # Πόντοι ποινής που πήρε ένας παίκτης (MatchState.penalty_points): υπέρ του.
 penalty-points = { $points ->
@@ -87,6 +90,8 @@ turn-phase-opening = αρχική ζαριά
 turn-phase-on-roll = { $name } ρίχνει
 turn-phase-moving = { $name } παίζει { $dice }
 turn-phase-double-offered = { $name } διπλασίασε
+# Said of a double in a line (baffle_i18n::turn): who is to answer it too.
+turn-double-offered = { $name } διπλασίασε: { $other } δέχεται ή αρνείται
 
 ## Σύντομες μορφές, για τα κελιά των πινάκων της κονσόλας
 
@@ -95,6 +100,8 @@ turn-short-on-roll = { $name } ρίχνει
 turn-short-moving = { $name } παίζει
 turn-short-double-offered = { $name } διπλ.
 turn-short-over = τέλος
+# No turn to show: before the first game, between games.
+turn-short-none = -
 turn-match-over = τέλος ματς
 match-end-kind-points = στους πόντους
 match-end-kind-timeout = στον χρόνο
@@ -627,8 +634,7 @@ follow-crawford-game = ΠΑΡΤΙΔΑ CRAWFORD
 follow-delay = καθυστέρηση { $time }
 follow-moves-period = κινήσεις { $moves }   περίοδος { $period }
 follow-no-clock = χωρίς ρολόι
-follow-double = { $name } διπλασίασε: { $other } δέχεται ή αρνείται
-follow-game = παρτίδα { $number }   βίδος { $cube }   { $turn }
+follow-game = παρτίδα { $number }   { $cube }   { $turn }
 follow-drawn-confirmed = το ματς έληξε ισόπαλο (επικυρωμένο)
 follow-drawn-provisional = το ματς έληξε ισόπαλο (προς επικύρωση)
 follow-both-lost = ήττα και των δύο λόγω μη προσέλευσης (6.7)
@@ -845,12 +851,11 @@ console-help-draw =
     R       έναρξη του γύρου που είναι έτοιμος (πρώτα ν/ο)
 
 ## A device's display (`baffle-device demo`): two short lines, as a clock's LCD
-## shows them. Turns, phases and pauses reuse turn-phase-*, match-phase-*,
-## turn-match-over, console-turn-game-over and console-status-paused.
+## shows them. The turn and the cube are baffle_i18n::turn's (turn-phase-*,
+## cube-line*); phases and pauses reuse match-phase-*, turn-match-over,
+## console-turn-game-over and console-status-paused.
 
 device-match-to = στους { $length }
-device-cube = βίδος { $value }
-device-cube-owned = βίδος { $value } { $side }
 device-link-offline = [εκτός σύνδεσης]
 device-link-stopped = [σταματημένη]
 # A chess clock's move counter and period ("κ12 Π1"), and the colours' letters.

@@ -50,6 +50,9 @@ crawford = Crawford
 post-crawford = after Crawford
 cube-centre = cube { $value } in the middle
 cube-owned = cube { $value } · { $name }
+# The cube in a line, as a device or the console says it (baffle_i18n::turn::cube).
+cube-line = cube { $value }
+cube-line-owned = cube { $value } { $name }
 paused = paused: { $reason }
 # Penalty points a player has received (MatchState.penalty_points): in his favour.
 penalty-points = { $points ->
@@ -87,6 +90,8 @@ turn-phase-opening = opening roll
 turn-phase-on-roll = { $name } to roll
 turn-phase-moving = { $name } to move { $dice }
 turn-phase-double-offered = { $name } doubled
+# Said of a double in a line (baffle_i18n::turn): who is to answer it too.
+turn-double-offered = { $name } doubled: { $other } to take or pass
 
 ## Short forms, for the console's table cells
 
@@ -95,6 +100,8 @@ turn-short-on-roll = { $name } roll
 turn-short-moving = { $name } move
 turn-short-double-offered = { $name } doubled
 turn-short-over = over
+# No turn to show: before the first game, between games.
+turn-short-none = -
 turn-match-over = match over
 match-end-kind-points = on points
 match-end-kind-timeout = on time
@@ -629,8 +636,7 @@ follow-crawford-game = CRAWFORD GAME
 follow-delay = delay { $time }
 follow-moves-period = moves { $moves }   period { $period }
 follow-no-clock = no clock
-follow-double = { $name } doubled: { $other } to take or pass
-follow-game = game { $number }   cube { $cube }   { $turn }
+follow-game = game { $number }   { $cube }   { $turn }
 follow-drawn-confirmed = the match is drawn (confirmed)
 follow-drawn-provisional = the match is drawn (to confirm)
 follow-both-lost = both lost by default (6.7)
@@ -847,12 +853,11 @@ console-help-draw =
     R       start the round that is ready (y/n first)
 
 ## A device's display (`baffle-device demo`): two short lines, as a clock's LCD
-## shows them. Turns, phases and pauses reuse turn-phase-*, match-phase-*,
-## turn-match-over, console-turn-game-over and console-status-paused.
+## shows them. The turn and the cube are baffle_i18n::turn's (turn-phase-*,
+## cube-line*); phases and pauses reuse match-phase-*, turn-match-over,
+## console-turn-game-over and console-status-paused.
 
 device-match-to = to { $length }
-device-cube = cube { $value }
-device-cube-owned = cube { $value } { $side }
 device-link-offline = [offline]
 device-link-stopped = [stopped]
 # A chess clock's move counter and period ("m12 P1"), and the colours' letters.

@@ -375,7 +375,7 @@ fn ruling_action(action: &Json, effect: Option<&Json>) -> v1::Words {
 }
 
 /// The message `id` with `args`.
-fn words<const N: usize>(id: &str, args: [(&str, Arg); N]) -> v1::Words {
+pub(crate) fn words<const N: usize>(id: &str, args: [(&str, Arg); N]) -> v1::Words {
     v1::Words {
         id: id.to_string(),
         args: args

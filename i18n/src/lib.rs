@@ -22,6 +22,7 @@ pub mod describe;
 pub mod enums;
 pub mod locale;
 pub mod page;
+pub mod turn;
 
 use baffle_proto::v1;
 use fluent_bundle::concurrent::FluentBundle;

@@ -463,3 +463,125 @@ fn words_are_formatted_with_the_names_and_nested_messages_of_the_locale() {
     assert!(describe::describe("dice.roll", &json!({"side": "A", "dice": [1, 2]})).detail);
     assert!(!describe::describe("bg.rolled", &json!({"side": "A", "dice": [1, 2]})).detail);
 }
+
+/// A backgammon state in `turn` (A's when a side counts), in `phase`, with `dice`.
+fn turn_state(turn: v1::TurnPhase, phase: v1::MatchPhase) -> v1::MatchState {
+    v1::MatchState {
+        turn: turn as i32,
+        turn_side: v1::Side::A as i32,
+        dice: if turn == v1::TurnPhase::Moving {
+            vec![6, 4]
+        } else {
+            vec![]
+        },
+        phase: phase as i32,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn the_turn_is_worded_for_every_phase_in_both_forms_and_both_languages() {
+    use turn::{Form, turn};
+    use v1::{MatchPhase as M, TurnPhase as T};
+    let en = Catalogue::new(Locale::En);
+    let el = Catalogue::new(Locale::El);
+    let names = ["Anna", "Ben"];
+    // (turn, phase, in a line, in a cell), in English; then the line in Greek.
+    let cases = [
+        (
+            T::Opening,
+            M::Playing,
+            "opening roll",
+            "opening",
+            "αρχική ζαριά",
+        ),
+        (
+            T::OnRoll,
+            M::Playing,
+            "Anna to roll",
+            "Anna roll",
+            "Anna ρίχνει",
+        ),
+        (
+            T::Moving,
+            M::Playing,
+            "Anna to move 6-4",
+            "Anna move",
+            "Anna παίζει 6-4",
+        ),
+        (
+            T::DoubleOffered,
+            M::Playing,
+            "Anna doubled: Ben to take or pass",
+            "Anna doubled",
+            "Anna διπλασίασε: Ben δέχεται ή αρνείται",
+        ),
+        (T::Unspecified, M::Waiting, "waiting", "-", "αναμονή"),
+        (
+            T::Unspecified,
+            M::BetweenGames,
+            "between games",
+            "-",
+            "μεταξύ παρτίδων",
+        ),
+    ];
+    let mut report = Vec::new();
+    for (phase, match_phase, line, cell, greek) in cases {
+        let s = turn_state(phase, match_phase);
+        let [l, c] = [Form::Line, Form::Cell].map(|f| turn(&s, f).expect("backgammon"));
+        for locale in Locale::ALL {
+            check_words(&l, locale, "turn line", &mut report);
+            check_words(&c, locale, "turn cell", &mut report);
+        }
+        assert_eq!(en.words(&l, names), line, "{phase:?}");
+        assert_eq!(en.words(&c, names), cell, "{phase:?}");
+        assert_eq!(el.words(&l, names), greek, "{phase:?}");
+    }
+    // Every phase the proto has is in the table above.
+    let covered: BTreeSet<i32> = cases.iter().map(|c| c.0 as i32).collect();
+    let all: BTreeSet<i32> = enums::values("TurnPhase").iter().map(|(v, _)| *v).collect();
+    assert!(all.len() >= 4 && all.is_subset(&covered), "{all:?}");
+    assert!(report.is_empty(), "{}", report.join("\n"));
+    // A result ends the match, whatever the turn was.
+    let over = v1::MatchState {
+        result: Some(v1::MatchResult::default()),
+        ..turn_state(T::Moving, M::Over)
+    };
+    let said = |f| en.words(&turn(&over, f).unwrap(), names);
+    assert_eq!(
+        (said(Form::Line), said(Form::Cell)),
+        ("match over".into(), "over".into())
+    );
+    assert_eq!(
+        el.words(&turn(&over, Form::Line).unwrap(), names),
+        "τέλος ματς"
+    );
+    // Chess says who is to move by colour, not here.
+    let chess = v1::MatchState {
+        chess: Some(v1::ChessState::default()),
+        ..turn_state(T::Moving, M::Playing)
+    };
+    assert_eq!(turn(&chess, Form::Line), None);
+}
+
+#[test]
+fn the_cube_is_worded_in_the_middle_owned_and_in_the_crawford_game() {
+    let en = Catalogue::new(Locale::En);
+    let el = Catalogue::new(Locale::El);
+    let mut s = v1::MatchState {
+        cube_value: 0,
+        ..Default::default()
+    };
+    let said = |c: &Catalogue, s: &v1::MatchState| c.words(&turn::cube(s).unwrap(), ["A", "B"]);
+    assert_eq!(said(&en, &s), "cube 1");
+    s.cube_value = 2;
+    s.cube_owner = v1::Side::B as i32;
+    assert_eq!(
+        (said(&en, &s), said(&el, &s)),
+        ("cube 2 B".into(), "βίδος 2 B".into())
+    );
+    s.crawford = true;
+    assert_eq!(said(&en, &s), "Crawford");
+    s.chess = Some(v1::ChessState::default());
+    assert_eq!(turn::cube(&s), None);
+}

@@ -1,5 +1,6 @@
 //! A chess match in words, the same on every display — the console, the follow view,
 //! the CLI and a device's two lines: half points as "1½", results as "1-0 resignation".
+//! (A device's lines take their other words from the catalogue.)
 
 use crate::v1;
 
@@ -22,12 +23,6 @@ pub fn score(s: &v1::MatchState, c: &v1::ChessState) -> String {
         s.player_b,
         c.games
     )
-}
-
-/// A clock side's move counter and period, as a device shows them: "m12 P1" (periods
-/// count from 1), so a period change shows as it happens (6.3 (b)).
-pub fn moves_and_period(side: &v1::SideClock) -> String {
-    format!("m{} P{}", side.moves, side.period + 1)
 }
 
 /// "1-0", "0-1", "½-½" or "0-0".

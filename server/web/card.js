@@ -3,7 +3,7 @@
 // the card the lists and the wall show, and what a screen reader is told of a change.
 
 import { enums, SIDE_A, SIDE_B } from "./wire.js";
-import { t, enumWords, language } from "./words.js";
+import { t, enumWords, language, said } from "./words.js";
 import { el } from "./ui.js";
 import { faces, mmss, serverNow } from "./clock.js";
 
@@ -118,9 +118,9 @@ function tags(s) {
   if (s.result) {
     const how = enumWords("MatchEndKind", s.result.how_kind);
     out.append(tag("result", t("result-won", { name: nameOf(s, s.result.winner), how })));
-  } else if (s.turn) {
-    const dice = s.dice.length ? s.dice.join("-") : "";
-    out.append(tag("turn", enumWords("TurnPhase", s.turn, { name: nameOf(s, s.turn_side), dice }).trim()));
+  } else if (s.turn && s.turn_words) {
+    // The server's words for the turn (baffle_i18n::turn), as every view says it.
+    out.append(tag("turn", said(s.turn_words, s)));
   }
   return out;
 }

@@ -70,7 +70,7 @@ async fn a_director_runs_a_match_from_the_command_line() {
     let o = baffle(&server, &["play", "r1-t7", "opening", "--dice", "6,1"]).await;
     ok(&o);
     assert!(
-        o.out.contains("opening throw: Anna 6, Ben 1") && o.out.contains("A moves 6-1"),
+        o.out.contains("opening throw: Anna 6, Ben 1") && o.out.contains("A to move 6-1"),
         "{}",
         o.out
     );

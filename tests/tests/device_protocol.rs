@@ -27,11 +27,18 @@ fn message(m: v1::device_message::Message) -> v1::DeviceMessage {
 
 impl Device {
     async fn connect(server: &TestServer, credential: &str) -> Device {
+        Device::connect_in(server, credential, "").await
+    }
+
+    /// A connection whose hello asks for the display in language `lang` (a BCP 47 tag;
+    /// empty: none asked for).
+    async fn connect_in(server: &TestServer, credential: &str, lang: &str) -> Device {
         let (out, rx) = mpsc::channel(16);
         out.send(message(v1::device_message::Message::Hello(v1::Hello {
             device_id: "t7".into(),
             credential: credential.into(),
             firmware: "test".into(),
+            lang: lang.into(),
         })))
         .await
         .unwrap();
@@ -49,6 +56,16 @@ impl Device {
             match self.inbound.next().await.unwrap().unwrap().message.unwrap() {
                 Message::Update(_) | Message::Display(_) => continue,
                 other => return other,
+            }
+        }
+    }
+
+    /// The lines of the next display the server sends.
+    async fn display(&mut self) -> Vec<String> {
+        loop {
+            match self.inbound.next().await.unwrap().unwrap().message.unwrap() {
+                Message::Display(d) => return d.lines,
+                _ => continue,
             }
         }
     }
@@ -113,11 +130,7 @@ impl Device {
 #[tokio::test]
 async fn inputs_are_timed_by_the_device_bounded_and_applied_exactly_once() {
     let server = TestServer::start().await;
-    let mut d = Director::connect(&server).await;
-    d.tournament("open", defaults(0, None, v1::DiceSource::Physical))
-        .await;
-    d.create_match("open", "m", 5, EPOCH.as_ms()).await;
-    let credential = d.device(server.channel().await, "t7", "m").await;
+    let (mut d, credential) = physical_match(&server).await;
 
     let mut device = Device::connect(&server, &credential).await;
     device.sync(&server).await;
@@ -228,6 +241,16 @@ async fn inputs_are_timed_by_the_device_bounded_and_applied_exactly_once() {
     server.stop().await;
 }
 
+/// A director, and the credential of device t7, bound to match "m" (to 5, physical dice).
+async fn physical_match(server: &TestServer) -> (Director, String) {
+    let mut d = Director::connect(server).await;
+    d.tournament("open", defaults(0, None, v1::DiceSource::Physical))
+        .await;
+    d.create_match("open", "m", 5, EPOCH.as_ms()).await;
+    let credential = d.device(server.channel().await, "t7", "m").await;
+    (d, credential)
+}
+
 async fn bound_device(server: &TestServer) -> String {
     let mut d = Director::connect(server).await;
     d.tournament("open", defaults(0, None, v1::DiceSource::Server))
@@ -235,6 +258,37 @@ async fn bound_device(server: &TestServer) -> String {
     d.create_match("open", "m", 5, EPOCH.as_ms()).await;
     d.create_match("open", "other", 5, EPOCH.as_ms()).await;
     d.device(server.channel().await, "t7", "m").await
+}
+
+/// A clock device says in its hello which language its display speaks: the server's
+/// two lines come in it, and in the server's default, Greek, when it says none or one
+/// baffle does not speak.
+#[tokio::test]
+async fn a_devices_display_lines_speak_the_language_of_its_hello() {
+    let server = TestServer::start().await;
+    let (mut d, credential) = physical_match(&server).await;
+    for action in [Action::CheckIn(A), Action::CheckIn(B), opening(6, 1)] {
+        d.act("m", action).await;
+    }
+    let lines = |lang: &'static str| {
+        let (server, credential) = (&server, &credential);
+        async move {
+            let mut device = Device::connect_in(server, credential, lang).await;
+            device.display().await
+        }
+    };
+    let greek = lines("el").await;
+    assert!(greek[0].ends_with("  βίδος 1"), "{greek:?}");
+    assert!(greek[1].starts_with("A παίζει 6-1  "), "{greek:?}");
+    let english = lines("en-GB").await;
+    assert!(english[0].ends_with("  cube 1"), "{english:?}");
+    assert!(english[1].starts_with("A to move 6-1  "), "{english:?}");
+    // The clocks are the same in either language.
+    let clocks = |l: &[String]| l[1].split_once("  ").map(|(_, c)| c.to_string());
+    assert_eq!(clocks(&greek), clocks(&english));
+    // None asked for, or a language baffle does not speak: the server's default.
+    assert_eq!(lines("").await, greek);
+    assert_eq!(lines("fr").await, greek);
 }
 
 #[tokio::test]
@@ -296,6 +350,7 @@ async fn a_revoked_credential_is_refused_and_its_connection_ends() {
                 device_id: "t7".into(),
                 credential: credential.clone(),
                 firmware: "test".into(),
+                lang: String::new(),
             }),
         )]))
         .await

@@ -16,6 +16,7 @@ fn hello(device_id: &str, credential: &str) -> v1::DeviceMessage {
             device_id: device_id.into(),
             credential: credential.into(),
             firmware: "sim-0.1".into(),
+            lang: String::new(),
         })),
     }
 }

@@ -5,8 +5,10 @@
 //! in function calls and in macros (`format!`) alike. Doc comments are not read.
 //!
 //! The views checked: `baffle follow`'s screen (issue 34: it wrote "'s flag fell",
-//! "illegal moves: White …" and "game 2 (Anna White)" in English) and a simulated
-//! device's display (it wrote "match over", "paused" and "[offline]" in English).
+//! "illegal moves: White …" and "game 2 (Anna White)" in English), a simulated
+//! device's display (it wrote "match over", "paused" and "[offline]" in English) and the
+//! lines the server sends a real clock device (they were English whatever the device:
+//! "game 3/4", "cube 2 B", "A to roll").
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -15,7 +17,11 @@ use proc_macro2::TokenTree;
 use syn::visit::Visit;
 
 /// The sources whose strings must all come from the catalogue.
-const VIEWS: &[&str] = &["client/src/tui/follow.rs", "firmware-sim/src/display.rs"];
+const VIEWS: &[&str] = &[
+    "client/src/tui/follow.rs",
+    "firmware-sim/src/display.rs",
+    "server/src/services/devices/display.rs",
+];
 
 /// Every string literal of a file, outside attributes (doc comments) and `#[cfg(test)]`
 /// items, with those inside macros' tokens.
@@ -129,7 +135,7 @@ fn source(path: &str) -> String {
 }
 
 #[test]
-fn the_follow_view_and_the_device_display_say_nothing_outside_the_catalogue() {
+fn the_follow_view_and_the_device_displays_say_nothing_outside_the_catalogue() {
     let known = catalogue_words();
     let mut report = String::new();
     for view in VIEWS {

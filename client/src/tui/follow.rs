@@ -1,6 +1,7 @@
 //! `baffle follow MATCH`: a live scoreboard for one match, readable from across the room.
 //! No token needed; it resumes from the last event seen after a disconnect.
 
+use baffle_i18n::turn::Form;
 use baffle_proto::v1;
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout};
@@ -9,7 +10,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use crate::reveal::{self, DiceCheck};
-use crate::{render, words};
+use crate::words;
 use baffle_proto::chess_text;
 use baffle_proto::faces::{faces, mmss};
 
@@ -191,23 +192,11 @@ fn info_lines(s: &v1::MatchState, status: &Status) -> Vec<Line<'static>> {
     if let Some(c) = chess {
         lines.extend(chess_lines(s, c).into_iter().map(Line::from));
     } else if s.game_number > 0 {
-        let name = ("name", player(s, s.turn_side).into());
-        let turn = match v1::TurnPhase::try_from(s.turn) {
-            Ok(v1::TurnPhase::Opening) => words::say("turn-phase-opening"),
-            Ok(v1::TurnPhase::OnRoll) => words::say_with("turn-phase-on-roll", &[name]),
-            Ok(v1::TurnPhase::Moving) => {
-                let dice = format!("{}-{}", die(s, 0), die(s, 1));
-                words::say_with("turn-phase-moving", &[name, ("dice", dice.into())])
-            }
-            Ok(v1::TurnPhase::DoubleOffered) => words::say_with(
-                "follow-double",
-                &[name, ("other", other(s, s.turn_side).into())],
-            ),
-            _ => String::new(),
-        };
+        let names = [s.player_a.as_str(), s.player_b.as_str()];
+        let turn = words::turn(s, Form::Line, names);
         let args = [
             ("number", s.game_number.into()),
-            ("cube", render::cube(s).into()),
+            ("cube", words::cube(s, names).into()),
             ("turn", turn.into()),
         ];
         lines.push(Line::from(words::say_with("follow-game", &args)));
@@ -378,16 +367,4 @@ fn player(s: &v1::MatchState, side: i32) -> &str {
     } else {
         &s.player_a
     }
-}
-
-fn other(s: &v1::MatchState, side: i32) -> &str {
-    if side == v1::Side::B as i32 {
-        &s.player_a
-    } else {
-        &s.player_b
-    }
-}
-
-fn die(s: &v1::MatchState, i: usize) -> u32 {
-    s.dice.get(i).copied().unwrap_or(0)
 }

@@ -284,6 +284,8 @@ pub async fn run_on(
             link: cfg.link,
             seed: cfg.seed.wrapping_add(u64::from(i)),
             servers: cfg.servers.clone(),
+            // The server's lines for the display in the language of the faces.
+            lang: Some(cfg.locale),
             ..DeviceConfig::new(channel.clone(), &format!("{match_id}-clock"), &credential)
         })
         .await?;

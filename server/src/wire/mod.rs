@@ -241,6 +241,7 @@ pub fn match_state(game: &AnyMatch, cx: &StateContext<'_>) -> v1::MatchState {
         ..state
     };
     state.status = match_status(&state) as i32;
+    state.turn_words = baffle_i18n::turn::turn(&state, baffle_i18n::turn::Form::Line);
     state
 }
 

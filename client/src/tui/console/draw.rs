@@ -7,6 +7,7 @@
 
 use unicode_width::UnicodeWidthStr;
 
+use baffle_i18n::turn::Form;
 use baffle_proto::faces::{Face, faces, mmss};
 use baffle_proto::v1;
 use ratatui::Frame;
@@ -171,17 +172,10 @@ struct Room {
 const NAMES_AT_LEAST: usize = 18;
 
 /// A backgammon row's turn, short: "B roll", "opening", "over" (the side by its letter:
-/// the names are in the row already).
+/// the names are in the row already), in the words `baffle_i18n::turn` chooses.
 fn turn_short(s: &v1::MatchState) -> String {
-    let who = [("name", render::side(s.turn_side).into())];
-    match v1::TurnPhase::try_from(s.turn) {
-        _ if s.result.is_some() => words::say("turn-short-over"),
-        Ok(v1::TurnPhase::Opening) => words::say("turn-short-opening"),
-        Ok(v1::TurnPhase::OnRoll) => words::say_with("turn-short-on-roll", &who),
-        Ok(v1::TurnPhase::Moving) => words::say_with("turn-short-moving", &who),
-        Ok(v1::TurnPhase::DoubleOffered) => words::say_with("turn-short-double-offered", &who),
-        _ => "-".into(),
-    }
+    let letters = [v1::Side::A, v1::Side::B].map(|side| render::side(side as i32));
+    words::turn(s, Form::Cell, letters)
 }
 
 /// The headers and the widths of the columns that do not share the room left: the

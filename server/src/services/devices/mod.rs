@@ -106,7 +106,7 @@ impl<S: EventStore + Clone, T: TimeSource> Devices for DevicesService<S, T> {
                     hello.device_id
                 ))
             })?;
-        tracing::info!(device = %hello.device_id, firmware = %hello.firmware, %match_id, "device connected");
+        tracing::info!(device = %hello.device_id, firmware = %hello.firmware, lang = session::language(&hello).tag(), %match_id, "device connected");
         let handle = self.hub.match_handle(&match_id).await?;
         // On a node of a cluster, the device connects to the node that writes its match.
         self.hub.require_owner(&handle)?;
@@ -120,7 +120,7 @@ impl<S: EventStore + Clone, T: TimeSource> Devices for DevicesService<S, T> {
             crate::metrics::Kind::Device,
         );
         let (tx, rx) = tokio::sync::mpsc::channel(64);
-        let session = session::Session::new(self.hub.clone(), handle, hello.device_id, tx);
+        let session = session::Session::new(self.hub.clone(), handle, hello, tx);
         tokio::spawn(session.run(inbound, updates));
         Ok(Response::new(ReceiverStream::new(rx)))
     }

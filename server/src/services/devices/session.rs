@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use baffle_core::device_time::TimeSync;
+use baffle_i18n::{Catalogue, Locale};
 use baffle_proto::v1;
 use baffle_proto::v1::device_message::Message as FromDevice;
 use baffle_proto::v1::server_message::Message as ToDevice;
@@ -23,6 +24,13 @@ use crate::wire::{decode, director_only};
 
 /// How long a new device stream may take to say hello before the server ends it.
 pub const HELLO_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The language a device's display speaks: its hello's `lang` (a BCP 47 tag), or the
+/// server's default, Greek, for an empty tag or a language baffle does not speak — as
+/// the phone page chooses for a browser (`baffle_i18n::negotiate`).
+pub fn language(hello: &v1::Hello) -> Locale {
+    baffle_i18n::negotiate(&[hello.lang.as_str()])
+}
 
 /// Waits for the hello (within [`HELLO_TIMEOUT`]) and checks its credential belongs to
 /// the device it names.
@@ -73,21 +81,25 @@ pub struct Session<S: EventStore, T: TimeSource> {
     handle: MatchHandle,
     device: String,
     sync: TimeSync,
+    /// The catalogue of the language the device asked for in its hello.
+    words: Catalogue,
     tx: mpsc::Sender<Result<v1::ServerMessage, Status>>,
 }
 
 impl<S: EventStore + Clone, T: TimeSource> Session<S, T> {
-    /// A session of `device` on the match of `handle`, answering on `tx`.
+    /// A session of the device of `hello` on the match of `handle`, answering on `tx`,
+    /// its display's lines in the language of the hello ([`language`]).
     pub fn new(
         hub: Arc<Hub<S, T>>,
         handle: MatchHandle,
-        device: String,
+        hello: v1::Hello,
         tx: mpsc::Sender<Result<v1::ServerMessage, Status>>,
     ) -> Self {
         Session {
             hub,
             handle,
-            device,
+            words: Catalogue::new(language(&hello)),
+            device: hello.device_id,
             sync: TimeSync::new(),
             tx,
         }
@@ -143,7 +155,11 @@ impl<S: EventStore + Clone, T: TimeSource> Session<S, T> {
 
     /// An update and the display's lines after it; false once the device is gone.
     async fn push(&self, u: v1::MatchUpdate) -> bool {
-        let lines = u.state.as_ref().map(display).unwrap_or_default();
+        let lines = u
+            .state
+            .as_ref()
+            .map(|s| display(s, &self.words))
+            .unwrap_or_default();
         let messages = [
             ToDevice::Update(u),
             ToDevice::Display(v1::Display { lines }),
