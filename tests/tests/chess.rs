@@ -63,6 +63,8 @@ async fn a_rapid_match_is_played_from_the_device_with_the_arbiter_over_the_api()
     // virtual time this match takes cheap in real time.
     let mut device = Device::connect(DeviceConfig {
         sync_every: Duration::from_secs(1),
+        // Its display in English ("m0 P1"; the server's default is Greek).
+        lang: Some(baffle_i18n::Locale::En),
         ..DeviceConfig::new(channel.clone(), &format!("{m}-clock"), &credential)
     })
     .await
