@@ -111,21 +111,12 @@ fn chess_face(
     let clock = s.clock.clone().unwrap_or_default();
     let [white, black] = faces(&clock, server_now_ms);
     let show = |color: v1::Color, f: Face, side: Option<v1::SideClock>| {
-        let side = side.unwrap_or_default();
-        let letter = match color {
-            v1::Color::White => words.format("device-white", &[]),
-            _ => words.format("device-black", &[]),
-        };
-        let args = [
-            ("moves", side.moves.into()),
-            ("period", side.period.saturating_add(1).into()),
-        ];
+        let [letter, moves] = words.chess_side(color, &side.unwrap_or_default());
         format!(
-            "{} {letter} {} {} {}",
+            "{} {letter} {} {} {moves}",
             mark(f),
             player(s, c, color),
-            mmss(f.main_ms),
-            words.format("device-moves-period", &args)
+            mmss(f.main_ms)
         )
     };
     let state = match v1::MatchPhase::try_from(s.phase) {

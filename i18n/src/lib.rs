@@ -253,6 +253,25 @@ impl Catalogue {
         }
         line
     }
+
+    /// A chess clock's side as a device shows it: the colour's letter and the moves made
+    /// and the period it is in, periods counted from 1 ("W", "m12 P1"; "Λ", "κ12 Π1"),
+    /// so a period change shows as it happens (6.3 (b)) — the server's display lines and
+    /// `baffle-device`'s faces alike.
+    pub fn chess_side(&self, color: v1::Color, side: &v1::SideClock) -> [String; 2] {
+        let letter = match color {
+            v1::Color::Black => "device-black",
+            _ => "device-white",
+        };
+        let args = [
+            ("moves", side.moves.into()),
+            ("period", side.period.saturating_add(1).into()),
+        ];
+        [
+            self.format(letter, &[]),
+            self.format("device-moves-period", &args),
+        ]
+    }
 }
 
 /// An instant (ms since the epoch, as the server's times are) as the time of day in

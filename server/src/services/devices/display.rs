@@ -60,18 +60,10 @@ fn chess_display(s: &v1::MatchState, c: &v1::ChessState, words: &Catalogue) -> V
         words.chess_game(s, c)
     );
     let clock = s.clock.clone().unwrap_or_default();
-    let face = |color: &str, side: Option<v1::SideClock>| {
+    let face = |color: v1::Color, side: Option<v1::SideClock>| {
         let side = side.unwrap_or_default();
-        let args = [
-            ("moves", side.moves.into()),
-            ("period", side.period.saturating_add(1).into()),
-        ];
-        format!(
-            "{} {} {}",
-            words.format(color, &[]),
-            Millis(side.main_ms),
-            words.format("device-moves-period", &args)
-        )
+        let [letter, moves] = words.chess_side(color, &side);
+        format!("{letter} {} {moves}", Millis(side.main_ms))
     };
     let state = match v1::MatchPhase::try_from(s.phase) {
         Ok(v1::MatchPhase::Over) => Some("turn-match-over"),
@@ -83,8 +75,8 @@ fn chess_display(s: &v1::MatchState, c: &v1::ChessState, words: &Catalogue) -> V
     .map_or(String::new(), |id| format!("{}  ", words.format(id, &[])));
     let second = format!(
         "{state}{} | {}",
-        face("device-white", clock.a),
-        face("device-black", clock.b)
+        face(v1::Color::White, clock.a),
+        face(v1::Color::Black, clock.b)
     );
     vec![first, second]
 }
