@@ -794,3 +794,32 @@ fn the_log_replays_to_the_same_tournament_and_a_changed_record_is_named() {
         "{e}"
     );
 }
+
+#[test]
+fn art_4_6_a_result_beside_a_bye_is_not_corrected_once_its_next_match_is_played() {
+    let mut d = Day::open(knockout(Flights::Main), 8);
+    d.field(3);
+    d.draw();
+    d.start(1, 3 * MIN);
+    d.start(2, 3 * MIN);
+    let played: Vec<MatchKey> = d.t.matches.keys().copied().collect();
+    assert_eq!(played.len(), 1, "{played:?}");
+    let k1 = played[0];
+    d.win_a(k1, 10 * MIN);
+    let [a, b] = d.t.matches[&k1].players;
+    let next = MatchKey::main(2, 1);
+    assert!(d.t.matches[&next].players.contains(&a));
+    d.win_a(next, 20 * MIN);
+    let (_, m) = rule_kind(d.run(
+        Command::Rule {
+            key: k1,
+            ruling: Ruling::Correct {
+                winner: Some(b),
+                score: [3, 5],
+            },
+            words: "wrong winner reported".into(),
+        },
+        21 * MIN,
+    ));
+    assert!(m.contains("4.6") && m.contains("M2-1"), "{m}");
+}

@@ -433,10 +433,6 @@ fn ordered([a, b]: [EntrantId; 2]) -> (EntrantId, EntrantId) {
     if a < b { (a, b) } else { (b, a) }
 }
 
-fn same_pair(a: [EntrantId; 2], b: [EntrantId; 2]) -> bool {
-    ordered(a) == ordered(b)
-}
-
 /// The flight's name in messages.
 pub fn flight_name(f: Flight) -> &'static str {
     match f {

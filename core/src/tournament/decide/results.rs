@@ -2,7 +2,7 @@
 //! forfeit, a correction while nothing drawn from it is played, a postponement, a new
 //! start, a replacement log.
 
-use super::{MAX_ID, check_words, same_pair, side_index};
+use super::{MAX_ID, check_words, side_index};
 use crate::GameType;
 use crate::side::Side;
 use crate::tournament::TournamentError;
@@ -260,13 +260,8 @@ impl Tournament {
         }
         let mut after = self.clone();
         after.evolve(event);
-        let now = after.current_draw();
         for (k, a) in &self.matches {
-            let still = now
-                .pairings
-                .iter()
-                .any(|p| p.key == *k && same_pair(p.players, a.players));
-            if !still {
+            if !after.still_drawn(*k, a.players) {
                 return Err(TournamentError::rule(format!(
                     "4.6: {k} ({}) was drawn from this result: replace or correct it first",
                     a.match_id
