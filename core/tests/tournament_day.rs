@@ -822,4 +822,24 @@ fn art_4_6_a_result_beside_a_bye_is_not_corrected_once_its_next_match_is_played(
         21 * MIN,
     ));
     assert!(m.contains("4.6") && m.contains("M2-1"), "{m}");
+    // The same correction written into the log by hand does not verify.
+    let forged = Event::Result {
+        key: k1,
+        winner: Some(b),
+        score: [3, 5],
+        played: true,
+        ruling: "wrong winner reported".into(),
+    };
+    let mut records = d.records.clone();
+    records.push(baffle_core::audit::Record::next(
+        records.last(),
+        forged.body(),
+    ));
+    let e = replay(&records).unwrap_err();
+    let last = records.len() - 1;
+    assert!(
+        e.contains(&format!("record {last}")) && e.contains("M2-1"),
+        "{e}"
+    );
+    assert_eq!(replay(&d.records).unwrap(), d.t);
 }
