@@ -843,3 +843,134 @@ fn art_4_6_a_result_beside_a_bye_is_not_corrected_once_its_next_match_is_played(
     );
     assert_eq!(replay(&d.records).unwrap(), d.t);
 }
+
+/// A player withdrawn after the draw: the match he is playing is settled at its table,
+/// and every later pairing of his — the main draw's or a consolation's he is fed into —
+/// is won without play by his opponent as soon as it is known, with no command.
+#[test]
+fn a_player_withdrawn_after_the_draw_forfeits_every_pairing_still_to_come() {
+    let mut d = Day::open(knockout(Flights::Consolation), 8);
+    d.field(8);
+    d.draw();
+    d.start(1, 3 * MIN);
+    let k1 = MatchKey::main(1, 1);
+    let [a, gone] = d.t.matches[&k1].players;
+    let events = d.ok(
+        Command::Out {
+            entrant: gone,
+            reason: "fell ill".into(),
+        },
+        5 * MIN,
+    );
+    assert!(matches!(events[..], [Event::Out { .. }]), "{events:?}");
+    // His match at the table is settled there, then confirmed.
+    d.win_a(k1, 6 * MIN);
+    // Fed into the consolation, he forfeits there once his opponent is known.
+    for i in 2..=4 {
+        d.win_a(MatchKey::main(1, i), 7 * MIN);
+    }
+    let c = MatchKey {
+        flight: Flight::Consolation,
+        round: 1,
+        index: 1,
+    };
+    let r = &d.t.results[&c];
+    assert!(!r.played, "{r:?}");
+    assert!(!d.t.matches.contains_key(&c), "no log for a forfeit");
+    let pairing =
+        d.t.current_draw()
+            .pairings
+            .into_iter()
+            .find(|p| p.key == c)
+            .unwrap();
+    assert!(pairing.players.contains(&gone));
+    assert_ne!(r.winner, Some(gone));
+    // The main draw goes on with his round-1 opponent.
+    assert!(
+        d.t.current_draw()
+            .pairings
+            .iter()
+            .any(|p| p.key == MatchKey::main(2, 1) && p.players.contains(&a)),
+    );
+    // Refused: out twice; the log replays to the same day.
+    let (kind, m) = rule_kind(d.run(
+        Command::Out {
+            entrant: gone,
+            reason: "again".into(),
+        },
+        8 * MIN,
+    ));
+    assert_eq!(kind, ErrorKind::Rule, "{m}");
+    assert!(m.contains("already"), "{m}");
+    assert_eq!(replay(&d.records).unwrap(), d.t);
+}
+
+/// Withdrawn before his round starts, a player's pairing is decided at once, and his
+/// opponent goes on without playing.
+#[test]
+fn a_player_withdrawn_before_his_match_has_a_log_loses_it_without_play() {
+    let mut d = Day::open(knockout(Flights::Main), 8);
+    d.field(4);
+    d.draw();
+    let k = MatchKey::main(1, 2);
+    let pairing =
+        d.t.current_draw()
+            .pairings
+            .into_iter()
+            .find(|p| p.key == k)
+            .unwrap();
+    let [stays, gone] = pairing.players;
+    let events = d.ok(
+        Command::Out {
+            entrant: gone,
+            reason: "left the venue".into(),
+        },
+        3 * MIN,
+    );
+    assert!(
+        events.iter().any(|e| matches!(e, Event::Result { key, winner: Some(w), played: false, .. } if *key == k && *w == stays)),
+        "{events:?}"
+    );
+    // Round 1 starts with the other match only.
+    let assigned = Day::assigned(&d.start(1, 4 * MIN));
+    assert_eq!(assigned, vec![MatchKey::main(1, 1)]);
+    assert_eq!(replay(&d.records).unwrap(), d.t);
+}
+
+/// A Swiss pairs a withdrawn player no more: the round after his withdrawal is paired
+/// from the others (and replays to the same pairing).
+#[test]
+fn a_swiss_pairs_a_withdrawn_player_no_more() {
+    let plan = Plan {
+        format: Format::Swiss { rounds: 3 },
+        game: GameType::Backgammon,
+        length: 5,
+    };
+    let mut d = Day::open(plan, 4);
+    d.field(6);
+    d.draw();
+    d.start(1, 3 * MIN);
+    let keys: Vec<MatchKey> = d.t.matches.keys().copied().collect();
+    assert_eq!(keys.len(), 3);
+    for k in &keys {
+        d.win_a(*k, 10 * MIN);
+    }
+    let gone = d.t.matches[&keys[0]].players[1];
+    d.ok(
+        Command::Out {
+            entrant: gone,
+            reason: "went home".into(),
+        },
+        11 * MIN,
+    );
+    d.start(2, 12 * MIN);
+    let round2: Vec<_> =
+        d.t.current_draw()
+            .pairings
+            .into_iter()
+            .filter(|p| p.key.round == 2)
+            .collect();
+    assert_eq!(round2.len(), 2, "{round2:?}");
+    assert!(round2.iter().all(|p| !p.players.contains(&gone)));
+    assert_eq!(replay(&d.records).unwrap(), d.t);
+}

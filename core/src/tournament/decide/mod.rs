@@ -94,6 +94,16 @@ impl Tournament {
                 plan.push(event);
             }
         }
+        // A withdrawn player's pairings are decided without play as they become known.
+        loop {
+            let walkovers = plan.tournament.forfeits_of_withdrawn();
+            if walkovers.is_empty() {
+                break;
+            }
+            for event in walkovers {
+                plan.push(event);
+            }
+        }
         // A Swiss round whose predecessor is complete is paired when it is started;
         // every command may free a table or decide a match: give out what is ready.
         let ready = plan.tournament.assign_ready(now);
@@ -137,21 +147,7 @@ impl Tournament {
                     ))),
                 }
             }
-            Command::Out { entrant, reason } => {
-                self.before_draw(
-                    "take an entrant out (after it, his matches are forfeited by ruling)",
-                )?;
-                self.entrant(*entrant)?;
-                check_words(reason).map_err(|e| {
-                    TournamentError::invalid(format!(
-                        "1.4: refusing an entrant needs the explanation given to him: {e}"
-                    ))
-                })?;
-                Ok(vec![Event::Out {
-                    entrant: *entrant,
-                    reason: reason.clone(),
-                }])
-            }
+            Command::Out { entrant, reason } => self.out(*entrant, reason),
             Command::Rename { entrant, name } => {
                 self.entrant(*entrant)?;
                 check_text("name", name, true)?;
