@@ -85,9 +85,11 @@ fn layout(size: usize) -> Vec<usize> {
     l
 }
 
-/// The main's round 1 from the order: (match, [A, B]) for each real match and
-/// (match, entrant) for each bye.
-fn round_one(order: &[u32]) -> (Vec<(u32, [u32; 2])>, Vec<(u32, u32)>) {
+/// Round 1's real matches, (match, [A, B]), and byes, (match, entrant).
+type RoundOne = (Vec<(u32, [u32; 2])>, Vec<(u32, u32)>);
+
+/// The main's round 1 from the order.
+fn round_one(order: &[u32]) -> RoundOne {
     let size = order.len().next_power_of_two().max(2);
     let (mut pairs, mut byes) = (Vec::new(), Vec::new());
     for (j, two) in layout(size).chunks(2).enumerate() {
