@@ -177,21 +177,22 @@ fn art_1_4_every_entrant_is_approved_before_he_is_drawn() {
     ));
     assert_eq!(kind, ErrorKind::Invalid);
     assert!(m.contains("1.4"), "{m}");
-    // Approved but not checked in: the draw waits for him, naming him.
+    // Not approved, or approved but not checked in: the draw waits for him, naming him
+    // and what he lacks.
+    let draw = Command::MakeDraw {
+        seed: SEED,
+        seeding: Seeding::None,
+    };
+    let (_, m) = rule_kind(d.run(draw.clone(), 0));
+    assert!(m.contains("not approved yet: #1 Anna"), "{m}");
     d.ok(
         Command::Approve {
             entrant: EntrantId(1),
         },
         0,
     );
-    let (_, m) = rule_kind(d.run(
-        Command::MakeDraw {
-            seed: SEED,
-            seeding: Seeding::None,
-        },
-        0,
-    ));
-    assert!(m.contains("#1 Anna"), "{m}");
+    let (_, m) = rule_kind(d.run(draw, 0));
+    assert!(m.contains("not checked in: #1 Anna"), "{m}");
 }
 
 #[test]

@@ -238,17 +238,26 @@ impl Tournament {
             .filter(|(_, e)| e.status == Status::CheckedIn)
             .map(|(id, _)| *id)
             .collect();
-        let absent: Vec<String> = self
-            .entrants
-            .iter()
-            .filter(|(_, e)| matches!(e.status, Status::Registered | Status::Approved))
-            .map(|(id, _)| self.label(*id))
-            .collect();
-        if !absent.is_empty() {
+        let with = |status: Status| -> Vec<String> {
+            self.entrants
+                .iter()
+                .filter(|(_, e)| e.status == status)
+                .map(|(id, _)| self.label(*id))
+                .collect()
+        };
+        let (unapproved, absent) = (with(Status::Registered), with(Status::Approved));
+        if !unapproved.is_empty() || !absent.is_empty() {
+            let mut missing = Vec::new();
+            if !unapproved.is_empty() {
+                missing.push(format!("not approved yet: {}", unapproved.join(", ")));
+            }
+            if !absent.is_empty() {
+                missing.push(format!("not checked in: {}", absent.join(", ")));
+            }
             return Err(TournamentError::rule(format!(
-                "not every entrant is checked in or out: {} — check each in, or take him out \
-                 with a reason (1.4), before the draw",
-                absent.join(", ")
+                "not every entrant is checked in or out ({}) — approve and check in each \
+                 who plays, or take him out with a reason (1.4), before the draw",
+                missing.join("; ")
             )));
         }
         let seeds = self.seeds(&field, seeding)?;
