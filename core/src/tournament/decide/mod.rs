@@ -398,7 +398,7 @@ pub const MAX_WORDS: usize = 500;
 /// line breaks.
 pub(super) fn check_words(words: &str) -> Result<(), String> {
     if words.trim().is_empty() {
-        return Err("they are empty".into());
+        return Err("none were given".into());
     }
     if words.chars().count() > MAX_WORDS {
         return Err(format!("at most {MAX_WORDS} characters"));
