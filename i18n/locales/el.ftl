@@ -783,6 +783,7 @@ cli-players-checked-in = δήλωσαν παρουσία: { $list }
 cli-players-none-to-approve = κανείς δεν περιμένει έγκριση: δεν στάλθηκε τίποτα
 cli-players-none-to-check-in = κανείς εγκεκριμένος δεν περιμένει να δηλώσει παρουσία: δεν στάλθηκε τίποτα
 cli-player-out = ο/η { $name } (#{ $number }) είναι εκτός: { $reason }
+cli-player-out-playing = το { $key } ({ $match }, τραπέζι { $table }) παίζεται: κρίνεται στο τραπέζι του (baffle rule { $match } --reason "…" --article 2.2 forfeit-match A|B, και μετά baffle rule { $match } --reason "…" --article 4.6 confirm)· τους επόμενους αγώνες του τους κερδίζουν οι αντίπαλοί του χωρίς παιχνίδι
 cli-player-renamed = ο παίκτης #{ $number } λέγεται τώρα { $name }
 cli-round-started = { $flight }, ο γύρος { $round } άρχισε στις { $at }: { $count ->
     [one] δημιουργήθηκε ένα ματς

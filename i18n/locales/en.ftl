@@ -785,6 +785,7 @@ cli-players-checked-in = checked in: { $list }
 cli-players-none-to-approve = nobody is waiting for approval: nothing sent
 cli-players-none-to-check-in = nobody approved is waiting to check in: nothing sent
 cli-player-out = { $name } (#{ $number }) is out: { $reason }
+cli-player-out-playing = { $key } ({ $match }, table { $table }) is being played: settle it at its table (baffle rule { $match } --reason "…" --article 2.2 forfeit-match A|B, then baffle rule { $match } --reason "…" --article 4.6 confirm); his later matches are won by his opponents without play
 cli-player-renamed = player #{ $number } is now { $name }
 cli-round-started = { $flight }, round { $round } started at { $at }: { $count ->
     [one] one match created

@@ -306,7 +306,21 @@ pub(super) async fn run_player(
                 ("number", (*number).into()),
                 ("reason", reason.clone().into()),
             ];
-            Ok(changed(cli, &d, say_with("cli-player-out", &args) + "\n"))
+            let mut words = say_with("cli-player-out", &args) + "\n";
+            // A match he is playing is settled at its table: say which, and how.
+            for p in d.pairings.iter().filter(|p| {
+                p.state == v1::PairingState::Playing as i32
+                    && (p.player_a == *number || p.player_b == *number)
+            }) {
+                let args = [
+                    ("key", p.key.clone().into()),
+                    ("match", p.match_id.clone().into()),
+                    ("table", p.table.clone().into()),
+                ];
+                words += &say_with("cli-player-out-playing", &args);
+                words.push('\n');
+            }
+            Ok(changed(cli, &d, words))
         }
         PlayerCommand::Rename {
             tournament,
