@@ -131,6 +131,30 @@ impl Day {
         )
     }
 
+    /// Corrects the result at `key` (4.6) with the director's `words`.
+    fn correct(
+        &mut self,
+        key: MatchKey,
+        winner: Option<EntrantId>,
+        score: [u32; 2],
+        words: &str,
+        at: i64,
+    ) -> Result<Vec<Event>, baffle_core::tournament::TournamentError> {
+        let ruling = Ruling::Correct { winner, score };
+        let words = words.into();
+        self.run(Command::Rule { key, ruling, words }, at)
+    }
+
+    /// The draw's pairing at `key` now.
+    fn pairing(&self, key: MatchKey) -> baffle_core::tournament::pairings::Pairing {
+        self.t
+            .current_draw()
+            .pairings
+            .into_iter()
+            .find(|p| p.key == key)
+            .unwrap()
+    }
+
     fn assigned(events: &[Event]) -> Vec<MatchKey> {
         events
             .iter()
@@ -338,44 +362,16 @@ fn art_4_6_a_result_is_corrected_while_nothing_drawn_from_it_is_played() {
     d.win_a(k1, 10 * MIN);
     let [a, b] = d.t.matches[&k1].players;
     // The score alone may be corrected.
-    d.ok(
-        Command::Rule {
-            key: k1,
-            ruling: Ruling::Correct {
-                winner: Some(a),
-                score: [5, 3],
-            },
-            words: "score sheet checked".into(),
-        },
-        11 * MIN,
-    );
+    d.correct(k1, Some(a), [5, 3], "score sheet checked", 11 * MIN)
+        .unwrap();
     assert_eq!(d.t.results[&k1].score, [5, 3]);
     // The winner may change while the final is not drawn...
-    d.ok(
-        Command::Rule {
-            key: k1,
-            ruling: Ruling::Correct {
-                winner: Some(b),
-                score: [3, 5],
-            },
-            words: "wrong winner reported".into(),
-        },
-        12 * MIN,
-    );
+    d.correct(k1, Some(b), [3, 5], "wrong winner reported", 12 * MIN)
+        .unwrap();
     // ...but not once the final is given a log with the old winner in it.
     d.win_a(MatchKey::main(1, 2), 13 * MIN);
     assert!(d.t.matches.contains_key(&MatchKey::main(2, 1)));
-    let (_, m) = rule_kind(d.run(
-        Command::Rule {
-            key: k1,
-            ruling: Ruling::Correct {
-                winner: Some(a),
-                score: [5, 3],
-            },
-            words: "again".into(),
-        },
-        14 * MIN,
-    ));
+    let (_, m) = rule_kind(d.correct(k1, Some(a), [5, 3], "again", 14 * MIN));
     assert!(m.contains("4.6") && m.contains("M2-1"), "{m}");
     // A second confirmation of the same match is nothing new.
     let id = d.t.matches[&k1].match_id.clone();
@@ -501,12 +497,7 @@ fn a_forfeit_keeps_the_sides_and_a_correction_keeps_the_winner_ahead() {
     d.field(4);
     d.draw();
     let k = MatchKey::main(1, 2);
-    let before =
-        d.t.current_draw()
-            .pairings
-            .into_iter()
-            .find(|p| p.key == k)
-            .unwrap();
+    let before = d.pairing(k);
     let [a, b] = before.players;
     d.ok(
         Command::Rule {
@@ -516,25 +507,10 @@ fn a_forfeit_keeps_the_sides_and_a_correction_keeps_the_winner_ahead() {
         },
         0,
     );
-    let after =
-        d.t.current_draw()
-            .pairings
-            .into_iter()
-            .find(|p| p.key == k)
-            .unwrap();
+    let after = d.pairing(k);
     assert_eq!(after.players, [a, b], "the sides stay");
     assert_eq!(d.t.results[&k].score, [0, 1]);
-    let (kind, m) = rule_kind(d.run(
-        Command::Rule {
-            key: k,
-            ruling: Ruling::Correct {
-                winner: Some(b),
-                score: [5, 0],
-            },
-            words: "typo".into(),
-        },
-        0,
-    ));
+    let (kind, m) = rule_kind(d.correct(k, Some(b), [5, 0], "typo", 0));
     assert_eq!(kind, ErrorKind::Invalid);
     assert!(m.contains("4.6") && m.contains("fewer points"), "{m}");
 }
@@ -632,12 +608,7 @@ fn a_forfeit_decides_a_match_not_yet_begun_and_the_winner_goes_on() {
     d.start(1, 3 * MIN);
     // One table: M1-1 is played, M1-2 waits; its player does not come.
     let k = MatchKey::main(1, 2);
-    let pairing =
-        d.t.current_draw()
-            .pairings
-            .into_iter()
-            .find(|p| p.key == k)
-            .unwrap();
+    let pairing = d.pairing(k);
     d.ok(
         Command::Rule {
             key: k,
@@ -676,17 +647,8 @@ fn art_4_6_a_result_corrected_at_its_table_is_taken_by_the_draw() {
     assert_eq!(d.t.results[&k].winner, Some(b));
     assert!(d.t.results[&k].ruling.contains("4.6"));
     // The draw's own correction stands when the table's result is read again.
-    d.ok(
-        Command::Rule {
-            key: k,
-            ruling: Ruling::Correct {
-                winner: Some(a),
-                score: [5, 4],
-            },
-            words: "the scoresheet".into(),
-        },
-        4 * MIN,
-    );
+    d.correct(k, Some(a), [5, 4], "the scoresheet", 4 * MIN)
+        .unwrap();
     assert!(d.ok(confirmed(Side::B, [2, 5]), 5 * MIN).is_empty());
     assert_eq!(d.t.results[&k].winner, Some(a));
 }
@@ -717,17 +679,8 @@ fn ratings_move_by_the_fibs_formula_once_per_played_match() {
     assert_eq!(d.t.entrants[&a].experience, 505);
     // A correction keeps the ratings where the first result put them.
     let (after_a, after_b) = (rating(&d, a), rating(&d, b));
-    d.ok(
-        Command::Rule {
-            key: k,
-            ruling: Ruling::Correct {
-                winner: Some(a),
-                score: [5, 4],
-            },
-            words: "score sheet".into(),
-        },
-        11 * MIN,
-    );
+    d.correct(k, Some(a), [5, 4], "score sheet", 11 * MIN)
+        .unwrap();
     assert_eq!((rating(&d, a), rating(&d, b)), (after_a, after_b));
     // A forfeit at the table is recorded unplayed: no rating moves.
     let k2 = MatchKey::main(1, 2);
@@ -811,17 +764,7 @@ fn art_4_6_a_result_beside_a_bye_is_not_corrected_once_its_next_match_is_played(
     let next = MatchKey::main(2, 1);
     assert!(d.t.matches[&next].players.contains(&a));
     d.win_a(next, 20 * MIN);
-    let (_, m) = rule_kind(d.run(
-        Command::Rule {
-            key: k1,
-            ruling: Ruling::Correct {
-                winner: Some(b),
-                score: [3, 5],
-            },
-            words: "wrong winner reported".into(),
-        },
-        21 * MIN,
-    ));
+    let (_, m) = rule_kind(d.correct(k1, Some(b), [3, 5], "wrong winner reported", 21 * MIN));
     assert!(m.contains("4.6") && m.contains("M2-1"), "{m}");
     // The same correction written into the log by hand does not verify.
     let forged = Event::Result {
@@ -878,12 +821,7 @@ fn a_player_withdrawn_after_the_draw_forfeits_every_pairing_still_to_come() {
     let r = &d.t.results[&c];
     assert!(!r.played, "{r:?}");
     assert!(!d.t.matches.contains_key(&c), "no log for a forfeit");
-    let pairing =
-        d.t.current_draw()
-            .pairings
-            .into_iter()
-            .find(|p| p.key == c)
-            .unwrap();
+    let pairing = d.pairing(c);
     assert!(pairing.players.contains(&gone));
     assert_ne!(r.winner, Some(gone));
     // The main draw goes on with his round-1 opponent.
@@ -914,12 +852,7 @@ fn a_player_withdrawn_before_his_match_has_a_log_loses_it_without_play() {
     d.field(4);
     d.draw();
     let k = MatchKey::main(1, 2);
-    let pairing =
-        d.t.current_draw()
-            .pairings
-            .into_iter()
-            .find(|p| p.key == k)
-            .unwrap();
+    let pairing = d.pairing(k);
     let [stays, gone] = pairing.players;
     let events = d.ok(
         Command::Out {
