@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod binaries;
+pub mod campaign;
 pub mod cli;
 pub mod cluster;
 pub mod draws;
