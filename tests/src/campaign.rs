@@ -1,7 +1,8 @@
 //! The checker of a kill campaign against a room of `baffled` processes (issues 22 and
 //! 33), shared by `tests/tests/cluster_failover.rs` (nodes killed, the primary killed and
 //! promoted by hand) and `tests/tests/patroni_campaign.rs` (nodes killed and paused, the
-//! primary failed over by Patroni). A driver ([`drive`]) plays one match through the
+//! primary failed over by Patroni); `patroni_failover.rs` and `pg_tls.rs` play and check
+//! their matches with the same [`drive`] and [`check_export`]. A driver ([`drive`]) plays one match through the
 //! independent [`Room`] client and keeps every acknowledgement; the checker
 //! ([`check_match`]) reads the match's exported log afterwards and trusts neither side:
 //!
@@ -45,21 +46,26 @@ pub struct Acked {
     /// Whether an earlier attempt may have been applied, so that the answer may be its
     /// reply, kept with the request id, from another node than the one that wrote it.
     pub retried: bool,
+    /// When its answer came.
+    pub at: Instant,
 }
 
-/// Plays match `id` from `state` (after its opening roll) until `stop`: rolls when on
-/// roll, presses when moving. Every command is retried with its request id until
-/// answered; a command the room does not answer within its patience fails the run.
+/// Plays match `id` from `state` (after its opening roll) until `stop` is set or `limit`
+/// commands were acknowledged: rolls `dice(n)` when on roll, presses when moving; each
+/// acknowledgement is counted on `answered` as it comes. Every command is retried with
+/// its request id until answered; a command the room does not answer within its
+/// patience fails the run.
 pub async fn drive(
     room: Arc<Room>,
     id: String,
     mut state: v1::MatchState,
     stop: Arc<AtomicBool>,
+    limit: usize,
     answered: Arc<AtomicU64>,
 ) -> Vec<Acked> {
     let mut acked = Vec::new();
     let mut rolls = 0;
-    while !stop.load(Ordering::Relaxed) {
+    while !stop.load(Ordering::Relaxed) && acked.len() < limit {
         let (action, rolled) = next_move(&state, rolls);
         let request = command(&id, format!("{id}-{}", acked.len()), action);
         let answer = room
@@ -72,6 +78,7 @@ pub async fn drive(
             seq: state.seq,
             dice: rolled,
             retried: answer.retried,
+            at: Instant::now(),
         });
         rolls += usize::from(rolled.is_some());
         answered.fetch_add(1, Ordering::Relaxed);
@@ -100,7 +107,8 @@ pub fn records(export: &str) -> Vec<Record> {
         .collect()
 }
 
-/// The checker, for one match: its exported log against what its driver was told.
+/// The checker, for one match: its exported log against what its driver was told —
+/// [`check_export`], and one writer at a time (`creator` made the match).
 pub fn check_match<D>(
     cluster: &ProcessCluster<D>,
     id: &str,
@@ -108,10 +116,36 @@ pub fn check_match<D>(
     export: &str,
     acked: &[Acked],
 ) {
+    check_export(id, export, acked);
+    let records = records(export);
+    // One writer at a time: the owner of each record, by the takeover records.
+    let mut owner = vec![cluster.name(creator).to_string(); records.len()];
+    for (seq, r) in records.iter().enumerate() {
+        if r.kind == TAKEOVER {
+            let node = r.body["node"].as_str().expect("a takeover names its node");
+            owner[seq..].fill(node.to_string());
+        }
+    }
+    for a in acked.iter().filter(|a| !a.retried) {
+        let last = usize::try_from(a.seq).unwrap() - 1;
+        assert_eq!(
+            owner[last],
+            cluster.name(a.node),
+            "{id}: record {last} acknowledged by {} but owned by {}",
+            cluster.name(a.node),
+            owner[last]
+        );
+    }
+}
+
+/// The checker of match `id`'s exported log (`baffle audit export`'s JSON lines) alone:
+/// it verifies, and its reported dice and its presses are exactly the acknowledged ones,
+/// in order — a lost command leaves a gap, one applied twice a repeat, an unacknowledged
+/// one an extra.
+pub fn check_export(id: &str, export: &str, acked: &[Acked]) {
     let report = verify_jsonl(export, None);
     assert!(report.is_ok(), "{id}: {report}");
     let records = records(export);
-    // Lost or applied twice: the reported dice and the presses, in order.
     let rolled: Vec<Vec<u64>> = records
         .iter()
         .filter(|r| r.kind == "dice.reported")
@@ -132,24 +166,6 @@ pub fn check_match<D>(
         presses, acked_presses,
         "{id}: presses in the log, acknowledged"
     );
-    // One writer at a time: the owner of each record, by the takeover records.
-    let mut owner = vec![cluster.name(creator).to_string(); records.len()];
-    for (seq, r) in records.iter().enumerate() {
-        if r.kind == TAKEOVER {
-            let node = r.body["node"].as_str().expect("a takeover names its node");
-            owner[seq..].fill(node.to_string());
-        }
-    }
-    for a in acked.iter().filter(|a| !a.retried) {
-        let last = usize::try_from(a.seq).unwrap() - 1;
-        assert_eq!(
-            owner[last],
-            cluster.name(a.node),
-            "{id}: record {last} acknowledged by {} but owned by {}",
-            cluster.name(a.node),
-            owner[last]
-        );
-    }
 }
 
 /// p-quantile of `samples` (sorted in place).

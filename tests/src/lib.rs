@@ -12,7 +12,6 @@ pub mod draws;
 pub mod patroni;
 pub mod pg;
 pub mod pg_tls;
-pub mod play;
 pub mod process_cluster;
 pub mod room;
 pub mod seeded;

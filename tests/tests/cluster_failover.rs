@@ -201,6 +201,7 @@ async fn campaign(node_kills: u32, primary_kills: u32) {
                 id.clone(),
                 state.clone(),
                 stop.clone(),
+                usize::MAX,
                 answered.clone(),
             ))
         })
