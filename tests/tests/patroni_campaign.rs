@@ -32,7 +32,7 @@
 //!
 //! A frozen session must be ended by the database (its idle-in-transaction timeout)
 //! within the lease: the full campaign fails otherwise, the CI run prints it (one
-//! pause in 17 did not, an open defect: docs/reliability.md).
+//! pause in 23 did not, an open defect: docs/reliability.md).
 //!
 //! In CI a small run (2 kills, 2 pauses of which one mid-commit, 1 failover); the full
 //! campaign (20 kills, 10 pauses of which 5 mid-commit, 10 failovers) is
@@ -326,7 +326,7 @@ async fn post_mortem(cluster: &Cluster, id: &str) -> String {
 
 /// The campaign: `matches` matches, `faults` in order; checks and prints. `strict`: a
 /// frozen session the database does not end within the lease fails the run (else it is
-/// printed: one pause in 17 kept its rows for the whole freeze, not yet explained,
+/// printed: one pause in 23 kept its rows for the whole freeze, not yet explained,
 /// docs/reliability.md, and CI must not fail on a defect it does not yet fix).
 async fn campaign(matches: usize, faults: Vec<Fault>, strict: bool) {
     if !patroni::available() {
