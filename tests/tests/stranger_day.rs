@@ -2,7 +2,9 @@
 //! (issue 30), each against a real server with the clock injected:
 //!
 //! - a replaced match went on recording: its lateness points and timer events kept
-//!   coming after the director replaced it, also after a restart;
+//!   coming after the director replaced it — also after a restart, and on the node of
+//!   a cluster (PostgreSQL; skipped where it is missing) that writes it when another
+//!   node replaced it;
 //! - `match show` / `match list` (and `--json`) did not say a match was replaced;
 //! - `tournament create` had no flags for the venue and days, and `tournament show`
 //!   did not print them;
@@ -378,4 +380,56 @@ async fn play_begun_before_the_start_is_dated_at_the_start_unless_the_director_b
     assert_eq!(dated(&reply), [now + 2 * MIN]);
     let a = reply.state.unwrap().clock.unwrap().a.unwrap();
     assert_eq!(a.main_ms, full - 2 * MIN + 12_000);
+}
+
+/// On a cluster the replacement may be made on another node than the one writing the
+/// old match: that node learns it as it catches up with the shared registry, and its
+/// actor stops too. Node 1 writes "first"; node 2 replaces it; past the start, node 2's
+/// "again" is charged lateness and node 1's "first" records nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_replaced_on_another_node_of_a_cluster_records_nothing_more() {
+    use baffle_tests::cluster::eventually;
+    if !baffle_tests::pg::available() {
+        return;
+    }
+    let c =
+        baffle_tests::cluster::two_nodes("replaced", std::time::Duration::from_millis(400)).await;
+    let mut d1 = Director::on(c.n1.channel().await, &c.n1.token);
+    let d2 = Director::on(c.n2.channel().await, &c.n2.token);
+    d1.tournament("open", defaults(0, None, v1::DiceSource::Physical))
+        .await;
+    let start = EPOCH.as_ms() + 10 * MIN;
+    let old = d1.create(at_table_7("first", start, None)).await;
+    // Node 2 knows the match, then replaces it: node 2 writes "again".
+    eventually("node 2 knows the first match", || {
+        let mut d2 = d2.clone();
+        async move { d2.state_opt("first").await }
+    })
+    .await;
+    let replace = c.n2.director(at_table_7("again", start, Some("first")));
+    d2.tournaments
+        .clone()
+        .create_match(replace)
+        .await
+        .expect("replaced on node 2");
+    // Node 1, which writes "first", hears of it through the shared registry.
+    let heard = eventually("node 1 hears of the replacement", || {
+        let mut d1 = d1.clone();
+        async move { d1.state("first").await.replaced }
+    })
+    .await;
+    assert_eq!(heard.by, "again");
+    c.n1.time.advance(22 * MIN);
+    eventually("node 2 charges lateness in again", || {
+        let mut d2 = d2.clone();
+        async move {
+            let s = d2.state_opt("again").await?;
+            (s.penalty_points == [2, 2]).then_some(())
+        }
+    })
+    .await;
+    for _ in 0..2 {
+        let s = d1.state("first").await;
+        assert_eq!((s.seq, s.penalty_points.as_slice()), (old.seq, &[0, 0][..]));
+    }
 }
