@@ -175,7 +175,8 @@ impl MatchHandle {
         {
             return;
         }
-        if self.tx.try_send(Box::new(Msg::Replaced)).is_err() {
+        // An offline match (its log did not check out) has no actor to tell.
+        if self.failed.get().is_none() && self.tx.try_send(Box::new(Msg::Replaced)).is_err() {
             tracing::warn!(match_id = %self.info.id, %by, "a replacement could not be announced to its match's followers (mailbox full or closed); its timers are stopped all the same");
         }
     }
