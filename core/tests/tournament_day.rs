@@ -262,6 +262,46 @@ fn a_player_is_registered_once_whatever_the_case_and_spaces() {
     assert_eq!(d.t.name_of(EntrantId(1)), "Anna Papadopoulou-Ioannou");
 }
 
+/// A stranger renamed an entrant to the name he had, and the log took an
+/// `entrant.renamed` that changed nothing. It is refused as a match's rename to the same
+/// name is (INVALID_ARGUMENT), naming the entrant, and nothing is recorded; a correction
+/// of case alone is a new spelling, and is taken.
+#[test]
+fn renaming_an_entrant_to_the_name_he_has_is_refused_and_records_nothing() {
+    let mut d = Day::open(knockout(Flights::Main), 4);
+    d.ok(
+        Command::Register {
+            details: Details::named("Anna Papadopoulou"),
+            approve: true,
+        },
+        0,
+    );
+    let before = d.t.clone();
+    let (kind, m) = rule_kind(d.run(
+        Command::Rename {
+            entrant: EntrantId(1),
+            name: "Anna Papadopoulou".into(),
+        },
+        0,
+    ));
+    assert_eq!(kind, ErrorKind::Invalid);
+    assert!(m.contains("#1") && m.contains("already named"), "{m}");
+    assert_eq!(d.t, before);
+    assert_eq!(
+        d.records.len(),
+        3,
+        "opened, registered, approved: no rename"
+    );
+    let events = d.ok(
+        Command::Rename {
+            entrant: EntrantId(1),
+            name: "Anna PAPADOPOULOU".into(),
+        },
+        0,
+    );
+    assert_eq!(events.len(), 1, "{events:?}");
+}
+
 #[test]
 fn the_draw_closes_the_field_and_must_use_the_committed_seed() {
     let mut d = Day::open(knockout(Flights::Main), 4);

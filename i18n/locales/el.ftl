@@ -549,6 +549,7 @@ cli-col-winner = ΝΙΚΗΤΗΣ
 cli-refused = δεν έγινε δεκτό ({ $code }): { $message }
 cli-unreachable = ο διακομιστής δεν απαντά: { $why }
 cli-tournament-created = δημιουργήθηκε το τουρνουά { $id }
+cli-tournament-where = χώρος { $venue }  ημέρες { $days }
 cli-hint-unauthenticated = δώστε --token ή ορίστε BAFFLE_TOKEN· ο κωδικός του Διευθυντή Αγώνων είναι στο <data-dir>/director.token
 cli-hint-permission-denied = χρησιμοποιήστε τον κωδικό του Διευθυντή Αγώνων ή μια συσκευή δεμένη σε αυτό το ματς
 cli-hint-not-found = ελέγξτε τον κωδικό με `baffle match list --all`
@@ -564,6 +565,8 @@ cli-hint-match-id-taken = οι κωδικοί ματς είναι κοινοί �
 cli-hint-match-id-default-taken = οι κωδικοί ματς είναι κοινοί για όλα τα τουρνουά και ο προεπιλεγμένος r<round>-t<table> είναι πιασμένος: διαλέξτε έναν με --id, π.χ. --id { $example }
 cli-winner-nobody = κανείς (6.7)
 cli-match-head = { $match }  { $tournament }  γύρος { $round }  τραπέζι { $table }  { $status }
+cli-match-replaced = αντικαταστάθηκε από τον αγώνα { $by } (απόφαση: { $ruling }): το αρχείο του μένει· δεν δέχεται άλλες εντολές ούτε καταγράφει τίποτε πια
+cli-status-replaced = αντικαταστάθηκε από { $by }
 cli-score = σκορ   { $score }
 cli-crawford = CRAWFORD
 cli-game = παρτίδα { $number }  { $cube }  { $turn }
@@ -790,6 +793,7 @@ cli-round-started = { $flight }, ο γύρος { $round } άρχισε στις 
    *[other] δημιουργήθηκαν { $count } ματς
   }, τα υπόλοιπα μόλις ελευθερωθούν οι παίκτες τους και ένα τραπέζι
 cli-pairing-ruled = { $key }: η απόφαση καταγράφηκε στο αρχείο του τουρνουά
+cli-pairing-replaced = το { $key } είναι τώρα ο αγώνας { $new }: ο { $old } αντικαταστάθηκε (το αρχείο του μένει και δεν δέχεται άλλες εντολές) — baffle match show { $new }
 cli-verify-chain = αλυσίδα  { $count } εγγραφές, ελέγχθηκε κάθε hash και κάθε σύνδεσμος· κεφαλή { $head }
 cli-verify-end = τέλος    η τελευταία γραμμή δίνει τον ίδιο αριθμό εγγραφών και την ίδια κεφαλή
 cli-verify-no-end = τέλος    λείπει η τελευταία γραμμή: το αρχείο ίσως κόπηκε ή εξήχθη ενώ το τουρνουά συνεχιζόταν

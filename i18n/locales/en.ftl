@@ -551,6 +551,7 @@ cli-col-winner = WINNER
 cli-refused = refused ({ $code }): { $message }
 cli-unreachable = the server is unreachable: { $why }
 cli-tournament-created = created tournament { $id }
+cli-tournament-where = venue { $venue }  days { $days }
 cli-hint-unauthenticated = pass --token or set BAFFLE_TOKEN; the director token is in <data-dir>/director.token
 cli-hint-permission-denied = use the director token, or a device bound to this match
 cli-hint-not-found = check the id with `baffle match list --all`
@@ -566,6 +567,8 @@ cli-hint-match-id-taken = match ids are shared by every tournament: choose one w
 cli-hint-match-id-default-taken = match ids are shared by every tournament, and the default r<round>-t<table> is taken: choose one with --id, e.g. --id { $example }
 cli-winner-nobody = nobody (6.7)
 cli-match-head = { $match }  { $tournament }  round { $round }  table { $table }  { $status }
+cli-match-replaced = replaced by match { $by } (ruling: { $ruling }): its log is kept; it takes no more commands and records nothing more
+cli-status-replaced = replaced by { $by }
 cli-score = score  { $score }
 cli-crawford = CRAWFORD
 cli-game = game { $number }  { $cube }  { $turn }
@@ -792,6 +795,7 @@ cli-round-started = { $flight }, round { $round } started at { $at }: { $count -
    *[other] { $count } matches created
   }, the others as soon as their players and a table are free
 cli-pairing-ruled = { $key }: the ruling is recorded in the tournament's log
+cli-pairing-replaced = { $key } is now match { $new }: { $old } is replaced (its log is kept and takes no more commands) — baffle match show { $new }
 cli-verify-chain = chain    { $count } records, each hash and link checked; head { $head }
 cli-verify-end = end      the end line names the same number of records and head
 cli-verify-no-end = end      no end line: the file may have been cut short, or exported while the tournament went on

@@ -217,6 +217,9 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         if self.store.node_id().is_some() {
             return; // a cluster's takeovers credit its outages
         }
+        if self.is_replaced() {
+            return; // a replaced match records nothing more
+        }
         let now = self.now();
         let Ok(down_ms) = u64::try_from((now - since).as_ms()) else {
             return;

@@ -149,8 +149,17 @@ impl Tournament {
             }
             Command::Out { entrant, reason } => self.out(*entrant, reason),
             Command::Rename { entrant, name } => {
-                self.entrant(*entrant)?;
+                let was = &self.entrant(*entrant)?.details.name;
                 check_text("name", name, true)?;
+                // The same name again would be a record that changes nothing: refused as
+                // a match's rename to its player's name is (a case or spacing
+                // correction is a different name, and taken).
+                if name == was {
+                    return Err(TournamentError::invalid(format!(
+                        "{} is already named {name:?}: nothing to rename",
+                        self.label(*entrant)
+                    )));
+                }
                 self.check_unique_name(name, Some(*entrant))?;
                 Ok(vec![Event::Renamed {
                     entrant: *entrant,
