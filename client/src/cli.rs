@@ -190,6 +190,15 @@ pub enum TournamentCommand {
         /// Its name.
         #[arg(long, default_value = "")]
         name: String,
+        /// Where it is played, as people name it (at most 100 characters).
+        #[arg(long, default_value = "")]
+        venue: String,
+        /// Its first day, YYYY-MM-DD.
+        #[arg(long, value_name = "YYYY-MM-DD", default_value = "")]
+        first_day: String,
+        /// Its last day, YYYY-MM-DD (with --first-day; not before it).
+        #[arg(long, value_name = "YYYY-MM-DD", default_value = "")]
+        last_day: String,
         /// Match time per point.
         #[arg(long, default_value = "2m")]
         per_point: String,

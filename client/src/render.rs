@@ -52,6 +52,13 @@ pub fn match_text_checked(s: &v1::MatchState, check: Option<&crate::reveal::Dice
         ("status", words::status(crate::views::status(s)).into()),
     ];
     let mut out = words::say_with("cli-match-head", &head) + "\n";
+    if let Some(r) = &s.replaced {
+        let args = [
+            ("by", r.by.clone().into()),
+            ("ruling", r.ruling.clone().into()),
+        ];
+        out.push_str(&(words::say_with("cli-match-replaced", &args) + "\n"));
+    }
     out.push_str(&words::say_with("cli-score", &[("score", score(s).into())]));
     if s.crawford {
         out.push_str("  ");
@@ -234,12 +241,21 @@ pub fn match_table(matches: &[v1::MatchState]) -> String {
                 s.round.to_string(),
                 s.table.clone(),
                 score(s),
-                words::status(crate::views::status(s)),
+                list_status(s),
                 winner,
             ]
         })
         .collect();
     columns(&header, &rows)
+}
+
+/// A match's status in a list: a replaced match is marked so, with the match that
+/// replaced it, whatever its log last said.
+fn list_status(s: &v1::MatchState) -> String {
+    match &s.replaced {
+        Some(r) => words::say_with("cli-status-replaced", &[("by", r.by.clone().into())]),
+        None => words::status(crate::views::status(s)),
+    }
 }
 
 /// Tournaments, one line each: id, name, and whether archived.
@@ -301,7 +317,7 @@ pub fn tournament_text(t: &v1::Tournament) -> String {
         (_, Some(k)) => format!("{k} penalty point(s)"),
         _ => v.timeout.policy.replace('_', " "),
     };
-    format!(
+    let mut out = format!(
         "{}  {}\nper point {}  delay {}  time-out: {}\nclocks {}  dice {}  player seeds {}{}\n",
         v.id,
         v.name,
@@ -316,7 +332,29 @@ pub fn tournament_text(t: &v1::Tournament) -> String {
         } else {
             ""
         }
-    )
+    );
+    // Where and when, when the director gave them (`tournament create --venue …`).
+    let days = match (v.first_day.as_str(), v.last_day.as_str()) {
+        ("", _) => String::new(),
+        (first, last) if last.is_empty() || last == first => first.to_string(),
+        (first, last) => format!("{first} – {last}"),
+    };
+    let dash = |s: &str| {
+        if s.is_empty() {
+            "-".to_string()
+        } else {
+            s.to_string()
+        }
+    };
+    if !v.venue.is_empty() || !days.is_empty() {
+        let args = [
+            ("venue", dash(&v.venue).into()),
+            ("days", dash(&days).into()),
+        ];
+        out.push_str(&words::say_with("cli-tournament-where", &args));
+        out.push('\n');
+    }
+    out
 }
 
 /// The board of a match that records moves: pip counts, checkers off, gnubg's ID.

@@ -42,6 +42,12 @@ pub struct TournamentView {
     pub timeout: TimeoutView,
     /// Archived: left out of the default listings (`tournament archive`).
     pub archived: bool,
+    /// Where it is played ("" when not given).
+    pub venue: String,
+    /// Its first day, `YYYY-MM-DD` ("" when not given).
+    pub first_day: String,
+    /// Its last day, `YYYY-MM-DD` ("" when not given).
+    pub last_day: String,
 }
 
 /// A tournament's time-out policy.
@@ -82,6 +88,9 @@ impl TournamentView {
             }),
             breaks_in_match_time: d.breaks_in_match_time,
             archived: t.archived,
+            venue: t.venue.clone(),
+            first_day: t.first_day.clone(),
+            last_day: t.last_day.clone(),
             timeout: TimeoutView {
                 policy: timeout.0.into(),
                 overtime_ms: timeout.1,
@@ -180,6 +189,19 @@ pub struct MatchView {
     /// The backgammon board, when moves are recorded.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub board: Option<Value>,
+    /// The match that replaced this one by a ruling, and the director's words; null
+    /// for a match not replaced (`MatchState.replaced`).
+    pub replaced: Option<ReplacedView>,
+}
+
+/// A match replaced by a ruling: its log is kept, it takes no command and records
+/// nothing more.
+#[derive(Debug, Serialize)]
+pub struct ReplacedView {
+    /// The match that took its place.
+    pub by: String,
+    /// The director's words.
+    pub ruling: String,
 }
 
 /// The cube.
@@ -372,6 +394,10 @@ impl MatchView {
             appeals: s.appeals.len(),
             chess: s.chess.as_ref().map(chess_json),
             board: s.board.as_ref().map(board_json),
+            replaced: s.replaced.as_ref().map(|r| ReplacedView {
+                by: r.by.clone(),
+                ruling: r.ruling.clone(),
+            }),
         }
     }
 }

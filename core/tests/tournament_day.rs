@@ -131,6 +131,30 @@ impl Day {
         )
     }
 
+    /// Corrects the result at `key` (4.6) with the director's `words`.
+    fn correct(
+        &mut self,
+        key: MatchKey,
+        winner: Option<EntrantId>,
+        score: [u32; 2],
+        words: &str,
+        at: i64,
+    ) -> Result<Vec<Event>, baffle_core::tournament::TournamentError> {
+        let ruling = Ruling::Correct { winner, score };
+        let words = words.into();
+        self.run(Command::Rule { key, ruling, words }, at)
+    }
+
+    /// The draw's pairing at `key` now.
+    fn pairing(&self, key: MatchKey) -> baffle_core::tournament::pairings::Pairing {
+        self.t
+            .current_draw()
+            .pairings
+            .into_iter()
+            .find(|p| p.key == key)
+            .unwrap()
+    }
+
     fn assigned(events: &[Event]) -> Vec<MatchKey> {
         events
             .iter()
@@ -177,21 +201,22 @@ fn art_1_4_every_entrant_is_approved_before_he_is_drawn() {
     ));
     assert_eq!(kind, ErrorKind::Invalid);
     assert!(m.contains("1.4"), "{m}");
-    // Approved but not checked in: the draw waits for him, naming him.
+    // Not approved, or approved but not checked in: the draw waits for him, naming him
+    // and what he lacks.
+    let draw = Command::MakeDraw {
+        seed: SEED,
+        seeding: Seeding::None,
+    };
+    let (_, m) = rule_kind(d.run(draw.clone(), 0));
+    assert!(m.contains("not approved yet: #1 Anna"), "{m}");
     d.ok(
         Command::Approve {
             entrant: EntrantId(1),
         },
         0,
     );
-    let (_, m) = rule_kind(d.run(
-        Command::MakeDraw {
-            seed: SEED,
-            seeding: Seeding::None,
-        },
-        0,
-    ));
-    assert!(m.contains("#1 Anna"), "{m}");
+    let (_, m) = rule_kind(d.run(draw, 0));
+    assert!(m.contains("not checked in: #1 Anna"), "{m}");
 }
 
 #[test]
@@ -235,6 +260,46 @@ fn a_player_is_registered_once_whatever_the_case_and_spaces() {
         0,
     );
     assert_eq!(d.t.name_of(EntrantId(1)), "Anna Papadopoulou-Ioannou");
+}
+
+/// A stranger renamed an entrant to the name he had, and the log took an
+/// `entrant.renamed` that changed nothing. It is refused as a match's rename to the same
+/// name is (INVALID_ARGUMENT), naming the entrant, and nothing is recorded; a correction
+/// of case alone is a new spelling, and is taken.
+#[test]
+fn renaming_an_entrant_to_the_name_he_has_is_refused_and_records_nothing() {
+    let mut d = Day::open(knockout(Flights::Main), 4);
+    d.ok(
+        Command::Register {
+            details: Details::named("Anna Papadopoulou"),
+            approve: true,
+        },
+        0,
+    );
+    let before = d.t.clone();
+    let (kind, m) = rule_kind(d.run(
+        Command::Rename {
+            entrant: EntrantId(1),
+            name: "Anna Papadopoulou".into(),
+        },
+        0,
+    ));
+    assert_eq!(kind, ErrorKind::Invalid);
+    assert!(m.contains("#1") && m.contains("already named"), "{m}");
+    assert_eq!(d.t, before);
+    assert_eq!(
+        d.records.len(),
+        3,
+        "opened, registered, approved: no rename"
+    );
+    let events = d.ok(
+        Command::Rename {
+            entrant: EntrantId(1),
+            name: "Anna PAPADOPOULOU".into(),
+        },
+        0,
+    );
+    assert_eq!(events.len(), 1, "{events:?}");
 }
 
 #[test]
@@ -337,44 +402,16 @@ fn art_4_6_a_result_is_corrected_while_nothing_drawn_from_it_is_played() {
     d.win_a(k1, 10 * MIN);
     let [a, b] = d.t.matches[&k1].players;
     // The score alone may be corrected.
-    d.ok(
-        Command::Rule {
-            key: k1,
-            ruling: Ruling::Correct {
-                winner: Some(a),
-                score: [5, 3],
-            },
-            words: "score sheet checked".into(),
-        },
-        11 * MIN,
-    );
+    d.correct(k1, Some(a), [5, 3], "score sheet checked", 11 * MIN)
+        .unwrap();
     assert_eq!(d.t.results[&k1].score, [5, 3]);
     // The winner may change while the final is not drawn...
-    d.ok(
-        Command::Rule {
-            key: k1,
-            ruling: Ruling::Correct {
-                winner: Some(b),
-                score: [3, 5],
-            },
-            words: "wrong winner reported".into(),
-        },
-        12 * MIN,
-    );
+    d.correct(k1, Some(b), [3, 5], "wrong winner reported", 12 * MIN)
+        .unwrap();
     // ...but not once the final is given a log with the old winner in it.
     d.win_a(MatchKey::main(1, 2), 13 * MIN);
     assert!(d.t.matches.contains_key(&MatchKey::main(2, 1)));
-    let (_, m) = rule_kind(d.run(
-        Command::Rule {
-            key: k1,
-            ruling: Ruling::Correct {
-                winner: Some(a),
-                score: [5, 3],
-            },
-            words: "again".into(),
-        },
-        14 * MIN,
-    ));
+    let (_, m) = rule_kind(d.correct(k1, Some(a), [5, 3], "again", 14 * MIN));
     assert!(m.contains("4.6") && m.contains("M2-1"), "{m}");
     // A second confirmation of the same match is nothing new.
     let id = d.t.matches[&k1].match_id.clone();
@@ -500,12 +537,7 @@ fn a_forfeit_keeps_the_sides_and_a_correction_keeps_the_winner_ahead() {
     d.field(4);
     d.draw();
     let k = MatchKey::main(1, 2);
-    let before =
-        d.t.current_draw()
-            .pairings
-            .into_iter()
-            .find(|p| p.key == k)
-            .unwrap();
+    let before = d.pairing(k);
     let [a, b] = before.players;
     d.ok(
         Command::Rule {
@@ -515,25 +547,10 @@ fn a_forfeit_keeps_the_sides_and_a_correction_keeps_the_winner_ahead() {
         },
         0,
     );
-    let after =
-        d.t.current_draw()
-            .pairings
-            .into_iter()
-            .find(|p| p.key == k)
-            .unwrap();
+    let after = d.pairing(k);
     assert_eq!(after.players, [a, b], "the sides stay");
     assert_eq!(d.t.results[&k].score, [0, 1]);
-    let (kind, m) = rule_kind(d.run(
-        Command::Rule {
-            key: k,
-            ruling: Ruling::Correct {
-                winner: Some(b),
-                score: [5, 0],
-            },
-            words: "typo".into(),
-        },
-        0,
-    ));
+    let (kind, m) = rule_kind(d.correct(k, Some(b), [5, 0], "typo", 0));
     assert_eq!(kind, ErrorKind::Invalid);
     assert!(m.contains("4.6") && m.contains("fewer points"), "{m}");
 }
@@ -631,12 +648,7 @@ fn a_forfeit_decides_a_match_not_yet_begun_and_the_winner_goes_on() {
     d.start(1, 3 * MIN);
     // One table: M1-1 is played, M1-2 waits; its player does not come.
     let k = MatchKey::main(1, 2);
-    let pairing =
-        d.t.current_draw()
-            .pairings
-            .into_iter()
-            .find(|p| p.key == k)
-            .unwrap();
+    let pairing = d.pairing(k);
     d.ok(
         Command::Rule {
             key: k,
@@ -675,17 +687,8 @@ fn art_4_6_a_result_corrected_at_its_table_is_taken_by_the_draw() {
     assert_eq!(d.t.results[&k].winner, Some(b));
     assert!(d.t.results[&k].ruling.contains("4.6"));
     // The draw's own correction stands when the table's result is read again.
-    d.ok(
-        Command::Rule {
-            key: k,
-            ruling: Ruling::Correct {
-                winner: Some(a),
-                score: [5, 4],
-            },
-            words: "the scoresheet".into(),
-        },
-        4 * MIN,
-    );
+    d.correct(k, Some(a), [5, 4], "the scoresheet", 4 * MIN)
+        .unwrap();
     assert!(d.ok(confirmed(Side::B, [2, 5]), 5 * MIN).is_empty());
     assert_eq!(d.t.results[&k].winner, Some(a));
 }
@@ -716,17 +719,8 @@ fn ratings_move_by_the_fibs_formula_once_per_played_match() {
     assert_eq!(d.t.entrants[&a].experience, 505);
     // A correction keeps the ratings where the first result put them.
     let (after_a, after_b) = (rating(&d, a), rating(&d, b));
-    d.ok(
-        Command::Rule {
-            key: k,
-            ruling: Ruling::Correct {
-                winner: Some(a),
-                score: [5, 4],
-            },
-            words: "score sheet".into(),
-        },
-        11 * MIN,
-    );
+    d.correct(k, Some(a), [5, 4], "score sheet", 11 * MIN)
+        .unwrap();
     assert_eq!((rating(&d, a), rating(&d, b)), (after_a, after_b));
     // A forfeit at the table is recorded unplayed: no rating moves.
     let k2 = MatchKey::main(1, 2);
@@ -793,4 +787,164 @@ fn the_log_replays_to_the_same_tournament_and_a_changed_record_is_named() {
         e.contains(&format!("record {i}")) && e.contains("order"),
         "{e}"
     );
+}
+
+#[test]
+fn art_4_6_a_result_beside_a_bye_is_not_corrected_once_its_next_match_is_played() {
+    let mut d = Day::open(knockout(Flights::Main), 8);
+    d.field(3);
+    d.draw();
+    d.start(1, 3 * MIN);
+    d.start(2, 3 * MIN);
+    let played: Vec<MatchKey> = d.t.matches.keys().copied().collect();
+    assert_eq!(played.len(), 1, "{played:?}");
+    let k1 = played[0];
+    d.win_a(k1, 10 * MIN);
+    let [a, b] = d.t.matches[&k1].players;
+    let next = MatchKey::main(2, 1);
+    assert!(d.t.matches[&next].players.contains(&a));
+    d.win_a(next, 20 * MIN);
+    let (_, m) = rule_kind(d.correct(k1, Some(b), [3, 5], "wrong winner reported", 21 * MIN));
+    assert!(m.contains("4.6") && m.contains("M2-1"), "{m}");
+    // The same correction written into the log by hand does not verify.
+    let forged = Event::Result {
+        key: k1,
+        winner: Some(b),
+        score: [3, 5],
+        played: true,
+        ruling: "wrong winner reported".into(),
+    };
+    let mut records = d.records.clone();
+    records.push(baffle_core::audit::Record::next(
+        records.last(),
+        forged.body(),
+    ));
+    let e = replay(&records).unwrap_err();
+    let last = records.len() - 1;
+    assert!(
+        e.contains(&format!("record {last}")) && e.contains("M2-1"),
+        "{e}"
+    );
+    assert_eq!(replay(&d.records).unwrap(), d.t);
+}
+
+/// A player withdrawn after the draw: the match he is playing is settled at its table,
+/// and every later pairing of his — the main draw's or a consolation's he is fed into —
+/// is won without play by his opponent as soon as it is known, with no command.
+#[test]
+fn a_player_withdrawn_after_the_draw_forfeits_every_pairing_still_to_come() {
+    let mut d = Day::open(knockout(Flights::Consolation), 8);
+    d.field(8);
+    d.draw();
+    d.start(1, 3 * MIN);
+    let k1 = MatchKey::main(1, 1);
+    let [a, gone] = d.t.matches[&k1].players;
+    let events = d.ok(
+        Command::Out {
+            entrant: gone,
+            reason: "fell ill".into(),
+        },
+        5 * MIN,
+    );
+    assert!(matches!(events[..], [Event::Out { .. }]), "{events:?}");
+    // His match at the table is settled there, then confirmed.
+    d.win_a(k1, 6 * MIN);
+    // Fed into the consolation, he forfeits there once his opponent is known.
+    for i in 2..=4 {
+        d.win_a(MatchKey::main(1, i), 7 * MIN);
+    }
+    let c = MatchKey {
+        flight: Flight::Consolation,
+        round: 1,
+        index: 1,
+    };
+    let r = &d.t.results[&c];
+    assert!(!r.played, "{r:?}");
+    assert!(!d.t.matches.contains_key(&c), "no log for a forfeit");
+    let pairing = d.pairing(c);
+    assert!(pairing.players.contains(&gone));
+    assert_ne!(r.winner, Some(gone));
+    // The main draw goes on with his round-1 opponent.
+    assert!(
+        d.t.current_draw()
+            .pairings
+            .iter()
+            .any(|p| p.key == MatchKey::main(2, 1) && p.players.contains(&a)),
+    );
+    // Refused: out twice; the log replays to the same day.
+    let (kind, m) = rule_kind(d.run(
+        Command::Out {
+            entrant: gone,
+            reason: "again".into(),
+        },
+        8 * MIN,
+    ));
+    assert_eq!(kind, ErrorKind::Rule, "{m}");
+    assert!(m.contains("already"), "{m}");
+    assert_eq!(replay(&d.records).unwrap(), d.t);
+}
+
+/// Withdrawn before his round starts, a player's pairing is decided at once, and his
+/// opponent goes on without playing.
+#[test]
+fn a_player_withdrawn_before_his_match_has_a_log_loses_it_without_play() {
+    let mut d = Day::open(knockout(Flights::Main), 8);
+    d.field(4);
+    d.draw();
+    let k = MatchKey::main(1, 2);
+    let pairing = d.pairing(k);
+    let [stays, gone] = pairing.players;
+    let events = d.ok(
+        Command::Out {
+            entrant: gone,
+            reason: "left the venue".into(),
+        },
+        3 * MIN,
+    );
+    assert!(
+        events.iter().any(|e| matches!(e, Event::Result { key, winner: Some(w), played: false, .. } if *key == k && *w == stays)),
+        "{events:?}"
+    );
+    // Round 1 starts with the other match only.
+    let assigned = Day::assigned(&d.start(1, 4 * MIN));
+    assert_eq!(assigned, vec![MatchKey::main(1, 1)]);
+    assert_eq!(replay(&d.records).unwrap(), d.t);
+}
+
+/// A Swiss pairs a withdrawn player no more: the round after his withdrawal is paired
+/// from the others (and replays to the same pairing).
+#[test]
+fn a_swiss_pairs_a_withdrawn_player_no_more() {
+    let plan = Plan {
+        format: Format::Swiss { rounds: 3 },
+        game: GameType::Backgammon,
+        length: 5,
+    };
+    let mut d = Day::open(plan, 4);
+    d.field(6);
+    d.draw();
+    d.start(1, 3 * MIN);
+    let keys: Vec<MatchKey> = d.t.matches.keys().copied().collect();
+    assert_eq!(keys.len(), 3);
+    for k in &keys {
+        d.win_a(*k, 10 * MIN);
+    }
+    let gone = d.t.matches[&keys[0]].players[1];
+    d.ok(
+        Command::Out {
+            entrant: gone,
+            reason: "went home".into(),
+        },
+        11 * MIN,
+    );
+    d.start(2, 12 * MIN);
+    let round2: Vec<_> =
+        d.t.current_draw()
+            .pairings
+            .into_iter()
+            .filter(|p| p.key.round == 2)
+            .collect();
+    assert_eq!(round2.len(), 2, "{round2:?}");
+    assert!(round2.iter().all(|p| !p.players.contains(&gone)));
+    assert_eq!(replay(&d.records).unwrap(), d.t);
 }

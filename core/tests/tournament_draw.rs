@@ -1,10 +1,12 @@
 //! The draw recomputed from its revealed seed by an implementation of
 //! `docs/tournament.md` ("The draw") written here: RustCrypto's `sha2` and `chacha20`,
-//! nothing of the production code but the order it must agree with.
+//! nothing of the production code but the order and the first round it must agree with.
 
 use baffle_core::dice::ServerSeed;
 use baffle_core::tournament::knockout::Flights;
-use baffle_core::tournament::{Command, Details, EntrantId, Format, Plan, Seeding, Tournament};
+use baffle_core::tournament::{
+    Command, Details, EntrantId, Flight, Format, Plan, Seeding, Tournament,
+};
 use baffle_core::{GameType, Timestamp};
 use chacha20::ChaCha20;
 use chacha20::cipher::{KeyIvInit, StreamCipher};
@@ -70,6 +72,35 @@ fn order(seed: [u8; 32], id: &str, field: &[u32], seeds: &[u32]) -> Vec<u32> {
     let mut out = seeds.to_vec();
     out.extend(rest);
     out
+}
+
+/// The seed layout of docs/tournament.md: `[1, 2]`, then each s of the layout of m
+/// replaced by s, 2m + 1 - s.
+fn layout(size: usize) -> Vec<usize> {
+    let mut l = vec![1, 2];
+    while l.len() < size {
+        let m = l.len();
+        l = l.iter().flat_map(|&s| [s, 2 * m + 1 - s]).collect();
+    }
+    l
+}
+
+/// Round 1's real matches, (match, [A, B]), and byes, (match, entrant).
+type RoundOne = (Vec<(u32, [u32; 2])>, Vec<(u32, u32)>);
+
+/// The main's round 1 from the order.
+fn round_one(order: &[u32]) -> RoundOne {
+    let size = order.len().next_power_of_two().max(2);
+    let (mut pairs, mut byes) = (Vec::new(), Vec::new());
+    for (j, two) in layout(size).chunks(2).enumerate() {
+        let j = j as u32 + 1;
+        match (order.get(two[0] - 1), order.get(two[1] - 1)) {
+            (Some(&a), Some(&b)) => pairs.push((j, [a, b])),
+            (Some(&a), None) | (None, Some(&a)) => byes.push((j, a)),
+            (None, None) => {}
+        }
+    }
+    (pairs, byes)
 }
 
 fn drawn(names: usize, seeding: Seeding) -> (Tournament, [u8; 32]) {
@@ -138,6 +169,23 @@ fn the_draw_is_recomputed_from_its_revealed_seed_by_the_documented_construction(
         let mine = order(seed, "club", &field, &seeds);
         let theirs: Vec<u32> = d.order.iter().map(|e| e.0).collect();
         assert_eq!(mine, theirs, "{n} entrants");
+        // Round 1 of the main from the same page: seed p is place p of the order, match
+        // j takes layout positions 2j-1 (A) and 2j (B), a seed above n is a bye.
+        let (pairs, byes) = round_one(&mine);
+        let draw = t.current_draw();
+        let theirs: Vec<(u32, [u32; 2])> = draw
+            .pairings
+            .iter()
+            .filter(|p| p.key.round == 1 && p.key.flight == Flight::Main)
+            .map(|p| (p.key.index, p.players.map(|e| e.0)))
+            .collect();
+        assert_eq!(pairs, theirs, "{n} entrants: round 1");
+        let their_byes: Vec<(u32, u32)> = draw
+            .byes
+            .iter()
+            .map(|b| (b.key.index, b.entrant.0))
+            .collect();
+        assert_eq!(byes, their_byes, "{n} entrants: byes");
         // The commitment published at the opening is SHA-256 of the seed.
         let commitment: [u8; 32] = Sha256::digest(seed).into();
         assert_eq!(commitment, t.commitment);

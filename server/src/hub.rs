@@ -264,7 +264,9 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             self.time.clone(),
             (feed, self.signer.clone()),
         );
-        state.matches.insert(id, handle);
+        state.matches.insert(id.clone(), handle);
+        // Replaced before this start: its actor must never run its timers.
+        note_replaced(state, &id);
         Ok(Some(job))
     }
 
@@ -368,6 +370,7 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
     /// the archive that followed, alone then in not retrying, was answered done unwritten).
     async fn record(&self, state: &mut State, entry: impl Into<Entry>) -> Result<bool, Error> {
         let entry = entry.into();
+        let replaced = replaced_by(&entry);
         let line = serde_json::to_vec(&entry).expect("registry entries serialize");
         match self
             .store
@@ -389,6 +392,9 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             .registry
             .evolve(entry)
             .map_err(|e| Error::Internal(format!("a registry entry does not fold: {e}")))?;
+        if let Some(old) = replaced {
+            note_replaced(state, &old);
+        }
         Ok(true)
     }
 
@@ -759,6 +765,27 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
 /// (either `None`: unbound): a match's state lists the devices bound to it, connected or
 /// not. Called under the hub's lock, in the registry's order — on this node's own
 /// bindings and on those folded from other nodes.
+/// The match a registry entry says was replaced, if it says so.
+fn replaced_by(entry: &Entry) -> Option<String> {
+    match entry {
+        Entry::Directory(directory::Record::Match {
+            replaces: Some(r), ..
+        }) => Some(r.match_id.clone()),
+        _ => None,
+    }
+}
+
+/// Tells match `id`'s actor, if the directory records it replaced, by which match: its
+/// timers stop (`MatchHandle::replaced`). Under the hub's lock, as the record is folded.
+fn note_replaced(state: &State, id: &str) {
+    if let (Some(handle), Some((by, ruling))) = (
+        state.matches.get(id),
+        state.registry.directory.replaced.get(id),
+    ) {
+        handle.replaced(by, ruling);
+    }
+}
+
 fn note_binding(state: &State, device: &str, was: Option<&str>, now: Option<&str>) {
     if was == now {
         return;

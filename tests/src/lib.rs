@@ -5,13 +5,13 @@
 
 pub mod api;
 pub mod binaries;
+pub mod campaign;
 pub mod cli;
 pub mod cluster;
 pub mod draws;
 pub mod patroni;
 pub mod pg;
 pub mod pg_tls;
-pub mod play;
 pub mod process_cluster;
 pub mod room;
 pub mod seeded;

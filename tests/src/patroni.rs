@@ -145,6 +145,11 @@ impl PatroniStack {
         base + u16::try_from(member - 1).expect("a member")
     }
 
+    /// Member `member`'s PostgreSQL port (1, 2, …).
+    pub fn pg_port(&self, member: usize) -> u16 {
+        self.port("PG_PORT", member)
+    }
+
     /// The HTTP status member `member` (1, 2, …) answers `GET path` on its REST API with;
     /// 0 if it does not answer within a second.
     pub fn rest(&self, member: usize, path: &str) -> u16 {

@@ -4,7 +4,8 @@
 //!
 //! The nodes are the programs a venue runs, started with the flags `docs/cluster.md`
 //! gives (`--store`, `--node-id`, `--advertise`, `--lease-ms`, one token file for all),
-//! and killed with SIGKILL: what is tested is what an operator gets. Each node's output
+//! and killed with SIGKILL or frozen with SIGSTOP: what is tested is what an operator
+//! gets. Each node's output
 //! goes to `<dir>/<node>.log`, kept across restarts, for a failing test to show.
 
 use std::fs::OpenOptions;
@@ -212,6 +213,28 @@ impl<D> ProcessCluster<D> {
             let _ = child.kill();
             let _ = child.wait();
         }
+    }
+
+    /// Sends node `i` `signal` at once (a system call, no `kill` process); false if it is
+    /// not running.
+    fn signal(&self, i: usize, signal: rustix::process::Signal) -> bool {
+        let Some(child) = &self.nodes[i].child else {
+            return false;
+        };
+        let pid = rustix::process::Pid::from_child(child);
+        rustix::process::kill_process(pid, signal).is_ok()
+    }
+
+    /// Freezes node `i` with SIGSTOP, as a hung host or a debugger would: its sockets
+    /// stay open and its database sessions stay as they are, but it answers nothing,
+    /// renews nothing and commits nothing until [`ProcessCluster::resume`].
+    pub fn pause(&self, i: usize) -> bool {
+        self.signal(i, rustix::process::Signal::STOP)
+    }
+
+    /// Lets node `i` go on after [`ProcessCluster::pause`] (SIGCONT).
+    pub fn resume(&self, i: usize) -> bool {
+        self.signal(i, rustix::process::Signal::CONT)
     }
 
     /// Stops node `i` with SIGTERM, as an operator or systemd would, and waits for it to

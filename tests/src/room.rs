@@ -47,6 +47,8 @@ pub struct Room {
     owners: Mutex<HashMap<String, usize>>,
     /// How long a command is retried before it is given up.
     patience: Duration,
+    /// How long one attempt waits for its answer before the next node is tried.
+    attempt: Duration,
 }
 
 /// What to do after a failed attempt.
@@ -69,6 +71,7 @@ impl Room {
             token: token.to_string(),
             owners: Mutex::default(),
             patience: Duration::from_secs(30),
+            attempt: Duration::from_secs(5),
         }
     }
 
@@ -79,9 +82,17 @@ impl Room {
         self
     }
 
+    /// The same client, waiting `attempt` for each attempt's answer (5 s by default)
+    /// before it tries the next node with the same request id: what passes over a
+    /// frozen node (SIGSTOP), whose connections stay open and answer nothing.
+    pub fn with_attempt_timeout(mut self, attempt: Duration) -> Room {
+        self.attempt = attempt;
+        self
+    }
+
     fn director<T>(&self, message: T) -> Request<T> {
         let mut r = Request::new(message);
-        r.set_timeout(Duration::from_secs(5));
+        r.set_timeout(self.attempt);
         r.metadata_mut().insert(
             "authorization",
             format!("Bearer {}", self.token).parse().expect("ASCII"),
@@ -129,7 +140,15 @@ impl Room {
         let mut node = self.owner_of(match_id);
         let mut retried = false;
         loop {
-            let last = match attempt(self.channels[node].clone()).await {
+            // The deadline is the client's own: a frozen node enforces none.
+            let answer = tokio::time::timeout(self.attempt, attempt(self.channels[node].clone()));
+            let answer = answer.await.unwrap_or_else(|_| {
+                Err(Status::deadline_exceeded(format!(
+                    "no answer within {:?}",
+                    self.attempt
+                )))
+            });
+            let last = match answer {
                 Ok(reply) => {
                     let mut owners = self.owners.lock().expect("not poisoned");
                     owners.insert(match_id.to_string(), node);

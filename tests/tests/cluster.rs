@@ -213,7 +213,7 @@ async fn a_watch_on_another_node_sees_every_update_once_across_a_lost_feed() {
             c.db.psql(
                 c.db.primary.port,
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
-                 WHERE application_name = 'baffled listen'",
+                 WHERE application_name LIKE 'baffled % listen'",
             );
         }
         c.n1.time.advance(2_000);

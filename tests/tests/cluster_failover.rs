@@ -2,18 +2,11 @@
 //! node is killed with SIGKILL again and again, or the database's primary is killed and
 //! its synchronous standby promoted (issue 22, `docs/cluster.md`). The nodes are the real
 //! program, started as `docs/cluster.md` says; the drivers are the independent
-//! [`Room`] client; the checker reads the logs back through the audit export after the
-//! run and needs nothing of either:
+//! [`Room`] client; the checker (`baffle_tests::campaign`) reads the logs back through
+//! the audit export after the run and needs nothing of either: every chain verifies, no
+//! acknowledged command lost, none applied twice, one writer at a time. Here also:
 //!
-//! - **every chain verifies** (`baffle_core::audit::verify`);
-//! - **no acknowledged command lost, none applied twice**: each match's driver plays
-//!   physical dice it chose by a rule of the command's number, so the log's reported
-//!   dice, in order, must be exactly the acknowledged rolls, and its presses exactly the
-//!   acknowledged presses — a lost command leaves a gap, a twice-applied one a repeat;
-//! - **no two nodes ever append to one match**: a match's owner is the node that created
-//!   it until a takeover record names the next one; every command answered at its first
-//!   attempt must have been answered by the node that owned the match at the records it
-//!   added (a retried one may be answered from its stored reply by any node);
+//! - **a device's every input once, charged at its time** (`check_device_match`);
 //! - **every flag at its instant**: a match whose clock runs out while its owner is dead
 //!   has its time-out recorded exactly when the time ran out, not when a node noticed.
 //!
@@ -30,8 +23,11 @@ use baffle_core::audit::verify::verify_jsonl;
 use baffle_firmware_sim::device::{Device, DeviceConfig};
 use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
+use baffle_tests::campaign::{
+    TAKEOVER, check_match, drive, every_match_answers, quantile, records,
+};
 use baffle_tests::process_cluster::{ProcessCluster as Cluster, TOKEN};
-use baffle_tests::room::{Room, command, next_move};
+use baffle_tests::room::Room;
 
 /// Leases of one second: a dead node's matches are taken over within about that.
 const LEASE_MS: u64 = 1000;
@@ -39,55 +35,6 @@ const LEASE_MS: u64 = 1000;
 const MATCHES: usize = 9;
 /// Matches played from a clock device, one created on each node.
 const DEVICE_MATCHES: usize = 3;
-/// The record kind a takeover writes, and its field naming the new owner
-/// (docs/audit-log.md).
-const TAKEOVER: &str = "table.takeover";
-
-/// One acknowledged command of a driver.
-#[derive(Clone, Debug)]
-struct Acked {
-    /// The node that answered.
-    node: usize,
-    /// The match's number of records after it.
-    seq: u64,
-    /// The dice rolled, for a roll; `None` for a press.
-    dice: Option<[u32; 2]>,
-    /// Whether an earlier attempt may have been applied, so that the answer may be its
-    /// reply, kept with the request id, from another node than the one that wrote it.
-    retried: bool,
-}
-
-/// Plays match `id` from `state` (after its opening roll) until `stop`: rolls when on
-/// roll, presses when moving. Every command is retried with its request id until
-/// answered; a command the room does not answer within its patience fails the run.
-async fn drive(
-    room: Arc<Room>,
-    id: String,
-    mut state: v1::MatchState,
-    stop: Arc<AtomicBool>,
-    answered: Arc<AtomicU64>,
-) -> Vec<Acked> {
-    let mut acked = Vec::new();
-    let mut rolls = 0;
-    while !stop.load(Ordering::Relaxed) {
-        let (action, rolled) = next_move(&state, rolls);
-        let request = command(&id, format!("{id}-{}", acked.len()), action);
-        let answer = room
-            .execute(request)
-            .await
-            .unwrap_or_else(|e| panic!("{id}: command {} never answered: {e}", acked.len()));
-        state = answer.reply.state.expect("a state");
-        acked.push(Acked {
-            node: answer.node,
-            seq: state.seq,
-            dice: rolled,
-            retried: answer.retried,
-        });
-        rolls += usize::from(rolled.is_some());
-        answered.fetch_add(1, Ordering::Relaxed);
-    }
-    acked
-}
 
 /// Plays device-driven match `id` through `device` until `stop`: the server's dice,
 /// rolled and pressed from the table's buttons. The device reconnects by itself, to the
@@ -144,7 +91,7 @@ async fn drive_device(
 fn check_device_match(id: &str, export: &str, acks: &[v1::Ack]) {
     let report = verify_jsonl(export, None);
     assert!(report.is_ok(), "{id}: {report}");
-    let inputs: Vec<Record> = records(export)
+    let inputs: Vec<_> = records(export)
         .into_iter()
         .filter(|r| r.kind == "device.input")
         .collect();
@@ -172,70 +119,6 @@ fn check_device_match(id: &str, export: &str, acks: &[v1::Ack]) {
         if bound == "lagcredit" {
             assert_eq!(input.body["credit_ms"], 2000, "{id}: {}", input.body);
         }
-    }
-}
-
-/// A record of an exported log: its kind and body.
-struct Record {
-    kind: String,
-    body: serde_json::Value,
-}
-
-fn records(export: &str) -> Vec<Record> {
-    export
-        .lines()
-        .filter_map(|line| {
-            let line: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
-            let body: serde_json::Value = serde_json::from_str(line.get("body")?.as_str()?).ok()?;
-            let kind = body["kind"].as_str().unwrap_or_default().to_string();
-            Some(Record { kind, body })
-        })
-        .collect()
-}
-
-/// The checker, for one match: its exported log against what its driver was told.
-fn check_match(cluster: &Cluster, id: &str, creator: usize, export: &str, acked: &[Acked]) {
-    let report = verify_jsonl(export, None);
-    assert!(report.is_ok(), "{id}: {report}");
-    let records = records(export);
-    // Lost or applied twice: the reported dice and the presses, in order.
-    let rolled: Vec<Vec<u64>> = records
-        .iter()
-        .filter(|r| r.kind == "dice.reported")
-        .map(|r| serde_json::from_value(r.body["dice"].clone()).expect("dice"))
-        .collect();
-    let told: Vec<Vec<u64>> = acked
-        .iter()
-        .filter_map(|a| a.dice)
-        .map(|d| d.map(u64::from).to_vec())
-        .collect();
-    assert_eq!(
-        rolled, told,
-        "{id}: the log's rolls are not the acknowledged ones"
-    );
-    let presses = records.iter().filter(|r| r.kind == "bg.pressed").count();
-    let acked_presses = acked.iter().filter(|a| a.dice.is_none()).count();
-    assert_eq!(
-        presses, acked_presses,
-        "{id}: presses in the log, acknowledged"
-    );
-    // One writer at a time: the owner of each record, by the takeover records.
-    let mut owner = vec![cluster.name(creator).to_string(); records.len()];
-    for (seq, r) in records.iter().enumerate() {
-        if r.kind == TAKEOVER {
-            let node = r.body["node"].as_str().expect("a takeover names its node");
-            owner[seq..].fill(node.to_string());
-        }
-    }
-    for a in acked.iter().filter(|a| !a.retried) {
-        let last = usize::try_from(a.seq).unwrap() - 1;
-        assert_eq!(
-            owner[last],
-            cluster.name(a.node),
-            "{id}: record {last} acknowledged by {} but owned by {}",
-            cluster.name(a.node),
-            owner[last]
-        );
     }
 }
 
@@ -282,13 +165,6 @@ enum Fault {
     Primary,
 }
 
-/// p-quantile of `samples` (sorted in place).
-fn quantile(samples: &mut [Duration], q: f64) -> Duration {
-    samples.sort();
-    let i = ((samples.len() as f64 - 1.0) * q).round() as usize;
-    samples.get(i).copied().unwrap_or_default()
-}
-
 /// One cluster at a time: each is a database, its standby and three nodes, on 2 cores.
 static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
@@ -325,6 +201,7 @@ async fn campaign(node_kills: u32, primary_kills: u32) {
                 id.clone(),
                 state.clone(),
                 stop.clone(),
+                usize::MAX,
                 answered.clone(),
             ))
         })
@@ -343,26 +220,9 @@ async fn campaign(node_kills: u32, primary_kills: u32) {
             .map(|a| a.load(Ordering::Relaxed))
             .sum::<u64>()
     };
-    // Waits until every match has answered a command since `then` (a driver whose
-    // command the room did not answer within its patience has failed the run).
-    let every_match_answers = |then: Vec<u64>| {
-        let answered = answered.clone();
-        let started = Instant::now();
-        async move {
-            loop {
-                let silent: Vec<usize> = (0..then.len())
-                    .filter(|m| answered[*m].load(Ordering::Relaxed) <= then[*m])
-                    .collect();
-                if silent.is_empty() {
-                    return Ok(());
-                }
-                if started.elapsed() > Duration::from_secs(40) {
-                    return Err(format!("matches {silent:?} answered nothing for 40 s"));
-                }
-                tokio::time::sleep(Duration::from_millis(2)).await;
-            }
-        }
-    };
+    // Every match answering again (a driver whose command the room did not answer
+    // within its patience has failed the run).
+    let within = Duration::from_secs(40);
     let logs = |cluster: &Cluster| {
         (0..cluster.len())
             .map(|i| format!("== {}\n{}", cluster.name(i), cluster.log(i)))
@@ -388,7 +248,7 @@ async fn campaign(node_kills: u32, primary_kills: u32) {
                     .wrapping_add(1442695040888963407);
                 let victim = (seed >> 33) as usize % cluster.len();
                 cluster.kill(victim);
-                if let Err(e) = every_match_answers(before).await {
+                if let Err(e) = every_match_answers(&answered, &before, within).await {
                     panic!("after fault {k} ({fault:?}): {e}\n{}", logs(&cluster));
                 }
                 outages.push(killed.elapsed());
@@ -396,7 +256,7 @@ async fn campaign(node_kills: u32, primary_kills: u32) {
             }
             Fault::Primary => {
                 tokio::task::block_in_place(|| cluster.pg.kill_and_promote());
-                if let Err(e) = every_match_answers(before).await {
+                if let Err(e) = every_match_answers(&answered, &before, within).await {
                     panic!("after fault {k} ({fault:?}): {e}\n{}", logs(&cluster));
                 }
                 outages.push(killed.elapsed());

@@ -447,6 +447,75 @@ async fn a_knockout_with_a_consolation_is_run_from_the_command_line() {
         out.contains("the order is not the one the seed draws"),
         "{out}"
     );
+
+    withdrawals(&server).await;
+}
+
+/// Decides the match `m` at its table for `side` (the other forfeits) and confirms it.
+async fn forfeit_at_table(server: &TestServer, m: &str, loser: &str) {
+    for args in [
+        &[
+            "--reason",
+            "withdrew",
+            "--article",
+            "2.2",
+            "forfeit-match",
+            loser,
+        ][..],
+        &["--reason", "checked", "--article", "4.6", "confirm"][..],
+    ] {
+        ok(&baffle(server, &[&["rule", m][..], args].concat()).await);
+    }
+}
+
+/// Players withdrawn after the draw (`player out`): one playing is told to be settled at
+/// his table; one between matches forfeits his next one by himself, with no log.
+async fn withdrawals(server: &TestServer) {
+    let d = draw_json(server, "open").await;
+    let c1 = pairings(&d, "C1-1")[0];
+    let number = c1["player_a"].to_string();
+    let o = baffle(
+        server,
+        &[
+            "--lang", "en", "player", "out", "open", &number, "--reason", "fell ill",
+        ],
+    )
+    .await;
+    ok(&o);
+    assert!(
+        o.out.contains("C1-1") && o.out.contains("is being played"),
+        "{}",
+        o.out
+    );
+    // M2-1's player A wins, then withdraws before the final is known.
+    let m21 = pairings(&d, "M2-1")[0];
+    forfeit_at_table(server, m21["match_id"].as_str().unwrap(), "b").await;
+    let finalist = m21["player_a"].to_string();
+    let o = baffle(
+        server,
+        &[
+            "--lang",
+            "en",
+            "player",
+            "out",
+            "open",
+            &finalist,
+            "--reason",
+            "went home",
+        ],
+    )
+    .await;
+    ok(&o);
+    assert!(!o.out.contains("is being played"), "{}", o.out);
+    let m22 = pairings(&d, "M2-2")[0];
+    forfeit_at_table(server, m22["match_id"].as_str().unwrap(), "b").await;
+    // The final is decided for M2-2's winner without play, and given no log.
+    let d = draw_json(server, "open").await;
+    let last = pairings(&d, "M3-1")[0];
+    assert_eq!(last["state"], "decided", "{last:#}");
+    assert_eq!(last["winner"], m22["player_a"], "{last:#}");
+    assert_eq!(last["unplayed"], true, "{last:#}");
+    assert_eq!(last["match_id"], "", "{last:#}");
 }
 
 /// A round robin from `player add`, rulings on its matches (`pairing`), a round started

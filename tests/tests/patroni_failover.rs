@@ -18,8 +18,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use baffle_tests::campaign::{Acked, check_export, drive};
 use baffle_tests::patroni::{self, PatroniStack};
-use baffle_tests::play::{Played, check_export, play};
 use baffle_tests::process_cluster::{ProcessCluster, TOKEN};
 use baffle_tests::room::Room;
 
@@ -46,7 +46,7 @@ async fn progress(answered: &AtomicU64, count: u64, within: Duration, what: &str
 
 /// From `fault` to the first acknowledgement after the longest silence that follows it
 /// (a command acknowledged a few milliseconds after the fault was committed before it).
-fn recovery(fault: Instant, played: &[Vec<Played>]) -> Duration {
+fn recovery(fault: Instant, played: &[Vec<Acked>]) -> Duration {
     let mut at: Vec<Instant> = played.iter().flatten().map(|p| p.at).collect();
     at.sort();
     let first = at.partition_point(|t| *t <= fault);
@@ -84,7 +84,7 @@ async fn patroni_promotes_the_standby_by_itself_and_the_match_goes_on() {
         .zip(opened)
         .map(|((id, _), state)| {
             let (room, stop, answered) = (room.clone(), stop.clone(), answered.clone());
-            tokio::spawn(play(room, id.clone(), state, stop, usize::MAX, answered))
+            tokio::spawn(drive(room, id.clone(), state, stop, usize::MAX, answered))
         })
         .collect();
     let within = Duration::from_secs(90);

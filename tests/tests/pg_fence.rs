@@ -279,7 +279,7 @@ async fn a_commit_stuck_on_a_lock_fails_alone_and_the_node_keeps_its_leases() {
             let waiting: i64 = s
                 .query_one(
                     "SELECT count(*) FROM pg_stat_activity \
-                     WHERE application_name = 'baffled' AND wait_event_type = 'Lock'",
+                     WHERE application_name LIKE 'baffled%' AND wait_event_type = 'Lock'",
                     &[],
                 )
                 .await

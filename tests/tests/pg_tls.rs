@@ -13,9 +13,9 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use baffle_server::store::PgStore;
+use baffle_tests::campaign::{check_export, drive};
 use baffle_tests::pg::{self, PgCluster};
 use baffle_tests::pg_tls::TestCa;
-use baffle_tests::play::{check_export, play};
 use baffle_tests::process_cluster::{ProcessCluster, TOKEN};
 use baffle_tests::room::Room;
 
@@ -68,7 +68,7 @@ async fn a_node_on_verify_full_plays_a_match_over_tls() {
         .open_matches("tls", 60 * 60_000, 25, &[("m1".to_string(), 0)])
         .await;
     let stop = Arc::new(AtomicBool::new(false));
-    let played = play(
+    let played = drive(
         room,
         "m1".into(),
         opened[0].clone(),

@@ -20,7 +20,9 @@ use crate::cli::{
     Cli, DetailsArgs, DrawCommand, FlightArg, FlightsArg, FormatArg, Numbers, PairingArgs,
     PairingRuling, PlayerCommand, RoundCommand, StandingsArgs,
 };
-use crate::views::draw::{DrawJson, EntrantView, ListedPlayerView, placing, standing};
+use crate::views::draw::{
+    DrawJson, EntrantView, ListedPlayerView, PairingView, RuledJson, placing, standing,
+};
 use crate::views::to_json;
 use crate::words::{say, say_with, time_of_day};
 
@@ -306,7 +308,21 @@ pub(super) async fn run_player(
                 ("number", (*number).into()),
                 ("reason", reason.clone().into()),
             ];
-            Ok(changed(cli, &d, say_with("cli-player-out", &args) + "\n"))
+            let mut words = say_with("cli-player-out", &args) + "\n";
+            // A match he is playing is settled at its table: say which, and how.
+            for p in d.pairings.iter().filter(|p| {
+                p.state == v1::PairingState::Playing as i32
+                    && (p.player_a == *number || p.player_b == *number)
+            }) {
+                let args = [
+                    ("key", p.key.clone().into()),
+                    ("match", p.match_id.clone().into()),
+                    ("table", p.table.clone().into()),
+                ];
+                words += &say_with("cli-player-out-playing", &args);
+                words.push('\n');
+            }
+            Ok(changed(cli, &d, words))
         }
         PlayerCommand::Rename {
             tournament,
@@ -633,12 +649,30 @@ pub(super) async fn run_pairing(
         .await
         .map_err(|s| refused_draw(s, &args.tournament))?
         .into_inner();
-    let said = [("key", args.key.to_uppercase().into())];
-    Ok(changed(
-        cli,
-        &d,
-        say_with("cli-pairing-ruled", &said) + "\n",
-    ))
+    let key = args.key.to_uppercase();
+    // The pairing as the ruling left it: after a replacement, the director's next
+    // command goes to its new match, so its id is said (and in the JSON, `ruled`).
+    let ruled = d.pairings.iter().find(|p| p.key.eq_ignore_ascii_case(&key));
+    if cli.json {
+        let json = RuledJson {
+            draw: DrawJson::of(&d),
+            ruled: ruled.map(PairingView::of),
+        };
+        return Ok(Outcome::ok(to_json(&json)));
+    }
+    let mut text = say_with("cli-pairing-ruled", &[("key", key.clone().into())]) + "\n";
+    if let (PairingRuling::Replace, Some(p)) = (&args.ruling, ruled)
+        && let Some(old) = p.replaced.last()
+        && !p.match_id.is_empty()
+    {
+        let args = [
+            ("key", key.into()),
+            ("new", p.match_id.clone().into()),
+            ("old", old.clone().into()),
+        ];
+        text += &(say_with("cli-pairing-replaced", &args) + "\n");
+    }
+    Ok(Outcome::ok(text))
 }
 
 /// `baffle standings …`.

@@ -26,6 +26,9 @@ pub(super) async fn run_tournament(
         TournamentCommand::Create {
             id,
             name,
+            venue,
+            first_day,
+            last_day,
             per_point,
             delay,
             timeout,
@@ -52,6 +55,9 @@ pub(super) async fn run_tournament(
             let tournament = v1::Tournament {
                 id: id.clone(),
                 name: name.clone(),
+                venue: venue.clone(),
+                first_day: first_day.clone(),
+                last_day: last_day.clone(),
                 defaults: Some(defaults),
                 ..Default::default()
             };

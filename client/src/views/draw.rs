@@ -250,6 +250,18 @@ pub fn quarters(q: u32) -> f64 {
     f64::from(q) / 4.0
 }
 
+/// `baffle pairing … --json`: the draw as every command prints it, and beside it the
+/// pairing ruled on as the ruling left it — after `replace`, its new `match_id` and the
+/// logs it `replaced`.
+#[derive(Debug, Serialize)]
+pub struct RuledJson {
+    /// The draw.
+    #[serde(flatten)]
+    pub draw: DrawJson,
+    /// The pairing ruled on (absent if the draw no longer lists its key).
+    pub ruled: Option<PairingView>,
+}
+
 /// A tournament's draw.
 #[derive(Debug, Serialize)]
 pub struct DrawJson {

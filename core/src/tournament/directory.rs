@@ -69,7 +69,8 @@ pub struct VenueDates {
     /// Its first day, `YYYY-MM-DD`.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub first_day: String,
-    /// Its last day, `YYYY-MM-DD`, not before the first.
+    /// Its last day, `YYYY-MM-DD`, not before the first; only with a first day (a
+    /// tournament that ends on a day but begins on none is a typo, not a date).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub last_day: String,
 }
@@ -99,6 +100,13 @@ impl VenueDates {
                     "tournament.{field}: a day as YYYY-MM-DD (e.g. 2026-11-23), not {day:?}"
                 )));
             }
+        }
+        if self.first_day.is_empty() && !self.last_day.is_empty() {
+            return Err(TournamentError::invalid(format!(
+                "tournament.last_day {} needs tournament.first_day: give the first day too \
+                 (the same day for a one-day tournament), or neither",
+                self.last_day
+            )));
         }
         // ISO days order as strings do.
         if !self.first_day.is_empty() && !self.last_day.is_empty() && self.last_day < self.first_day

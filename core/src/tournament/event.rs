@@ -51,7 +51,8 @@ pub enum Event {
         at: Timestamp,
     },
     /// The director refused an entrant (1.4, with the explanation the article asks for)
-    /// or the entrant withdrew before the draw.
+    /// or the entrant withdrew: before the draw he is left out of it; after it, each of
+    /// his pairings without a log is won without play by his opponent.
     #[serde(rename = "entrant.out")]
     Out {
         /// Who.

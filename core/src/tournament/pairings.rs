@@ -111,6 +111,28 @@ impl Tournament {
         }
     }
 
+    /// Whether the draw, read from the results alone, still puts `players` (in either
+    /// order) at `key`. Unlike [`Self::current_draw`], a decided knockout match is read
+    /// from the bracket, not from its assignment: a correction (4.6) is checked against
+    /// this, and a match already played must keep the players the bracket gave it.
+    pub fn still_drawn(&self, key: MatchKey, players: [EntrantId; 2]) -> bool {
+        let same = |p: [EntrantId; 2]| p == players || p == [players[1], players[0]];
+        match (&self.plan.format, &self.knockout) {
+            (Format::Knockout { .. }, Some(ko)) => ko.resolve(&self.winners()).iter().any(|n| {
+                n.key == key
+                    && match n.players {
+                        [Occupant::Known(a), Occupant::Known(b)] => same([a, b]),
+                        _ => false,
+                    }
+            }),
+            _ => self
+                .current_draw()
+                .pairings
+                .iter()
+                .any(|p| p.key == key && same(p.players)),
+        }
+    }
+
     /// The rounds of a flight: how many the draw has (a Swiss: as many as its plan).
     pub fn round_count(&self, flight: Flight) -> u32 {
         match self.plan.format {

@@ -119,10 +119,28 @@ impl Tournament {
                     (Some(p), Some(w)) if !p.players.contains(w) => {
                         Err(format!("match.result: {w} does not play {key}"))
                     }
-                    _ => Ok(()),
+                    _ => self.check_played_keep_their_players(event),
                 }
             }
             _ => Ok(()),
+        }
+    }
+
+    /// A result, or its correction (4.6), leaves every match given a log with the
+    /// players the draw gave it: the rule `Tournament::plan` keeps, checked again here so
+    /// that a log whose correction rewrote a played bracket does not verify.
+    fn check_played_keep_their_players(&self, event: &Event) -> Result<(), String> {
+        let mut after = self.clone();
+        after.evolve(event);
+        match self
+            .matches
+            .iter()
+            .find(|(k, a)| !after.still_drawn(**k, a.players))
+        {
+            Some((k, _)) => Err(format!(
+                "match.result: {k} was drawn from an earlier result, which this one changes"
+            )),
+            None => Ok(()),
         }
     }
 }

@@ -29,6 +29,10 @@ pub struct MatchHandle {
     pub(super) failed: Arc<std::sync::OnceLock<String>>,
     /// Whether this node writes the match (always, but on a node of a cluster).
     pub(super) owner: Arc<AtomicBool>,
+    /// The match that replaced this one and the director's words, once the directory
+    /// records the replacement ([`MatchHandle::replaced`]): shared with the actor, which
+    /// from then on records nothing.
+    pub(super) replaced: Arc<std::sync::OnceLock<(String, String)>>,
 }
 
 fn gone() -> Error {
@@ -153,6 +157,27 @@ impl MatchHandle {
         };
         if self.tx.try_send(Box::new(msg)).is_err() {
             tracing::warn!(match_id = %self.info.id, %device, bound, "a device's binding could not be passed to its match (mailbox full or closed)");
+        }
+    }
+
+    /// Tells the match that match `by` replaced it, with the director's `ruling` (the
+    /// directory recorded it): its timers stop — no lateness point, flag or other due
+    /// event is recorded in it any more — and its followers are sent a state that says
+    /// so. The hub calls it under its lock as it folds the record, and for a replaced
+    /// match given its handle at a start before its actor runs, so the actor never
+    /// sees a due time after the replacement is known. Without waiting; a second call
+    /// changes nothing (a match is replaced once).
+    pub fn replaced(&self, by: &str, ruling: &str) {
+        if self
+            .replaced
+            .set((by.to_string(), ruling.to_string()))
+            .is_err()
+        {
+            return;
+        }
+        // An offline match (its log did not check out) has no actor to tell.
+        if self.failed.get().is_none() && self.tx.try_send(Box::new(Msg::Replaced)).is_err() {
+            tracing::warn!(match_id = %self.info.id, %by, "a replacement could not be announced to its match's followers (mailbox full or closed); its timers are stopped all the same");
         }
     }
 

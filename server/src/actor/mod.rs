@@ -122,6 +122,10 @@ pub struct MatchActor<S: EventStore, T: TimeSource> {
     /// follower, `GetMatch`) is not signed again. Behind a lock only so that the actor
     /// stays `Sync` across its awaits; nothing else ever takes it.
     signed: std::sync::Mutex<Option<v1::SignedHead>>,
+    /// Set by the hub once the directory records this match replaced
+    /// ([`MatchHandle::replaced`]): no timer runs any more, no command is taken, and
+    /// every state says by which match.
+    replaced: Arc<std::sync::OnceLock<(String, String)>>,
 }
 
 impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
@@ -143,8 +147,17 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             game: table.game().game_type(),
             failed: Default::default(),
             owner: owner.clone(),
+            replaced: Default::default(),
         };
-        let actor = MatchActor::new(table, store, time, (summaries, signer), (owner, epoch));
+        let replaced = handle.replaced.clone();
+        let actor = MatchActor::new(
+            table,
+            store,
+            time,
+            (summaries, signer),
+            (owner, epoch),
+            replaced,
+        );
         tokio::spawn(actor.run(rx));
         handle
     }
@@ -155,8 +168,10 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         time: T,
         (summaries, signer): (broadcast::Sender<FeedItem>, Arc<HeadSigner>),
         (owner, epoch): (Arc<AtomicBool>, Option<u64>),
+        replaced: Arc<std::sync::OnceLock<(String, String)>>,
     ) -> MatchActor<S, T> {
         MatchActor {
+            replaced,
             owner,
             epoch,
             unsure: false,
@@ -183,10 +198,11 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         let state = self.update_state(&self.table, self.now());
         self.summarise(&state);
         loop {
-            // A replica records nothing by itself: the owner does.
+            // A replica records nothing by itself: the owner does; nor does a replaced
+            // match, whoever owns it.
             let due = match &self.takeover {
                 Some(_) => Some(self.time.now() + baffle_core::Millis::secs(1)),
-                None if self.writes() => self.table.next_due(),
+                None if self.writes() && !self.is_replaced() => self.table.next_due(),
                 None => None,
             };
             let timer = {
@@ -211,7 +227,8 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                         Box::pin(self.take_over(node, epoch, silent_ms)).await;
                         continue;
                     }
-                    if !self.writes() {
+                    // Replaced while its timer ran: the due event is not recorded.
+                    if !self.writes() || self.is_replaced() {
                         continue;
                     }
                     if let Err(e) = Box::pin(self.commit(&Request::Tick)).await {
@@ -223,6 +240,11 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                 }
             }
         }
+    }
+
+    /// Whether the directory recorded this match replaced.
+    fn is_replaced(&self) -> bool {
+        self.replaced.get().is_some()
     }
 
     fn now(&self) -> Timestamp {
@@ -277,6 +299,7 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
             dice: table.dice(),
             signed_head,
             uncredited: table.uncredited_outage(),
+            replaced: self.replaced.get(),
         };
         wire::match_state(table.game(), &cx)
     }
@@ -341,6 +364,8 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
                 let _ = reply.send(self.stop_writing());
             }
             Msg::Resume { epoch } => self.resume(epoch),
+            // Not an event of the match: its followers learn it from the next state.
+            Msg::Replaced => self.presence_changed(),
             Msg::TakeOver {
                 node,
                 epoch,
@@ -368,8 +393,9 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
     }
 
     /// Puts `state` on the tournament feed, encoded once for all its followers (if any).
-    /// Which devices are bound and connected changed: not an event of the match, so
-    /// nothing is logged; followers and the tournament feed get the new state.
+    /// Which devices are bound and connected changed, or the match was replaced: not an
+    /// event of the match, so nothing is logged; followers and the tournament feed get
+    /// the new state.
     fn presence_changed(&self) {
         let state = self.update_state(&self.table, self.now());
         self.summarise(&state);
@@ -399,6 +425,17 @@ impl<S: EventStore, T: TimeSource> MatchActor<S, T> {
         }
         if !self.writes() {
             return Err(self.not_owner());
+        }
+        // The hub refuses first, naming the match play goes on in; this holds for any
+        // path that kept the handle.
+        if let Some((by, ruling)) = self.replaced.get() {
+            return Err(Error::Refused(baffle_core::table::Refusal {
+                kind: baffle_core::table::RefusalKind::Rule,
+                message: format!(
+                    "match {} was replaced by match {by} ({ruling}): it takes no more commands",
+                    self.table.info().id
+                ),
+            }));
         }
         self.settle()?;
         if let Some(expected) = expected_seq.filter(|e| *e != self.table.len()) {

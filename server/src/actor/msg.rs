@@ -87,4 +87,7 @@ pub(super) enum Msg {
     Resume {
         epoch: u64,
     },
+    /// The match was replaced (the handle's shared mark is set): followers are sent a
+    /// state that says so.
+    Replaced,
 }

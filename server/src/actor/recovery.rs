@@ -200,6 +200,7 @@ impl<S: EventStore + Clone, T: TimeSource> MatchActor<S, T> {
             game: GameType::Chess,
             failed: Default::default(),
             owner: Default::default(),
+            replaced: Default::default(),
         };
         let _ = handle.failed.set(why);
         handle
@@ -238,8 +239,10 @@ impl<S: EventStore + Clone, T: TimeSource> MatchActor<S, T> {
             game,
             failed: Default::default(),
             owner: owner.clone(),
+            replaced: Default::default(),
         };
         let failed = handle.failed.clone();
+        let replaced = handle.replaced.clone();
         let id = handle.info.id.clone();
         let job = recovery.clone();
         tokio::spawn(async move {
@@ -260,7 +263,8 @@ impl<S: EventStore + Clone, T: TimeSource> MatchActor<S, T> {
             drop(job);
             match log {
                 Ok(table) => {
-                    let mut actor = MatchActor::new(table, store, time, outlets, (owner, epoch));
+                    let mut actor =
+                        MatchActor::new(table, store, time, outlets, (owner, epoch), replaced);
                     // Before any command: the outage is credited from the match as it
                     // stood when the server stopped.
                     if let Some(since) = down_since {

@@ -43,12 +43,17 @@ impl<S: EventStore + Clone, T: TimeSource> Hub<S, T> {
             let was = binding
                 .as_ref()
                 .and_then(|(id, _)| state.registry.devices.get(id).and_then(|d| d.bound.clone()));
+            let replaced = super::replaced_by(&entry);
             let new_match = state
                 .registry
                 .evolve(entry)
                 .map_err(|e| Error::Internal(format!("a registry entry does not fold: {e}")))?;
             if let Some((device, now)) = &binding {
                 super::note_binding(state, device, was.as_deref(), now.as_deref());
+            }
+            // A match another node replaced: its actor here stops its timers too.
+            if let Some(old) = &replaced {
+                super::note_replaced(state, old);
             }
             if let Some((info, seed)) = new_match
                 && !state.matches.contains_key(&info.id)

@@ -24,7 +24,7 @@ pub use memory::MemoryStore;
 pub use pg_commit::Freeze;
 pub use pg_lease::{Fence, JoinChecks};
 pub use pg_listen::Change;
-pub use pg_store::{PgStore, session_options};
+pub use pg_store::{PgStore, application_name, session_options};
 pub use pg_tls::{TlsMode, split_url as split_store_url};
 pub use sled_store::SledStore;
 

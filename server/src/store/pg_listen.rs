@@ -90,7 +90,12 @@ pub(super) async fn run<T>(
     <T::TlsConnect as TlsConnect<Socket>>::Future: Send,
 {
     let mut config = config;
-    config.application_name("baffled listen");
+    // The store's name for its sessions (`baffled NODE`), marked as the feed's.
+    let name = format!(
+        "{} listen",
+        config.get_application_name().unwrap_or("baffled")
+    );
+    config.application_name(name);
     loop {
         if changes.is_closed() {
             return;

@@ -104,13 +104,25 @@ pub fn session_options(lease: Duration) -> String {
     )
 }
 
+/// The `application_name` of a store's sessions when the URL names none: `baffled`, and
+/// on a node of a cluster `baffled NODE`, so that an operator (or a test) reading
+/// `pg_stat_activity` on the primary sees which node holds which session — a node frozen
+/// in the middle of a commit shows as its name with the state `idle in transaction`.
+/// (PostgreSQL keeps the first 63 bytes.)
+pub fn application_name(node: Option<&str>) -> String {
+    match node {
+        Some(node) => format!("baffled {node}"),
+        None => "baffled".to_string(),
+    }
+}
+
 /// A connection string's settings, with the defaults this store needs, and whether it
-/// speaks TLS; on a node with leases of `lease`, its sessions' limits
-/// ([`session_options`]), placed after any `options` the URL sets so that they win over
-/// the same settings there.
+/// speaks TLS; on a node (`fence`: its name and lease), its [`application_name`] and its
+/// sessions' limits ([`session_options`]), placed after any `options` the URL sets so
+/// that they win over the same settings there.
 fn pg_config(
     url: &str,
-    lease: Option<Duration>,
+    fence: Option<&Fence>,
 ) -> Result<(tokio_postgres::Config, Tls), StoreError> {
     let (mut config, tls) = pg_tls::settings(url).map_err(io)?;
     if config.get_connect_timeout().is_none() {
@@ -121,9 +133,9 @@ fn pg_config(
     config.keepalives_interval(Duration::from_secs(1));
     config.keepalives_retries(3);
     if config.get_application_name().is_none() {
-        config.application_name("baffled");
+        config.application_name(application_name(fence.map(|f| f.node.as_str())));
     }
-    if let Some(lease) = lease {
+    if let Some(lease) = fence.map(|f| f.lease) {
         let options = match config.get_options() {
             Some(theirs) if !theirs.trim().is_empty() => {
                 format!("{theirs} {}", session_options(lease))
@@ -198,7 +210,7 @@ impl PgStore {
     }
 
     async fn open(url: &str, fence: Option<Arc<Fence>>) -> Result<PgStore, StoreError> {
-        let (config, tls) = pg_config(url, fence.as_ref().map(|f| f.lease))?;
+        let (config, tls) = pg_config(url, fence.as_deref())?;
         let (runtime, stop) = start_runtime()?;
         // A connection that broke is found out by its next use and dropped.
         let recycling = ManagerConfig {

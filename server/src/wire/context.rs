@@ -30,6 +30,9 @@ pub struct StateContext<'a> {
     pub signed_head: Option<v1::SignedHead>,
     /// What the last restart took from a clock and left to the director.
     pub uncredited: Option<baffle_core::table::Uncredited>,
+    /// The match that replaced this one by a ruling, and the director's words (the
+    /// directory's `replaced`): nothing is due in it any more.
+    pub replaced: Option<&'a (String, String)>,
 }
 
 /// A match's live dice: the chains and the draw waiting for links (`docs/dice.md`).

@@ -238,8 +238,18 @@ pub fn match_state(game: &AnyMatch, cx: &StateContext<'_>) -> v1::MatchState {
             ms: u.ms.as_ms(),
             at_ms: u.at.as_ms(),
         }),
+        replaced: cx.replaced.map(|(by, ruling)| v1::MatchReplaced {
+            by: by.clone(),
+            ruling: ruling.clone(),
+        }),
         ..state
     };
+    // A replaced match's timers are stopped (`actor`): nothing falls due in it.
+    if state.replaced.is_some() {
+        state.next_due_ms = None;
+        state.next_due_kind = v1::DueKind::Unspecified as i32;
+        state.next_due_side = v1::Side::Unspecified as i32;
+    }
     state.status = match_status(&state) as i32;
     state.turn_words = baffle_i18n::turn::turn(&state, baffle_i18n::turn::Form::Line);
     state

@@ -147,10 +147,21 @@ pub fn time(text: &str, now_ms: i64) -> Result<i64, String> {
     Ok(days_from_civil(y, m, d) * 86_400_000 + at - offset)
 }
 
+/// The columns a players' CSV may have; `name` is required.
+const PLAYER_COLUMNS: [&str; 6] = [
+    "name",
+    "federation_id",
+    "club",
+    "rating",
+    "experience",
+    "player_id",
+];
+
 /// The players of a CSV file with a header row (`name` required; `federation_id`,
-/// `club`, `rating`, `experience` optional, in any order), each checked as the server
-/// would check it and against `known` (the names already entered): every refusal names
-/// its line.
+/// `club`, `rating`, `experience`, `player_id` optional, in any order), each checked as
+/// the server would check it and against `known` (the names already entered): every
+/// refusal names its line, and every bad line is named (one per line of the error), so
+/// a file is mended in one pass.
 pub fn players_csv(text: &str, known: &[String]) -> Result<Vec<v1::EntrantDetails>, String> {
     let mut reader = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
@@ -162,94 +173,117 @@ pub fn players_csv(text: &str, known: &[String]) -> Result<Vec<v1::EntrantDetail
         .iter()
         .map(|h| h.trim().to_lowercase().replace([' ', '-'], "_"))
         .collect();
-    let column = |name: &str| header.iter().position(|h| h == name);
-    let Some(name_at) = column("name") else {
+    if !header.iter().any(|h| h == "name") {
         return Err(words::say("cli-import-no-name"));
-    };
-    let known_columns = ["name", "federation_id", "club", "rating", "experience"];
-    if let Some(other) = header.iter().find(|h| !known_columns.contains(&h.as_str())) {
+    }
+    if let Some(other) = header
+        .iter()
+        .find(|h| !PLAYER_COLUMNS.contains(&h.as_str()))
+    {
         return Err(words::say_with(
             "cli-import-unknown-column",
             &[("column", other.clone().into())],
         ));
     }
     let mut players: Vec<(u64, v1::EntrantDetails)> = Vec::new();
+    let mut refusals = Vec::new();
     for row in reader.records() {
-        let line_of = |r: &csv::StringRecord| r.position().map_or(0, csv::Position::line);
-        let row = row.map_err(|e| {
-            let line = e.position().map_or(0, csv::Position::line);
-            words::say_with(
-                "cli-import-bad-line",
-                &[("line", line.into()), ("why", e.to_string().into())],
-            )
-        })?;
-        let line = line_of(&row);
-        let at = |why: String| {
-            words::say_with(
-                "cli-import-bad-line",
-                &[("line", line.into()), ("why", why.into())],
-            )
-        };
-        let cell = |name: &str| {
-            column(name)
-                .and_then(|i| row.get(i))
-                .unwrap_or("")
-                .to_string()
-        };
-        if row.iter().all(str::is_empty) {
-            continue;
+        let checked = row
+            .map_err(|e| {
+                let line = e.position().map_or(0, csv::Position::line);
+                bad_line(line, e.to_string())
+            })
+            .and_then(|row| player_row(&header, &row, &players, known));
+        match checked {
+            Ok(Some(player)) => players.push(player),
+            Ok(None) => {}
+            Err(why) => refusals.push(why),
         }
-        let rating = match cell("rating").as_str() {
-            "" => None,
-            r => Some(rating(r).map_err(at)?),
-        };
-        let experience = match cell("experience").as_str() {
-            "" => 0,
-            x => x.parse().map_err(|_| {
-                at(words::say_with(
-                    "cli-draw-bad-experience",
-                    &[("text", x.into())],
-                ))
-            })?,
-        };
-        let details = v1::EntrantDetails {
-            name: row.get(name_at).unwrap_or("").to_string(),
-            federation_id: cell("federation_id"),
-            club: cell("club"),
-            rating_hundredths: rating,
-            experience,
-            player_id: cell("player_id"),
-        };
-        let core = Details {
-            name: details.name.clone(),
-            federation_id: details.federation_id.clone(),
-            club: details.club.clone(),
-            rating: details.rating_hundredths.map(Rating),
-            experience,
-            player: String::new(),
-        };
-        core.validate().map_err(|e| at(e.message))?;
-        if let Some((first, _)) = players
-            .iter()
-            .find(|(_, p)| same_name(&p.name, &details.name))
-        {
-            return Err(at(words::say_with(
-                "cli-import-duplicate",
-                &[("name", details.name.into()), ("first", (*first).into())],
-            )));
-        }
-        if known.iter().any(|k| same_name(k, &details.name)) {
-            return Err(at(words::say_with(
-                "cli-import-already-entered",
-                &[("name", details.name.into())],
-            )));
-        }
-        players.push((line, details));
+    }
+    if !refusals.is_empty() {
+        return Err(refusals.join("\n"));
     }
     if players.is_empty() {
         return Err(words::say("cli-import-empty"));
     }
     Ok(players.into_iter().map(|(_, p)| p).collect())
+}
+
+/// "line 4: …".
+fn bad_line(line: u64, why: String) -> String {
+    words::say_with(
+        "cli-import-bad-line",
+        &[("line", line.into()), ("why", why.into())],
+    )
+}
+
+/// One row of a players' CSV, checked against the rows before it (`players`) and the
+/// names already entered: the player with his line, none for an empty row.
+fn player_row(
+    header: &[String],
+    row: &csv::StringRecord,
+    players: &[(u64, v1::EntrantDetails)],
+    known: &[String],
+) -> Result<Option<(u64, v1::EntrantDetails)>, String> {
+    let line = row.position().map_or(0, csv::Position::line);
+    let at = |why: String| bad_line(line, why);
+    let cell = |name: &str| {
+        header
+            .iter()
+            .position(|h| h == name)
+            .and_then(|i| row.get(i))
+            .unwrap_or("")
+            .to_string()
+    };
+    if row.iter().all(str::is_empty) {
+        return Ok(None);
+    }
+    let rating = match cell("rating").as_str() {
+        "" => None,
+        r => Some(rating(r).map_err(at)?),
+    };
+    let experience = match cell("experience").as_str() {
+        "" => 0,
+        x => x.parse().map_err(|_| {
+            at(words::say_with(
+                "cli-draw-bad-experience",
+                &[("text", x.into())],
+            ))
+        })?,
+    };
+    let details = v1::EntrantDetails {
+        name: cell("name"),
+        federation_id: cell("federation_id"),
+        club: cell("club"),
+        rating_hundredths: rating,
+        experience,
+        player_id: cell("player_id"),
+    };
+    let core = Details {
+        name: details.name.clone(),
+        federation_id: details.federation_id.clone(),
+        club: details.club.clone(),
+        rating: details.rating_hundredths.map(Rating),
+        experience,
+        player: String::new(),
+    };
+    core.validate().map_err(|e| at(e.message))?;
+    if let Some((first, _)) = players
+        .iter()
+        .find(|(_, p)| same_name(&p.name, &details.name))
+    {
+        return Err(at(words::say_with(
+            "cli-import-duplicate",
+            &[("name", details.name.into()), ("first", (*first).into())],
+        )));
+    }
+    if known.iter().any(|k| same_name(k, &details.name)) {
+        return Err(at(words::say_with(
+            "cli-import-already-entered",
+            &[("name", details.name.into())],
+        )));
+    }
+    Ok(Some((line, details)))
 }
 
 #[cfg(test)]
@@ -312,5 +346,19 @@ mod tests {
         assert!(e.contains("line 2"), "{e}");
         assert!(players_csv("club\nVolos\n", &[]).is_err());
         assert!(players_csv("name,colour\nAnna,red\n", &[]).is_err());
+    }
+
+    #[test]
+    fn every_bad_line_is_named_at_once() {
+        let e = players_csv("name,rating\nAnna,12x\nBen,1500\nCleo,-3\n", &[]).unwrap_err();
+        assert!(e.contains("line 2") && e.contains("line 4"), "{e}");
+        assert!(!e.contains("line 3"), "{e}");
+        assert_eq!(e.lines().count(), 2, "{e}");
+    }
+
+    #[test]
+    fn a_player_of_the_servers_list_is_named_by_his_id() {
+        let p = players_csv("name,player_id\nAnna,p-17\n", &[]).unwrap();
+        assert_eq!(p[0].player_id, "p-17");
     }
 }

@@ -94,6 +94,16 @@ impl Tournament {
                 plan.push(event);
             }
         }
+        // A withdrawn player's pairings are decided without play as they become known.
+        loop {
+            let walkovers = plan.tournament.forfeits_of_withdrawn();
+            if walkovers.is_empty() {
+                break;
+            }
+            for event in walkovers {
+                plan.push(event);
+            }
+        }
         // A Swiss round whose predecessor is complete is paired when it is started;
         // every command may free a table or decide a match: give out what is ready.
         let ready = plan.tournament.assign_ready(now);
@@ -137,24 +147,19 @@ impl Tournament {
                     ))),
                 }
             }
-            Command::Out { entrant, reason } => {
-                self.before_draw(
-                    "take an entrant out (after it, his matches are forfeited by ruling)",
-                )?;
-                self.entrant(*entrant)?;
-                check_words(reason).map_err(|e| {
-                    TournamentError::invalid(format!(
-                        "1.4: refusing an entrant needs the explanation given to him: {e}"
-                    ))
-                })?;
-                Ok(vec![Event::Out {
-                    entrant: *entrant,
-                    reason: reason.clone(),
-                }])
-            }
+            Command::Out { entrant, reason } => self.out(*entrant, reason),
             Command::Rename { entrant, name } => {
-                self.entrant(*entrant)?;
+                let was = &self.entrant(*entrant)?.details.name;
                 check_text("name", name, true)?;
+                // The same name again would be a record that changes nothing: refused as
+                // a match's rename to its player's name is (a case or spacing
+                // correction is a different name, and taken).
+                if name == was {
+                    return Err(TournamentError::invalid(format!(
+                        "{} is already named {name:?}: nothing to rename",
+                        self.label(*entrant)
+                    )));
+                }
                 self.check_unique_name(name, Some(*entrant))?;
                 Ok(vec![Event::Renamed {
                     entrant: *entrant,
@@ -242,17 +247,26 @@ impl Tournament {
             .filter(|(_, e)| e.status == Status::CheckedIn)
             .map(|(id, _)| *id)
             .collect();
-        let absent: Vec<String> = self
-            .entrants
-            .iter()
-            .filter(|(_, e)| matches!(e.status, Status::Registered | Status::Approved))
-            .map(|(id, _)| self.label(*id))
-            .collect();
-        if !absent.is_empty() {
+        let with = |status: Status| -> Vec<String> {
+            self.entrants
+                .iter()
+                .filter(|(_, e)| e.status == status)
+                .map(|(id, _)| self.label(*id))
+                .collect()
+        };
+        let (unapproved, absent) = (with(Status::Registered), with(Status::Approved));
+        if !unapproved.is_empty() || !absent.is_empty() {
+            let mut missing = Vec::new();
+            if !unapproved.is_empty() {
+                missing.push(format!("not approved yet: {}", unapproved.join(", ")));
+            }
+            if !absent.is_empty() {
+                missing.push(format!("not checked in: {}", absent.join(", ")));
+            }
             return Err(TournamentError::rule(format!(
-                "not every entrant is checked in or out: {} — check each in, or take him out \
-                 with a reason (1.4), before the draw",
-                absent.join(", ")
+                "not every entrant is checked in or out ({}) — approve and check in each \
+                 who plays, or take him out with a reason (1.4), before the draw",
+                missing.join("; ")
             )));
         }
         let seeds = self.seeds(&field, seeding)?;
@@ -393,7 +407,7 @@ pub const MAX_WORDS: usize = 500;
 /// line breaks.
 pub(super) fn check_words(words: &str) -> Result<(), String> {
     if words.trim().is_empty() {
-        return Err("they are empty".into());
+        return Err("none were given".into());
     }
     if words.chars().count() > MAX_WORDS {
         return Err(format!("at most {MAX_WORDS} characters"));
@@ -431,10 +445,6 @@ fn side_index(s: Side) -> usize {
 
 fn ordered([a, b]: [EntrantId; 2]) -> (EntrantId, EntrantId) {
     if a < b { (a, b) } else { (b, a) }
-}
-
-fn same_pair(a: [EntrantId; 2], b: [EntrantId; 2]) -> bool {
-    ordered(a) == ordered(b)
 }
 
 /// The flight's name in messages.

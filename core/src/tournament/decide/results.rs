@@ -1,12 +1,13 @@
 //! Results and rulings on a match of the draw: a result confirmed at its table (4.6), a
 //! forfeit, a correction while nothing drawn from it is played, a postponement, a new
-//! start, a replacement log.
+//! start, a replacement log; and a player taken out, whose pairings are then forfeited.
 
-use super::{MAX_ID, check_words, same_pair, side_index};
+use super::{MAX_ID, check_words, side_index};
 use crate::GameType;
 use crate::side::Side;
 use crate::tournament::TournamentError;
 use crate::tournament::command::Ruling;
+use crate::tournament::entrant::Status;
 use crate::tournament::event::Event;
 use crate::tournament::format::Format;
 use crate::tournament::keys::{EntrantId, MatchKey};
@@ -101,6 +102,76 @@ impl Tournament {
             }
             Ruling::Replace => self.replace(key, decided, words),
         }
+    }
+
+    /// An entrant taken out: before the draw, refused or withdrawn (1.4); after it,
+    /// withdrawn from the day — each pairing of his without a log is then decided
+    /// without play for his opponent as soon as it is known
+    /// ([`Self::forfeits_of_withdrawn`]); a match he is playing is settled at its table.
+    pub(super) fn out(
+        &self,
+        entrant: EntrantId,
+        reason: &str,
+    ) -> Result<Vec<Event>, TournamentError> {
+        let e = self.entrant(entrant)?;
+        check_words(reason).map_err(|e| {
+            TournamentError::invalid(format!(
+                "1.4: taking an entrant out needs the explanation given to him: {e}"
+            ))
+        })?;
+        if e.status == Status::Out {
+            return Err(TournamentError::rule(format!(
+                "{} is out of the tournament already",
+                self.label(entrant)
+            )));
+        }
+        if let Some(drawn) = &self.draw
+            && !drawn.field.contains(&entrant)
+        {
+            return Err(TournamentError::rule(format!(
+                "{} was not checked in, so he is not in the draw",
+                self.label(entrant)
+            )));
+        }
+        Ok(vec![Event::Out {
+            entrant,
+            reason: reason.to_string(),
+        }])
+    }
+
+    /// The results a withdrawal decides now: every undecided pairing without a log in
+    /// which a player is out, won without play by his opponent (by player A when both
+    /// are out, so that a knockout goes on; he forfeits his next pairing in turn).
+    pub(super) fn forfeits_of_withdrawn(&self) -> Vec<Event> {
+        let out = |e: &EntrantId| {
+            self.entrants
+                .get(e)
+                .is_some_and(|e| e.status == Status::Out)
+        };
+        let mut events = Vec::new();
+        for p in self.current_draw().pairings {
+            let [a, b] = p.players;
+            if self.results.contains_key(&p.key)
+                || self.matches.contains_key(&p.key)
+                || !(out(&a) || out(&b))
+            {
+                continue;
+            }
+            let (winner, score) = if out(&a) && !out(&b) {
+                (b, [0, 1])
+            } else {
+                (a, [1, 0])
+            };
+            let gone = if out(&a) { a } else { b };
+            events.push(Event::Result {
+                key: p.key,
+                winner: Some(winner),
+                score,
+                played: false,
+                ruling: format!("{} withdrew from the tournament", self.label(gone)),
+            });
+        }
+        events
     }
 
     /// A pairing forfeited before it has a log: one with a log is forfeited at its table,
@@ -260,13 +331,8 @@ impl Tournament {
         }
         let mut after = self.clone();
         after.evolve(event);
-        let now = after.current_draw();
         for (k, a) in &self.matches {
-            let still = now
-                .pairings
-                .iter()
-                .any(|p| p.key == *k && same_pair(p.players, a.players));
-            if !still {
+            if !after.still_drawn(*k, a.players) {
                 return Err(TournamentError::rule(format!(
                     "4.6: {k} ({}) was drawn from this result: replace or correct it first",
                     a.match_id

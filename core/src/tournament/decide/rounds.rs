@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::{flight_name, ordered};
 use crate::time::Timestamp;
+use crate::tournament::entrant::Status;
 use crate::tournament::event::Event;
 use crate::tournament::format::Format;
 use crate::tournament::keys::{EntrantId, Flight};
@@ -91,7 +92,13 @@ impl Tournament {
 
     /// Pairs Swiss round `round` from the standings now (the fold recomputes it).
     pub(in crate::tournament) fn pair_swiss(&self, round: u32) -> Result<Event, TournamentError> {
-        let ranked = self.swiss_ranking()?;
+        let mut ranked = self.swiss_ranking()?;
+        // A player withdrawn after the draw is paired no more.
+        ranked.retain(|e| {
+            self.entrants
+                .get(e)
+                .is_some_and(|e| e.status != Status::Out)
+        });
         let draw = self.current_draw();
         let played: BTreeSet<(EntrantId, EntrantId)> =
             draw.pairings.iter().map(|p| ordered(p.players)).collect();
