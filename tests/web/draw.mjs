@@ -111,6 +111,9 @@ try {
 
   await page.setViewportSize({ width: 1920, height: 1080 });
   await page.goto(`${url}/#/wd/${t}`);
+  // Only a hash change: the phone view's bracket is still there until the wall's view
+  // replaces it (then empty until its WatchDraw answers), so wait for the wall first.
+  await page.waitForFunction(() => document.body.classList.contains("wall-draw"));
   await main.locator('.column[data-round="1"] .match').first().waitFor();
   const wallBoxes = await main.locator('.column[data-round="1"] .match').count();
   const px = await main.locator(".match .who .name").first().evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
