@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use super::event::Event;
 use super::format::Format;
 use super::keys::{EntrantId, Flight, MatchKey};
 use super::knockout::{Occupant, Outcome as Node};
@@ -18,6 +19,11 @@ pub struct Pairing {
     pub key: MatchKey,
     /// The players, A then B.
     pub players: [EntrantId; 2],
+}
+
+/// A pair of players in one order, whichever side each plays.
+pub fn ordered([a, b]: [EntrantId; 2]) -> (EntrantId, EntrantId) {
+    if a < b { (a, b) } else { (b, a) }
 }
 
 /// A bye: an entrant who goes on without a match at `key`.
@@ -111,25 +117,43 @@ impl Tournament {
         }
     }
 
-    /// Whether the draw, read from the results alone, still puts `players` (in either
-    /// order) at `key`. Unlike [`Self::current_draw`], a decided knockout match is read
-    /// from the bracket, not from its assignment: a correction (4.6) is checked against
-    /// this, and a match already played must keep the players the bracket gave it.
-    pub fn still_drawn(&self, key: MatchKey, players: [EntrantId; 2]) -> bool {
-        let same = |p: [EntrantId; 2]| p == players || p == [players[1], players[0]];
+    /// The first match given a log whose players `event` (a result, or its correction:
+    /// 4.6) would change: a match already given a log keeps the players the bracket gave
+    /// it. `Tournament::plan` refuses such a result and the replay does not verify one.
+    /// Unlike [`Self::current_draw`], a decided knockout match is read here from the
+    /// bracket, not from its assignment — else a match would be compared with itself.
+    pub fn redrawn_by(&self, event: &Event) -> Option<MatchKey> {
+        let mut after = self.clone();
+        after.evolve(event);
+        let drawn = after.drawn_players();
+        self.matches
+            .iter()
+            .find(|(k, a)| {
+                drawn
+                    .get(*k)
+                    .is_none_or(|p| ordered(*p) != ordered(a.players))
+            })
+            .map(|(k, _)| *k)
+    }
+
+    /// Who the draw puts at each key with both players known, read from the results
+    /// alone (knockout: the bracket's occupants, decided matches too).
+    fn drawn_players(&self) -> BTreeMap<MatchKey, [EntrantId; 2]> {
         match (&self.plan.format, &self.knockout) {
-            (Format::Knockout { .. }, Some(ko)) => ko.resolve(&self.winners()).iter().any(|n| {
-                n.key == key
-                    && match n.players {
-                        [Occupant::Known(a), Occupant::Known(b)] => same([a, b]),
-                        _ => false,
-                    }
-            }),
+            (Format::Knockout { .. }, Some(ko)) => ko
+                .resolve(&self.winners())
+                .into_iter()
+                .filter_map(|n| match n.players {
+                    [Occupant::Known(a), Occupant::Known(b)] => Some((n.key, [a, b])),
+                    _ => None,
+                })
+                .collect(),
             _ => self
                 .current_draw()
                 .pairings
-                .iter()
-                .any(|p| p.key == key && same(p.players)),
+                .into_iter()
+                .map(|p| (p.key, p.players))
+                .collect(),
         }
     }
 

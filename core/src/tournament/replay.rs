@@ -130,14 +130,8 @@ impl Tournament {
     /// players the draw gave it: the rule `Tournament::plan` keeps, checked again here so
     /// that a log whose correction rewrote a played bracket does not verify.
     fn check_played_keep_their_players(&self, event: &Event) -> Result<(), String> {
-        let mut after = self.clone();
-        after.evolve(event);
-        match self
-            .matches
-            .iter()
-            .find(|(k, a)| !after.still_drawn(**k, a.players))
-        {
-            Some((k, _)) => Err(format!(
+        match self.redrawn_by(event) {
+            Some(k) => Err(format!(
                 "match.result: {k} was drawn from an earlier result, which this one changes"
             )),
             None => Ok(()),

@@ -443,10 +443,6 @@ fn side_index(s: Side) -> usize {
     }
 }
 
-fn ordered([a, b]: [EntrantId; 2]) -> (EntrantId, EntrantId) {
-    if a < b { (a, b) } else { (b, a) }
-}
-
 /// The flight's name in messages.
 pub fn flight_name(f: Flight) -> &'static str {
     match f {

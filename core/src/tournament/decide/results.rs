@@ -143,35 +143,29 @@ impl Tournament {
     /// which a player is out, won without play by his opponent (by player A when both
     /// are out, so that a knockout goes on; he forfeits his next pairing in turn).
     pub(super) fn forfeits_of_withdrawn(&self) -> Vec<Event> {
-        let out = |e: &EntrantId| {
-            self.entrants
-                .get(e)
-                .is_some_and(|e| e.status == Status::Out)
-        };
+        let out = |e: EntrantId| self.is_out(e);
         let mut events = Vec::new();
         for p in self.current_draw().pairings {
             let [a, b] = p.players;
             if self.results.contains_key(&p.key)
                 || self.matches.contains_key(&p.key)
-                || !(out(&a) || out(&b))
+                || !(out(a) || out(b))
             {
                 continue;
             }
-            let (winner, score) = if out(&a) && !out(&b) {
-                (b, [0, 1])
-            } else {
-                (a, [1, 0])
-            };
-            let gone = if out(&a) { a } else { b };
-            events.push(Event::Result {
-                key: p.key,
-                winner: Some(winner),
-                score,
-                played: false,
-                ruling: format!("{} withdrew from the tournament", self.label(gone)),
-            });
+            let winner = if out(a) && !out(b) { b } else { a };
+            let gone = if out(a) { a } else { b };
+            let words = format!("{} withdrew from the tournament", self.label(gone));
+            events.push(won_without_play(&p, winner, &words));
         }
         events
+    }
+
+    /// Whether entrant `e` is out of the tournament (refused, or withdrawn).
+    pub(super) fn is_out(&self, e: EntrantId) -> bool {
+        self.entrants
+            .get(&e)
+            .is_some_and(|e| e.status == Status::Out)
     }
 
     /// A pairing forfeited before it has a log: one with a log is forfeited at its table,
@@ -199,18 +193,7 @@ impl Tournament {
                 id = a.match_id
             )));
         }
-        let score = if pairing.players[0] == winner {
-            [1, 0]
-        } else {
-            [0, 1]
-        };
-        Ok(vec![Event::Result {
-            key,
-            winner: Some(winner),
-            score,
-            played: false,
-            ruling: words.to_string(),
-        }])
+        Ok(vec![won_without_play(pairing, winner, words)])
     }
 
     /// A confirmed result corrected (4.6): the winner has at least the loser's points,
@@ -329,15 +312,11 @@ impl Tournament {
                 key.round + 1
             )));
         }
-        let mut after = self.clone();
-        after.evolve(event);
-        for (k, a) in &self.matches {
-            if !after.still_drawn(*k, a.players) {
-                return Err(TournamentError::rule(format!(
-                    "4.6: {k} ({}) was drawn from this result: replace or correct it first",
-                    a.match_id
-                )));
-            }
+        if let Some(k) = self.redrawn_by(event) {
+            return Err(TournamentError::rule(format!(
+                "4.6: {k} ({}) was drawn from this result: replace or correct it first",
+                self.matches[&k].match_id
+            )));
         }
         Ok(())
     }
@@ -364,5 +343,22 @@ impl Tournament {
                 pairing.key
             )))
         }
+    }
+}
+
+/// The result of `pairing` won by `winner` without play (a forfeit, a withdrawal): a
+/// point to him in the pairing's order, and the ruling's `words`.
+fn won_without_play(pairing: &Pairing, winner: EntrantId, words: &str) -> Event {
+    let score = if pairing.players[0] == winner {
+        [1, 0]
+    } else {
+        [0, 1]
+    };
+    Event::Result {
+        key: pairing.key,
+        winner: Some(winner),
+        score,
+        played: false,
+        ruling: words.to_string(),
     }
 }

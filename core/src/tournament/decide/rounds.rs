@@ -3,12 +3,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{flight_name, ordered};
+use super::flight_name;
 use crate::time::Timestamp;
-use crate::tournament::entrant::Status;
 use crate::tournament::event::Event;
 use crate::tournament::format::Format;
 use crate::tournament::keys::{EntrantId, Flight};
+use crate::tournament::pairings::ordered;
 use crate::tournament::state::Tournament;
 use crate::tournament::{TournamentError, swiss};
 
@@ -94,11 +94,7 @@ impl Tournament {
     pub(in crate::tournament) fn pair_swiss(&self, round: u32) -> Result<Event, TournamentError> {
         let mut ranked = self.swiss_ranking()?;
         // A player withdrawn after the draw is paired no more.
-        ranked.retain(|e| {
-            self.entrants
-                .get(e)
-                .is_some_and(|e| e.status != Status::Out)
-        });
+        ranked.retain(|e| !self.is_out(*e));
         let draw = self.current_draw();
         let played: BTreeSet<(EntrantId, EntrantId)> =
             draw.pairings.iter().map(|p| ordered(p.players)).collect();
