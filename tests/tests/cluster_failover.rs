@@ -425,3 +425,82 @@ async fn a_node_stopped_with_sigterm_lets_go_before_it_exits() {
     assert!(gone, "the node is not marked gone:\n{}", cluster.log(0));
     assert_eq!(held, 0, "it still holds leases");
 }
+
+/// A node killed is known dead at once — its sessions end with its process — and its
+/// matches are answered again by another node long before its leases end: here leases of
+/// 20 s, and the match answered within half of one (a claim tick, a quarter lease, and
+/// the takeover). A node frozen as long keeps its sessions and is not taken for dead:
+/// its match stays its own. (A killed node's matches waited for its leases to run out,
+/// 0.75–1 lease after the kill.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_node_is_known_dead_at_once_a_frozen_one_is_not() {
+    let _serial = SERIAL.lock().await;
+    const LONG_LEASE_MS: u64 = 20_000;
+    let Some(mut cluster) = Cluster::start(3, LONG_LEASE_MS).await else {
+        return;
+    };
+    let urls = (0..cluster.len()).map(|i| cluster.url(i)).collect();
+    let channels = (0..cluster.len()).map(|i| cluster.channel(i)).collect();
+    let room = Room::new(urls, channels, TOKEN).with_attempt_timeout(Duration::from_secs(2));
+    let placed = [("frozen".to_string(), 1), ("killed".to_string(), 0)];
+    let opened = room.open_matches("deaths", 3_600_000, 7, &placed).await;
+    let (sql, connection) = tokio_postgres::connect(&cluster.store, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    let epoch = |id: &'static str| {
+        let sql = &sql;
+        async move {
+            let row = sql
+                .query_one(
+                    "SELECT node, epoch FROM baffle_leases WHERE stream = $1",
+                    &[&format!("m/{id}")],
+                )
+                .await
+                .unwrap();
+            (row.get::<_, String>(0), row.get::<_, i64>(1))
+        }
+    };
+
+    // Frozen for two claim ticks of the others: still n2's, with its epoch.
+    let before = epoch("frozen").await;
+    assert!(cluster.pause(1));
+    let seen = "SELECT seen_at FROM baffle_nodes WHERE node = 'n1'";
+    let start: std::time::SystemTime = sql.query_one(seen, &[]).await.unwrap().get(0);
+    let ticks = Instant::now();
+    loop {
+        let now: std::time::SystemTime = sql.query_one(seen, &[]).await.unwrap().get(0);
+        // n1 renewed (and then claimed) twice since the freeze began.
+        if now.duration_since(start).unwrap_or_default() > cluster.lease() / 4 {
+            break;
+        }
+        assert!(ticks.elapsed() < cluster.lease(), "n1 renews no more");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(epoch("frozen").await, before, "a frozen node is not dead");
+    assert!(cluster.resume(1));
+
+    // Killed: its match answered again within half a lease.
+    let state = &opened[1];
+    let killed = Instant::now();
+    cluster.kill(0);
+    let (action, _) = baffle_tests::room::next_move(state, 1);
+    let request = baffle_tests::room::command("killed", "after-the-kill".into(), action);
+    let answer = room
+        .execute(request)
+        .await
+        .expect("answered after the kill");
+    let took = killed.elapsed();
+    eprintln!(
+        "a node killed with {LONG_LEASE_MS} ms leases: its match answered again after {took:?}"
+    );
+    assert!(
+        took < cluster.lease() / 2,
+        "answered {took:?} after the kill, on node {}:\n{}",
+        answer.node,
+        cluster.log(answer.node)
+    );
+    let (owner, number) = epoch("killed").await;
+    // Taken over (and perhaps handed on to the node holding none: rebalancing).
+    assert!(owner != "n1" && number >= 2, "{owner} {number}");
+}

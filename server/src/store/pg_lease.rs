@@ -190,9 +190,75 @@ pub(super) const SCHEMA: &str = "
     ALTER TABLE baffle_leases ADD COLUMN IF NOT EXISTS handed_to text;
     -- Each node's own lease: a node is live while its last renewal is younger than it.
     ALTER TABLE baffle_nodes ADD COLUMN IF NOT EXISTS lease_ms float8 NOT NULL DEFAULT 2000;
+    -- Each node's listening session, on the server that ran it (`attach`): while the
+    -- process lives it stays open there; once it is gone from that server, the node is
+    -- dead, and its leases are claimed without waiting for their end.
+    ALTER TABLE baffle_nodes ADD COLUMN IF NOT EXISTS listen_pid int,
+        ADD COLUMN IF NOT EXISTS listen_since timestamptz,
+        ADD COLUMN IF NOT EXISTS server_since timestamptz;
     CREATE TABLE IF NOT EXISTS baffle_cluster (
         name text PRIMARY KEY,
         value text NOT NULL);";
+
+/// The CTEs `dead` and `live`, for a statement whose `$1` is this node's id.
+///
+/// **Dead**: another node none of whose sessions is left on this very server: neither the
+/// listening session it recorded here ([`attach`]: its backend's pid and start, and the
+/// server's start) nor any session by its name ([`super::application_name`]). A node's
+/// process keeps its sessions open for as long as it lives; a process that dies (killed,
+/// crashed, out of memory) has its sockets closed by its operating system, and the
+/// server ends the sessions at once — so its leases need not be waited for. A node that
+/// is only frozen keeps its sessions, and is not dead: its leases run out; nor is one that
+/// lost one connection (its feed's, cut), while another is open. A record made on
+/// another server (before a failover or a restart of the database) says nothing, since
+/// every session was ended there: that node is judged by its lease alone until it
+/// records its new session. (`backend_start` is hidden from a role that may not see
+/// another's sessions: then the pid alone is compared, erring towards alive.) A node
+/// wrongly judged dead loses nothing: its matches are taken over with new epochs, and
+/// the fence refuses its appends.
+///
+/// **Live**: this node, and every node renewed within its own lease that is not dead.
+macro_rules! dead_and_live {
+    () => {
+        "dead AS (
+             SELECT n.node FROM baffle_nodes n
+             WHERE n.node <> $1 AND n.server_since = pg_postmaster_start_time()
+                 AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a
+                     WHERE (a.pid = n.listen_pid
+                             AND (a.backend_start IS NULL OR a.backend_start = n.listen_since))
+                         OR a.application_name IN (left('baffled ' || n.node, 63),
+                             left('baffled ' || n.node || ' listen', 63)))),
+         live AS (
+             SELECT node FROM baffle_nodes
+             WHERE (seen_at > now() - lease_ms * interval '1 millisecond'
+                     AND node NOT IN (SELECT node FROM dead))
+                 OR node = $1)"
+    };
+}
+
+/// Records the listening session `client` (the change feed's, `pg_listen.rs`) as this
+/// node's, with the server it runs on: while it is open there, the node is alive; once
+/// it is gone, the node is dead and its leases are claimed at once ([`dead_and_live!`]).
+/// Made on every (re)connection of the feed, after the node has joined (a process
+/// refused at the join never records its session). A node not yet renewed is recorded
+/// as not seen (`-infinity`): not live.
+pub(super) async fn attach(
+    client: &tokio_postgres::Client,
+    fence: &Fence,
+) -> Result<(), tokio_postgres::Error> {
+    client
+        .execute(
+            "INSERT INTO baffle_nodes
+                 (node, advertise, seen_at, lease_ms, listen_pid, listen_since, server_since)
+             SELECT $1, $2, '-infinity', $3, pid, backend_start, pg_postmaster_start_time()
+             FROM pg_stat_activity WHERE pid = pg_backend_pid()
+             ON CONFLICT (node) DO UPDATE SET listen_pid = excluded.listen_pid,
+                 listen_since = excluded.listen_since, server_since = excluded.server_since",
+            &[&fence.node, &fence.advertise, &ms(fence.lease)],
+        )
+        .await
+        .map(|_| ())
+}
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
@@ -407,9 +473,10 @@ pub(super) async fn claim(pool: &Pool, fence: &Fence) -> Result<Vec<Claimed>, St
     let sent = Instant::now();
     let rows = c
         .query(
-            "WITH live AS (
-                 SELECT node FROM baffle_nodes
-                 WHERE seen_at > now() - lease_ms * interval '1 millisecond' OR node = $1),
+            concat!(
+                "WITH ",
+                dead_and_live!(),
+                ",
              share AS (
                  SELECT greatest(1, ceil((SELECT count(*) FROM baffle_leases)
                             / greatest((SELECT count(*) FROM live), 1)::float8)
@@ -419,7 +486,8 @@ pub(super) async fn claim(pool: &Pool, fence: &Fence) -> Result<Vec<Claimed>, St
              expired AS (
                  SELECT l.stream, l.node AS was, l.handed_to IS NOT NULL AS handed
                  FROM baffle_leases l
-                 WHERE l.expires_at < now() AND (l.handed_to IS NULL OR l.handed_to = $1
+                 WHERE (l.expires_at < now() OR l.node IN (SELECT node FROM dead))
+                     AND (l.handed_to IS NULL OR l.handed_to = $1
                      OR l.handed_to NOT IN (SELECT node FROM live))
                  ORDER BY l.handed_to IS NOT DISTINCT FROM $1 DESC, l.expires_at, l.stream
                  LIMIT greatest((SELECT n FROM share), (SELECT n FROM handed))
@@ -433,7 +501,8 @@ pub(super) async fn claim(pool: &Pool, fence: &Fence) -> Result<Vec<Claimed>, St
              UPDATE baffle_leases l SET node = $1, epoch = l.epoch + 1, handed_to = NULL,
                  expires_at = now() + $2::float8 * interval '1 millisecond'
              FROM silent WHERE l.stream = silent.stream
-             RETURNING l.stream, l.epoch, silent.ms",
+             RETURNING l.stream, l.epoch, silent.ms"
+            ),
             &[&fence.node, &ms(fence.lease)],
         )
         .await
@@ -451,6 +520,23 @@ pub(super) async fn claim(pool: &Pool, fence: &Fence) -> Result<Vec<Claimed>, St
     Ok(claimed)
 }
 
+/// How long, by the database's clock, until the first lease held by another node runs
+/// out, if one is held: a claim made at that instant rather than at the next tick takes
+/// a silent node's matches over up to a quarter lease sooner (`cluster.rs`).
+pub(super) async fn next_end(pool: &Pool, fence: &Fence) -> Result<Option<Duration>, StoreError> {
+    let c = pool.get().await.map_err(io)?;
+    let row = c
+        .query_one(
+            "SELECT ceil(extract(epoch FROM min(expires_at) - now()) * 1000)::int8
+             FROM baffle_leases WHERE node <> $1 AND expires_at > now()",
+            &[&fence.node],
+        )
+        .await
+        .map_err(io)?;
+    let ms: Option<i64> = row.get(0);
+    Ok(ms.map(|ms| Duration::from_millis(u64::try_from(ms).unwrap_or_default())))
+}
+
 /// How many matches each live node holds, this one included (a lease handed over and
 /// not yet claimed counts for the node it was handed to), fewest first: what a node
 /// weighs its own load against to rebalance (`cluster.rs`).
@@ -458,13 +544,15 @@ pub(super) async fn loads(pool: &Pool, fence: &Fence) -> Result<Vec<(String, u64
     let c = pool.get().await.map_err(io)?;
     let rows = c
         .query(
-            "WITH live AS (
-                 SELECT node FROM baffle_nodes
-                 WHERE seen_at > now() - lease_ms * interval '1 millisecond' OR node = $1)
+            concat!(
+                "WITH ",
+                dead_and_live!(),
+                "
              SELECT live.node, count(l.stream) FROM live
              LEFT JOIN baffle_leases l ON coalesce(l.handed_to, l.node) = live.node
                  AND (l.expires_at > now() OR l.handed_to IS NOT NULL)
-             GROUP BY live.node ORDER BY 2, 1",
+             GROUP BY live.node ORDER BY 2, 1"
+            ),
             &[&fence.node],
         )
         .await

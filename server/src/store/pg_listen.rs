@@ -7,7 +7,12 @@
 //! notification repeated or merged loses nothing. Notifications sent while the listening
 //! connection was down are lost, so every (re)connection is announced as a
 //! [`Change::Gap`], after which every stream is read again from where each reader is.
+//!
+//! On a node this connection is also the node's **sign of life**: on each connection it
+//! records itself as the node's listening session (`pg_lease::attach`), and a node whose
+//! recorded session is gone from the server is dead — its leases are claimed at once.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::future::poll_fn;
@@ -77,11 +82,15 @@ fn parse(payload: &str) -> impl Iterator<Item = Change> + '_ {
 }
 
 /// Until `changes` is dropped: listen, and after any loss of the connection connect
-/// again (after a short pause) and announce the gap.
+/// again (after a short pause) and announce the gap. On a node (`fence`), each connection
+/// is recorded as the node's listening session before the gap is announced; a connection
+/// that cannot be recorded is dropped and made again (a record naming an older, ended
+/// session would have the node judged dead).
 /// `tls` makes the connection (plain, or TLS checked as the store's URL says).
 pub(super) async fn run<T>(
     config: tokio_postgres::Config,
     tls: T,
+    fence: Option<Arc<super::pg_lease::Fence>>,
     changes: mpsc::UnboundedSender<Change>,
 ) where
     T: MakeTlsConnect<Socket> + Clone + Send + 'static,
@@ -118,7 +127,14 @@ pub(super) async fn run<T>(
                         }
                     }
                 });
-                match client.batch_execute(&format!("LISTEN {CHANNEL}")).await {
+                let listening = async {
+                    client.batch_execute(&format!("LISTEN {CHANNEL}")).await?;
+                    match &fence {
+                        Some(fence) => super::pg_lease::attach(&client, fence).await,
+                        None => Ok(()),
+                    }
+                };
+                match listening.await {
                     Ok(()) => {
                         if changes.send(Change::Gap).is_err() {
                             return;
@@ -133,7 +149,9 @@ pub(super) async fn run<T>(
                             }
                         }
                     }
-                    Err(e) => tracing::warn!(error = %e, "LISTEN failed"),
+                    Err(e) => {
+                        tracing::warn!(error = %e, "LISTEN (or recording the session) failed")
+                    }
                 }
                 driver.abort();
             }

@@ -326,6 +326,13 @@ impl PgStore {
             .await
     }
 
+    /// How long until the first lease another node holds runs out, by the database's
+    /// clock (`pg_lease::next_end`).
+    pub async fn next_lease_end(&self) -> Result<Option<Duration>, StoreError> {
+        self.on_runtime(|pool, fence| async move { pg_lease::next_end(&pool, &fence).await })
+            .await
+    }
+
     /// How many matches each live node holds, fewest first (`pg_lease::loads`).
     pub async fn lease_loads(&self) -> Result<Vec<(String, u64)>, StoreError> {
         self.on_runtime(|pool, fence| async move { pg_lease::loads(&pool, &fence).await })
@@ -354,14 +361,15 @@ impl PgStore {
     /// connection, then each stream's growth as its commit is notified.
     pub fn changes(&self) -> mpsc::UnboundedReceiver<Change> {
         let (tx, rx) = mpsc::unbounded_channel();
-        let config = self.inner.config.clone();
+        let (config, fence) = (self.inner.config.clone(), self.inner.fence.clone());
         match &self.inner.tls {
-            Tls::Plain => self.inner.runtime.spawn(pg_listen::run(config, NoTls, tx)),
+            Tls::Plain => {
+                let run = pg_listen::run(config, NoTls, fence, tx);
+                self.inner.runtime.spawn(run)
+            }
             Tls::VerifyFull(connect) => {
-                let connect = connect.clone();
-                self.inner
-                    .runtime
-                    .spawn(pg_listen::run(config, connect, tx))
+                let run = pg_listen::run(config, connect.clone(), fence, tx);
+                self.inner.runtime.spawn(run)
             }
         };
         rx
