@@ -254,6 +254,26 @@ async fn a_renewal_never_waits_for_a_commit() {
     assert!(a.holds("m/x") && a.holds("m/y"));
 }
 
+/// A node starting (its schema made sure of) never waits for a commit under way, frozen
+/// or not, nor holds up the others' commits. (Its `ALTER TABLE … ADD COLUMN IF NOT
+/// EXISTS` locked the lease tables outright at every start, even when it changed
+/// nothing: a restart waited behind a frozen commit, and every commit and renewal of
+/// every node queued behind the restart.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_starting_never_waits_for_a_commit_under_way() {
+    let Some((_db, url)) = database("starting") else {
+        return;
+    };
+    let a = holder(&url, LONG, &["m/x"]).await;
+    let pending = frozen_append(&a, "m/x", 1).await;
+    let b = tokio::time::timeout(PROMPT, node(&url, "b", LONG))
+        .await
+        .expect("a node starts while a commit is under way");
+    b.renew_leases().await.unwrap();
+    a.commits().thaw();
+    assert_eq!(pending.await.unwrap().unwrap(), 2);
+}
+
 /// A commit that waits on a lock gives up after the lock timeout (a quarter lease) and
 /// fails alone: the node's other matches are written meanwhile, its store is still
 /// writable and its leases still its own. (It waited as long as the lock was held, and

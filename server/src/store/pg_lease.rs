@@ -186,16 +186,31 @@ pub(super) const SCHEMA: &str = "
         node text PRIMARY KEY,
         advertise text NOT NULL,
         seen_at timestamptz NOT NULL);
-    -- A lease handed over by its holder to this node (rebalancing): only it claims it.
-    ALTER TABLE baffle_leases ADD COLUMN IF NOT EXISTS handed_to text;
-    -- Each node's own lease: a node is live while its last renewal is younger than it.
-    ALTER TABLE baffle_nodes ADD COLUMN IF NOT EXISTS lease_ms float8 NOT NULL DEFAULT 2000;
-    -- Each node's listening session, on the server that ran it (`attach`): while the
-    -- process lives it stays open there; once it is gone from that server, the node is
-    -- dead, and its leases are claimed without waiting for their end.
-    ALTER TABLE baffle_nodes ADD COLUMN IF NOT EXISTS listen_pid int,
-        ADD COLUMN IF NOT EXISTS listen_since timestamptz,
-        ADD COLUMN IF NOT EXISTS server_since timestamptz;
+    -- Each column added only if missing: an ALTER TABLE locks its table outright even
+    -- when it changes nothing, and a node starting would queue every commit (which
+    -- locks lease rows) and renewal behind the slowest transaction under way — a
+    -- commit frozen with its process, say.
+    DO $columns$ BEGIN
+        -- A lease handed over by its holder to this node (rebalancing): only it claims it.
+        IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'baffle_leases'::regclass
+                       AND attname = 'handed_to' AND NOT attisdropped) THEN
+            ALTER TABLE baffle_leases ADD COLUMN handed_to text;
+        END IF;
+        -- Each node's own lease: a node is live while its last renewal is younger than it.
+        IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'baffle_nodes'::regclass
+                       AND attname = 'lease_ms' AND NOT attisdropped) THEN
+            ALTER TABLE baffle_nodes ADD COLUMN lease_ms float8 NOT NULL DEFAULT 2000;
+        END IF;
+        -- Each node's listening session, on the server that ran it (`attach`): while
+        -- the process lives it stays open there; once it is gone from that server, the
+        -- node is dead, and its leases are claimed without waiting for their end.
+        IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'baffle_nodes'::regclass
+                       AND attname = 'server_since' AND NOT attisdropped) THEN
+            ALTER TABLE baffle_nodes ADD COLUMN IF NOT EXISTS listen_pid int,
+                ADD COLUMN IF NOT EXISTS listen_since timestamptz,
+                ADD COLUMN server_since timestamptz;
+        END IF;
+    END $columns$;
     CREATE TABLE IF NOT EXISTS baffle_cluster (
         name text PRIMARY KEY,
         value text NOT NULL);";
