@@ -59,8 +59,10 @@ const AGENT_DOWN_SEC: u32 = 8;
 /// How long a paused node stays frozen: past its lease.
 const PAUSE: Duration = Duration::from_millis(2500);
 /// How long the room client waits for one attempt before it tries the next node: what
-/// it loses to a frozen node (whose connections stay open and answer nothing).
-const ATTEMPT: Duration = Duration::from_millis(500);
+/// it loses to a frozen node (whose connections stay open and answer nothing). A quarter
+/// lease, as `docs/cluster.md` advises clients ("Contract for clients"): with 500 ms, a
+/// client caught on a frozen node when its lease ended lost up to half a second more.
+const ATTEMPT: Duration = Duration::from_millis(LEASE_MS / 4);
 /// Acknowledged commands between two faults.
 const BETWEEN: u64 = 60;
 /// How long every match may take to answer again after a fault, and a node to come back.
@@ -193,24 +195,34 @@ async fn freeze_mid_commit(cluster: &Cluster) -> (Caught, u32) {
 }
 
 /// How long after `at` the database ended session `backend` (the idle-in-transaction
-/// timeout, a quarter lease), or `None` if it still ran after [`PAUSE`].
-async fn session_end(cluster: &Cluster, backend: i32, at: Instant) -> Option<Duration> {
+/// timeout, a quarter lease); or, if it still ran after [`PAUSE`], what
+/// `pg_stat_activity` said of it a lease into the freeze (its state, what it waited on,
+/// since when, the server): what to tell a session the limits missed by.
+async fn session_end(cluster: &Cluster, backend: i32, at: Instant) -> Result<Duration, String> {
     let db = sql(cluster).await;
+    let mut seen = String::from("not read");
     while at.elapsed() < PAUSE {
-        let alive: i64 = db
-            .query_one(
-                "SELECT count(*) FROM pg_stat_activity WHERE pid = $1",
+        let row = db
+            .query_opt(
+                "SELECT format('state %s, wait %s/%s, state for %s, transaction for %s, \
+                     backend %s, client port %s, server %s:%s, in recovery %s, query %s', \
+                     state, wait_event_type, wait_event, now() - state_change, \
+                     now() - xact_start, backend_type, client_port, \
+                     inet_server_addr(), inet_server_port(), pg_is_in_recovery(), query) \
+                 FROM pg_stat_activity WHERE pid = $1",
                 &[&backend],
             )
             .await
-            .unwrap()
-            .get(0);
-        if alive == 0 {
-            return Some(at.elapsed());
+            .unwrap();
+        let Some(row) = row else {
+            return Ok(at.elapsed());
+        };
+        if at.elapsed() < Duration::from_millis(LEASE_MS) || seen == "not read" {
+            seen = row.get(0);
         }
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
-    None
+    Err(seen)
 }
 
 /// A Patroni failover's timeline, from the fault.
@@ -413,7 +425,7 @@ async fn campaign(matches: usize, faults: Vec<Fault>, strict: bool) {
                     Some(backend) => {
                         let end = session_end(&cluster, backend, at);
                         let (answers, end) = tokio::join!(answers, end);
-                        (answers, end)
+                        (answers, Some(end))
                     }
                     None => (answers.await, None),
                 };
@@ -423,12 +435,16 @@ async fn campaign(matches: usize, faults: Vec<Fault>, strict: bool) {
                 }
                 outages.push((fault, at.elapsed()));
                 if said.1.is_some() {
-                    ended.push(end);
+                    ended.push(end.as_ref().and_then(|e| e.as_ref().ok().copied()));
                 }
                 tokio::time::sleep(PAUSE.saturating_sub(at.elapsed())).await;
                 assert!(cluster.resume(victim));
                 cluster.wait_serving(victim).await;
-                let end = end.map_or("not ended".into(), |e| format!("ended after {e:?}"));
+                let end = match end {
+                    Some(Ok(e)) => format!("ended after {e:?}"),
+                    Some(Err(seen)) => format!("NOT ENDED: {seen}"),
+                    None => "not ended".into(),
+                };
                 format!("{} paused {}, {end}", cluster.name(victim), said.0)
             }
             Fault::Primary { agent } => {

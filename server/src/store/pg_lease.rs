@@ -3,8 +3,10 @@
 //! Every match stream has a row in `baffle_leases (stream, node, epoch, expires_at)`.
 //! Times are the **database's** (`now()`), never a node's: nodes' clocks may disagree,
 //! the database's is one. A node renews all its leases with one statement per tick (a
-//! quarter of the lease), claims expired ones with another (epoch + 1), and creates the
-//! lease of a match it creates (epoch 1) before the match's first record.
+//! quarter of the lease), claims expired ones — and those of a node whose process is
+//! gone, its sessions ended on the server ([`dead_and_live!`], [`attach`]) — with another
+//! (epoch + 1), and creates the lease of a match it creates (epoch 1) before the match's
+//! first record.
 //!
 //! The node also keeps what it holds here ([`Fence`]): the committer refuses an append
 //! to a match it does not hold, or whose lease it could not renew in time — it knows its
