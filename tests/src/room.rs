@@ -6,7 +6,10 @@
 //! does not own the match answers UNAVAILABLE with the owner's address in the
 //! `baffle-owner` metadata key: the client goes there. A node that does not answer, or
 //! answers UNAVAILABLE without an owner (the owner died and no node has taken the match
-//! over yet, or a node is starting), gets the next node after a short wait. Every
+//! over yet, or a node is starting), gets the next node after a short wait. A node that
+//! let an attempt's deadline pass (a frozen node answers nothing) is left aside for two
+//! more deadlines: the client asks the others, and follows a redirect to it only once
+//! they have passed — the others name the new owner as soon as there is one. Every
 //! command carries a request id and is retried with it until it is answered, so a retry
 //! of a command that was applied gets its first reply instead of being applied again.
 
@@ -139,10 +142,16 @@ impl Room {
         let started = Instant::now();
         let mut node = self.owner_of(match_id);
         let mut retried = false;
+        // The node whose last attempt ran out its deadline, and when.
+        let mut silent: Option<(usize, Instant)> = None;
+        let left_aside = |n: usize, silent: Option<(usize, Instant)>| {
+            silent.is_some_and(|(s, at)| s == n && at.elapsed() < self.attempt * 2)
+        };
         loop {
             // The deadline is the client's own: a frozen node enforces none.
             let answer = tokio::time::timeout(self.attempt, attempt(self.channels[node].clone()));
             let answer = answer.await.unwrap_or_else(|_| {
+                silent = Some((node, Instant::now()));
                 Err(Status::deadline_exceeded(format!(
                     "no answer within {:?}",
                     self.attempt
@@ -163,8 +172,17 @@ impl Room {
                         format!("node {node} said {:?}: {}", status.code(), status.message());
                     match self.next_step(status) {
                         Next::Fail(status) => return Err(status),
-                        Next::Node(owner) if owner != node => {
+                        Next::Node(owner) if owner != node && !left_aside(owner, silent) => {
                             node = owner;
+                            continue;
+                        }
+                        // Named, but silent a moment ago: its lease may be running out;
+                        // ask this one again shortly rather than wait on it.
+                        Next::Node(owner) if owner != node => {
+                            if started.elapsed() > self.patience {
+                                return Err(Status::unavailable(said));
+                            }
+                            tokio::time::sleep(Duration::from_millis(50)).await;
                             continue;
                         }
                         // Named itself, or no owner named: it is on its way; try another.
@@ -181,6 +199,9 @@ impl Room {
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
             node = (node + 1) % self.channels.len();
+            if left_aside(node, silent) && self.channels.len() > 1 {
+                node = (node + 1) % self.channels.len();
+            }
         }
     }
 
