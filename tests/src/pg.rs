@@ -43,6 +43,35 @@ pub struct PgCluster {
     spare_port: Option<u16>,
 }
 
+/// A new database `name` on a primary of its own (no standby), with its URL; `None` where
+/// PostgreSQL is missing (the test passes, [`available`] says why).
+pub fn lone_database(name: &str) -> Option<(PgCluster, String)> {
+    if !available() {
+        return None;
+    }
+    let db = PgCluster::start(false);
+    let url = db.database(name);
+    Some((db, url))
+}
+
+/// A store opened as node `name` of a cluster (reached at `http://NAME`), with leases of
+/// `lease`, on the database at `url`.
+pub async fn node_store(url: &str, name: &str, lease: Duration) -> baffle_server::store::PgStore {
+    let fence = baffle_server::store::Fence::new(name.into(), format!("http://{name}"), lease);
+    baffle_server::store::PgStore::connect_node(url, fence)
+        .await
+        .expect("the node's store opens")
+}
+
+/// A session of the test's own on the database at `url` (no limits of a node's).
+pub async fn session(url: &str) -> tokio_postgres::Client {
+    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .expect("the test's session");
+    tokio::spawn(connection);
+    client
+}
+
 /// Whether PostgreSQL's programs are here (if not, says so); required under
 /// `BAFFLE_PG_TEST=required`.
 pub fn available() -> bool {

@@ -17,11 +17,11 @@ use std::time::{Duration, Instant};
 
 use baffle_proto::v1;
 use baffle_proto::v1::command::Action;
-use baffle_server::store::{EventStore, Fence, PgStore, StoreError};
+use baffle_server::store::{EventStore, PgStore, StoreError};
 use baffle_tests::EPOCH;
 use baffle_tests::api::{A, B, Director, defaults};
 use baffle_tests::cluster::{TestNode, Two, eventually};
-use baffle_tests::pg::{self, PgCluster};
+use baffle_tests::pg::{self, lone_database, node_store, session};
 use tonic::Code;
 
 /// The campaign's lease (issue 33): 1 s.
@@ -31,40 +31,15 @@ const LONG: Duration = Duration::from_secs(30);
 /// How long a step that must not wait for a frozen commit may take, at most.
 const PROMPT: Duration = Duration::from_secs(3);
 
-/// A new database `name` on a primary of its own; `None` where PostgreSQL is missing
-/// (the test passes, `pg::available` says why).
-fn database(name: &str) -> Option<(PgCluster, String)> {
-    if !pg::available() {
-        return None;
-    }
-    let db = PgCluster::start(false);
-    let url = db.database(name);
-    Some((db, url))
-}
-
 /// Node `a`, with leases of `lease`, having created the leases of `streams` and
 /// written one record to each.
 async fn holder(url: &str, lease: Duration, streams: &[&str]) -> PgStore {
-    let a = node(url, "a", lease).await;
+    let a = node_store(url, "a", lease).await;
     for stream in streams {
         a.lease_new(stream).await.unwrap();
         a.append(stream, 0, vec![b"one".to_vec()]).await.unwrap();
     }
     a
-}
-
-async fn node(url: &str, name: &str, lease: Duration) -> PgStore {
-    let fence = Fence::new(name.into(), format!("http://{name}"), lease);
-    PgStore::connect_node(url, fence).await.unwrap()
-}
-
-/// A session of the test's own on the database (no limits of a node's).
-async fn sql(url: &str) -> tokio_postgres::Client {
-    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
-        .await
-        .unwrap();
-    tokio::spawn(connection);
-    client
 }
 
 /// `store`'s next append to `stream` (at `expected`), stopped before its COMMIT.
@@ -94,13 +69,13 @@ async fn frozen_append(
 /// end in the campaign.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_commit_frozen_past_its_lease_is_refused_at_commit() {
-    let Some((_db, url)) = database("late") else {
+    let Some((_db, url)) = lone_database("late") else {
         return;
     };
     let a = holder(&url, LONG, &["m/x"]).await;
     // The lease ends soon on the database's clock (set so: with a long lease, the
     // database does not end a's session before), and a freezes in its next commit.
-    let s = sql(&url).await;
+    let s = session(&url).await;
     s.execute(
         "UPDATE baffle_leases SET expires_at = clock_timestamp() + interval '300 ms' \
          WHERE stream = 'm/x'",
@@ -140,11 +115,11 @@ async fn a_commit_frozen_past_its_lease_is_refused_at_commit() {
 /// in the campaign.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_frozen_mid_commit_lets_its_match_go_after_a_lease() {
-    let Some((_db, url)) = database("frozen") else {
+    let Some((_db, url)) = lone_database("frozen") else {
         return;
     };
     let a = holder(&url, LEASE, &["m/x"]).await;
-    let b = node(&url, "b", LEASE).await;
+    let b = node_store(&url, "b", LEASE).await;
     a.renew_leases().await.unwrap();
     let pending = frozen_append(&a, "m/x", 1).await;
     let frozen = Instant::now();
@@ -239,7 +214,7 @@ async fn a_match_frozen_mid_commit_is_answered_by_another_node_within_a_lease() 
 /// detected", the renewal lost after the 1 s deadlock timeout, and every lease with it.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_renewal_never_waits_for_a_commit() {
-    let Some((_db, url)) = database("renewal") else {
+    let Some((_db, url)) = lone_database("renewal") else {
         return;
     };
     let a = holder(&url, LONG, &["m/x", "m/y"]).await;
@@ -261,12 +236,12 @@ async fn a_renewal_never_waits_for_a_commit() {
 /// every node queued behind the restart.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_starting_never_waits_for_a_commit_under_way() {
-    let Some((_db, url)) = database("starting") else {
+    let Some((_db, url)) = lone_database("starting") else {
         return;
     };
     let a = holder(&url, LONG, &["m/x"]).await;
     let pending = frozen_append(&a, "m/x", 1).await;
-    let b = tokio::time::timeout(PROMPT, node(&url, "b", LONG))
+    let b = tokio::time::timeout(PROMPT, node_store(&url, "b", LONG))
         .await
         .expect("a node starts while a commit is under way");
     b.renew_leases().await.unwrap();
@@ -280,12 +255,12 @@ async fn a_node_starting_never_waits_for_a_commit_under_way() {
 /// every append of the node queued behind it.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_commit_stuck_on_a_lock_fails_alone_and_the_node_keeps_its_leases() {
-    let Some((_db, url)) = database("stuck") else {
+    let Some((_db, url)) = lone_database("stuck") else {
         return;
     };
     let a = holder(&url, LEASE, &["m/a", "m/b"]).await;
     // Another session holds m/a's length row.
-    let s = sql(&url).await;
+    let s = session(&url).await;
     s.batch_execute("BEGIN; SELECT 1 FROM baffle_streams WHERE stream = 'm/a' FOR UPDATE")
         .await
         .unwrap();
@@ -338,7 +313,7 @@ async fn a_commit_stuck_on_a_lock_fails_alone_and_the_node_keeps_its_leases() {
 /// required.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_commit_waits_for_the_synchronous_standby_past_the_statement_timeout() {
-    let Some((db, url)) = database("sync") else {
+    let Some((db, url)) = lone_database("sync") else {
         return;
     };
     let lease = Duration::from_millis(400);
@@ -354,7 +329,7 @@ async fn a_commit_waits_for_the_synchronous_standby_past_the_statement_timeout()
     eventually("the primary waits for a standby", || {
         let url = url.clone();
         async move {
-            let s = sql(&url).await;
+            let s = session(&url).await;
             let row = s.query_one("SHOW synchronous_standby_names", &[]).await;
             (row.unwrap().get::<_, String>(0) == "nobody").then_some(())
         }
@@ -393,7 +368,7 @@ async fn no_node_is_named_owner_before_it_has_taken_the_match_over() {
     let refused = refusal(&d2, |_| true).await;
     assert_eq!(owner(&refused), Some(c.n1.url.clone()), "{refused:?}");
     // n2 claims the match (the database gives it the lease) and has not taken it over.
-    sql(&c.db.url("owner"))
+    session(&c.db.url("owner"))
         .await
         .execute(
             "UPDATE baffle_leases SET node = 'n2', epoch = epoch + 1, \

@@ -13,26 +13,12 @@
 
 use std::time::Duration;
 
-use baffle_server::store::{Change, EventStore, Fence, PgStore};
+use baffle_server::store::{Change, EventStore, PgStore};
 use baffle_tests::cluster::eventually;
-use baffle_tests::pg::{self, PgCluster};
+use baffle_tests::pg::{lone_database, node_store, session};
 
 /// Long enough that nothing runs out on its own during a test.
 const LONG: Duration = Duration::from_secs(30);
-
-fn database(name: &str) -> Option<(PgCluster, String)> {
-    if !pg::available() {
-        return None;
-    }
-    let db = PgCluster::start(false);
-    let url = db.database(name);
-    Some((db, url))
-}
-
-async fn node(url: &str, name: &str) -> PgStore {
-    let fence = Fence::new(name.into(), format!("http://{name}"), LONG);
-    PgStore::connect_node(url, fence).await.unwrap()
-}
 
 /// Node `a`, its change feed connected (its session recorded), holding `m/x` with one
 /// record written; and node `b`, renewed (alive).
@@ -43,23 +29,15 @@ async fn two_nodes(
     tokio::sync::mpsc::UnboundedReceiver<Change>,
     PgStore,
 ) {
-    let a = node(url, "a").await;
+    let a = node_store(url, "a", LONG).await;
     let mut feed = a.changes();
     assert_eq!(feed.recv().await, Some(Change::Gap), "a's feed connects");
     a.renew_leases().await.unwrap();
     a.lease_new("m/x").await.unwrap();
     a.append("m/x", 0, vec![b"one".to_vec()]).await.unwrap();
-    let b = node(url, "b").await;
+    let b = node_store(url, "b", LONG).await;
     b.renew_leases().await.unwrap();
     (a, feed, b)
-}
-
-async fn sql(url: &str) -> tokio_postgres::Client {
-    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
-        .await
-        .unwrap();
-    tokio::spawn(connection);
-    client
 }
 
 /// Waits until the server holds no session of node `name` (its process gone).
@@ -86,7 +64,7 @@ async fn sessions_gone(db: &tokio_postgres::Client, name: &str) {
 /// campaign.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_whose_process_is_gone_has_its_leases_claimed_before_they_end() {
-    let Some((_db, url)) = database("dead") else {
+    let Some((_db, url)) = lone_database("dead") else {
         return;
     };
     let (a, feed, b) = two_nodes(&url).await;
@@ -96,7 +74,7 @@ async fn a_node_whose_process_is_gone_has_its_leases_claimed_before_they_end() {
         "a is alive: its session is open, though it renews nothing"
     );
     drop((a, feed));
-    sessions_gone(&sql(&url).await, "a").await;
+    sessions_gone(&session(&url).await, "a").await;
     let claimed = b.claim_leases().await.unwrap();
     assert_eq!(claimed.len(), 1, "{claimed:?}");
     assert_eq!((claimed[0].stream.as_str(), claimed[0].epoch), ("m/x", 2));
@@ -116,11 +94,11 @@ async fn a_node_whose_process_is_gone_has_its_leases_claimed_before_they_end() {
 /// match of the others. The same gone session, recorded on this server, is a death.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_session_recorded_on_another_server_judges_nothing() {
-    let Some((_db, url)) = database("elsewhere") else {
+    let Some((_db, url)) = lone_database("elsewhere") else {
         return;
     };
     let (a, feed, b) = two_nodes(&url).await;
-    let db = sql(&url).await;
+    let db = session(&url).await;
     let moved = "UPDATE baffle_nodes SET server_since = server_since - interval '1 hour' \
                  WHERE node = 'a'";
     db.execute(moved, &[]).await.unwrap();
@@ -145,11 +123,11 @@ async fn a_session_recorded_on_another_server_judges_nothing() {
 /// is back: the record never names a session that ended while the node lives.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_feed_that_reconnects_records_its_new_session() {
-    let Some((_db, url)) = database("reconnect") else {
+    let Some((_db, url)) = lone_database("reconnect") else {
         return;
     };
     let (_a, mut feed, b) = two_nodes(&url).await;
-    let db = sql(&url).await;
+    let db = session(&url).await;
     let recorded = "SELECT n.listen_pid = a.pid AND n.listen_since = a.backend_start \
                     FROM baffle_nodes n, pg_stat_activity a \
                     WHERE n.node = 'a' AND a.application_name = 'baffled a listen'";
@@ -173,13 +151,13 @@ async fn a_feed_that_reconnects_records_its_new_session() {
 /// by an operator, say): nothing of it is claimed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_that_lost_its_feed_but_keeps_a_session_is_alive() {
-    let Some((_db, url)) = database("cut") else {
+    let Some((_db, url)) = lone_database("cut") else {
         return;
     };
     let (a, feed, b) = two_nodes(&url).await;
     // No one listens any more: the feed does not connect again.
     drop(feed);
-    let db = sql(&url).await;
+    let db = session(&url).await;
     db.execute(TERMINATE_FEED, &[]).await.unwrap();
     sessions_gone(&db, "a listen").await;
     assert_eq!(
