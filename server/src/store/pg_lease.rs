@@ -207,49 +207,65 @@ pub(super) const SCHEMA: &str = "
         -- the process lives it stays open there; once it is gone from that server, the
         -- node is dead, and its leases are claimed without waiting for their end.
         IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'baffle_nodes'::regclass
-                       AND attname = 'server_since' AND NOT attisdropped) THEN
+                       AND attname = 'session_name' AND NOT attisdropped) THEN
             ALTER TABLE baffle_nodes ADD COLUMN IF NOT EXISTS listen_pid int,
                 ADD COLUMN IF NOT EXISTS listen_since timestamptz,
-                ADD COLUMN server_since timestamptz;
+                ADD COLUMN IF NOT EXISTS server_since timestamptz,
+                ADD COLUMN session_name text;
         END IF;
     END $columns$;
     CREATE TABLE IF NOT EXISTS baffle_cluster (
         name text PRIMARY KEY,
         value text NOT NULL);";
 
+/// Whether node `n`'s listening session, as recorded on this very server ([`attach`]: its
+/// backend's pid and start, and the server's start), is gone from it: its process is gone,
+/// or at least that connection. A record made on another server (before a failover or a
+/// restart of the database) says nothing, since every session was ended there: false.
+/// (`backend_start` is hidden from a role that may not see another's sessions: then the
+/// pid alone is compared, erring towards "not gone".)
+macro_rules! recorded_session_gone {
+    () => {
+        "(n.server_since = pg_postmaster_start_time()
+             AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = n.listen_pid
+                 AND (a.backend_start IS NULL OR a.backend_start = n.listen_since)))"
+    };
+}
+
 /// The CTEs `dead` and `live`, for a statement whose `$1` is this node's id.
 ///
-/// **Dead**: another node none of whose sessions is left on this very server: neither the
-/// listening session it recorded here ([`attach`]: its backend's pid and start, and the
-/// server's start) nor any session by its name ([`super::application_name`]). A node's
-/// process keeps its sessions open for as long as it lives; a process that dies (killed,
-/// crashed, out of memory) has its sockets closed by its operating system, and the
-/// server ends the sessions at once — so its leases need not be waited for. A node that
-/// is only frozen keeps its sessions, and is not dead: its leases run out; nor is one that
-/// lost one connection (its feed's, cut), while another is open. A record made on
-/// another server (before a failover or a restart of the database) says nothing, since
-/// every session was ended there: that node is judged by its lease alone until it
-/// records its new session. (`backend_start` is hidden from a role that may not see
-/// another's sessions: then the pid alone is compared, erring towards alive.) A node
-/// wrongly judged dead loses nothing: its matches are taken over with new epochs, and
-/// the fence refuses its appends.
+/// **Dead**: another node none of whose sessions is left on this very server: its
+/// recorded listening session is gone ([`recorded_session_gone!`]), and so is every
+/// session by the name its sessions carry (`baffle_nodes.session_name`, recorded with
+/// it: `baffled NODE`, or the URL's `application_name`). A node's process keeps its
+/// sessions open for as long as it lives; a process that dies (killed, crashed, out of
+/// memory) has its sockets closed by its operating system, and the server ends the
+/// sessions at once — so its leases need not be waited for. A node that is only frozen
+/// keeps its sessions, and is not dead: its leases run out; nor is one that lost one
+/// connection (its feed's, cut) while another is open. Any session carrying a node's
+/// name keeps it alive (a namesake process, a client naming itself so, nodes sharing one
+/// `application_name`): such a node is judged by its lease, as before. A node wrongly
+/// judged dead (every one of its sessions cut at once) loses nothing: its matches are
+/// taken over with new epochs, and the fence refuses its appends.
 ///
 /// **Live**: this node, and every node renewed within its own lease that is not dead.
 macro_rules! dead_and_live {
     () => {
-        "dead AS (
+        concat!(
+            "dead AS (
              SELECT n.node FROM baffle_nodes n
-             WHERE n.node <> $1 AND n.server_since = pg_postmaster_start_time()
+             WHERE n.node <> $1 AND ",
+            recorded_session_gone!(),
+            "
                  AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a
-                     WHERE (a.pid = n.listen_pid
-                             AND (a.backend_start IS NULL OR a.backend_start = n.listen_since))
-                         OR a.application_name IN (left('baffled ' || n.node, 63),
-                             left('baffled ' || n.node || ' listen', 63)))),
+                     WHERE a.application_name IN (left(n.session_name, 63),
+                         left(n.session_name || ' listen', 63)))),
          live AS (
              SELECT node FROM baffle_nodes
              WHERE (seen_at > now() - lease_ms * interval '1 millisecond'
                      AND node NOT IN (SELECT node FROM dead))
                  OR node = $1)"
+        )
     };
 }
 
@@ -257,21 +273,24 @@ macro_rules! dead_and_live {
 /// node's, with the server it runs on: while it is open there, the node is alive; once
 /// it is gone, the node is dead and its leases are claimed at once ([`dead_and_live!`]).
 /// Made on every (re)connection of the feed, after the node has joined (a process
-/// refused at the join never records its session). A node not yet renewed is recorded
-/// as not seen (`-infinity`): not live.
+/// refused at the join never records its session). `sessions` is the name the node's
+/// other sessions carry (the feed's is it and ` listen`). A node not yet renewed is
+/// recorded as not seen (`-infinity`): not live.
 pub(super) async fn attach(
     client: &tokio_postgres::Client,
     fence: &Fence,
+    sessions: &str,
 ) -> Result<(), tokio_postgres::Error> {
     client
         .execute(
-            "INSERT INTO baffle_nodes
-                 (node, advertise, seen_at, lease_ms, listen_pid, listen_since, server_since)
-             SELECT $1, $2, '-infinity', $3, pid, backend_start, pg_postmaster_start_time()
+            "INSERT INTO baffle_nodes (node, advertise, seen_at, lease_ms, listen_pid,
+                 listen_since, server_since, session_name)
+             SELECT $1, $2, '-infinity', $3, pid, backend_start, pg_postmaster_start_time(), $4
              FROM pg_stat_activity WHERE pid = pg_backend_pid()
              ON CONFLICT (node) DO UPDATE SET listen_pid = excluded.listen_pid,
-                 listen_since = excluded.listen_since, server_since = excluded.server_since",
-            &[&fence.node, &fence.advertise, &ms(fence.lease)],
+                 listen_since = excluded.listen_since, server_since = excluded.server_since,
+                 session_name = excluded.session_name",
+            &[&fence.node, &fence.advertise, &ms(fence.lease), &sessions],
         )
         .await
         .map(|_| ())
@@ -401,11 +420,19 @@ pub(super) async fn join(
     }
     // Alive by the other node's own lease, not this one's: a namesake started with a
     // shorter lease judged a live node dead and took its matches (a stranger's run).
-    let seen = "SELECT advertise, seen_at::text,
-                    seen_at > now() - lease_ms * interval '1 millisecond', lease_ms
-                FROM baffle_nodes WHERE node = $1";
+    // A namesake whose recorded listening session is gone from this server is dead (a
+    // process restarted at once by its supervisor after a crash): not waited for, so
+    // that its matches are let go and claimed at once rather than at their leases' end.
+    let seen = concat!(
+        "SELECT advertise, seen_at::text,
+             seen_at > now() - lease_ms * interval '1 millisecond', lease_ms,
+             coalesce(",
+        recorded_session_gone!(),
+        ", false)
+         FROM baffle_nodes n WHERE node = $1"
+    );
     let row = c.query_opt(seen, &[&fence.node]).await.map_err(io)?;
-    let Some(first) = row.filter(|r| r.get::<_, bool>(2)) else {
+    let Some(first) = row.filter(|r| r.get::<_, bool>(2) && !r.get::<_, bool>(4)) else {
         return Ok(());
     };
     let theirs = Duration::from_secs_f64(first.get::<_, f64>(3).clamp(0.0, 3_600_000.0) / 1000.0);

@@ -100,11 +100,11 @@ pub(super) async fn run<T>(
 {
     let mut config = config;
     // The store's name for its sessions (`baffled NODE`), marked as the feed's.
-    let name = format!(
-        "{} listen",
-        config.get_application_name().unwrap_or("baffled")
-    );
-    config.application_name(name);
+    let sessions = config
+        .get_application_name()
+        .unwrap_or("baffled")
+        .to_string();
+    config.application_name(format!("{sessions} listen"));
     loop {
         if changes.is_closed() {
             return;
@@ -130,7 +130,7 @@ pub(super) async fn run<T>(
                 let listening = async {
                     client.batch_execute(&format!("LISTEN {CHANNEL}")).await?;
                     match &fence {
-                        Some(fence) => super::pg_lease::attach(&client, fence).await,
+                        Some(fence) => super::pg_lease::attach(&client, fence, &sessions).await,
                         None => Ok(()),
                     }
                 };
