@@ -60,4 +60,18 @@ fn pg_local_stops_everything_when_a_node_does_not_come_up() {
     assert!(err.contains("stopped before serving"), "{err}");
     // The database servers it started are stopped again.
     assert!(!in_use(5433) && !in_use(5434), "{err}");
+    // Both servers' settings: a standby retries its primary after 250 ms, not 5 s (a
+    // restart of the primary stalled every commit 5 s, past the nodes' leases).
+    for server in ["primary", "standby"] {
+        let conf = std::fs::read_to_string(dir.path().join(server).join("postgresql.conf"))
+            .unwrap_or_else(|e| panic!("{server}'s postgresql.conf: {e}\n{err}"));
+        let setting = conf
+            .lines()
+            .rfind(|l| l.trim_start().starts_with("wal_retrieve_retry_interval"));
+        assert_eq!(
+            setting.map(str::trim),
+            Some("wal_retrieve_retry_interval = 250ms"),
+            "{server}"
+        );
+    }
 }
