@@ -676,6 +676,7 @@ cli-hint-check-in = a player is not checked in: `baffle play MATCH check-in A` (
 cli-hint-play-order = the game is not at that point: `baffle match show MATCH` says whose turn it is and what the game waits for
 cli-hint-refused-now = the rules refuse this now: `baffle match show MATCH` shows the match as it stands
 cli-no-side-to-act = nobody is to do that in { $match } now: name the side (A or B)
+cli-side-with-request-id = with --request-id, name the side (A or B): one found from the match's state changes once the command is done, and a retry of it would be another command
 cli-roll-while-moving = { $name } is moving in { $match }: a roll now is the other player's early roll (4.1 (v)(a)) — name his side to make it
 cli-player-present = present
 cli-player-absent = not present

@@ -74,7 +74,28 @@ async fn a_director_runs_a_match_from_the_command_line() {
         "{}",
         o.out
     );
-    ok(&baffle(&server, &["play", "r1-t7", "press", "a"]).await);
+    // With a request id the side must be named: found from the state, it would change
+    // once the command is done, and the retry would be another command (refused).
+    let o = baffle(&server, &["play", "--request-id", "p1", "r1-t7", "press"]).await;
+    assert_eq!(o.code, 2, "{}", o.err);
+    assert!(
+        o.err.contains("with --request-id, name the side"),
+        "{}",
+        o.err
+    );
+    let pressed = baffle(
+        &server,
+        &["play", "--request-id", "p1", "r1-t7", "press", "a"],
+    )
+    .await;
+    ok(&pressed);
+    let again = baffle(
+        &server,
+        &["play", "--request-id", "p1", "r1-t7", "press", "a"],
+    )
+    .await;
+    ok(&again);
+    assert_eq!(again.out, pressed.out, "the retry gets the first reply");
 
     // A refusal names the rule and says what to do; exit status 4.
     let o = baffle(&server, &["play", "r1-t7", "press", "a"]).await;

@@ -25,6 +25,12 @@ pub(super) async fn run_play(
 ) -> Result<Outcome, Outcome> {
     let mut action = play_action(&p.action)?;
     if unnamed_side(&mut action).is_some() {
+        // A side found from the match's state changes once the command is done: its
+        // retry under the same request id would be another command, refused (a
+        // stranger's retry of a `press` that had been done).
+        if p.options.request_id.is_some() {
+            return Err(usage(words::say("cli-side-with-request-id")));
+        }
         let found = to_act(cli, &p.match_id, &action).await?;
         if let Some(side) = unnamed_side(&mut action) {
             *side = found;
