@@ -22,14 +22,20 @@ const LONG: Duration = Duration::from_secs(30);
 
 /// Node `a`, its change feed connected (its session recorded), holding `m/x` with one
 /// record written; and node `b`, renewed (alive).
-async fn two_nodes(
-    url: &str,
-) -> (
+async fn two_nodes(url: &str) -> Nodes {
+    two_nodes_a_at(url, url).await
+}
+
+/// Nodes a and b, and a's change feed.
+type Nodes = (
     PgStore,
     tokio::sync::mpsc::UnboundedReceiver<Change>,
     PgStore,
-) {
-    let a = node_store(url, "a", LONG).await;
+);
+
+/// [`two_nodes`], node a opened with `a_url` (the same database, other settings).
+async fn two_nodes_a_at(url: &str, a_url: &str) -> Nodes {
+    let a = node_store(a_url, "a", LONG).await;
     let mut feed = a.changes();
     assert_eq!(feed.recv().await, Some(Change::Gap), "a's feed connects");
     a.renew_leases().await.unwrap();
@@ -42,19 +48,7 @@ async fn two_nodes(
 
 /// Waits until the server holds no session of node `name` (its process gone).
 async fn sessions_gone(db: &tokio_postgres::Client, name: &str) {
-    let pattern = format!("baffled {name}%");
-    eventually("the dead node's sessions end", || async {
-        let n: i64 = db
-            .query_one(
-                "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE $1",
-                &[&pattern],
-            )
-            .await
-            .unwrap()
-            .get(0);
-        (n == 0).then_some(())
-    })
-    .await;
+    sessions_named_gone(db, &format!("baffled {name}%")).await;
 }
 
 /// A node whose process is gone has its leases claimed at once, with a new epoch, and
@@ -154,19 +148,25 @@ async fn a_node_that_lost_its_feed_but_keeps_a_session_is_alive() {
     let Some((_db, url)) = lone_database("cut") else {
         return;
     };
-    let (a, feed, b) = two_nodes(&url).await;
-    // No one listens any more: the feed does not connect again.
+    let nodes = two_nodes(&url).await;
+    alive_until_its_last_session_ends(&url, nodes, "baffled a").await;
+}
+
+/// Cuts node a's feed for good (no one listens, so it does not connect again): b claims
+/// nothing while a's other sessions, named `name`, are open; then a's process ends, and
+/// b claims its match.
+async fn alive_until_its_last_session_ends(url: &str, (a, feed, b): Nodes, name: &str) {
     drop(feed);
-    let db = session(&url).await;
+    let db = session(url).await;
     db.execute(TERMINATE_FEED, &[]).await.unwrap();
-    sessions_gone(&db, "a listen").await;
+    sessions_named_gone(&db, &format!("{name} listen")).await;
     assert_eq!(
         b.claim_leases().await.unwrap(),
         vec![],
-        "a's pooled sessions are open: a is alive"
+        "a's sessions named {name} are open: a is alive"
     );
     drop(a);
-    sessions_gone(&db, "a").await;
+    sessions_named_gone(&db, name).await;
     assert_eq!(b.claim_leases().await.unwrap().len(), 1, "now it is dead");
 }
 
@@ -183,26 +183,8 @@ async fn a_node_named_by_its_url_that_lost_its_feed_is_alive() {
     let Some((_db, url)) = lone_database("named") else {
         return;
     };
-    let a = node_store(&format!("{url}&application_name=foo"), "a", LONG).await;
-    let mut feed = a.changes();
-    assert_eq!(feed.recv().await, Some(Change::Gap));
-    a.renew_leases().await.unwrap();
-    a.lease_new("m/x").await.unwrap();
-    a.append("m/x", 0, vec![b"one".to_vec()]).await.unwrap();
-    let b = node_store(&url, "b", LONG).await;
-    b.renew_leases().await.unwrap();
-    drop(feed);
-    let db = session(&url).await;
-    db.execute(TERMINATE_FEED, &[]).await.unwrap();
-    sessions_named_gone(&db, "foo listen").await;
-    assert_eq!(
-        b.claim_leases().await.unwrap(),
-        vec![],
-        "a's sessions named foo are open: a is alive"
-    );
-    drop(a);
-    sessions_named_gone(&db, "foo").await;
-    assert_eq!(b.claim_leases().await.unwrap().len(), 1, "now it is dead");
+    let nodes = two_nodes_a_at(&url, &format!("{url}&application_name=foo")).await;
+    alive_until_its_last_session_ends(&url, nodes, "foo").await;
 }
 
 /// A node restarted at once under its id (a supervisor's restart after a crash) does
@@ -240,13 +222,13 @@ async fn a_node_restarted_at_once_does_not_wait_for_its_dead_self() {
     );
 }
 
-/// Waits until the server holds no session named exactly `name`.
-async fn sessions_named_gone(db: &tokio_postgres::Client, name: &str) {
+/// Waits until the server holds no session whose name is `like` (a `LIKE` pattern).
+async fn sessions_named_gone(db: &tokio_postgres::Client, like: &str) {
     eventually("the sessions end", || async {
         let n: i64 = db
             .query_one(
-                "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1",
-                &[&name],
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE $1",
+                &[&like],
             )
             .await
             .unwrap()
