@@ -4,7 +4,8 @@
 //! Times are the **database's** (`now()`), never a node's: nodes' clocks may disagree,
 //! the database's is one. A node renews all its leases with one statement per tick (a
 //! quarter of the lease), claims expired ones — and those of a node whose process is
-//! gone, its sessions ended on the server ([`dead_and_live!`], [`attach`]) — with another
+//! gone, its sessions ended on the server ([`dead_and_live!`]; recorded by the change
+//! feed, `pg_listen.rs`) — with another
 //! (epoch + 1), and creates the lease of a match it creates (epoch 1) before the match's
 //! first record.
 //!
@@ -203,7 +204,7 @@ pub(super) const SCHEMA: &str = "
                        AND attname = 'lease_ms' AND NOT attisdropped) THEN
             ALTER TABLE baffle_nodes ADD COLUMN lease_ms float8 NOT NULL DEFAULT 2000;
         END IF;
-        -- Each node's listening session, on the server that ran it (`attach`): while
+        -- Each node's listening session, on the server that ran it (`pg_listen.rs`): while
         -- the process lives it stays open there; once it is gone from that server, the
         -- node is dead, and its leases are claimed without waiting for their end.
         IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'baffle_nodes'::regclass
@@ -218,7 +219,8 @@ pub(super) const SCHEMA: &str = "
         name text PRIMARY KEY,
         value text NOT NULL);";
 
-/// Whether node `n`'s listening session, as recorded on this very server ([`attach`]: its
+/// Whether node `n`'s listening session, as recorded on this very server (`pg_listen.rs`,
+/// `record_session`: its
 /// backend's pid and start, and the server's start), is gone from it: its process is gone,
 /// or at least that connection. A record made on another server (before a failover or a
 /// restart of the database) says nothing, since every session was ended there: false.
@@ -267,33 +269,6 @@ macro_rules! dead_and_live {
                  OR node = $1)"
         )
     };
-}
-
-/// Records the listening session `client` (the change feed's, `pg_listen.rs`) as this
-/// node's, with the server it runs on: while it is open there, the node is alive; once
-/// it is gone, the node is dead and its leases are claimed at once ([`dead_and_live!`]).
-/// Made on every (re)connection of the feed, after the node has joined (a process
-/// refused at the join never records its session). `sessions` is the name the node's
-/// other sessions carry (the feed's is it and ` listen`). A node not yet renewed is
-/// recorded as not seen (`-infinity`): not live.
-pub(super) async fn attach(
-    client: &tokio_postgres::Client,
-    fence: &Fence,
-    sessions: &str,
-) -> Result<(), tokio_postgres::Error> {
-    client
-        .execute(
-            "INSERT INTO baffle_nodes (node, advertise, seen_at, lease_ms, listen_pid,
-                 listen_since, server_since, session_name)
-             SELECT $1, $2, '-infinity', $3, pid, backend_start, pg_postmaster_start_time(), $4
-             FROM pg_stat_activity WHERE pid = pg_backend_pid()
-             ON CONFLICT (node) DO UPDATE SET listen_pid = excluded.listen_pid,
-                 listen_since = excluded.listen_since, server_since = excluded.server_since,
-                 session_name = excluded.session_name",
-            &[&fence.node, &fence.advertise, &ms(fence.lease), &sessions],
-        )
-        .await
-        .map(|_| ())
 }
 
 fn ms(d: Duration) -> f64 {

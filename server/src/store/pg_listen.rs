@@ -9,10 +9,9 @@
 //! [`Change::Gap`], after which every stream is read again from where each reader is.
 //!
 //! On a node this connection is also the node's **sign of life**: on each connection it
-//! records itself as the node's listening session (`pg_lease::attach`), and a node whose
+//! records itself as the node's listening session ([`record_session`]), and a node whose
 //! recorded session is gone from the server is dead — its leases are claimed at once.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::future::poll_fn;
@@ -81,8 +80,46 @@ fn parse(payload: &str) -> impl Iterator<Item = Change> + '_ {
     })
 }
 
+/// Who a node's feed session stands for ([`record_session`]): the node, where it is
+/// reached, and its lease in milliseconds.
+pub(super) struct Node {
+    /// The node's id.
+    pub node: String,
+    /// Where clients reach it.
+    pub advertise: String,
+    /// Its lease, in milliseconds.
+    pub lease_ms: f64,
+}
+
+/// Records the listening session `client` as node `who`'s, with the server it runs on:
+/// while it is open there, the node is alive; once it is gone — with every session named
+/// `sessions` (the node's others; the feed's is that and ` listen`) — the node is dead
+/// and its leases are claimed at once (`pg_lease.rs`, `dead_and_live!`). Made on every
+/// (re)connection of the feed, after the node has joined (a process refused at the join
+/// never records its session). A node not yet renewed is recorded as not seen
+/// (`-infinity`): not live.
+async fn record_session(
+    client: &tokio_postgres::Client,
+    who: &Node,
+    sessions: &str,
+) -> Result<(), tokio_postgres::Error> {
+    client
+        .execute(
+            "INSERT INTO baffle_nodes (node, advertise, seen_at, lease_ms, listen_pid,
+                 listen_since, server_since, session_name)
+             SELECT $1, $2, '-infinity', $3, pid, backend_start, pg_postmaster_start_time(), $4
+             FROM pg_stat_activity WHERE pid = pg_backend_pid()
+             ON CONFLICT (node) DO UPDATE SET listen_pid = excluded.listen_pid,
+                 listen_since = excluded.listen_since, server_since = excluded.server_since,
+                 session_name = excluded.session_name",
+            &[&who.node, &who.advertise, &who.lease_ms, &sessions],
+        )
+        .await
+        .map(|_| ())
+}
+
 /// Until `changes` is dropped: listen, and after any loss of the connection connect
-/// again (after a short pause) and announce the gap. On a node (`fence`), each connection
+/// again (after a short pause) and announce the gap. On a node (`node`), each connection
 /// is recorded as the node's listening session before the gap is announced; a connection
 /// that cannot be recorded is dropped and made again (a record naming an older, ended
 /// session would have the node judged dead).
@@ -90,7 +127,7 @@ fn parse(payload: &str) -> impl Iterator<Item = Change> + '_ {
 pub(super) async fn run<T>(
     config: tokio_postgres::Config,
     tls: T,
-    fence: Option<Arc<super::pg_lease::Fence>>,
+    node: Option<Node>,
     changes: mpsc::UnboundedSender<Change>,
 ) where
     T: MakeTlsConnect<Socket> + Clone + Send + 'static,
@@ -129,8 +166,8 @@ pub(super) async fn run<T>(
                 });
                 let listening = async {
                     client.batch_execute(&format!("LISTEN {CHANNEL}")).await?;
-                    match &fence {
-                        Some(fence) => super::pg_lease::attach(&client, fence, &sessions).await,
+                    match &node {
+                        Some(node) => record_session(&client, node, &sessions).await,
                         None => Ok(()),
                     }
                 };

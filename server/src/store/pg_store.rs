@@ -361,7 +361,12 @@ impl PgStore {
     /// connection, then each stream's growth as its commit is notified.
     pub fn changes(&self) -> mpsc::UnboundedReceiver<Change> {
         let (tx, rx) = mpsc::unbounded_channel();
-        let (config, fence) = (self.inner.config.clone(), self.inner.fence.clone());
+        let config = self.inner.config.clone();
+        let fence = self.inner.fence.as_ref().map(|f| pg_listen::Node {
+            node: f.node.clone(),
+            advertise: f.advertise.clone(),
+            lease_ms: f.lease.as_secs_f64() * 1000.0,
+        });
         match &self.inner.tls {
             Tls::Plain => {
                 let run = pg_listen::run(config, NoTls, fence, tx);
