@@ -237,3 +237,36 @@ async fn sessions_named_gone(db: &tokio_postgres::Client, like: &str) {
     })
     .await;
 }
+
+/// Only sessions on the cluster's own database speak for its nodes: a node of another
+/// cluster with the same name, on another database of the same server, does not keep a
+/// dead node of this one alive.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_namesake_on_another_database_says_nothing() {
+    let Some((db, url)) = lone_database("ours") else {
+        return;
+    };
+    let theirs = db.database("theirs");
+    let (a, feed, b) = two_nodes(&url).await;
+    // Another cluster's node "a": a session named as ours, on its own database.
+    let other = session(&format!("{theirs}&application_name=baffled%20a")).await;
+    drop((a, feed));
+    sessions_named_gone(&session(&url).await, "baffled a listen").await;
+    eventually("our a's own sessions end", || {
+        let other = &other;
+        async move {
+            let n: i64 = other
+                .query_one(
+                    "SELECT count(*) FROM pg_stat_activity \
+                     WHERE application_name LIKE 'baffled a%' AND datname = 'ours'",
+                    &[],
+                )
+                .await
+                .unwrap()
+                .get(0);
+            (n == 0).then_some(())
+        }
+    })
+    .await;
+    assert_eq!(b.claim_leases().await.unwrap().len(), 1, "a is dead here");
+}

@@ -239,7 +239,9 @@ macro_rules! recorded_session_gone {
 /// **Dead**: another node none of whose sessions is left on this very server: its
 /// recorded listening session is gone ([`recorded_session_gone!`]), and so is every
 /// session by the name its sessions carry (`baffle_nodes.session_name`, recorded with
-/// it: `baffled NODE`, or the URL's `application_name`). A node's process keeps its
+/// it: `baffled NODE`, or the URL's `application_name`) on this database (another
+/// cluster's node of the same name, on another database of the server, says nothing of
+/// this one). A node's process keeps its
 /// sessions open for as long as it lives; a process that dies (killed, crashed, out of
 /// memory) has its sockets closed by its operating system, and the server ends the
 /// sessions at once — so its leases need not be waited for. A node that is only frozen
@@ -260,8 +262,9 @@ macro_rules! dead_and_live {
             recorded_session_gone!(),
             "
                  AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a
-                     WHERE a.application_name IN (left(n.session_name, 63),
-                         left(n.session_name || ' listen', 63)))),
+                     WHERE a.datname = current_database()
+                         AND a.application_name IN (left(n.session_name, 63),
+                             left(n.session_name || ' listen', 63)))),
          live AS (
              SELECT node FROM baffle_nodes
              WHERE (seen_at > now() - lease_ms * interval '1 millisecond'
