@@ -474,10 +474,7 @@ async fn a_stale_node_can_never_append() {
         Err(StoreError::Fenced(_))
     ));
     // The lease passes to b behind a's back.
-    let (sql, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
-        .await
-        .unwrap();
-    tokio::spawn(connection);
+    let sql = baffle_tests::pg::session(&url).await;
     sql.execute(
         "UPDATE baffle_leases SET node = 'b', epoch = epoch + 1 WHERE stream = 'm/x'",
         &[],
@@ -660,10 +657,7 @@ async fn a_namesake_never_renews_or_writes_anothers_lease() {
     a.lease_new("m/x").await.unwrap();
     a.append("m/x", 0, vec![b"one".to_vec()]).await.unwrap();
     // The namesake claims it: same node, next epoch.
-    let (sql, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
-        .await
-        .unwrap();
-    tokio::spawn(connection);
+    let sql = baffle_tests::pg::session(&url).await;
     sql.execute(
         "UPDATE baffle_leases SET epoch = epoch + 1 WHERE stream = 'm/x'",
         &[],

@@ -120,11 +120,7 @@ fn session_name(cluster: &Cluster, i: usize) -> String {
 
 /// A connection of the test's own to the primary (the multi-host URL finds it).
 async fn sql(cluster: &Cluster) -> tokio_postgres::Client {
-    let (client, connection) = tokio_postgres::connect(&cluster.store, tokio_postgres::NoTls)
-        .await
-        .expect("the test's connection to the primary");
-    tokio::spawn(connection);
-    client
+    baffle_tests::pg::session(&cluster.store).await
 }
 
 /// A node frozen in the middle of a commit: which, when, and its session's backend.

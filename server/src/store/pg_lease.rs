@@ -5,9 +5,8 @@
 //! the database's is one. A node renews all its leases with one statement per tick (a
 //! quarter of the lease), claims expired ones — and those of a node whose process is
 //! gone, its sessions ended on the server ([`dead_and_live!`]; recorded by the change
-//! feed, `pg_listen.rs`) — with another
-//! (epoch + 1), and creates the lease of a match it creates (epoch 1) before the match's
-//! first record.
+//! feed, `pg_listen.rs`) — with another (epoch + 1), and creates the lease of a match it
+//! creates (epoch 1) before the match's first record.
 //!
 //! The node also keeps what it holds here ([`Fence`]): the committer refuses an append
 //! to a match it does not hold, or whose lease it could not renew in time — it knows its
@@ -220,9 +219,8 @@ pub(super) const SCHEMA: &str = "
         value text NOT NULL);";
 
 /// Whether node `n`'s listening session, as recorded on this very server (`pg_listen.rs`,
-/// `record_session`: its
-/// backend's pid and start, and the server's start), is gone from it: its process is gone,
-/// or at least that connection. A record made on another server (before a failover or a
+/// `record_session`: its backend's pid and start, and the server's start), is gone from
+/// it: its process is gone, or at least that connection. A record made on another server (before a failover or a
 /// restart of the database) says nothing, since every session was ended there: false.
 /// (`backend_start` is hidden from a role that may not see another's sessions: then the
 /// pid alone is compared, erring towards "not gone".)
@@ -241,10 +239,10 @@ macro_rules! recorded_session_gone {
 /// session by the name its sessions carry (`baffle_nodes.session_name`, recorded with
 /// it: `baffled NODE`, or the URL's `application_name`) on this database (another
 /// cluster's node of the same name, on another database of the server, says nothing of
-/// this one). A node's process keeps its
-/// sessions open for as long as it lives; a process that dies (killed, crashed, out of
-/// memory) has its sockets closed by its operating system, and the server ends the
-/// sessions at once — so its leases need not be waited for. A node that is only frozen
+/// this one). A node's process keeps its sessions open for as long as it lives; a
+/// process that dies (killed, crashed, out of memory) has its sockets closed by its
+/// operating system, and the server ends the sessions at once — so its leases need not
+/// be waited for. A node that is only frozen
 /// keeps its sessions, and is not dead: its leases run out; nor is one that lost one
 /// connection (its feed's, cut) while another is open. Any session carrying a node's
 /// name keeps it alive (a namesake process, a client naming itself so, nodes sharing one
@@ -274,7 +272,8 @@ macro_rules! dead_and_live {
     };
 }
 
-fn ms(d: Duration) -> f64 {
+/// A duration in milliseconds, as the lease tables keep it.
+pub(super) fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 

@@ -362,18 +362,18 @@ impl PgStore {
     pub fn changes(&self) -> mpsc::UnboundedReceiver<Change> {
         let (tx, rx) = mpsc::unbounded_channel();
         let config = self.inner.config.clone();
-        let fence = self.inner.fence.as_ref().map(|f| pg_listen::Node {
+        let node = self.inner.fence.as_ref().map(|f| pg_listen::Node {
             node: f.node.clone(),
             advertise: f.advertise.clone(),
-            lease_ms: f.lease.as_secs_f64() * 1000.0,
+            lease_ms: pg_lease::ms(f.lease),
         });
         match &self.inner.tls {
             Tls::Plain => {
-                let run = pg_listen::run(config, NoTls, fence, tx);
+                let run = pg_listen::run(config, NoTls, node, tx);
                 self.inner.runtime.spawn(run)
             }
             Tls::VerifyFull(connect) => {
-                let run = pg_listen::run(config, connect.clone(), fence, tx);
+                let run = pg_listen::run(config, connect.clone(), node, tx);
                 self.inner.runtime.spawn(run)
             }
         };
